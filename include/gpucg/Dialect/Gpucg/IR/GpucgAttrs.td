@@ -1,0 +1,218 @@
+//===- GpucgAttrs.td - gpucg attributes --------------------*- tablegen -*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_DIALECT_GPUCG_IR_GPUCGATTRS_TD
+#define GPUCG_DIALECT_GPUCG_IR_GPUCGATTRS_TD
+
+include "gpucg/Dialect/Gpucg/IR/GpucgBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+// The summary of each enum is the key it is parsed for: the generated parser
+// reports "expected one of [...] for <summary>, got: <word>".
+def Gpucg_Pipeline : I32EnumAttr<"Pipeline", "pipeline", [
+  I32EnumAttrCase<"None", 0>,
+  I32EnumAttrCase<"SimtDistribute", 1>,
+  I32EnumAttrCase<"Vectorize", 2>,
+  I32EnumAttrCase<"MatmulSimt", 3>,
+  I32EnumAttrCase<"MatmulTensorCore", 4>,
+  I32EnumAttrCase<"MatmulTensorCoreMmaSync", 5>,
+  I32EnumAttrCase<"WarpReduction", 6>
+  // Hopper pipelines (wgmma, TMA) take the next values.
+]> {
+  let cppNamespace = "::mlir::gpucg";
+  let genSpecializedAttr = 0;
+}
+
+def Gpucg_MmaKind : I32EnumAttr<"MmaKind", "mma_kind", [
+  I32EnumAttrCase<"Wmma", 0, "wmma">,
+  I32EnumAttrCase<"MmaSync", 1, "mma_sync">
+]> {
+  let cppNamespace = "::mlir::gpucg";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+class Gpucg_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Gpucg_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Gpucg_LoweringConfigAttr : Gpucg_Attr<"LoweringConfig", "lowering_config"> {
+  let summary = "Tile sizes of a root op, one list per tiling level";
+  let description = [{
+    Level 0 tiles the root op's loops across workgroups, level 1 across warps
+    (or threads), later levels within a thread. Each level lists one size per
+    loop of the op, in loop order; a size of 0 leaves that loop untiled at
+    that level.
+
+    ```mlir
+    #gpucg.lowering_config<tile_sizes = [[32, 32, 16], [16, 16, 16]]>
+    ```
+  }];
+  let parameters = (ins "::mlir::ArrayAttr":$levels);
+  let assemblyFormat = "`<` `tile_sizes` `=` custom<TileSizeLevels>($levels) `>`";
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<::llvm::SmallVector<int64_t>>":$tileSizes)>
+  ];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of tiling levels.
+    unsigned getNumLevels() const { return getLevels().size(); }
+    /// Tile sizes of `level`; empty when the config has no such level.
+    ::llvm::ArrayRef<int64_t> getTileSizes(unsigned level) const;
+  }];
+}
+
+def Gpucg_TranslationInfoAttr
+    : Gpucg_Attr<"TranslationInfo", "translation_info"> {
+  let summary = "How a kernel is lowered: pipeline and launch shape";
+  let description = [{
+    Attached to a kernel function as `gpucg.translation_info`. Only `pipeline`
+    is required; the other keys may be given in any order:
+
+    * `workgroup_size = [x, y, z]` - threads per workgroup, each at least 1;
+    * `subgroup_size = N` - threads per subgroup (warp), a power of two;
+    * `pipeline_depth = N` - stages of the software-pipelined K loop, at
+      least 1 (1: no multi-buffering), default 1;
+    * `store_stage = 0|1` - the pipeline stage that writes workgroup memory,
+      default 1;
+    * `mma_kind = wmma|mma_sync` - the MMA instruction family; it must agree
+      with a tensor-core pipeline and is only allowed on one.
+
+    ```mlir
+    #gpucg.translation_info<pipeline = MatmulTensorCore,
+                            workgroup_size = [64, 2, 1], subgroup_size = 32,
+                            pipeline_depth = 4, store_stage = 1,
+                            mma_kind = wmma>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Gpucg_Pipeline>:$pipeline,
+    OptionalArrayRefParameter<"int64_t">:$workgroupSize,
+    OptionalParameter<"std::optional<int64_t>">:$subgroupSize,
+    DefaultValuedParameter<"int64_t", "1">:$pipelineDepth,
+    DefaultValuedParameter<"int64_t", "1">:$storeStage,
+    OptionalParameter<"std::optional<::mlir::gpucg::MmaKind>">:$mmaKind
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Total number of threads of the workgroup, or std::nullopt when the
+    /// workgroup size is not set.
+    std::optional<int64_t> getNumThreads() const;
+  }];
+}
+
+def Gpucg_CompilationInfoAttr
+    : Gpucg_Attr<"CompilationInfo", "compilation_info"> {
+  let summary = "A user's lowering decisions for one root op";
+  let description = [{
+    Placed on a kernel's root op as `gpucg.compilation_info`, it overrides
+    what `gpucg-select-lowering-strategy` would choose; the strategy pass
+    still verifies it against the target.
+
+    ```mlir
+    #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore,
+                                                 workgroup_size = [64, 2, 1]>>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::gpucg::LoweringConfigAttr":$loweringConfig,
+    "::mlir::gpucg::TranslationInfoAttr":$translationInfo
+  );
+  let assemblyFormat = [{
+    `<` `lowering_config` `=` qualified($loweringConfig) `,`
+        `translation_info` `=` qualified($translationInfo) `>`
+  }];
+}
+
+def Gpucg_MmaShapeAttr : Gpucg_Attr<"MmaShape", "mma_shape"> {
+  let summary = "One warp-level MMA instruction shape and its element types";
+  let description = [{
+    `MxNxK` with operand types `A * B -> C`, for one instruction family:
+
+    ```mlir
+    #gpucg.mma_shape<mma_sync, 16x8x16, f16 * f16 -> f32>
+    ```
+
+    TF32 instructions are listed with `f32` operands: they read f32 values
+    and round them to TF32.
+  }];
+  let parameters = (ins
+    EnumParameter<Gpucg_MmaKind>:$kind,
+    "int64_t":$m, "int64_t":$n, "int64_t":$k,
+    "::mlir::Type":$aType, "::mlir::Type":$bType, "::mlir::Type":$cType
+  );
+  let assemblyFormat = [{
+    `<` $kind `,` custom<MmaDims>($m, $n, $k) `,`
+        $aType `*` $bType `->` $cType `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Gpucg_TargetAttr : Gpucg_Attr<"Target", "target"> {
+  let summary = "An NVIDIA GPU and the limits code generation must respect";
+  let description = [{
+    Attached to a module as `gpucg.target`. `chip` is required; for a known
+    chip (`sm_75`, `sm_80`, `sm_86`, `sm_87`, `sm_89`, `sm_90`, `sm_90a`)
+    every other key defaults to NVIDIA's published number for it and may be
+    overridden. An unknown chip must give every key.
+
+    * `warp_size` - threads per warp;
+    * `max_threads_per_block`;
+    * `max_shared_memory_per_block` - bytes of static shared memory a block
+      may use without opting in;
+    * `max_shared_memory_per_block_optin` - bytes with the opt-in
+      (`cudaFuncAttributeMaxDynamicSharedMemorySize`);
+    * `max_registers_per_block`, `max_registers_per_thread`;
+    * `mma_shapes` - the `#gpucg.mma_shape`s the chip executes.
+
+    ```mlir
+    #gpucg.target<chip = "sm_80">
+    #gpucg.target<chip = "sm_80", max_shared_memory_per_block_optin = 65536>
+    ```
+    The printed form always lists every limit.
+  }];
+  let parameters = (ins
+    StringRefParameter<"chip name, e.g. sm_80">:$chip,
+    "int64_t":$warpSize,
+    "int64_t":$maxThreadsPerBlock,
+    "int64_t":$maxSharedMemoryPerBlock,
+    "int64_t":$maxSharedMemoryPerBlockOptin,
+    "int64_t":$maxRegistersPerBlock,
+    "int64_t":$maxRegistersPerThread,
+    ArrayRefParameter<"::mlir::gpucg::MmaShapeAttr">:$mmaShapes
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The description of a known chip from NVIDIA's published limits, or a
+    /// null attribute when `chip` is not one gpucg knows.
+    static TargetAttr getForChip(::mlir::MLIRContext *context,
+                                 ::llvm::StringRef chip);
+    /// Names of the chips getForChip knows, in ascending order.
+    static ::llvm::ArrayRef<::llvm::StringRef> getKnownChips();
+    /// Compute capability as major * 10 + minor (sm_80 -> 80).
+    int64_t getComputeCapability() const;
+    /// Shapes of `kind` whose operand types are (a, b) and accumulator c.
+    ::llvm::SmallVector<MmaShapeAttr> getMmaShapes(MmaKind kind,
+        ::mlir::Type a, ::mlir::Type b, ::mlir::Type c) const;
+  }];
+}
+
+#endif // GPUCG_DIALECT_GPUCG_IR_GPUCGATTRS_TD

@@ -1,0 +1,51 @@
+//===- GpucgBase.td - gpucg dialect definition -------------*- tablegen -*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_DIALECT_GPUCG_IR_GPUCGBASE_TD
+#define GPUCG_DIALECT_GPUCG_IR_GPUCGBASE_TD
+
+include "mlir/IR/OpBase.td"
+
+def Gpucg_Dialect : Dialect {
+  let name = "gpucg";
+  let cppNamespace = "::mlir::gpucg";
+  let summary = "Decisions that gpucg's GPU code-generation passes hand on";
+  let description = [{
+    The `gpucg` dialect carries the decisions that one gpucg pass makes and a
+    later one consumes, as attributes with verifiers rather than string
+    markers:
+
+    * `#gpucg.lowering_config` - tile sizes per tiling level of a root op;
+    * `#gpucg.translation_info` - the pipeline, workgroup size, subgroup size,
+      software-pipelining depth, store stage and MMA kind of a kernel;
+    * `#gpucg.compilation_info` - both, as a user override on a root op;
+    * `#gpucg.target` - a GPU target description with its hardware limits and
+      the MMA instruction shapes it supports;
+    * `#gpucg.mma_shape` - one MMA instruction shape.
+
+    They are attached under the dialect-prefixed names `gpucg.target`
+    (on a module), `gpucg.translation_info` (on a function),
+    `gpucg.lowering_config` and `gpucg.compilation_info` (on the root op of a
+    kernel); the dialect verifies the kind of attribute under each name.
+  }];
+
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let discardableAttrs = (ins
+    "::mlir::gpucg::TargetAttr":$target,
+    "::mlir::gpucg::TranslationInfoAttr":$translation_info,
+    "::mlir::gpucg::LoweringConfigAttr":$lowering_config,
+    "::mlir::gpucg::CompilationInfoAttr":$compilation_info
+  );
+  let extraClassDeclaration = [{
+  private:
+    void registerAttributes();
+  }];
+}
+
+#endif // GPUCG_DIALECT_GPUCG_IR_GPUCGBASE_TD

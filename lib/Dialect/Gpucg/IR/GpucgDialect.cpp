@@ -1,0 +1,95 @@
+//===- GpucgDialect.cpp - gpucg dialect -----------------------------------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.cpp.inc"
+
+namespace {
+/// Prints the (long) target description once, at the top of the module, as
+/// `#gpucg_target = #gpucg.target<...>`.
+struct GpucgOpAsmDialectInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<TargetAttr>(attr)) {
+      os << "gpucg_target";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
+void GpucgDialect::initialize() {
+  registerAttributes();
+  addInterfaces<GpucgOpAsmDialectInterface>();
+}
+
+/// Checks that the discardable attribute `name` on `op` is an `AttrT`.
+template <typename AttrT>
+static LogicalResult verifyAttrKind(Operation *op, NamedAttribute attr,
+                                    StringRef expected) {
+  if (isa<AttrT>(attr.getValue()))
+    return success();
+  return op->emitOpError() << "attribute '" << attr.getName().getValue()
+                           << "' must be a " << expected << ", got "
+                           << attr.getValue();
+}
+
+LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == getTargetAttrHelper().getName())
+    return verifyAttrKind<TargetAttr>(op, attr, "#gpucg.target");
+  if (name == getTranslationInfoAttrHelper().getName()) {
+    if (failed(verifyAttrKind<TranslationInfoAttr>(
+            op, attr, "#gpucg.translation_info")))
+      return failure();
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError()
+             << "attribute '" << name
+             << "' may only be placed on a function (the kernel it describes)";
+    return success();
+  }
+  if (name == getLoweringConfigAttrHelper().getName())
+    return verifyAttrKind<LoweringConfigAttr>(op, attr,
+                                              "#gpucg.lowering_config");
+  if (name == getCompilationInfoAttrHelper().getName())
+    return verifyAttrKind<CompilationInfoAttr>(op, attr,
+                                               "#gpucg.compilation_info");
+  return op->emitOpError() << "unknown gpucg attribute '" << name
+                           << "'; expected one of 'gpucg.target', "
+                              "'gpucg.translation_info', "
+                              "'gpucg.lowering_config', "
+                              "'gpucg.compilation_info'";
+}
+
+TranslationInfoAttr mlir::gpucg::getTranslationInfo(Operation *funcOp) {
+  auto *dialect = funcOp->getContext()->getLoadedDialect<GpucgDialect>();
+  if (!dialect)
+    return {};
+  return dialect->getTranslationInfoAttrHelper().getAttr(funcOp);
+}
+
+TargetAttr mlir::gpucg::getTarget(Operation *op) {
+  auto *dialect = op->getContext()->getLoadedDialect<GpucgDialect>();
+  if (!dialect)
+    return {};
+  for (; op; op = op->getParentOp())
+    if (TargetAttr target = dialect->getTargetAttrHelper().getAttr(op))
+      return target;
+  return {};
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+#===- install-deps.sh - Install what gpucg needs, if missing --------------===#
+#
+# Idempotent: installs only the Debian packages that are missing, so a second
+# run does nothing. Needs root (or password-less sudo) only when something is
+# missing. Also reports whether the optional CUDA toolkit is present.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+PACKAGES=(
+  libmlir-22-dev mlir-22-tools   # MLIR 22.1: libMLIR.so, headers, mlir-opt, mlir-tblgen, mlir-runner
+  llvm-22-dev llvm-22-tools      # LLVM 22.1: CMake package, lit, FileCheck, not
+  cmake ninja-build make g++     # build tools
+  python3                        # lit
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  echo "gpucg: installing missing packages: ${missing[*]}"
+  if [[ $(id -u) -eq 0 ]]; then
+    SUDO=()
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    SUDO=(sudo)
+  else
+    cat >&2 <<MSG
+gpucg: these Debian packages are missing: ${missing[*]}
+gpucg: installing them needs root. Run, as root or with sudo:
+    apt-get update && apt-get install -y --no-install-recommends ${missing[*]}
+gpucg: then run the make command again.
+MSG
+    exit 1
+  fi
+  "${SUDO[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}"
+fi
+
+LLVM_PREFIX=/usr/lib/llvm-22
+for tool in mlir-opt mlir-tblgen lit FileCheck; do
+  if [[ ! -x "$LLVM_PREFIX/bin/$tool" ]]; then
+    echo "gpucg: $LLVM_PREFIX/bin/$tool is missing although its package is installed" >&2
+    exit 1
+  fi
+done
+
+# The CUDA toolkit is optional: without it, the tests that assemble PTX or run
+# on a GPU report "unsupported".
+nvcc_path=$(command -v nvcc 2>/dev/null || true)
+if [[ -z "$nvcc_path" && -x /usr/local/cuda/bin/nvcc ]]; then
+  nvcc_path=/usr/local/cuda/bin/nvcc
+fi
+if [[ -n "$nvcc_path" ]]; then
+  cuda_version=$("$nvcc_path" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+  echo "gpucg: CUDA toolkit ${cuda_version:-?} found ($nvcc_path)"
+else
+  echo "gpucg: CUDA toolkit not found; PTX and GPU tests will be unsupported"
+fi
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  echo "gpucg: GPU found: $(nvidia-smi -L | head -n 1)"
+else
+  echo "gpucg: no GPU on this machine; GPU tests will be unsupported"
+fi
