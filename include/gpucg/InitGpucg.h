@@ -32,7 +32,10 @@ inline void registerGpucgDialects(DialectRegistry &registry) {
 
 /// Registers every gpucg pass (and, as they arrive, pass pipeline) with the
 /// global pass registry.
-inline void registerAllGpucgPasses() { registerGpucgPasses(); }
+inline void registerAllGpucgPasses() {
+  registerGpucgPasses();
+  registerGpucgPassPipelines();
+}
 
 } // namespace gpucg
 } // namespace mlir

@@ -9,7 +9,14 @@
 #ifndef GPUCG_TRANSFORMS_PASSES_H
 #define GPUCG_TRANSFORMS_PASSES_H
 
+#include "gpucg/Transforms/LoweringStrategy.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -20,6 +27,14 @@ namespace gpucg {
 
 #define GEN_PASS_REGISTRATION
 #include "gpucg/Transforms/Passes.h.inc"
+
+/// Registers gpucg's named pass pipelines:
+///  - `gpucg-bufferize`: one-shot bufferization of kernels, function
+///    boundaries included, with identity layouts at the boundaries;
+///  - `gpucg-test-lower-to-cpu`: test only; lowers a (workgroup-tiled)
+///    kernel and its caller to LLVM for the CPU, running the workgroup
+///    `scf.forall` as sequential loops, so `mlir-runner` can check numerics.
+void registerGpucgPassPipelines();
 
 } // namespace gpucg
 } // namespace mlir

@@ -54,4 +54,184 @@ def RemoveSingleIterationLoop
   }];
 }
 
+def SelectLoweringStrategy
+    : Pass<"gpucg-select-lowering-strategy", "func::FuncOp"> {
+  let summary = "Choose and verify the pipeline and tile sizes of a kernel";
+  let description = [{
+    For a kernel function (a `func.func` with a body that contains linalg
+    ops), finds its root op and attaches
+
+    * `gpucg.translation_info` to the function: pipeline, workgroup size,
+      software-pipelining depth, store stage, MMA kind;
+    * `gpucg.lowering_config` to the root op: tile sizes per level (level 0
+      workgroup, level 1 warp or thread, level 2 the MMA instruction).
+
+    The root is the op with a `gpucg.compilation_info` or
+    `gpucg.lowering_config`, else the only op with reduction loops, else the
+    last linalg op. A `gpucg.compilation_info` wins over gpucg's choice; it is
+    verified like one, completed with the levels it leaves out, and replaced
+    by the two attributes above. Every failed rule is an error on the root op
+    that names the numbers and the limit. Functions without linalg ops are
+    left alone.
+
+    The target is the `chip` option when given, else the closest
+    `gpucg.target`. The heuristics and their reasons are in
+    `docs/passes/select-lowering-strategy.md`.
+
+    Before:
+
+    ```mlir
+    module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+      func.func @mm(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>,
+                    %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+        %0 = linalg.matmul ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>)
+                           outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+        return %0 : tensor<512x512xf32>
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @mm(...) attributes {gpucg.translation_info =
+        #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync,
+          workgroup_size = [64, 2, 1], subgroup_size = 32,
+          pipeline_depth = 4, mma_kind = mma_sync>} {
+      %0 = linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<
+          tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>} ...
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (e.g. sm_80); overrides the module's gpucg.target">,
+    Option<"mma", "mma", "::mlir::gpucg::MmaPreference",
+           /*default=*/"::mlir::gpucg::MmaPreference::Auto",
+           "MMA family of tensor-core strategies",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gpucg::MmaPreference::Auto, "auto",
+                        "mma.sync on sm_80 and newer, WMMA before"),
+             clEnumValN(::mlir::gpucg::MmaPreference::Wmma, "wmma",
+                        "WMMA (gpu.subgroup_mma_*)"),
+             clEnumValN(::mlir::gpucg::MmaPreference::MmaSync, "mma-sync",
+                        "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>
+  ];
+  let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
+}
+
+def TileAndDistributeToWorkgroups
+    : Pass<"gpucg-tile-and-distribute-to-workgroups", "func::FuncOp"> {
+  let summary = "Tile a kernel's root op into an scf.forall over workgroups";
+  let description = [{
+    Tiles the parallel loops of the root op (the op with a
+    `gpucg.lowering_config`) by the level-0 tile sizes into an `scf.forall`
+    mapped to `#gpu.block<x/y/z>` (the innermost tiled loop is x), with
+    upstream's `tileConsumerAndFuseProducersUsingSCF`. The chain of
+    elementwise consumers that follows the root (bias add, ReLU, casts) is
+    tiled with it - the last of them is the op actually tiled - and every
+    producer (`linalg.fill`, elementwise ops, the root) is fused into the
+    tile. Reduction loops are not tiled here.
+
+    It records the launch shape on the function with upstream's attributes:
+    `gpu.known_block_size` from the workgroup size, and
+    `gpu.known_grid_size` when the grid is static. A dynamic grid is
+    computed, by whoever launches the kernel, from the `scf.forall` bounds.
+
+    Ops on memrefs are tiled in place without fusion. Functions without a
+    `gpucg.translation_info` are left alone.
+
+    Before (`tile_sizes = [[32, 32, 16]]`):
+
+    ```mlir
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    %m = linalg.matmul {gpucg.lowering_config = ...}
+           ins(%a, %b : ...) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %r = scf.forall (%i, %j) = (0, 0) to (512, 512) step (32, 32)
+        shared_outs(%o = %c) -> (tensor<512x512xf32>) {
+      %fill = linalg.fill ... -> tensor<32x32xf32>
+      %mm = linalg.matmul {gpucg.lowering_config = ...} ... -> tensor<32x32xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %mm into %o[%i, %j] [32, 32] [1, 1] ...
+      }
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def WorkgroupSpecialization
+    : Pass<"gpucg-workgroup-specialization", "func::FuncOp"> {
+  let summary = "Split partial workgroup tiles into a static full-tile path";
+  let description = [{
+    In a workgroup `scf.forall` (mapped to `#gpu.block`) on memrefs whose tile
+    sizes are `affine.min(tile, remainder)`, wraps the body in
+
+    ```mlir
+    scf.if (every such min equals its tile size) { body with static sizes }
+    else { the original body }
+    ```
+
+    and canonicalizes the `then` branch, so that full tiles - all but the
+    last along each dimension - run on static shapes, as IREE's
+    `WorkgroupSpecializationPass` did. Workgroup loops whose tiles always
+    divide have no such `affine.min` and are left alone, as are mins whose
+    operands are computed inside the loop body and `scf.forall` ops with
+    tensor results (run the pass after bufferization).
+
+    Before (100000 rows, tile 256):
+
+    ```mlir
+    scf.forall (%i) = (0) to (100000) step (256) {
+      %size = affine.min affine_map<(d0) -> (-d0 + 100000, 256)>(%i)
+      %in = memref.subview %arg0[%i, 0] [%size, 100] [1, 1] ...
+      ...
+    } {mapping = [#gpu.block<x>]}
+    ```
+
+    After:
+
+    ```mlir
+    scf.forall (%i) = (0) to (100000) step (256) {
+      %size = affine.min affine_map<(d0) -> (-d0 + 100000, 256)>(%i)
+      %full = arith.cmpi eq, %size, %c256 : index
+      scf.if %full {
+        %in = memref.subview %arg0[%i, 0] [256, 100] [1, 1] ...  // static
+        ...
+      } else {
+        %in = memref.subview %arg0[%i, 0] [%size, 100] [1, 1] ...
+        ...
+      }
+    } {mapping = [#gpu.block<x>]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def StripAttributes : Pass<"gpucg-strip-attributes"> {
+  let summary = "Remove every gpucg.* attribute";
+  let description = [{
+    Removes the `gpucg.target`, `gpucg.translation_info`,
+    `gpucg.lowering_config` and `gpucg.compilation_info` attributes from
+    every op nested under the one it runs on, for handing IR to a tool that
+    does not load the gpucg dialect (`mlir-runner`, `mlir-translate`). The
+    decisions must have been consumed by then.
+
+    ```mlir
+    func.func @k() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = None>}
+    // becomes
+    func.func @k()
+    ```
+  }];
+}
+
 #endif // GPUCG_TRANSFORMS_PASSES_TD

@@ -15,13 +15,39 @@
 #define GPUCG_TRANSFORMS_TRANSFORMS_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/LogicalResult.h"
 
 namespace mlir {
 class DialectRegistry;
 class Operation;
 class RewritePatternSet;
+class RewriterBase;
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
+namespace scf {
+class ForallOp;
+} // namespace scf
 
 namespace gpucg {
+
+/// Tiles the parallel loops of `rootOp` by its `gpucg.lowering_config`
+/// level-0 sizes into an `scf.forall` mapped to `#gpu.block<x/y/z>` (the
+/// innermost tiled loop is x). On tensors, the chain of elementwise consumers
+/// after the root is tiled with it and every producer is fused into the
+/// tile; on memrefs the root alone is tiled. Returns the forall, or null when
+/// no loop is tiled; emits an error and fails when the root cannot be tiled.
+/// The untiled producers are left for dead-code elimination.
+FailureOr<scf::ForallOp> tileAndDistributeToWorkgroups(RewriterBase &rewriter,
+                                                       linalg::LinalgOp rootOp);
+
+/// Wraps the body of workgroup loop `forallOp` (memref form) in
+/// `scf.if (full tile) {static copy} else {original}` where its tile sizes
+/// are `affine.min`s of a constant tile and a remainder, then canonicalizes
+/// the static copy. Returns failure (without changing the IR) when there is
+/// nothing to specialize.
+LogicalResult specializeWorkgroupTile(RewriterBase &rewriter,
+                                      scf::ForallOp forallOp);
 
 /// Records `workgroupSize` ([x, y, z]) as the `upper_bound` of every
 /// `gpu.thread_id` nested under `root`, keeping an existing tighter bound, so

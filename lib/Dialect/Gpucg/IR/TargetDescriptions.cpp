@@ -117,6 +117,9 @@ TargetAttr TargetAttr::getForChip(MLIRContext *context, StringRef chip) {
       kKnownChips, [&](const ChipLimits &limits) { return limits.chip == chip; });
   if (it == std::end(kKnownChips))
     return {};
+  // Callers (pass options, the C API) may run before any gpucg attribute was
+  // parsed; the attributes below need the dialect loaded.
+  context->getOrLoadDialect<GpucgDialect>();
   SmallVector<MmaShapeAttr> mmaShapes =
       MmaShapeListBuilder(context).build(it->computeCapability);
   return TargetAttr::get(context, it->chip, kWarpSize, kMaxThreadsPerBlock,

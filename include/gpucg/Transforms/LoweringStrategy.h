@@ -1,0 +1,82 @@
+//===- LoweringStrategy.h - Kernel strategy selection -----------*- C++ -*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// How gpucg decides to cut a kernel up: which op is its root, which pipeline
+// lowers it, and with which tile and workgroup sizes; and the verifier that
+// checks such a decision (gpucg's own or a user's) against the target.
+//
+// Tiling levels of a root op's lowering_config:
+//   level 0: workgroup tile, one size per loop (reduction loops: the K tile
+//            of the in-workgroup reduction loop, 0 for untiled);
+//   level 1: per-warp (tensor-core pipelines) or per-thread (SIMT pipelines)
+//            tile of the parallel loops, 0 for reduction loops;
+//   level 2: tensor-core pipelines only: the MMA instruction shape, M N K at
+//            the positions of the m, n, k loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_TRANSFORMS_LOWERINGSTRATEGY_H
+#define GPUCG_TRANSFORMS_LOWERINGSTRATEGY_H
+
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir {
+namespace gpucg {
+
+/// The decision for one kernel.
+struct LoweringStrategy {
+  TranslationInfoAttr translationInfo;
+  LoweringConfigAttr loweringConfig;
+};
+
+/// Which MMA family tensor-core strategies use.
+enum class MmaPreference {
+  /// mma.sync on sm_80 and newer, WMMA before.
+  Auto,
+  Wmma,
+  MmaSync,
+};
+
+/// Returns the root op of kernel `funcOp`: the op that carries a
+/// `gpucg.compilation_info` or `gpucg.lowering_config`, else the only linalg
+/// op with reduction loops, else the last linalg op. Returns null when the
+/// function has no linalg op, and emits an error and returns failure when it
+/// has more than one op with reduction loops or more than one op with a
+/// compilation_info / lowering_config.
+FailureOr<linalg::LinalgOp> getKernelRootOp(FunctionOpInterface funcOp);
+
+/// Picks the pipeline, workgroup size, pipeline depth and tile sizes for a
+/// kernel with root op `rootOp` on `target`. Never fails: a kernel that fits
+/// no specialised pipeline gets a SimtDistribute strategy.
+LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
+                                        TargetAttr target,
+                                        MmaPreference mmaPreference);
+
+/// Checks `strategy` for `rootOp` against the rules of its pipeline and the
+/// limits of `target`. On failure, emits an error on `rootOp` naming the
+/// numbers and the limit.
+LogicalResult verifyLoweringStrategy(linalg::LinalgOp rootOp,
+                                     const LoweringStrategy &strategy,
+                                     TargetAttr target);
+
+/// Returns `strategy` with the tiling levels that a verified user strategy
+/// may leave out filled in from the others: the warp tile (level 1) and the
+/// instruction shape (level 2) of tensor-core pipelines, the thread tile
+/// (level 1) of MatmulSimt. Expects a strategy that verifyLoweringStrategy
+/// accepted.
+LoweringStrategy completeLoweringStrategy(linalg::LinalgOp rootOp,
+                                          const LoweringStrategy &strategy,
+                                          TargetAttr target);
+
+} // namespace gpucg
+} // namespace mlir
+
+#endif // GPUCG_TRANSFORMS_LOWERINGSTRATEGY_H

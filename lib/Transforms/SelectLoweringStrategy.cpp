@@ -1,0 +1,101 @@
+//===- SelectLoweringStrategy.cpp - Choose and verify kernel strategies ---===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/LoweringStrategy.h"
+#include "gpucg/Transforms/Passes.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_SELECTLOWERINGSTRATEGY
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+namespace {
+struct SelectLoweringStrategyPass
+    : public gpucg::impl::SelectLoweringStrategyBase<
+          SelectLoweringStrategyPass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (chip.empty())
+      return success();
+    chipTarget = TargetAttr::getForChip(context, chip);
+    if (!chipTarget) {
+      std::string known;
+      llvm::raw_string_ostream os(known);
+      llvm::interleaveComma(TargetAttr::getKnownChips(), os);
+      return emitError(UnknownLoc::get(context))
+             << "gpucg-select-lowering-strategy: unknown chip '" << chip
+             << "' (known: " << known
+             << "); describe other chips with a gpucg.target attribute";
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    if (funcOp.isExternal())
+      return;
+    FailureOr<linalg::LinalgOp> root = getKernelRootOp(funcOp);
+    if (failed(root))
+      return signalPassFailure();
+    if (!*root)
+      return; // Not a kernel: no linalg op.
+
+    TargetAttr target = chipTarget ? chipTarget : getTarget(funcOp);
+    if (!target) {
+      funcOp.emitOpError()
+          << "has no GPU target: put a gpucg.target on an enclosing module or "
+             "pass chip=<sm_XY> to gpucg-select-lowering-strategy";
+      return signalPassFailure();
+    }
+
+    auto *dialect = getContext().getLoadedDialect<GpucgDialect>();
+    auto compilationInfoHelper = dialect->getCompilationInfoAttrHelper();
+    auto loweringConfigHelper = dialect->getLoweringConfigAttrHelper();
+    auto translationInfoHelper = dialect->getTranslationInfoAttrHelper();
+
+    LoweringStrategy strategy;
+    TranslationInfoAttr existingInfo = translationInfoHelper.getAttr(funcOp);
+    LoweringConfigAttr existingConfig = loweringConfigHelper.getAttr(*root);
+    if (CompilationInfoAttr user = compilationInfoHelper.getAttr(*root)) {
+      strategy = {user.getTranslationInfo(), user.getLoweringConfig()};
+    } else if (existingInfo && existingConfig) {
+      // Already decided (by an earlier run or by hand): verify only.
+      strategy = {existingInfo, existingConfig};
+    } else if (existingInfo || existingConfig) {
+      root->emitOpError()
+          << (existingConfig ? "has a gpucg.lowering_config, but its "
+                               "function has no gpucg.translation_info"
+                             : "has no gpucg.lowering_config, but its "
+                               "function has a gpucg.translation_info")
+          << "; give both together as a gpucg.compilation_info on the root op";
+      return signalPassFailure();
+    } else {
+      strategy = selectLoweringStrategy(*root, target, mma);
+    }
+
+    if (failed(verifyLoweringStrategy(*root, strategy, target)))
+      return signalPassFailure();
+    strategy = completeLoweringStrategy(*root, strategy, target);
+
+    if (compilationInfoHelper.isAttrPresent(*root))
+      compilationInfoHelper.removeAttr(*root);
+    loweringConfigHelper.setAttr(*root, strategy.loweringConfig);
+    translationInfoHelper.setAttr(funcOp, strategy.translationInfo);
+  }
+
+private:
+  TargetAttr chipTarget;
+};
+} // namespace

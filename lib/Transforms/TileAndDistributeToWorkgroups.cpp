@@ -1,0 +1,227 @@
+//===- TileAndDistributeToWorkgroups.cpp - Workgroup tiling ---------------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_TILEANDDISTRIBUTETOWORKGROUPS
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+/// If `user` is an elementwise op on tensors that reads `value` with an
+/// identity map and writes its result with one too, returns it.
+static linalg::LinalgOp getIdentityElementwiseUser(Value value) {
+  if (!value.hasOneUse())
+    return {};
+  auto user = dyn_cast<linalg::LinalgOp>(*value.getUsers().begin());
+  if (!user || !user.hasPureTensorSemantics() || !linalg::isElementwise(user) ||
+      user->getNumResults() != 1)
+    return {};
+  for (OpOperand &operand : user->getOpOperands())
+    if (operand.get() == value &&
+        !user.getMatchingIndexingMap(&operand).isIdentity())
+      return {};
+  if (!user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity())
+    return {};
+  return user;
+}
+
+/// Returns the op to tile for root `rootOp` and its tile sizes: the last op
+/// of the chain of elementwise consumers of the root, whose loops are the
+/// root's result dimensions, or the root itself with its reduction loops
+/// untiled.
+static std::pair<linalg::LinalgOp, SmallVector<int64_t>>
+getTilingTarget(linalg::LinalgOp rootOp, ArrayRef<int64_t> rootTileSizes) {
+  SmallVector<int64_t> tileSizes(rootTileSizes);
+  for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray()))
+    if (type == utils::IteratorType::reduction)
+      tileSizes[pos] = 0;
+  if (!rootOp.hasPureTensorSemantics() || rootOp->getNumResults() != 1)
+    return {rootOp, tileSizes};
+
+  // The consumers' loops are the root's result dims: d -> root loop.
+  AffineMap resultMap =
+      rootOp.getIndexingMapMatchingResult(rootOp->getResult(0));
+  SmallVector<int64_t> consumerTileSizes;
+  for (AffineExpr expr : resultMap.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return {rootOp, tileSizes};
+    consumerTileSizes.push_back(tileSizes[dim.getPosition()]);
+  }
+  // Every parallel loop tiled at the root must survive into the result, or
+  // the consumer would tile less than the root asked for.
+  int64_t tiledInRoot = llvm::count_if(tileSizes, [](int64_t s) { return s; });
+  int64_t tiledInResult =
+      llvm::count_if(consumerTileSizes, [](int64_t s) { return s; });
+  if (tiledInRoot != tiledInResult)
+    return {rootOp, tileSizes};
+
+  linalg::LinalgOp target = rootOp;
+  while (linalg::LinalgOp user =
+             getIdentityElementwiseUser(target->getResult(0)))
+    target = user;
+  if (target == rootOp)
+    return {rootOp, tileSizes};
+  return {target, consumerTileSizes};
+}
+
+/// `#gpu.block<x>` for the innermost tiled loop, then y and z outwards.
+static SmallVector<Attribute> getBlockMapping(MLIRContext *ctx,
+                                              int64_t numTiledLoops) {
+  SmallVector<Attribute> mapping;
+  for (int64_t i = 0; i < numTiledLoops; ++i)
+    mapping.push_back(gpu::GPUBlockMappingAttr::get(
+        ctx, static_cast<gpu::MappingId>(numTiledLoops - 1 - i)));
+  return mapping;
+}
+
+/// Grid size per dimension [x, y, z] of `forallOp`, when static.
+static std::optional<SmallVector<int32_t>> getStaticGrid(scf::ForallOp forallOp) {
+  SmallVector<int32_t> grid = {1, 1, 1};
+  for (auto [lb, ub, step, mapping] :
+       llvm::zip_equal(forallOp.getMixedLowerBound(),
+                       forallOp.getMixedUpperBound(), forallOp.getMixedStep(),
+                       forallOp.getMappingAttr())) {
+    std::optional<int64_t> lbConst = getConstantIntValue(lb),
+                           ubConst = getConstantIntValue(ub),
+                           stepConst = getConstantIntValue(step);
+    if (!lbConst || !ubConst || !stepConst || *stepConst <= 0)
+      return std::nullopt;
+    auto dim = cast<gpu::GPUBlockMappingAttr>(mapping).getMappingId();
+    grid[dim] = llvm::divideCeil(*ubConst - *lbConst, *stepConst);
+  }
+  return grid;
+}
+
+FailureOr<scf::ForallOp>
+mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
+                                           linalg::LinalgOp rootOp) {
+  auto config = rootOp->getAttrOfType<LoweringConfigAttr>(
+      "gpucg.lowering_config");
+  if (!config)
+    return rootOp.emitOpError() << "has no gpucg.lowering_config";
+  ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  if (level0.size() != rootOp.getNumLoops())
+    return rootOp.emitOpError()
+           << "lowering_config level 0 has " << level0.size()
+           << " tile sizes, but the op has " << rootOp.getNumLoops()
+           << " loops";
+
+  auto [target, tileSizes] = getTilingTarget(rootOp, level0);
+  int64_t numTiled = llvm::count_if(tileSizes, [](int64_t s) { return s; });
+  if (numTiled == 0)
+    return scf::ForallOp();
+  if (numTiled > 3)
+    return rootOp.emitOpError()
+           << "tiles " << numTiled
+           << " parallel loops across workgroups, but a grid has at most 3 "
+              "dimensions";
+
+  MLIRContext *ctx = rootOp->getContext();
+  scf::SCFTilingOptions tilingOptions;
+  tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp)
+      .setTileSizes(getAsIndexOpFoldResult(ctx, tileSizes))
+      .setMapping(getBlockMapping(ctx, numTiled));
+  auto tilingTarget = cast<TilingInterface>(target.getOperation());
+  rewriter.setInsertionPoint(target);
+
+  if (!target.hasPureTensorSemantics()) {
+    FailureOr<scf::SCFTilingResult> tiled =
+        scf::tileUsingSCF(rewriter, tilingTarget, tilingOptions);
+    if (failed(tiled))
+      return target.emitOpError() << "could not be tiled to workgroups";
+    rewriter.eraseOp(target);
+    return cast<scf::ForallOp>(tiled->loops.front().getOperation());
+  }
+
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tilingOptions);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, tilingTarget,
+                                                options);
+  if (failed(tiled))
+    return target.emitOpError() << "could not be tiled to workgroups";
+  for (OpResult result : target->getResults())
+    if (Value replacement = tiled->replacements.lookup(result))
+      rewriter.replaceAllUsesWith(result, replacement);
+  // The untiled producers stay alive through slices that fusion left behind
+  // until dead code is removed (the pass canonicalizes).
+  if (target->use_empty())
+    rewriter.eraseOp(target);
+  return cast<scf::ForallOp>(tiled->loops.front().getOperation());
+}
+
+namespace {
+struct TileAndDistributeToWorkgroupsPass
+    : public gpucg::impl::TileAndDistributeToWorkgroupsBase<
+          TileAndDistributeToWorkgroupsPass> {
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    TranslationInfoAttr info = getTranslationInfo(funcOp);
+    if (!info || info.getPipeline() == Pipeline::None)
+      return;
+
+    SmallVector<linalg::LinalgOp> roots;
+    funcOp.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr("gpucg.lowering_config"))
+        roots.push_back(op);
+    });
+    if (roots.size() != 1) {
+      funcOp.emitOpError()
+          << "has a gpucg.translation_info and " << roots.size()
+          << " ops with a gpucg.lowering_config; expected exactly one root "
+             "op (run gpucg-select-lowering-strategy first)";
+      return signalPassFailure();
+    }
+
+    IRRewriter rewriter(&getContext());
+    FailureOr<scf::ForallOp> forallOp =
+        tileAndDistributeToWorkgroups(rewriter, roots.front());
+    if (failed(forallOp))
+      return signalPassFailure();
+    // Fusion leaves slices of the untiled ops behind, which keep them alive,
+    // and index arithmetic that folds; clean up as IREE's pass did.
+    canonicalizeRegion(funcOp.getBody());
+
+    // Record the launch shape where upstream's GPU analyses read it.
+    auto *gpuDialect = getContext().getLoadedDialect<gpu::GPUDialect>();
+    Builder b(&getContext());
+    if (!info.getWorkgroupSize().empty()) {
+      SmallVector<int32_t> block = llvm::map_to_vector(
+          info.getWorkgroupSize(), [](int64_t s) { return int32_t(s); });
+      gpuDialect->getKnownBlockSizeAttrHelper().setAttr(
+          funcOp, b.getDenseI32ArrayAttr(block));
+    }
+    std::optional<SmallVector<int32_t>> grid =
+        *forallOp ? getStaticGrid(*forallOp) : SmallVector<int32_t>{1, 1, 1};
+    if (grid)
+      gpuDialect->getKnownGridSizeAttrHelper().setAttr(
+          funcOp, b.getDenseI32ArrayAttr(*grid));
+  }
+};
+} // namespace

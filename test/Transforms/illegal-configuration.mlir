@@ -1,0 +1,297 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))'
+
+// One case per rule of the strategy verifier. The compilation_info on each
+// root op is a user's choice that breaks exactly that rule.
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 32, 1]>
+func.func @too_many_threads(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'linalg.matmul' op workgroup_size [64, 32, 1] has 2048 threads; sm_80 allows at most 1024 per workgroup}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 2]>
+func.func @tensor_core_z(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{pipeline MatmulTensorCore needs workgroup_size z == 1, got workgroup_size [64, 2, 2]}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [48, 2, 1]>
+func.func @tensor_core_x_not_warps(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{pipeline MatmulTensorCoreMmaSync needs workgroup_size x (48) to be a multiple of the warp size (32) of sm_80}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 64]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 1, 1]>
+func.func @tensor_core_not_contraction(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf16> {
+  %e = tensor.empty() : tensor<64x64xf16>
+  // expected-error @+1 {{pipeline MatmulTensorCore needs a contraction root op with one M, one N and one K loop}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
+  return %0 : tensor<64x64xf16>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>
+func.func @tensor_core_dynamic(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{pipeline MatmulTensorCore needs static shapes, but loop 0 (M) is dynamic}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<?x64xf16>, tensor<64x64xf16>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 0]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>
+func.func @tensor_core_untiled_k(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{pipeline MatmulTensorCore needs positive workgroup tile sizes for M, N and K, got 32, 32, 0}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>
+func.func @tensor_core_partial_k(%a: tensor<64x48xf16>, %b: tensor<48x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{problem size K = 48 is not a multiple of the K tile 32; pipeline MatmulTensorCore needs whole K tiles}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x48xf16>, tensor<48x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16], [16, 16, 0], [16, 16, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>
+func.func @unknown_instruction(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{sm_80 has no mma_sync instruction of shape 16x16x16 for 'f16' * 'f16' -> 'f32'}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>
+func.func @no_instruction_for_types(%a: tensor<64x64xi16>, %b: tensor<64x64xi16>, %c: tensor<64x64xi32>) -> tensor<64x64xi32> {
+  // expected-error @+1 {{sm_80 has no wmma instruction for 'i16' * 'i16' -> 'i32'}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xi16>, tensor<64x64xi16>) outs(%c : tensor<64x64xi32>) -> tensor<64x64xi32>
+  return %0 : tensor<64x64xi32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 3, 1]>
+func.func @uneven_warp_split(%a: tensor<96x64xf16>, %b: tensor<64x64xf16>, %c: tensor<96x64xf32>) -> tensor<96x64xf32> {
+  // expected-error @+1 {{workgroup tile 32x32 (MxN) does not split evenly over the 3x2 warps of workgroup_size [64, 3, 1]}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<96x64xf16>, tensor<64x64xf16>) outs(%c : tensor<96x64xf32>) -> tensor<96x64xf32>
+  return %0 : tensor<96x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1]>
+func.func @warp_tile_below_instruction(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{warp tile 16x8x16 (MxNxK) is not a multiple of the wmma instruction shape 16x16x16 for 'f16' * 'f16' -> 'f32'}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[256, 256, 64]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 4, 1], pipeline_depth = 4>
+func.func @shared_memory_limit(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  // expected-error @+1 {{needs 262144 bytes of shared memory (A 256x64 + B 64x256 tiles = 65536 bytes, times pipeline_depth 4), more than the 166912 bytes sm_80 allows per workgroup}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %0 : tensor<512x512xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 128, 32]]>
+#info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
+func.func @simt_matmul_partial_tile(%a: tensor<48x64xf32>, %b: tensor<64x128xf32>, %c: tensor<48x128xf32>) -> tensor<48x128xf32> {
+  // expected-error @+1 {{problem size M = 48 is not a multiple of its workgroup tile 32; pipeline MatmulSimt needs whole tiles (SimtDistribute takes any shape)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<48x64xf32>, tensor<64x128xf32>) outs(%c : tensor<48x128xf32>) -> tensor<48x128xf32>
+  return %0 : tensor<48x128xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 128, 32]]>
+#info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
+func.func @simt_matmul_dynamic(%a: tensor<64x?xf32>, %b: tensor<?x128xf32>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  // expected-error @+1 {{pipeline MatmulSimt needs static shapes, but loop 2 (K) is dynamic}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x?xf32>, tensor<?x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 128, 32]]>
+#info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [96, 8, 1]>
+func.func @simt_matmul_thread_split(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  // expected-error @+1 {{workgroup tile 32x128 (MxN) does not split evenly over workgroup_size [96, 8, 1] (x over N, y over M)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 1024]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [256, 2, 1]>
+func.func @warp_reduction_shape(%a: tensor<8x1024xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{pipeline WarpReduction needs workgroup_size [x, 1, 1] with x a multiple of the warp size (32), got [256, 2, 1]}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a : tensor<8x1024xf32>) outs(%c : tensor<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[0, 1]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [256, 1, 1]>
+func.func @warp_reduction_outer_reduction(%a: tensor<1024x8xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{pipeline WarpReduction needs exactly one reduction loop, the innermost one}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a : tensor<1024x8xf32>) outs(%c : tensor<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 768]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [256, 1, 1]>
+func.func @warp_reduction_partial_row(%a: tensor<8x1000xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{pipeline WarpReduction needs a static reduction size that is a multiple of its tile, got size 1000 and tile 768}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a : tensor<8x1000xf32>) outs(%c : tensor<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 64]]>
+#info = #gpucg.translation_info<pipeline = Vectorize>
+func.func @no_workgroup_size(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-error @+1 {{pipeline Vectorize needs a workgroup_size}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 64]]>
+#info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [16, 1, 1], subgroup_size = 64>
+func.func @subgroup_size_mismatch(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-error @+1 {{subgroup_size 64 differs from the warp size 32 of sm_80}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[64]]>
+#info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [16, 1, 1]>
+func.func @tile_sizes_per_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-error @+1 {{lowering_config level 0 has 1 tile sizes, but the op has 2 loops}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 1, 1, 4]]>
+#info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>
+func.func @four_grid_dims(%a: tensor<2x2x2x8xf32>, %b: tensor<2x2x2x8xf32>) -> tensor<2x2x2x8xf32> {
+  %e = tensor.empty() : tensor<2x2x2x8xf32>
+  // expected-error @+1 {{lowering_config level 0 tiles 4 parallel loops, but a grid has at most 3 dimensions}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<2x2x2x8xf32>, tensor<2x2x2x8xf32>) outs(%e : tensor<2x2x2x8xf32>) -> tensor<2x2x2x8xf32>
+  return %0 : tensor<2x2x2x8xf32>
+}
+
+// -----
+
+func.func @config_without_translation_info(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-error @+1 {{has a gpucg.lowering_config, but its function has no gpucg.translation_info; give both together as a gpucg.compilation_info on the root op}}
+  %0 = linalg.add {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 64]]>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 64]]>
+#info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [16, 1, 1]>
+func.func @two_roots(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-note @+1 {{first one here}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-error @+1 {{is the second op of kernel 'two_roots' with a gpucg.compilation_info or gpucg.lowering_config; a kernel has one root op}}
+  %1 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%0, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %1 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @two_reductions(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-note @+1 {{first one here}}
+  %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-error @+1 {{is the second op with reduction loops in kernel 'two_reductions'; gpucg lowers one root op per kernel: split the kernel or put a gpucg.compilation_info on the root}}
+  %1 = linalg.matmul ins(%0, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %1 : tensor<64x64xf32>
+}
