@@ -43,6 +43,14 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_c_runner_utils", os.path.join(mlir_lib_dir, "libmlir_c_runner_utils.so")))
 
+config.substitutions.append(
+    ("%mlir_runner_main",
+     "mlir-runner -e main -entry-point-result=void -shared-libs="
+     + os.path.join(mlir_lib_dir, "libmlir_runner_utils.so") + ","
+     + os.path.join(mlir_lib_dir, "libmlir_c_runner_utils.so")))
+# printMemref prints the buffer's address, which differs from run to run.
+config.substitutions.append(("%strip_address", "sed -e 's/base@ = 0x[0-9a-f]* //'"))
+
 # The CUDA toolkit is optional: tests that assemble PTX say `REQUIRES: ptxas`.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

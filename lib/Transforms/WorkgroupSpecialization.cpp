@@ -81,11 +81,14 @@ LogicalResult mlir::gpucg::specializeWorkgroupTile(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(body);
   Value isFullTile;
   IRMapping staticSizes;
+  llvm::SmallDenseMap<int64_t, Value> constants;
   for (auto [minOp, bound] : tileSizes) {
     Value size = affine::AffineMinOp::create(rewriter, minOp.getLoc(),
                                              minOp.getAffineMap(),
                                              minOp.getOperands());
-    Value constant = arith::ConstantIndexOp::create(rewriter, loc, bound);
+    Value &constant = constants[bound];
+    if (!constant)
+      constant = arith::ConstantIndexOp::create(rewriter, loc, bound);
     Value isFull = arith::CmpIOp::create(rewriter, loc,
                                          arith::CmpIPredicate::eq, size,
                                          constant);

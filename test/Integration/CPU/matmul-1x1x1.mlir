@@ -1,0 +1,62 @@
+// The smallest matmul, 1x1x1: no tensor-core or SIMT matmul tile fits, so
+// SimtDistribute with one warp.
+
+// The untiled kernel, run as is, is the reference.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.ref
+// The kernel through the workgroup stages, workgroups run one after another.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization), gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.tiled
+// Every element must be equal.
+// RUN: diff %t.ref %t.tiled
+// RUN: FileCheck %s --check-prefix=OUT < %t.tiled
+// OUT: rank = 2 offset = 0 sizes = [1, 1]
+
+// The strategy this test exercises:
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
+// STRATEGY-LABEL: func.func @kernel
+// STRATEGY-SAME: pipeline = SimtDistribute
+
+func.func @kernel(%a: tensor<1x1xf32>, %b: tensor<1x1xf32>, %c: tensor<1x1xf32>) -> tensor<1x1xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x1xf32>, tensor<1x1xf32>) outs(%c : tensor<1x1xf32>) -> tensor<1x1xf32>
+  return %0 : tensor<1x1xf32>
+}
+
+func.func private @printMemrefF32(memref<*xf32>)
+
+func.func @main() {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %a = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<1x1xf32>
+  %b = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<1x1xf32>
+  %c = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<1x1xf32>
+  %r = func.call @kernel(%a, %b, %c) : (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<1x1xf32>
+  %m = bufferization.to_buffer %r : tensor<1x1xf32> to memref<1x1xf32>
+  %u = memref.cast %m : memref<1x1xf32> to memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
