@@ -1,42 +1,81 @@
 #!/usr/bin/env bash
-#===- demo.sh - Run the bundled example through gpucg's passes -------------===#
+#===- demo.sh - Run the bundled examples through gpucg's passes ------------===#
 #
-# Grows with the pipeline: today it runs gpucg-remove-single-iteration-loop on
-# a thread-distributed matmul tile, with gpucg-opt and with Debian's mlir-opt
-# loading the gpucg plugin.
+# Grows with the pipeline. Today:
+#  1. examples/matmul_bias_relu.mlir through the front half (strategy,
+#     workgroup tiling, bufferization, workgroup specialization), then a CPU
+#     run of the untiled and the tiled kernel, compared element by element;
+#  2. examples/matmul_simt_tile.mlir through gpucg-remove-single-iteration-loop,
+#     with gpucg-opt and with Debian's mlir-opt loading the gpucg plugin.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 
 BUILD_DIR=${1:-build}
 SOURCE_DIR=$(cd "$(dirname "$0")/.." && pwd)
-EXAMPLE="$SOURCE_DIR/examples/matmul_simt_tile.mlir"
 GPUCG_OPT="$BUILD_DIR/bin/gpucg-opt"
-MLIR_OPT=/usr/lib/llvm-22/bin/mlir-opt
+LLVM_PREFIX=/usr/lib/llvm-22
+MLIR_OPT=$LLVM_PREFIX/bin/mlir-opt
 PLUGIN="$BUILD_DIR/lib/GpucgPlugin.so"
-PIPELINE='builtin.module(func.func(gpucg-remove-single-iteration-loop))'
+OUT="$BUILD_DIR/demo"
+mkdir -p "$OUT"
 
-count_loops() { grep -c 'scf.for' || true; }
+run_on_cpu() {
+  "$LLVM_PREFIX/bin/mlir-runner" -e main -entry-point-result=void \
+    -shared-libs="$LLVM_PREFIX/lib/libmlir_runner_utils.so,$LLVM_PREFIX/lib/libmlir_c_runner_utils.so" |
+    sed -e 's/base@ = 0x[0-9a-f]* //'
+}
 
-echo "=== input: $EXAMPLE"
-grep -v '^//' "$EXAMPLE" | sed '/^$/d'
+#--- 1. The front half on a matmul + bias + ReLU ----------------------------#
+EXAMPLE="$SOURCE_DIR/examples/matmul_bias_relu.mlir"
+FRONT='func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization)'
 
-echo
-echo "=== gpucg-opt --pass-pipeline='$PIPELINE'"
-"$GPUCG_OPT" "$EXAMPLE" --pass-pipeline="$PIPELINE" | tee "$BUILD_DIR/demo-out.mlir"
+echo "=== $EXAMPLE"
+echo "--- strategy (gpucg-select-lowering-strategy)"
+"$GPUCG_OPT" "$EXAMPLE" --mlir-print-local-scope \
+  --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' |
+  grep -oE 'gpucg\.(translation_info|lowering_config) = #[^>]*>' | sed 's/^/  /'
 
-echo
-echo "=== the same through Debian's mlir-opt with the gpucg plugin"
-"$MLIR_OPT" "$EXAMPLE" --load-dialect-plugin="$PLUGIN" \
-  --load-pass-plugin="$PLUGIN" --pass-pipeline="$PIPELINE" \
-  > "$BUILD_DIR/demo-out-plugin.mlir"
-if cmp -s "$BUILD_DIR/demo-out.mlir" "$BUILD_DIR/demo-out-plugin.mlir"; then
-  echo "identical output"
+echo "--- kernel after the workgroup stages: $FRONT"
+"$GPUCG_OPT" "$EXAMPLE" --pass-pipeline="builtin.module($FRONT)" \
+  > "$OUT/matmul_bias_relu.tiled.mlir"
+# Print the kernel only (not the host stand-in @main).
+awk '/func.func @kernel/,/^  }$/' "$OUT/matmul_bias_relu.tiled.mlir"
+
+echo "--- CPU check: untiled kernel vs. tiled and specialized kernel"
+"$GPUCG_OPT" "$EXAMPLE" --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' |
+  run_on_cpu > "$OUT/matmul_bias_relu.ref.txt"
+"$GPUCG_OPT" "$EXAMPLE" \
+  --pass-pipeline="builtin.module($FRONT,gpucg-test-lower-to-cpu)" |
+  run_on_cpu > "$OUT/matmul_bias_relu.tiled.txt"
+values=$(grep -o -- '-\?[0-9][0-9.e+-]*' "$OUT/matmul_bias_relu.tiled.txt" | wc -l)
+if cmp -s "$OUT/matmul_bias_relu.ref.txt" "$OUT/matmul_bias_relu.tiled.txt"; then
+  echo "  identical output ($values numbers printed, the 100x72 result included)"
 else
-  echo "outputs differ:" >&2
-  diff "$BUILD_DIR/demo-out.mlir" "$BUILD_DIR/demo-out-plugin.mlir" >&2
+  echo "  MISMATCH between untiled and tiled results:" >&2
+  diff "$OUT/matmul_bias_relu.ref.txt" "$OUT/matmul_bias_relu.tiled.txt" | head >&2
   exit 1
 fi
 
+#--- 2. Removing single-iteration loops, with gpucg-opt and the plugin ------#
+EXAMPLE="$SOURCE_DIR/examples/matmul_simt_tile.mlir"
+PIPELINE='builtin.module(func.func(gpucg-remove-single-iteration-loop))'
+count_loops() { grep -c 'scf.for' || true; }
+
 echo
-echo "scf.for loops: $(count_loops < "$EXAMPLE") before, $(count_loops < "$BUILD_DIR/demo-out.mlir") after"
+echo "=== $EXAMPLE"
+echo "--- gpucg-opt --pass-pipeline='$PIPELINE'"
+"$GPUCG_OPT" "$EXAMPLE" --pass-pipeline="$PIPELINE" |
+  tee "$OUT/matmul_simt_tile.out.mlir" | grep -v '^#'
+echo "--- the same through Debian's mlir-opt with the gpucg plugin"
+"$MLIR_OPT" "$EXAMPLE" --load-dialect-plugin="$PLUGIN" \
+  --load-pass-plugin="$PLUGIN" --pass-pipeline="$PIPELINE" \
+  > "$OUT/matmul_simt_tile.plugin.mlir"
+if cmp -s "$OUT/matmul_simt_tile.out.mlir" "$OUT/matmul_simt_tile.plugin.mlir"; then
+  echo "  identical output"
+else
+  echo "  outputs differ:" >&2
+  diff "$OUT/matmul_simt_tile.out.mlir" "$OUT/matmul_simt_tile.plugin.mlir" >&2
+  exit 1
+fi
+echo "  scf.for loops: $(count_loops < "$EXAMPLE") before, $(count_loops < "$OUT/matmul_simt_tile.out.mlir") after"

@@ -33,3 +33,31 @@ func.func @thread_loop(%buf: memref<32xf32>, %v: f32)
   }
   return
 }
+
+// The front-half passes and pipelines, through mlir-opt, on gpucg-opt's test
+// files.
+// RUN: mlir-opt %S/../Transforms/select-lowering-strategy.mlir \
+// RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN:   --mlir-print-local-scope 2>&1 \
+// RUN:   | FileCheck %S/../Transforms/select-lowering-strategy.mlir --check-prefix=SM80 \
+// RUN:     --implicit-check-not="Request ignored"
+// RUN: mlir-opt %S/../Transforms/tile-and-distribute-to-workgroups.mlir -split-input-file \
+// RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-tile-and-distribute-to-workgroups))' \
+// RUN:   --mlir-print-local-scope 2>&1 \
+// RUN:   | FileCheck %S/../Transforms/tile-and-distribute-to-workgroups.mlir \
+// RUN:     --implicit-check-not="Request ignored"
+
+// The named pipelines too: the whole front half and the CPU lowering give
+// mlir-opt exactly gpucg-opt's output.
+// RUN: gpucg-opt %S/../Integration/CPU/matmul-f16-unaligned.mlir \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization),gpucg-test-lower-to-cpu)' \
+// RUN:   > %t.gpucg-opt.mlir
+// RUN: mlir-opt %S/../Integration/CPU/matmul-f16-unaligned.mlir \
+// RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization),gpucg-test-lower-to-cpu)' \
+// RUN:   > %t.mlir-opt.mlir
+// RUN: diff %t.gpucg-opt.mlir %t.mlir-opt.mlir
+// RUN: FileCheck %s --check-prefix=LLVM < %t.mlir-opt.mlir
+// LLVM: llvm.func @kernel
