@@ -295,3 +295,15 @@ func.func @two_reductions(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tens
   %1 = linalg.matmul ins(%0, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %1 : tensor<64x64xf32>
 }
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 128]]>
+#info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
+func.func @simt_matmul_not_contraction(%a: tensor<64x128xf32>, %b: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  // expected-error @+1 {{pipeline MatmulSimt needs a contraction root op with one M, one N and one K loop}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x128xf32>, tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
