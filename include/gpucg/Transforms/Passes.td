@@ -234,4 +234,114 @@ def StripAttributes : Pass<"gpucg-strip-attributes"> {
   }];
 }
 
+def TileAndDistribute : Pass<"gpucg-tile-and-distribute", "func::FuncOp"> {
+  let summary = "Tile K, promote to workgroup memory, distribute to warps or threads";
+  let description = [{
+    The in-workgroup half of IREE's `LLVMGPUTileAndDistribute`, on upstream
+    ops and without markers. For each copy of the root op (the op with a
+    `gpucg.lowering_config`; workgroup specialization makes two) of a
+    bufferized, workgroup-tiled kernel:
+
+    1. tensor-core matmuls whose K loop has more than one iteration get
+       their accumulator promoted to workgroup memory (copied in before the
+       K loop, out after it);
+    2. the reduction loops are tiled by the level-0 sizes into a serial
+       `scf.for`;
+    3. matmuls of workgroups with more than one warp get A and B promoted
+       to workgroup memory inside the K loop (upstream
+       `linalg::promoteSubViews`, `#gpu.address_space<workgroup>` allocs at
+       the function entry, `linalg.copy` between `gpu.barrier`s);
+    4. the parallel loops of the root and of the other linalg ops of its
+       tile (fill, elementwise consumers) are tiled by the level-1 sizes and
+       distributed cyclically over warps (`distribute-to-warp=true`, tensor-
+       core pipelines: `gpu.thread_id x / 32` over N, `gpu.thread_id y` over
+       M) or threads (SIMT pipelines: x over the innermost tiled loop, then
+       y, z);
+    5. the function is canonicalized with the single-iteration-loop
+       patterns, thread ids bounded by the workgroup size, so that the
+       warp / thread tiles are static.
+
+    Seed: `512x128 * 128x512` f16, tile `[32, 32, 16]`, workgroup
+    `[64, 2, 1]` -> a K loop of 8 steps, A `32x16`, B `16x32` and C `32x32`
+    in workgroup memory, 2x2 warps each computing `16x16x16`:
+
+    ```mlir
+    %a_smem = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+    ...
+    gpu.barrier
+    linalg.copy ins(%c_tile ...) outs(%c_smem ...)
+    gpu.barrier
+    scf.for %k = %c0 to %c128 step %c16 {
+      gpu.barrier
+      linalg.copy ins(%a_tile ...) outs(%a_smem ...)
+      gpu.barrier
+      gpu.barrier
+      linalg.copy ins(%b_tile ...) outs(%b_smem ...)
+      gpu.barrier
+      %wm = affine.apply ... (%tid_y)          // warp row
+      %wn = affine.apply ... (%tid_x / 32)     // warp column
+      linalg.matmul ins(subview %a_smem [16, 16], subview %b_smem [16, 16])
+                    outs(subview %c_smem [16, 16])
+    }
+    gpu.barrier
+    linalg.copy ins(%c_smem ...) outs(%c_tile ...)
+    ```
+  }];
+  let options = [
+    Option<"distributeToWarp", "distribute-to-warp", "bool",
+           /*default=*/"false",
+           "Distribute to warps (tensor-core pipelines) instead of threads">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MultiBuffering : Pass<"gpucg-multi-buffering", "func::FuncOp"> {
+  let summary = "Multi-buffer the workgroup-memory allocations of the K loop";
+  let description = [{
+    Hoists statically shaped workgroup-memory (`#gpu.address_space<workgroup>`)
+    allocations to the function entry, then multi-buffers each one whose
+    users are all inside one `scf.for` with upstream `memref::multiBuffer`:
+    the allocation gets a leading dimension of `num-buffers` and iteration
+    `iv` uses buffer `((iv - lb) / step) mod num-buffers`, so that software
+    pipelining can fill one buffer while another is read. Allocations used
+    outside loops (the accumulator, copied in before and out after the K
+    loop) are left alone. An allocation used only inside loops that cannot
+    be multi-buffered (users in two loops, data carried from one iteration
+    to the next) is an error, since pipelining depends on it.
+
+    `num-buffers=0` (the default) takes the count from the function's
+    `gpucg.translation_info` `pipeline_depth`; a count of 1 only hoists.
+
+    ```mlir
+    %a = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+    scf.for %k = %c0 to %c128 step %c16 {
+      linalg.copy ins(%ak ...) outs(%a ...)
+      ...
+    }
+    ```
+
+    becomes, with `num-buffers=3`,
+
+    ```mlir
+    %a = memref.alloc() : memref<3x32x16xf16, #gpu.address_space<workgroup>>
+    scf.for %k = %c0 to %c128 step %c16 {
+      %i = affine.apply affine_map<(d0) -> ((d0 floordiv 16) mod 3)>(%k)
+      %ai = memref.subview %a[%i, 0, 0] [1, 32, 16] [1, 1, 1] ...
+      linalg.copy ins(%ak ...) outs(%ai ...)
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"numBuffers", "num-buffers", "unsigned", /*default=*/"0",
+           "Number of buffers (0: the translation_info's pipeline_depth)">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // GPUCG_TRANSFORMS_PASSES_TD

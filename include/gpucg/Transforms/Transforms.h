@@ -22,6 +22,7 @@ class DialectRegistry;
 class Operation;
 class RewritePatternSet;
 class RewriterBase;
+class FunctionOpInterface;
 namespace linalg {
 class LinalgOp;
 } // namespace linalg
@@ -40,6 +41,28 @@ namespace gpucg {
 /// The untiled producers are left for dead-code elimination.
 FailureOr<scf::ForallOp> tileAndDistributeToWorkgroups(RewriterBase &rewriter,
                                                        linalg::LinalgOp rootOp);
+
+/// Tiles and distributes the work of each workgroup of kernel `funcOp`
+/// (bufferized, workgroup-tiled, carrying gpucg.translation_info and a root
+/// op with gpucg.lowering_config): promotes the accumulator (tensor cores,
+/// more than one K step) and A and B (more than one warp) of matmuls to
+/// workgroup memory with barriers, tiles the reduction loops by the level-0
+/// sizes into scf.for, and distributes the parallel loops of the tile's
+/// linalg ops by the level-1 sizes cyclically over warps (`toWarps`) or
+/// threads. Functions without a translation_info, or with pipeline None or
+/// WarpReduction, are left alone.
+LogicalResult tileAndDistributeInWorkgroup(RewriterBase &rewriter,
+                                           FunctionOpInterface funcOp,
+                                           bool toWarps);
+
+/// Hoists the statically shaped workgroup-memory allocations of `funcOp` to
+/// its entry block, then multi-buffers `numBuffers` times, with upstream
+/// memref::multiBuffer, each one whose users are all inside one scf.for.
+/// Allocations used outside loops are left alone. Emits an error and fails
+/// for an allocation used only inside loops that cannot be multi-buffered.
+LogicalResult multiBufferWorkgroupAllocs(RewriterBase &rewriter,
+                                         FunctionOpInterface funcOp,
+                                         unsigned numBuffers);
 
 /// Wraps the body of workgroup loop `forallOp` (memref form) in
 /// `scf.if (full tile) {static copy} else {original}` where its tile sizes

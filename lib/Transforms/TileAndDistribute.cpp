@@ -1,0 +1,407 @@
+//===- TileAndDistribute.cpp - In-workgroup tiling and distribution -------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The in-workgroup half of IREE's LLVMGPUTileAndDistribute, on upstream ops:
+//   1. promote the accumulator of a tensor-core matmul to workgroup memory
+//      when the K loop has more than one iteration (it is then read and
+//      written once instead of once per K step);
+//   2. tile the reduction loops by the level-0 sizes into a serial scf.for;
+//   3. promote A and B to workgroup memory when the workgroup has more than
+//      one warp (each element is then loaded from global memory once);
+//   4. distribute the parallel loops of every linalg op of the tile over
+//      warps or threads, cyclically over gpu.thread_id;
+//   5. canonicalize, removing the loops that run once per warp / thread.
+// Workgroup-memory copies are linalg.copy ops between gpu.barrier ops, left
+// for gpucg-distribute-shared-memory-copy to spread over the threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Transforms/Transforms.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_TILEANDDISTRIBUTE
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+namespace {
+/// What the pass needs to know about the kernel it works on.
+struct DistributionContext {
+  ArrayRef<int64_t> workgroupSize;
+  int64_t warpSize;
+  bool toWarps;
+  /// The copies created by promotion: not distributed here.
+  llvm::SmallPtrSet<Operation *, 8> copies;
+};
+} // namespace
+
+static bool isTensorCorePipeline(Pipeline pipeline) {
+  return pipeline == Pipeline::MatmulTensorCore ||
+         pipeline == Pipeline::MatmulTensorCoreMmaSync;
+}
+
+/// Cyclic distribution of the tiled parallel loops over gpu.thread_id: the
+/// innermost tiled loop over x, then y, then z. Warps along x are groups of
+/// `warpSize` consecutive threads.
+static linalg::LinalgLoopDistributionOptions
+getDistributionOptions(ArrayRef<int64_t> workgroupSize, int64_t warpSize,
+                       bool toWarps) {
+  SmallVector<int64_t, 3> counts(workgroupSize);
+  if (toWarps)
+    counts[0] /= warpSize;
+  linalg::LinalgLoopDistributionOptions options;
+  options.procInfo = [counts, warpSize, toWarps](OpBuilder &b, Location loc,
+                                                 ArrayRef<Range> ranges) {
+    SmallVector<linalg::ProcInfo> infos;
+    for (auto [i, range] : llvm::enumerate(ranges)) {
+      auto dim = static_cast<gpu::Dimension>(ranges.size() - 1 - i);
+      Value id = gpu::ThreadIdOp::create(b, loc, dim);
+      int64_t dimIndex = static_cast<int64_t>(dim);
+      // An affine floordiv, not arith.divui: value-bounds analysis reasons
+      // about it, which removing the single-iteration warp loops needs.
+      if (toWarps && dimIndex == 0)
+        id = affine::AffineApplyOp::create(
+            b, loc,
+            AffineMap::get(0, 1, b.getAffineSymbolExpr(0).floorDiv(warpSize)),
+            ValueRange{id});
+      Value count =
+          arith::ConstantIndexOp::create(b, loc, counts[dimIndex]);
+      infos.push_back({id, count, linalg::DistributionMethod::Cyclic});
+    }
+    return infos;
+  };
+  return options;
+}
+
+/// Copies `src` into workgroup memory `dst` (copy-in) or back (copy-out) as a
+/// linalg.copy. Barriers: before a copy-in, so that no thread still reads
+/// the previous contents (previous K step) or the source is still being
+/// written (a fill); after it, so that every thread sees the whole tile;
+/// before a copy-out, so that every thread's results are in; after it only
+/// when something in the tile follows and may read the result.
+static LogicalResult copyWithBarriers(OpBuilder &b, Value src, Value dst,
+                                      bool isCopyOut,
+                                      DistributionContext &ctx) {
+  Location loc = src.getLoc();
+  // Back-to-back copies (A then B) share the barrier between them.
+  Block *block = b.getInsertionBlock();
+  auto point = b.getInsertionPoint();
+  bool followsBarrier = point != block->begin() &&
+                         isa<gpu::BarrierOp>(*std::prev(point));
+  if (!followsBarrier)
+    gpu::BarrierOp::create(b, loc);
+  Operation *copy = linalg::CopyOp::create(b, loc, src, dst);
+  ctx.copies.insert(copy);
+  if (!isCopyOut) {
+    gpu::BarrierOp::create(b, loc);
+    return success();
+  }
+  // The copy-out is created before the op it follows is erased; barrier-free
+  // only when it will be the last op of its block.
+  Operation *next = copy->getNextNode();
+  bool lastInBlock = !next || next->hasTrait<OpTrait::IsTerminator>();
+  if (!lastInBlock)
+    gpu::BarrierOp::create(b, loc);
+  return success();
+}
+
+/// Promotes operands `operands` of `op` to workgroup memory.
+static FailureOr<linalg::LinalgOp> promoteToWorkgroupMemory(
+    RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> operands,
+    DistributionContext &ctx) {
+  linalg::LinalgPromotionOptions options;
+  options.setOperandsToPromote(operands)
+      .setUseFullTileBuffersByDefault(false)
+      .setAllocationDeallocationFns(linalg::allocateWorkgroupMemory,
+                                    linalg::deallocateWorkgroupMemory)
+      .setCopyInOutFns(
+          [&](OpBuilder &b, Value src, Value dst) {
+            return copyWithBarriers(b, src, dst, /*isCopyOut=*/false, ctx);
+          },
+          [&](OpBuilder &b, Value src, Value dst) {
+            return copyWithBarriers(b, src, dst, /*isCopyOut=*/true, ctx);
+          });
+  if (failed(linalg::promoteSubviewsPrecondition(op, options)))
+    return failure();
+  rewriter.setInsertionPoint(op);
+  return linalg::promoteSubViews(rewriter, op, options);
+}
+
+/// Tiles `op` by `tileSizes` into scf.for loops, distributed over `ctx`'s
+/// processors when `distribute` is set. Returns the tiled op.
+static FailureOr<linalg::LinalgOp>
+tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+          ArrayRef<int64_t> tileSizes, bool distribute,
+          const DistributionContext &ctx) {
+  if (llvm::all_of(tileSizes, [](int64_t s) { return s == 0; }))
+    return op;
+  linalg::LinalgTilingOptions options;
+  options.setTileSizes(tileSizes).setLoopType(
+      linalg::LinalgTilingLoopType::Loops);
+  if (distribute)
+    options.setDistributionOptions(
+        getDistributionOptions(ctx.workgroupSize, ctx.warpSize, ctx.toWarps));
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::TiledLinalgOp> tiled =
+      linalg::tileLinalgOp(rewriter, op, options);
+  if (failed(tiled))
+    return failure();
+  rewriter.eraseOp(op);
+  return tiled->op;
+}
+
+/// The per-warp / per-thread tile sizes of the root's parallel loops: its
+/// level-1 sizes with the reduction loops left whole.
+static SmallVector<int64_t> getRootDistributionTileSizes(
+    linalg::LinalgOp rootOp, ArrayRef<int64_t> rootLevel1) {
+  SmallVector<int64_t> sizes(rootLevel1);
+  for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray()))
+    if (type == utils::IteratorType::reduction)
+      sizes[pos] = 0;
+  return sizes;
+}
+
+/// The same sizes per dimension of the root's result, for the other ops of
+/// the tile whose loops are those dimensions (fill, elementwise consumers);
+/// nothing when the root's result is not indexed by plain loop dimensions.
+static std::optional<SmallVector<int64_t>>
+getResultDimTileSizes(linalg::LinalgOp rootOp, ArrayRef<int64_t> rootSizes) {
+  if (rootOp.getNumDpsInits() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> sizes;
+  for (AffineExpr expr :
+       rootOp.getMatchingIndexingMap(rootOp.getDpsInitOperand(0)).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    sizes.push_back(rootSizes[dim.getPosition()]);
+  }
+  return sizes;
+}
+
+/// Whether `op` iterates exactly over the root's result dimensions: one
+/// identity-indexed output of that rank and no reduction loop.
+static bool iteratesOverResultDims(linalg::LinalgOp op, int64_t resultRank) {
+  return op.getNumDpsInits() == 1 && op.getNumReductionLoops() == 0 &&
+         op.getNumLoops() == resultRank &&
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+}
+
+/// Tiles and distributes one root op (and the ops of its tile, `tileOps`)
+/// inside a workgroup.
+static LogicalResult distributeRoot(RewriterBase &rewriter,
+                                    linalg::LinalgOp rootOp,
+                                    LoweringConfigAttr config,
+                                    TranslationInfoAttr info,
+                                    ArrayRef<linalg::LinalgOp> tileOps,
+                                    DistributionContext &ctx) {
+  ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  ArrayRef<int64_t> level1 = config.getTileSizes(1);
+  if (level1.empty())
+    return rootOp.emitOpError()
+           << "has no level-1 (per-" << (ctx.toWarps ? "warp" : "thread")
+           << ") tile sizes in its gpucg.lowering_config";
+  if (level0.size() != rootOp.getNumLoops() ||
+      level1.size() != rootOp.getNumLoops())
+    return rootOp.emitOpError()
+           << "lowering_config levels 0 and 1 need " << rootOp.getNumLoops()
+           << " tile sizes each, got " << level0.size() << " and "
+           << level1.size();
+  SmallVector<int64_t> parallelTiles =
+      getRootDistributionTileSizes(rootOp, level1);
+  // Read before the root is replaced by its tiled copies.
+  std::optional<SmallVector<int64_t>> resultDimTiles =
+      getResultDimTileSizes(rootOp, parallelTiles);
+  if (llvm::count_if(parallelTiles, [](int64_t s) { return s != 0; }) > 3)
+    return rootOp.emitOpError() << "distributes more than 3 parallel loops "
+                                   "over the 3 dimensions of a workgroup";
+
+  // Reduction tiles, and how many K steps they make.
+  SmallVector<int64_t> reductionTiles(rootOp.getNumLoops(), 0);
+  int64_t kSteps = 1;
+  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
+  for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray())) {
+    if (type != utils::IteratorType::reduction || level0[pos] == 0)
+      continue;
+    reductionTiles[pos] = level0[pos];
+    kSteps = ShapedType::isDynamic(ranges[pos])
+                 ? 2
+                 : kSteps * llvm::divideCeil(ranges[pos], level0[pos]);
+  }
+
+  int64_t numThreads = *info.getNumThreads();
+  bool isMatmul = isTensorCorePipeline(info.getPipeline()) ||
+                  info.getPipeline() == Pipeline::MatmulSimt;
+  bool promoteAB = isMatmul && numThreads > ctx.warpSize;
+  bool promoteC = promoteAB && isTensorCorePipeline(info.getPipeline()) &&
+                  kSteps > 1;
+
+  linalg::LinalgOp op = rootOp;
+  if (promoteC) {
+    FailureOr<linalg::LinalgOp> promoted =
+        promoteToWorkgroupMemory(rewriter, op, {2}, ctx);
+    if (succeeded(promoted))
+      op = *promoted;
+  }
+  FailureOr<linalg::LinalgOp> kTiled =
+      tileLoops(rewriter, op, reductionTiles, /*distribute=*/false, ctx);
+  if (failed(kTiled))
+    return rootOp.emitOpError() << "could not tile its reduction loops";
+  op = *kTiled;
+  if (promoteAB) {
+    FailureOr<linalg::LinalgOp> promoted =
+        promoteToWorkgroupMemory(rewriter, op, {0, 1}, ctx);
+    if (succeeded(promoted))
+      op = *promoted;
+  }
+  if (failed(tileLoops(rewriter, op, parallelTiles, /*distribute=*/true, ctx)))
+    return op.emitOpError() << "could not be distributed";
+
+  // The other ops of the tile (fill, elementwise consumers). Others (e.g.
+  // producers of A) are left to every thread.
+  if (!resultDimTiles)
+    return success();
+  for (linalg::LinalgOp tileOp : tileOps) {
+    if (tileOp == rootOp || ctx.copies.contains(tileOp) ||
+        !iteratesOverResultDims(tileOp, resultDimTiles->size()))
+      continue;
+    if (failed(tileLoops(rewriter, tileOp, *resultDimTiles,
+                         /*distribute=*/true, ctx)))
+      return tileOp.emitOpError() << "could not be distributed";
+  }
+  return success();
+}
+
+LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
+    RewriterBase &rewriter, FunctionOpInterface funcOp, bool toWarps) {
+  TranslationInfoAttr info = getTranslationInfo(funcOp);
+  if (!info)
+    return success();
+  Pipeline pipeline = info.getPipeline();
+  if (pipeline == Pipeline::None || pipeline == Pipeline::WarpReduction)
+    return success();
+  if (info.getWorkgroupSize().empty())
+    return funcOp.emitOpError()
+           << "has no workgroup_size in its gpucg.translation_info";
+  bool wantsWarps = isTensorCorePipeline(pipeline);
+  if (wantsWarps != toWarps)
+    return funcOp.emitOpError()
+           << "uses pipeline " << stringifyPipeline(pipeline)
+           << ", whose level-1 tile sizes are per "
+           << (wantsWarps ? "warp" : "thread")
+           << "; run gpucg-tile-and-distribute with distribute-to-warp="
+           << (wantsWarps ? "true" : "false");
+  TargetAttr target = getTarget(funcOp);
+  int64_t warpSize = info.getSubgroupSize().value_or(
+      target ? target.getWarpSize() : 32);
+  if (toWarps && info.getWorkgroupSize()[0] % warpSize != 0)
+    return funcOp.emitOpError()
+           << "distributes to warps, but workgroup_size x ("
+           << info.getWorkgroupSize()[0] << ") is not a multiple of the warp "
+           << "size (" << warpSize << ")";
+
+  // Each copy of the root (the specialized full tile and the remainder) is
+  // distributed with the ops of its own block.
+  SmallVector<linalg::LinalgOp> roots;
+  funcOp.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr("gpucg.lowering_config"))
+      roots.push_back(op);
+  });
+  if (roots.empty())
+    return funcOp.emitOpError()
+           << "has a gpucg.translation_info but no op with a "
+              "gpucg.lowering_config (run gpucg-select-lowering-strategy)";
+
+  DistributionContext ctx{info.getWorkgroupSize(), warpSize, toWarps, {}};
+  for (linalg::LinalgOp root : roots) {
+    if (!root.hasPureBufferSemantics())
+      return root.emitOpError() << "must be bufferized before "
+                                   "gpucg-tile-and-distribute (run "
+                                   "gpucg-bufferize)";
+    auto config =
+        root->getAttrOfType<LoweringConfigAttr>("gpucg.lowering_config");
+    SmallVector<linalg::LinalgOp> tileOps;
+    for (Operation &op : *root->getBlock())
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+        tileOps.push_back(linalgOp);
+    if (failed(distributeRoot(rewriter, root, config, info, tileOps, ctx)))
+      return failure();
+  }
+  return success();
+}
+
+namespace {
+/// Folds affine.min ops whose bounds value-bounds analysis can order, e.g. a
+/// warp tile size min(32 - 16 * tid_y, 16) with tid_y < 2 -> 16.
+struct SimplifyAffineMinWithValueBounds
+    : public OpRewritePattern<affine::AffineMinOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(affine::AffineMinOp op,
+                                PatternRewriter &rewriter) const override {
+    return success(affine::simplifyAffineMinOp(rewriter, op));
+  }
+};
+
+struct TileAndDistributePass
+    : public gpucg::impl::TileAndDistributeBase<TileAndDistributePass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerSingleIterationLoopDependencies(registry);
+  }
+
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    TranslationInfoAttr info = getTranslationInfo(funcOp);
+    IRRewriter rewriter(&getContext());
+    if (failed(tileAndDistributeInWorkgroup(rewriter, funcOp,
+                                            distributeToWarp)))
+      return signalPassFailure();
+    if (!info)
+      return;
+
+    // Static shapes for the stages after: fold the distribution arithmetic
+    // and remove the loops each warp or thread runs once.
+    setThreadIdUpperBounds(funcOp, info.getWorkgroupSize());
+    RewritePatternSet patterns(&getContext());
+    populateRemoveSingleIterationLoopPatterns(patterns);
+    patterns.add<SimplifyAffineMinWithValueBounds>(&getContext());
+    for (Dialect *dialect : getContext().getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : getContext().getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, &getContext());
+    (void)applyPatternsGreedily(funcOp, std::move(patterns));
+    // Distribution repeats index arithmetic per operand.
+    DominanceInfo domInfo(funcOp);
+    eliminateCommonSubExpressions(rewriter, domInfo, funcOp);
+  }
+};
+} // namespace

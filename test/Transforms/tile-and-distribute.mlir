@@ -1,0 +1,161 @@
+// RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-tile-and-distribute{distribute-to-warp=true}))' \
+// RUN:   | FileCheck %s --check-prefix=WARP
+
+// Warp distribution (tensor-core pipelines); thread distribution (SIMT
+// pipelines) is in tile-and-distribute-threads.mlir, the errors in
+// tile-and-distribute-invalid.mlir. Inputs are bufferized, workgroup-tiled
+// (and specialized) kernels as the front half produces them.
+
+/// The seed: 512x128 * 128x512 f16, tile [32, 32, 16], workgroup [64, 2, 1].
+/// C (32x32) is promoted around the K loop (8 steps); A (32x16) and B (16x32)
+/// are copied into workgroup memory each step, between barriers; each of the
+/// 2x2 warps computes one 16x16x16 matmul on its part.
+// WARP-LABEL: func.func @tensor_core_seed
+//   WARP-DAG:   %[[B_SMEM:.+]] = memref.alloc() : memref<16x32xf16, #gpu.address_space<workgroup>>
+//   WARP-DAG:   %[[A_SMEM:.+]] = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+//   WARP-DAG:   %[[C_SMEM:.+]] = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+//       WARP:   scf.forall
+//       WARP:     %[[C_TILE:.+]] = memref.subview %{{.+}} [32, 32] [1, 1]
+//  WARP-NEXT:     gpu.barrier
+//  WARP-NEXT:     linalg.copy ins(%[[C_TILE]] : {{.+}}) outs(%[[C_SMEM]] : {{.+}})
+//  WARP-NEXT:     gpu.barrier
+//  WARP-NEXT:     scf.for %[[K:.+]] = %c0 to %c128 step %c16 {
+//       WARP:       %[[A_K:.+]] = memref.subview %{{.+}}[0, %[[K]]] [32, 16] [1, 1]
+//       WARP:       %[[B_K:.+]] = memref.subview %{{.+}}[%[[K]], 0] [16, 32] [1, 1]
+//  WARP-NEXT:       gpu.barrier
+//  WARP-NEXT:       linalg.copy ins(%[[A_K]] : {{.+}}) outs(%[[A_SMEM]] : {{.+}})
+//  WARP-NEXT:       gpu.barrier
+//  WARP-NEXT:       linalg.copy ins(%[[B_K]] : {{.+}}) outs(%[[B_SMEM]] : {{.+}})
+//  WARP-NEXT:       gpu.barrier
+//   WARP-DAG:       %[[TY:.+]] = gpu.thread_id y upper_bound 2
+//   WARP-DAG:       %[[TX:.+]] = gpu.thread_id x upper_bound 64
+//   WARP-DAG:       %[[ROW:.+]] = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%[[TY]]]
+//   WARP-DAG:       %[[COL:.+]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 32) * 16)>()[%[[TX]]]
+//   WARP-DAG:       %[[A_W:.+]] = memref.subview %[[A_SMEM]][%[[ROW]], 0] [16, 16] [1, 1]
+//   WARP-DAG:       %[[B_W:.+]] = memref.subview %[[B_SMEM]][0, %[[COL]]] [16, 16] [1, 1]
+//   WARP-DAG:       %[[C_W:.+]] = memref.subview %[[C_SMEM]][%[[ROW]], %[[COL]]] [16, 16] [1, 1]
+//       WARP:       linalg.matmul {{.+}} ins(%[[A_W]], %[[B_W]] : memref<16x16xf16, {{.+}}>, memref<16x16xf16, {{.+}}>) outs(%[[C_W]] : memref<16x16xf32, {{.+}}>)
+//   WARP-NOT:       scf.for
+//       WARP:     }
+//  WARP-NEXT:     gpu.barrier
+//  WARP-NEXT:     linalg.copy ins(%[[C_SMEM]] : {{.+}}) outs(%[[C_TILE]] : {{.+}})
+//  WARP-NEXT:   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+module {
+  func.func @tensor_core_seed(%arg0: memref<512x128xf16>, %arg1: memref<128x512xf16>, %arg2: memref<512x512xf32>) -> memref<512x512xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 16, 16, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], pipeline_depth = 4>} {
+    scf.forall (%arg3, %arg4) = (0, 0) to (512, 512) step (32, 32) {
+      %subview = memref.subview %arg0[%arg3, 0] [32, 128] [1, 1] : memref<512x128xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [128, 32] [1, 1] : memref<128x512xf16> to memref<128x32xf16, strided<[512, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [32, 32] [1, 1] : memref<512x512xf32> to memref<32x32xf32, strided<[512, 1], offset: ?>>
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16], [16, 16, 0], [16, 16, 16]]>} ins(%subview, %subview_0 : memref<32x128xf16, strided<[128, 1], offset: ?>>, memref<128x32xf16, strided<[512, 1], offset: ?>>) outs(%subview_1 : memref<32x32xf32, strided<[512, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<512x512xf32>
+  }
+}
+
+// -----
+
+/// A single-warp workgroup (32 threads) shares nothing: no promotion, no
+/// copies, no barriers; the warp computes the whole 16x16 tile.
+// WARP-LABEL: func.func @negative_single_warp
+//   WARP-NOT:   #gpu.address_space<workgroup>
+//   WARP-NOT:   gpu.barrier
+//   WARP-NOT:   linalg.copy
+//       WARP:   scf.for
+//       WARP:     linalg.matmul {{.+}} outs(%{{.+}} : memref<16x16xf32
+//       WARP:   return
+module {
+  func.func @negative_single_warp(%arg0: memref<64x64xf16>, %arg1: memref<64x64xf16>, %arg2: memref<64x64xf32>) -> memref<64x64xf32> attributes {gpu.known_block_size = array<i32: 32, 1, 1>, gpu.known_grid_size = array<i32: 4, 4, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [32, 1, 1]>} {
+    scf.forall (%arg3, %arg4) = (0, 0) to (64, 64) step (16, 16) {
+      %subview = memref.subview %arg0[%arg3, 0] [16, 64] [1, 1] : memref<64x64xf16> to memref<16x64xf16, strided<[64, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [64, 16] [1, 1] : memref<64x64xf16> to memref<64x16xf16, strided<[64, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [16, 16] [1, 1] : memref<64x64xf32> to memref<16x16xf32, strided<[64, 1], offset: ?>>
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 16, 16], [16, 16, 0], [16, 16, 16]]>} ins(%subview, %subview_0 : memref<16x64xf16, strided<[64, 1], offset: ?>>, memref<64x16xf16, strided<[64, 1], offset: ?>>) outs(%subview_1 : memref<16x16xf32, strided<[64, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<64x64xf32>
+  }
+}
+
+// -----
+
+/// Both copies of a specialized tile are distributed: the full tile
+/// statically (the per-warp loops run once and are gone), the remainder with
+/// the loops and mins its dynamic sizes need. K = 32 is one step, so C is
+/// not promoted.
+// WARP-LABEL: func.func @specialized_both_branches
+//       WARP:   scf.if
+//       WARP:     linalg.copy
+//       WARP:     linalg.copy
+//   WARP-NOT:     scf.for
+//       WARP:     linalg.matmul {{.+}} outs(%{{.+}} : memref<16x16xf32
+//       WARP:   } else {
+//       WARP:     linalg.copy
+//       WARP:     linalg.copy
+//       WARP:     scf.for
+//       WARP:       scf.for
+//       WARP:         affine.min
+//       WARP:         linalg.matmul {{.+}} outs(%{{.+}} : memref<?x?xf32
+module {
+  func.func @specialized_both_branches(%arg0: memref<48x32xf16>, %arg1: memref<32x40xf16>, %arg2: memref<48x40xf32>) -> memref<48x40xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 2, 2, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
+    scf.forall (%arg3, %arg4) = (0, 0) to (48, 40) step (32, 32) {
+      %0 = affine.min affine_map<(d0) -> (-d0 + 48, 32)>(%arg3)
+      %c32 = arith.constant 32 : index
+      %1 = arith.cmpi eq, %0, %c32 : index
+      %2 = affine.min affine_map<(d0) -> (-d0 + 40, 32)>(%arg4)
+      %3 = arith.cmpi eq, %2, %c32 : index
+      %4 = arith.andi %1, %3 : i1
+      scf.if %4 {
+        %subview = memref.subview %arg0[%arg3, 0] [32, 32] [1, 1] : memref<48x32xf16> to memref<32x32xf16, strided<[32, 1], offset: ?>>
+        %subview_0 = memref.subview %arg1[0, %arg4] [32, 32] [1, 1] : memref<32x40xf16> to memref<32x32xf16, strided<[40, 1], offset: ?>>
+        %subview_1 = memref.subview %arg2[%arg3, %arg4] [32, 32] [1, 1] : memref<48x40xf32> to memref<32x32xf32, strided<[40, 1], offset: ?>>
+        linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>} ins(%subview, %subview_0 : memref<32x32xf16, strided<[32, 1], offset: ?>>, memref<32x32xf16, strided<[40, 1], offset: ?>>) outs(%subview_1 : memref<32x32xf32, strided<[40, 1], offset: ?>>)
+      } else {
+        %5 = affine.min affine_map<(d0) -> (-d0 + 48, 32)>(%arg3)
+        %6 = affine.min affine_map<(d0) -> (-d0 + 40, 32)>(%arg4)
+        %subview = memref.subview %arg0[%arg3, 0] [%5, 32] [1, 1] : memref<48x32xf16> to memref<?x32xf16, strided<[32, 1], offset: ?>>
+        %subview_0 = memref.subview %arg1[0, %arg4] [32, %6] [1, 1] : memref<32x40xf16> to memref<32x?xf16, strided<[40, 1], offset: ?>>
+        %subview_1 = memref.subview %arg2[%arg3, %arg4] [%5, %6] [1, 1] : memref<48x40xf32> to memref<?x?xf32, strided<[40, 1], offset: ?>>
+        linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>} ins(%subview, %subview_0 : memref<?x32xf16, strided<[32, 1], offset: ?>>, memref<32x?xf16, strided<[40, 1], offset: ?>>) outs(%subview_1 : memref<?x?xf32, strided<[40, 1], offset: ?>>)
+      }
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<48x40xf32>
+  }
+}
+
+// -----
+
+/// The other ops of the tile follow the root: the fill and the bias add are
+/// split over the 2x2 warps like the matmul's output (16x16 each), so no
+/// barrier is needed between them.
+// WARP-LABEL: func.func @fill_matmul_bias
+//   WARP-DAG:   %[[TY:.+]] = gpu.thread_id y upper_bound 2
+//   WARP-DAG:   %[[TX:.+]] = gpu.thread_id x upper_bound 64
+//   WARP-DAG:   %[[ROW:.+]] = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%[[TY]]]
+//   WARP-DAG:   %[[COL:.+]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 32) * 16)>()[%[[TX]]]
+//       WARP:   %[[ACC:.+]] = memref.subview %{{.+}}[%[[ROW]], %[[COL]]] [16, 16] [1, 1]
+//       WARP:   linalg.fill {{.+}} outs(%[[ACC]] : memref<16x16xf32
+//       WARP:   scf.for
+//       WARP:     linalg.matmul {{.+}} outs(%[[ACC]] :
+//       WARP:   }
+//       WARP:   %[[OUT:.+]] = memref.subview %{{.+}}[%[[ROW]], %[[COL]]] [16, 16] [1, 1]
+//       WARP:   linalg.generic {{.+}} ins(%[[ACC]], %{{.+}} : memref<16x16xf32, {{.+}}>, memref<16xf32, {{.+}}>) outs(%[[OUT]] :
+module {
+  func.func @fill_matmul_bias(%arg0: memref<128x64xf16>, %arg1: memref<64x128xf16>, %arg2: memref<128xf32>, %arg3: memref<128x128xf32>) -> memref<128x128xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 4, 4, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg4, %arg5) = (0, 0) to (128, 128) step (32, 32) {
+      %subview = memref.subview %arg0[%arg4, 0] [32, 64] [1, 1] : memref<128x64xf16> to memref<32x64xf16, strided<[64, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg5] [64, 32] [1, 1] : memref<64x128xf16> to memref<64x32xf16, strided<[128, 1], offset: ?>>
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<32x32xf32>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16], [16, 16, 0], [16, 8, 16]]>} ins(%subview, %subview_0 : memref<32x64xf16, strided<[64, 1], offset: ?>>, memref<64x32xf16, strided<[128, 1], offset: ?>>) outs(%alloc : memref<32x32xf32>)
+      %subview_1 = memref.subview %arg2[%arg5] [32] [1] : memref<128xf32> to memref<32xf32, strided<[1], offset: ?>>
+      %subview_2 = memref.subview %arg3[%arg4, %arg5] [32, 32] [1, 1] : memref<128x128xf32> to memref<32x32xf32, strided<[128, 1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%alloc, %subview_1 : memref<32x32xf32>, memref<32xf32, strided<[1], offset: ?>>) outs(%subview_2 : memref<32x32xf32, strided<[128, 1], offset: ?>>) {
+      ^bb0(%in: f32, %in_3: f32, %out: f32):
+        %0 = arith.addf %in, %in_3 : f32
+        linalg.yield %0 : f32
+      }
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg3 : memref<128x128xf32>
+  }
+}
