@@ -27,10 +27,11 @@ static constexpr llvm::StringLiteral kBufferizePipeline =
     "function-boundary-type-conversion=identity-layout-map},"
     "drop-equivalent-buffer-results,cse,canonicalize";
 
-/// Test only: runs workgroup loops sequentially and lowers everything to
-/// LLVM for the CPU.
+/// Test only: runs the threads of each workgroup, then the workgroups, one
+/// after another, and lowers everything to LLVM for the CPU.
 static constexpr llvm::StringLiteral kTestLowerToCpuPipeline =
-    "scf-forall-to-for,func.func(convert-linalg-to-loops),expand-strided-metadata,"
+    "func.func(gpucg-test-serialize-threads),scf-forall-to-for,"
+    "func.func(convert-linalg-to-loops),expand-strided-metadata,"
     "lower-affine,convert-scf-to-cf,convert-to-llvm,"
     "reconcile-unrealized-casts,gpucg-strip-attributes";
 

@@ -344,4 +344,41 @@ def MultiBuffering : Pass<"gpucg-multi-buffering", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TestSerializeThreads
+    : Pass<"gpucg-test-serialize-threads", "func::FuncOp"> {
+  let summary = "Test only: run the threads of a workgroup one after another";
+  let description = [{
+    For CPU execution of thread-distributed kernels in tests: wraps the body
+    of each workgroup (the `#gpu.block` `scf.forall`, or the function) in
+    `scf.for` loops over z, y and x up to the function's
+    `gpu.known_block_size`, and replaces `gpu.thread_id` by the induction
+    variables. Only threads that do not synchronize can run one after
+    another: a function with a `gpu.barrier` is an error, as is one without
+    a known block size. Functions without `gpu.thread_id` are left alone.
+
+    ```mlir
+    scf.forall (%i) in (4) {
+      %tid = gpu.thread_id x
+      "use"(%tid) : (index) -> ()
+    } {mapping = [#gpu.block<x>]}
+    ```
+
+    becomes, with `gpu.known_block_size = array<i32: 32, 1, 1>`,
+
+    ```mlir
+    scf.forall (%i) in (4) {
+      scf.for %tz = %c0 to %c1 step %c1 {
+        scf.for %ty = %c0 to %c1 step %c1 {
+          scf.for %tx = %c0 to %c32 step %c1 {
+            "use"(%tx) : (index) -> ()
+          }
+        }
+      }
+    } {mapping = [#gpu.block<x>]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // GPUCG_TRANSFORMS_PASSES_TD
