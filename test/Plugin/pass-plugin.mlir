@@ -61,3 +61,17 @@ func.func @thread_loop(%buf: memref<32xf32>, %v: f32)
 // RUN: diff %t.gpucg-opt.mlir %t.mlir-opt.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.mlir-opt.mlir
 // LLVM: llvm.func @kernel
+
+// The in-workgroup passes through mlir-opt, on gpucg-opt's test files.
+// RUN: mlir-opt %S/../Transforms/tile-and-distribute.mlir -split-input-file \
+// RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-tile-and-distribute{distribute-to-warp=true}))' \
+// RUN:   --mlir-print-local-scope 2>&1 \
+// RUN:   | FileCheck %S/../Transforms/tile-and-distribute.mlir --check-prefix=WARP \
+// RUN:     --implicit-check-not="Request ignored"
+// RUN: mlir-opt %S/../Transforms/multi-buffering.mlir -split-input-file \
+// RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-multi-buffering{num-buffers=2}))' \
+// RUN:   --mlir-print-local-scope 2>&1 \
+// RUN:   | FileCheck %S/../Transforms/multi-buffering.mlir --check-prefix=TWO \
+// RUN:     --implicit-check-not="Request ignored"
