@@ -51,6 +51,15 @@ config.substitutions.append(
 # printMemref prints the buffer's address, which differs from run to run.
 config.substitutions.append(("%strip_address", "sed -e 's/base@ = 0x[0-9a-f]* //'"))
 
+# The stages before the tensor-core passes, for tests of those passes that
+# start from a kernel on tensors.
+config.substitutions.append(
+    ("%gpucg_tensorcore_front",
+     "func.func(gpucg-select-lowering-strategy{chip=sm_80},"
+     "gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,"
+     "func.func(gpucg-workgroup-specialization,"
+     "gpucg-tile-and-distribute{distribute-to-warp=true},gpucg-multi-buffering)"))
+
 # The CUDA toolkit is optional: tests that assemble PTX say `REQUIRES: ptxas`.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -134,18 +134,43 @@ static std::string formatList(ArrayRef<int64_t> values) {
 // Tensor-core strategy
 //===----------------------------------------------------------------------===//
 
-/// The MMA family a tensor-core strategy uses on `target`.
-static MmaKind resolveMmaKind(MmaPreference preference, TargetAttr target) {
+/// Whether MLIR 22's vector-to-GPU conversions lower `kind` for these
+/// operands: mma.sync (convertVectorToNVVMCompatibleMMASync) handles f16 and
+/// i8 but not bf16 or TF32 operands; WMMA (convertVectorToMMAOps) handles f16
+/// and f32 (TF32) but not bf16 or i8.
+static bool hasTensorCoreConversion(MmaKind kind, Type operandType) {
+  if (operandType.isF16())
+    return true;
+  if (kind == MmaKind::MmaSync)
+    return operandType.isInteger(8);
+  return operandType.isF32();
+}
+
+/// The MMA family a tensor-core strategy uses on `target`, if any can
+/// lower these operands.
+static std::optional<MmaKind> resolveMmaKind(MmaPreference preference,
+                                             TargetAttr target,
+                                             Type operandType) {
+  std::optional<MmaKind> kind;
   switch (preference) {
   case MmaPreference::Wmma:
-    return MmaKind::Wmma;
+    kind = MmaKind::Wmma;
+    break;
   case MmaPreference::MmaSync:
-    return MmaKind::MmaSync;
+    kind = MmaKind::MmaSync;
+    break;
   case MmaPreference::Auto:
+    if (target.getComputeCapability() >= 80 &&
+        hasTensorCoreConversion(MmaKind::MmaSync, operandType))
+      return MmaKind::MmaSync;
+    kind = MmaKind::Wmma;
+    if (!hasTensorCoreConversion(*kind, operandType))
+      kind = MmaKind::MmaSync;
     break;
   }
-  return target.getComputeCapability() >= 80 ? MmaKind::MmaSync
-                                             : MmaKind::Wmma;
+  if (!hasTensorCoreConversion(*kind, operandType))
+    return std::nullopt;
+  return kind;
 }
 
 /// The instruction gpucg prefers among the target's shapes for these types:
@@ -205,7 +230,11 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
                          TargetAttr target, MmaPreference preference) {
   if (!shape.isStatic() || shape.aType != shape.bType)
     return std::nullopt;
-  MmaKind kind = resolveMmaKind(preference, target);
+  std::optional<MmaKind> maybeKind =
+      resolveMmaKind(preference, target, shape.aType);
+  if (!maybeKind)
+    return std::nullopt;
+  MmaKind kind = *maybeKind;
   MmaShapeAttr inst =
       pickMmaShape(target, kind, shape.aType, shape.bType, shape.cType);
   if (!inst)
@@ -550,6 +579,14 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
              << " instruction for " << shape->aType << " * " << shape->bType
              << " -> " << shape->cType;
   }
+
+  if (!hasTensorCoreConversion(kind, shape->aType))
+    return op.emitOpError()
+           << "pipeline " << pipelineName << " cannot take " << shape->aType
+           << " operands: MLIR 22's "
+           << (kind == MmaKind::Wmma ? "WMMA conversion handles f16 and f32"
+                                     : "mma.sync conversion handles f16 and i8")
+           << " only";
 
   // Warp tiles: the workgroup is (x / warp) x y warps over N x M.
   int64_t warpsX = workgroup[0] / warp, warpsY = workgroup[1];

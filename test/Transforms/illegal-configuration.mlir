@@ -307,3 +307,14 @@ func.func @simt_matmul_not_contraction(%a: tensor<64x128xf32>, %b: tensor<64x128
     ins(%a, %b : tensor<64x128xf32>, tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
   return %0 : tensor<64x128xf32>
 }
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>
+func.func @mma_sync_f32(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{pipeline MatmulTensorCoreMmaSync cannot take 'f32' operands: MLIR 22's mma.sync conversion handles f16 and i8 only}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}

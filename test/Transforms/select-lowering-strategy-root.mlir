@@ -74,10 +74,11 @@ func.func @memref_matmul(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memre
 
 // -----
 
-/// A generic contraction (A transposed through its indexing map) is a matmul.
+/// A generic contraction (A transposed through its indexing map) is a matmul;
+/// f32 takes WMMA TF32 (16x16x8).
 // CHECK-LABEL: func.func @generic_contraction
-//  CHECK-SAME:   pipeline = MatmulTensorCoreMmaSync
-//       CHECK:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 16], [16, 16, 0], [16, 8, 8]]>
+//  CHECK-SAME:   pipeline = MatmulTensorCore,
+//       CHECK:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 16], [16, 16, 0], [16, 16, 8]]>
 func.func @generic_contraction(%a: tensor<16x64xf32>, %b: tensor<16x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
     ins(%a, %b : tensor<16x64xf32>, tensor<16x64xf32>) outs(%c : tensor<64x64xf32>) {

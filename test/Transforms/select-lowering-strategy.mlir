@@ -32,10 +32,11 @@ func.func @matmul_f16_4096(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>,
   return %0 : tensor<4096x4096xf16>
 }
 
-/// f32 runs as TF32 (m16n8k8) on sm_80; sm_75 has no TF32, so SIMT.
+/// f32 runs as TF32 on WMMA (16x16x8) on sm_80: MLIR 22 converts TF32 only
+/// for WMMA; sm_75 has no TF32, so SIMT.
 // SM80-LABEL: func.func @matmul_f32_1024
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = mma_sync>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 16], [64, 32, 0], [16, 8, 8]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = wmma>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 16], [64, 32, 0], [16, 16, 8]]>
 // SM75-LABEL: func.func @matmul_f32_1024
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
 //       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 128, 32], [4, 4, 0]]>
@@ -44,10 +45,11 @@ func.func @matmul_f32_1024(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>,
   return %0 : tensor<1024x1024xf32>
 }
 
-/// bf16 tensor cores need sm_80; sm_75 falls back to the SIMT matmul.
+/// bf16: MLIR 22 converts neither WMMA nor mma.sync for bf16 operands, so
+/// the SIMT matmul on every chip.
 // SM80-LABEL: func.func @matmul_bf16
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 8, 16]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 128, 32], [4, 4, 0]]>
 // SM75-LABEL: func.func @matmul_bf16
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
 //       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 128, 32], [4, 4, 0]]>
@@ -61,8 +63,8 @@ func.func @matmul_bf16(%a: tensor<256x64xbf16>, %b: tensor<64x256xbf16>, %c: ten
 //  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
 //       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 64], [16, 16, 0], [16, 8, 32]]>
 // SM75-LABEL: func.func @matmul_i8
-//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
-//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 64], [16, 16, 0], [16, 16, 16]]>
+//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = mma_sync>
+//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 64], [16, 16, 0], [8, 8, 16]]>
 func.func @matmul_i8(%a: tensor<256x256xi8>, %b: tensor<256x256xi8>, %c: tensor<256x256xi32>) -> tensor<256x256xi32> {
   %0 = linalg.matmul ins(%a, %b : tensor<256x256xi8>, tensor<256x256xi8>) outs(%c : tensor<256x256xi32>) -> tensor<256x256xi32>
   return %0 : tensor<256x256xi32>

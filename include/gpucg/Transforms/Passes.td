@@ -381,4 +381,122 @@ def TestSerializeThreads
                            "::mlir::scf::SCFDialect"];
 }
 
+def TensorCoreVectorization
+    : Pass<"gpucg-tensor-core-vectorization", "func::FuncOp"> {
+  let summary = "Vectorize warp-level linalg ops to MMA-instruction-shaped vectors";
+  let description = [{
+    For a tensor-core kernel (after `gpucg-tile-and-distribute`): vectorizes
+    every static linalg op but the workgroup-memory copies with upstream
+    `linalg::vectorize`, turns reductions of products into `vector.contract`,
+    drops unit dimensions, canonicalizes the contractions for MMA
+    (`populatePrepareVectorToMMAPatterns`), unrolls `vector.contract` and the
+    reads, writes and elementwise ops around it to the instruction shape of
+    the root's `lowering_config` level 2 (WMMA 16x16x16 / 16x16x8 TF32;
+    mma.sync 16x8x16 / 16x8x8 TF32 / 16x8x32 i8), and hoists the
+    accumulator's reads and writes out of the K loop.
+
+    ```mlir
+    linalg.matmul ins(%a : memref<16x16xf16, ...>, %b : memref<16x16xf16, ...>)
+                  outs(%c : memref<16x16xf32, ...>)
+    ```
+
+    becomes, for mma.sync (m16n8k16),
+
+    ```mlir
+    %a0 = vector.transfer_read %a[%c0, %c0] ... : memref<...>, vector<16x16xf16>
+    %b0 = vector.transfer_read %b[%c0, %c0] ... : memref<...>, vector<8x16xf16>
+    %b1 = vector.transfer_read %b[%c8, %c0] ... : memref<...>, vector<8x16xf16>
+    %d0 = vector.contract {...} %a0, %b0, %acc0 : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+    %d1 = vector.contract {...} %a0, %b1, %acc1 : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"mma", "mma", "std::string", /*default=*/"\"auto\"",
+           "MMA family: auto (the pipeline's), wmma or mma-sync; a value "
+           "that contradicts the pipeline is an error">
+  ];
+  let dependentDialects = [
+    "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
+def DistributeSharedMemoryCopy
+    : Pass<"gpucg-distribute-shared-memory-copy", "func::FuncOp"> {
+  let summary = "Spread workgroup-memory copies over all threads as 128-bit vectors";
+  let description = [{
+    Splits every `linalg.copy` to or from workgroup memory over all threads
+    of the workgroup (flat id `x + y * X + z * X * Y`): the innermost
+    dimension is cut into vectors of up to 128 bits (8 f16, 4 f32), the
+    threads are laid out over (rows, vectors), and each thread loops
+    cyclically over its rows; the pieces are vectorized to
+    `vector.transfer_read` / `vector.transfer_write`. A width that does not
+    divide the innermost size falls back to the widest power of two that
+    does; dynamically shaped copies (partial tiles) are distributed element
+    by element. Single-iteration loops are removed afterwards.
+
+    A `32x16xf16` copy over 128 threads: 2 vectors of 8 per row, 64 rows per
+    round, so rows `tid / 2` and `tid / 2 + 64` (only the first exists):
+
+    ```mlir
+    %row = affine.apply affine_map<()[s0, s1, s2] -> ((s0 + s1 * 64) floordiv 2)>()[%tx, %ty, %tz]
+    %col = affine.apply affine_map<()[s0, s1, s2] -> (((s0 + s1 * 64) mod 2) * 8)>()[%tx, %ty, %tz]
+    %v = vector.transfer_read %src[%row, %col], %pad : memref<32x16xf16, ...>, vector<1x8xf16>
+    vector.transfer_write %v, %dst[%row, %col] : vector<1x8xf16>, memref<32x16xf16, ..., #gpu.address_space<workgroup>>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def VectorToGPU : Pass<"gpucg-vector-to-gpu", "func::FuncOp"> {
+  let summary = "Convert MMA-shaped vectors to WMMA or mma.sync, copies to async copies";
+  let description = [{
+    For a tensor-core kernel after `gpucg-tensor-core-vectorization` and
+    `gpucg-distribute-shared-memory-copy`:
+
+    * WMMA (`MatmulTensorCore`): upstream `convertVectorToMMAOps` turns the
+      reads, contractions and writes into `gpu.subgroup_mma_load_matrix`,
+      `gpu.subgroup_mma_compute` and `gpu.subgroup_mma_store_matrix`;
+    * mma.sync (`MatmulTensorCoreMmaSync`): upstream
+      `convertVectorToNVVMCompatibleMMASync` produces `nvgpu.mma.sync` fed
+      by `nvgpu.ldmatrix` from workgroup memory; every workgroup buffer whose
+      accesses allow it is swizzled with
+      `nvgpu::optimizeSharedMemoryReadsAndWrites` to avoid bank conflicts;
+    * global-to-workgroup `vector.transfer_read`/`transfer_write` pairs
+      become `nvgpu.device_async_copy` grouped by
+      `nvgpu.device_async_create_group` and waited for with
+      `nvgpu.device_async_wait` (`nvgpu::createAsyncGroups`, L1 bypassed for
+      16-byte copies).
+
+    ```mlir
+    %v = vector.transfer_read %global[%i, %j], %pad {in_bounds = [true, true]} : memref<..., vector<1x8xf16>
+    vector.transfer_write %v, %smem[%i, %j] {in_bounds = [true, true]} : vector<1x8xf16>, memref<..., #gpu.address_space<workgroup>>
+    ```
+
+    becomes
+
+    ```mlir
+    %t = nvgpu.device_async_copy %global[%i, %j], %smem[%i, %j], 8 {bypassL1} : memref<...> to memref<..., #gpu.address_space<workgroup>>
+    %g = nvgpu.device_async_create_group %t
+    nvgpu.device_async_wait %g
+    ```
+  }];
+  let options = [
+    Option<"mma", "mma", "std::string", /*default=*/"\"auto\"",
+           "MMA family: auto (the pipeline's), wmma or mma-sync; a value "
+           "that contradicts the pipeline is an error">,
+    Option<"tf32", "tf32", "bool", /*default=*/"true",
+           "Let f32 matmuls run as TF32 (WMMA m16n16k8); when false they "
+           "are an error">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect", "::mlir::affine::AffineDialect"
+  ];
+}
+
 #endif // GPUCG_TRANSFORMS_PASSES_TD

@@ -14,6 +14,8 @@
 #ifndef GPUCG_TRANSFORMS_TRANSFORMS_H
 #define GPUCG_TRANSFORMS_TRANSFORMS_H
 
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/LogicalResult.h"
 
@@ -63,6 +65,32 @@ LogicalResult tileAndDistributeInWorkgroup(RewriterBase &rewriter,
 LogicalResult multiBufferWorkgroupAllocs(RewriterBase &rewriter,
                                          FunctionOpInterface funcOp,
                                          unsigned numBuffers);
+
+/// Vectorizes the static warp-level linalg ops of `funcOp` (all but
+/// workgroup-memory copies), canonicalizes the contractions for MMA
+/// conversion (`populatePrepareVectorToMMAPatterns`), unrolls vector.contract
+/// and the vector ops around it to `instructionShape` (M, N, K of the MMA
+/// instruction) and hoists the accumulator out of the K loop.
+LogicalResult vectorizeForTensorCores(RewriterBase &rewriter,
+                                      FunctionOpInterface funcOp, MmaKind kind,
+                                      ArrayRef<int64_t> instructionShape);
+
+/// Splits every copy to or from workgroup memory in `funcOp` over all
+/// threads of a workgroup of `workgroupSize`, each moving up to 128 bits per
+/// step (vector transfers for static shapes, one element at a time for
+/// dynamic ones), cyclically over rows.
+LogicalResult distributeSharedMemoryCopies(RewriterBase &rewriter,
+                                           FunctionOpInterface funcOp,
+                                           ArrayRef<int64_t> workgroupSize);
+
+/// Converts the MMA-shaped vector ops of `funcOp` to tensor-core ops with
+/// upstream's conversions: WMMA (`gpu.subgroup_mma_*`) or mma.sync
+/// (`nvgpu.mma.sync` with `nvgpu.ldmatrix`, swizzled workgroup buffers), and
+/// global-to-workgroup vector copies to grouped `nvgpu.device_async_copy`.
+/// f32 operands (TF32 on tensor cores) are an error unless `useTf32`.
+LogicalResult convertVectorsToTensorCoreOps(RewriterBase &rewriter,
+                                            FunctionOpInterface funcOp,
+                                            MmaKind kind, bool useTf32);
 
 /// Wraps the body of workgroup loop `forallOp` (memref form) in
 /// `scf.if (full tile) {static copy} else {original}` where its tile sizes

@@ -16,7 +16,7 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @kernel
-// STRATEGY-SAME: pipeline = MatmulTensorCoreMmaSync
+// STRATEGY-SAME: pipeline = MatmulTensorCore,
 // STRATEGY: tile_sizes = {{\[}}[1, 16, 16, 16]
 
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization))' \

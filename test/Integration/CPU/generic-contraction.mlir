@@ -16,7 +16,7 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @kernel
-// STRATEGY-SAME: pipeline = MatmulTensorCoreMmaSync
+// STRATEGY-SAME: pipeline = MatmulTensorCore,
 
 func.func @kernel(%a: tensor<8x16xf32>, %b: tensor<8x24xf32>, %c: tensor<16x24xf32>) -> tensor<16x24xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}

@@ -1,0 +1,192 @@
+//===- DistributeSharedMemoryCopy.cpp - Copies into workgroup memory ------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// gpucg-tile-and-distribute leaves each copy to or from workgroup memory as
+// one linalg.copy that every thread would run. This pass splits each copy
+// over all threads of the workgroup, each moving up to 128 bits at a time
+// (the widest global load), and vectorizes the pieces:
+//   rows of the innermost dimension are cut into vectors of V elements,
+//   the threads are laid out as (T / (S / V)) x (S / V) over (rows, vectors)
+//   with T threads and an innermost size S, and each thread loops cyclically
+//   over the rows it owns. Shapes that are not a multiple of the vector width
+//   take the widest width that divides them (down to one element); shapes
+//   that are not a multiple of the thread layout leave some threads fewer
+//   iterations. Dynamically shaped copies (partial tiles) are distributed
+//   element by element and not vectorized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_DISTRIBUTESHAREDMEMORYCOPY
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+static bool isWorkgroupMemory(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+/// Elements per thread and step: the widest power of two up to 128 bits
+/// that divides the innermost size.
+static int64_t getVectorWidth(int64_t innerSize, Type elementType) {
+  int64_t width = std::max<int64_t>(
+      1, 128 / std::max<int64_t>(8, elementType.getIntOrFloatBitWidth()));
+  while (width > 1 && innerSize % width != 0)
+    width /= 2;
+  return width;
+}
+
+LogicalResult mlir::gpucg::distributeSharedMemoryCopies(
+    RewriterBase &rewriter, FunctionOpInterface funcOp,
+    ArrayRef<int64_t> workgroupSize) {
+  int64_t numThreads = 1;
+  for (int64_t size : workgroupSize)
+    numThreads *= size;
+
+  SmallVector<linalg::CopyOp> copies;
+  funcOp.walk([&](linalg::CopyOp copy) {
+    if (copy.hasPureBufferSemantics() &&
+        (isWorkgroupMemory(copy.getInputs().front()) ||
+         isWorkgroupMemory(copy.getOutputs().front())))
+      copies.push_back(copy);
+  });
+
+  for (linalg::CopyOp copy : copies) {
+    auto type = cast<MemRefType>(copy.getOutputs().front().getType());
+    int64_t rank = type.getRank();
+    if (rank == 0)
+      continue;
+    bool isStatic = type.hasStaticShape() &&
+                    cast<MemRefType>(copy.getInputs().front().getType())
+                        .hasStaticShape();
+    int64_t inner = type.getShape().back();
+    int64_t width =
+        isStatic ? getVectorWidth(inner, type.getElementType()) : 1;
+    // Threads along the innermost dimension, and rows per round.
+    int64_t threadsPerRow =
+        isStatic ? std::min<int64_t>(numThreads, std::max<int64_t>(1, inner / width))
+                 : std::min<int64_t>(numThreads, 32);
+    int64_t rowThreads = std::max<int64_t>(1, numThreads / threadsPerRow);
+
+    SmallVector<int64_t> tileSizes(rank, 1);
+    tileSizes.back() = width;
+    linalg::LinalgTilingOptions options;
+    options.setTileSizes(tileSizes).setLoopType(
+        linalg::LinalgTilingLoopType::Loops);
+    SmallVector<int64_t, 3> wgSize(workgroupSize);
+    linalg::LinalgLoopDistributionOptions distribution;
+    distribution.procInfo = [=](OpBuilder &b, Location loc,
+                                ArrayRef<Range> ranges) {
+      // Flat thread id: x + y * X + z * X * Y.
+      AffineExpr x, y, z;
+      bindSymbols(b.getContext(), x, y, z);
+      Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+      Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+      AffineExpr flat = x + y * wgSize[0] + z * (wgSize[0] * wgSize[1]);
+      auto apply = [&](AffineExpr expr) -> Value {
+        return affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(0, 3, expr), ValueRange{tx, ty, tz});
+      };
+      SmallVector<linalg::ProcInfo> infos(ranges.size());
+      for (auto [i, info] : llvm::enumerate(infos)) {
+        bool isInner = i + 1 == ranges.size();
+        bool isRow = i + 2 == ranges.size();
+        if (isInner) {
+          info = {apply(flat % threadsPerRow),
+                  arith::ConstantIndexOp::create(b, loc, threadsPerRow),
+                  linalg::DistributionMethod::Cyclic};
+        } else if (isRow) {
+          info = {apply(flat.floorDiv(threadsPerRow)),
+                  arith::ConstantIndexOp::create(b, loc, rowThreads),
+                  linalg::DistributionMethod::Cyclic};
+        } else {
+          info = {arith::ConstantIndexOp::create(b, loc, 0),
+                  arith::ConstantIndexOp::create(b, loc, 1),
+                  linalg::DistributionMethod::None};
+        }
+      }
+      return infos;
+    };
+    options.setDistributionOptions(distribution);
+    rewriter.setInsertionPoint(copy);
+    FailureOr<linalg::TiledLinalgOp> tiled =
+        linalg::tileLinalgOp(rewriter, copy, options);
+    if (failed(tiled))
+      return copy.emitOpError() << "could not be distributed over the "
+                                << numThreads << " threads of the workgroup";
+    rewriter.eraseOp(copy);
+    if (!isStatic)
+      continue;
+    rewriter.setInsertionPoint(tiled->op);
+    if (succeeded(linalg::vectorize(rewriter, tiled->op)))
+      rewriter.eraseOp(tiled->op);
+  }
+  return success();
+}
+
+namespace {
+struct DistributeSharedMemoryCopyPass
+    : public gpucg::impl::DistributeSharedMemoryCopyBase<
+          DistributeSharedMemoryCopyPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerSingleIterationLoopDependencies(registry);
+  }
+
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    TranslationInfoAttr info = getTranslationInfo(funcOp);
+    if (!info || info.getWorkgroupSize().empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    if (failed(distributeSharedMemoryCopies(rewriter, funcOp,
+                                            info.getWorkgroupSize())))
+      return signalPassFailure();
+    // Fold the per-thread loops that run once.
+    setThreadIdUpperBounds(funcOp, info.getWorkgroupSize());
+    RewritePatternSet patterns(&getContext());
+    populateRemoveSingleIterationLoopPatterns(patterns);
+    // 1-D transfers (vector<8xf16>, not vector<1x8xf16>): what async copies
+    // are made from.
+    vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    for (Dialect *dialect : getContext().getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : getContext().getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, &getContext());
+    (void)applyPatternsGreedily(funcOp, std::move(patterns));
+    DominanceInfo domInfo(funcOp);
+    eliminateCommonSubExpressions(rewriter, domInfo, funcOp);
+  }
+};
+} // namespace

@@ -1,0 +1,148 @@
+//===- VectorToGPU.cpp - MMA-shaped vectors to tensor-core ops ------------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Orchestrates upstream's conversions; gpucg decides only which ones run:
+//   - WMMA: convertVectorToMMAOps (gpu.subgroup_mma_*);
+//   - mma.sync: convertVectorToNVVMCompatibleMMASync (nvgpu.mma.sync and
+//     nvgpu.ldmatrix), TF32 enabled for f32 operands, and the shared-memory
+//     swizzle of nvgpu::optimizeSharedMemoryReadsAndWrites on every
+//     workgroup buffer whose accesses it can rewrite;
+//   - global-to-workgroup vector copies become nvgpu.device_async_copy in
+//     groups (nvgpu::createAsyncGroups), each group waited for at once;
+//     software pipelining relaxes the waits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/NVGPU/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_VECTORTOGPU
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+static bool isWorkgroupMemory(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
+    RewriterBase &rewriter, FunctionOpInterface funcOp, MmaKind kind,
+    bool useTf32) {
+  MLIRContext *ctx = funcOp.getContext();
+  {
+    RewritePatternSet patterns(ctx);
+    populatePrepareVectorToMMAPatterns(patterns,
+                                       /*useNvGpu=*/kind == MmaKind::MmaSync);
+    if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+      return funcOp.emitOpError()
+             << "MMA preparation patterns did not converge";
+  }
+
+  if (kind == MmaKind::Wmma) {
+    if (failed(convertVectorToMMAOps(rewriter, funcOp)))
+      return funcOp.emitOpError() << "could not convert to WMMA operations";
+  } else {
+    if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, funcOp)))
+      return funcOp.emitOpError()
+             << "could not convert to mma.sync operations";
+    // Swizzle workgroup buffers where the rewrite applies; elsewhere it
+    // refuses and the buffer stays as it is.
+    SmallVector<memref::AllocOp> allocs;
+    funcOp.walk([&](memref::AllocOp alloc) {
+      if (isWorkgroupMemory(alloc.getType()))
+        allocs.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : allocs)
+      (void)nvgpu::optimizeSharedMemoryReadsAndWrites(funcOp,
+                                                      alloc.getResult());
+  }
+
+  // f32 operands run as TF32 on tensor cores (WMMA m16n16k8).
+  WalkResult tf32 = funcOp.walk([&](gpu::SubgroupMmaComputeOp mma) {
+    auto type = cast<gpu::MMAMatrixType>(mma.getOpA().getType());
+    if (!type.getElementType().isF32() || useTf32)
+      return WalkResult::advance();
+    mma.emitOpError() << "multiplies f32 operands, which tensor cores only "
+                         "do as TF32; run with tf32=true or use a SIMT "
+                         "pipeline";
+    return WalkResult::interrupt();
+  });
+  if (tf32.wasInterrupted())
+    return failure();
+
+  nvgpu::createAsyncGroups(rewriter, funcOp, /*bypassL1=*/true);
+
+  // The conversions leave the replaced vector ops behind, dead.
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(funcOp, std::move(patterns));
+  return success();
+}
+
+namespace {
+struct VectorToGPUPass
+    : public gpucg::impl::VectorToGPUBase<VectorToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    TranslationInfoAttr info = getTranslationInfo(funcOp);
+    if (!info)
+      return;
+    std::optional<MmaKind> kind;
+    if (info.getPipeline() == Pipeline::MatmulTensorCore)
+      kind = MmaKind::Wmma;
+    if (info.getPipeline() == Pipeline::MatmulTensorCoreMmaSync)
+      kind = MmaKind::MmaSync;
+    if (!kind)
+      return;
+    if (mma != "auto") {
+      std::optional<MmaKind> requested = symbolizeMmaKind(
+          mma == "mma-sync" ? StringRef("mma_sync") : StringRef(mma));
+      if (!requested) {
+        funcOp.emitOpError() << "unknown mma kind '" << mma
+                             << "'; expected auto, wmma or mma-sync";
+        return signalPassFailure();
+      }
+      if (*requested != *kind) {
+        funcOp.emitOpError()
+            << "was given mma=" << mma << ", but its pipeline "
+            << stringifyPipeline(info.getPipeline()) << " uses "
+            << stringifyMmaKind(*kind);
+        return signalPassFailure();
+      }
+    }
+    IRRewriter rewriter(&getContext());
+    if (failed(convertVectorsToTensorCoreOps(rewriter, funcOp, *kind, tf32)))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,84 @@
+// RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-distribute-shared-memory-copy))' \
+// RUN:   | FileCheck %s
+
+/// 32x16 f16 over 128 threads: 8 f16 (128 bits) per vector, 2 vectors per
+/// row, so 64 rows per round: thread t copies row t / 2, columns
+/// (t mod 2) * 8 .. +8, and threads 64..127 have no row (the loop runs zero
+/// or one time).
+// CHECK-LABEL: func.func @copy_in_f16
+//   CHECK-DAG:   %[[TX:.+]] = gpu.thread_id x upper_bound 64
+//   CHECK-DAG:   %[[TY:.+]] = gpu.thread_id y upper_bound 2
+//       CHECK:   %[[ROW:.+]] = affine.apply affine_map<()[s0, s1, s2] -> (s1 * 32 + s2 * 64 + s0 floordiv 2)>()[%[[TX]], %[[TY]], %{{.+}}]
+//       CHECK:   scf.for %[[R:.+]] = %[[ROW]] to %c32 step %c64 {
+//       CHECK:     %[[COL:.+]] = affine.apply affine_map<()[s0] -> (s0 * 8 - (s0 floordiv 2) * 16)>()[%[[TX]]]
+//       CHECK:     memref.subview %{{.+}}[%[[R]], %[[COL]]] [1, 8] [1, 1] : memref<32x16xf16, strided<[128, 1], offset: ?>>
+//       CHECK:     memref.subview %{{.+}}[%[[R]], %[[COL]]] [1, 8] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[V:.+]] = vector.transfer_read {{.+}} vector<8xf16>
+//       CHECK:     vector.transfer_write %[[V]], {{.+}} : vector<8xf16>, memref<8xf16, {{.+}}#gpu.address_space<workgroup>>
+//   CHECK-NOT:   linalg.copy
+func.func @copy_in_f16(%src: memref<32x16xf16, strided<[128, 1], offset: ?>>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<32x16xf16, strided<[128, 1], offset: ?>>) outs(%smem : memref<32x16xf16, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+/// 32x32 f32 back to global memory: 4 f32 per vector, 8 vectors per row, 16
+/// rows per round, so every thread copies 2 rows.
+// CHECK-LABEL: func.func @copy_out_f32
+//       CHECK:   scf.for %{{.+}} = %{{.+}} to %c32 step %c16 {
+//       CHECK:     vector.transfer_read {{.+}} : memref<4xf32, {{.+}}#gpu.address_space<workgroup>>, vector<4xf32>
+//       CHECK:     vector.transfer_write {{.+}} : vector<4xf32>, memref<4xf32, {{.+}}>
+func.func @copy_out_f32(%dst: memref<32x32xf32, strided<[512, 1], offset: ?>>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%smem : memref<32x32xf32, #gpu.address_space<workgroup>>) outs(%dst : memref<32x32xf32, strided<[512, 1], offset: ?>>)
+  return
+}
+
+// -----
+
+/// An innermost size of 6 f16 is no multiple of 8: vectors of 2 (the widest
+/// power of two that divides 6), 3 per row.
+// CHECK-LABEL: func.func @narrow_rows
+//       CHECK:   vector.transfer_read {{.+}} vector<2xf16>
+//   CHECK-NOT:   vector<8xf16>
+func.func @narrow_rows(%src: memref<16x6xf16>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 1, 1]>} {
+  %smem = memref.alloc() : memref<16x6xf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<16x6xf16>) outs(%smem : memref<16x6xf16, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+/// A partial tile (dynamic sizes) is copied element by element over the
+/// threads, with bounds from the sizes.
+// CHECK-LABEL: func.func @partial_tile
+//       CHECK:   scf.for
+//       CHECK:     scf.for
+//       CHECK:       memref.subview {{.+}} [1, 1] [1, 1]
+//       CHECK:       linalg.copy
+//   CHECK-NOT:   vector.transfer_read
+func.func @partial_tile(%src: memref<?x16xf16, strided<[128, 1], offset: ?>>, %n: index)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+  %view = memref.subview %smem[0, 0] [%n, 16] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>> to memref<?x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<?x16xf16, strided<[128, 1], offset: ?>>) outs(%view : memref<?x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+/// Copies between global buffers are not this pass's business.
+// CHECK-LABEL: func.func @negative_global_copy
+//       CHECK:   linalg.copy
+//   CHECK-NOT:   gpu.thread_id
+func.func @negative_global_copy(%src: memref<32x16xf16>, %dst: memref<32x16xf16>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
+  linalg.copy ins(%src : memref<32x16xf16>) outs(%dst : memref<32x16xf16>)
+  return
+}

@@ -1,0 +1,62 @@
+// The kernels go through the stages before the pass (%gpucg_tensorcore_front,
+// tensor-core vectorization, shared-memory copy distribution), then through
+// gpucg-vector-to-gpu.
+// RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(%gpucg_tensorcore_front,func.func(gpucg-tensor-core-vectorization,gpucg-distribute-shared-memory-copy,gpucg-vector-to-gpu))' \
+// RUN:   | FileCheck %s
+
+/// WMMA: the accumulator is loaded once into an MMA matrix, carried across
+/// the K loop and stored after it; each K step loads A and B from workgroup
+/// memory and issues one 16x16x16 compute. Global-to-workgroup copies are
+/// asynchronous (16 bytes, L1 bypassed), each group waited for.
+// CHECK-LABEL: func.func @wmma_seed
+//       CHECK:   %[[ACC:.+]] = gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf32, "COp">
+//       CHECK:   %[[R:.+]] = scf.for {{.+}} iter_args(%[[C:.+]] = %[[ACC]]) -> (!gpu.mma_matrix<16x16xf32, "COp">) {
+//       CHECK:     %[[T:.+]] = nvgpu.device_async_copy {{.+}}, 8 {bypassL1} : memref<8xf16, {{.+}}> to memref<8xf16, {{.+}}#gpu.address_space<workgroup>>
+//       CHECK:     %[[G:.+]] = nvgpu.device_async_create_group %[[T]]
+//       CHECK:     nvgpu.device_async_wait %[[G]]
+//       CHECK:     %[[A:.+]] = gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+//       CHECK:     %[[B:.+]] = gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+//       CHECK:     %[[D:.+]] = gpu.subgroup_mma_compute %[[A]], %[[B]], %[[C]]
+//       CHECK:     scf.yield %[[D]]
+//       CHECK:   gpu.subgroup_mma_store_matrix %[[R]]
+//   CHECK-NOT:   vector.contract
+func.func @wmma_seed(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %0 : tensor<512x512xf32>
+}
+
+// -----
+
+/// mma.sync: A through one ldmatrix x4, B (transposed) through ldmatrix x2
+/// per 16x8 half, two m16n8k16 mma.sync per K step on register
+/// accumulators.
+// CHECK-LABEL: func.func @mma_sync_seed
+//       CHECK:   scf.for {{.+}} iter_args(%[[C0:.+]] = %{{.+}}, %[[C1:.+]] = %{{.+}}) -> (vector<2x2xf32>, vector<2x2xf32>) {
+//       CHECK:     nvgpu.device_async_copy
+//       CHECK:     %[[A:.+]] = nvgpu.ldmatrix {{.+}} {numTiles = 4 : i32, transpose = false} {{.+}} -> vector<4x2xf16>
+//       CHECK:     %[[B0:.+]] = nvgpu.ldmatrix {{.+}} {numTiles = 2 : i32, transpose = true} {{.+}} -> vector<2x2xf16>
+//       CHECK:     %[[B1:.+]] = nvgpu.ldmatrix {{.+}} {numTiles = 2 : i32, transpose = true} {{.+}} -> vector<2x2xf16>
+//       CHECK:     %[[D0:.+]] = nvgpu.mma.sync(%[[A]], %[[B0]], %[[C0]]) {mmaShape = [16, 8, 16]}
+//       CHECK:     %[[D1:.+]] = nvgpu.mma.sync(%[[A]], %[[B1]], %[[C1]]) {mmaShape = [16, 8, 16]}
+//       CHECK:     scf.yield %[[D0]], %[[D1]]
+func.func @mma_sync_seed(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %0 : tensor<512x512xf32>
+}
+
+// -----
+
+/// f32 operands run as TF32 on WMMA (m16n16k8).
+// CHECK-LABEL: func.func @wmma_tf32
+//       CHECK:   gpu.subgroup_mma_compute {{.+}} : !gpu.mma_matrix<16x8xf32, "AOp">, !gpu.mma_matrix<8x16xf32, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+func.func @wmma_tf32(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
