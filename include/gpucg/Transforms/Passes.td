@@ -499,4 +499,61 @@ def VectorToGPU : Pass<"gpucg-vector-to-gpu", "func::FuncOp"> {
   ];
 }
 
+def SoftwarePipelining : Pass<"gpucg-software-pipelining", "func::FuncOp"> {
+  let summary = "Software-pipeline the K loop over async copies";
+  let description = [{
+    Pipelines each outermost `scf.for` that issues `nvgpu.device_async_copy`
+    ops (the K loop after `gpucg-vector-to-gpu`) with upstream
+    `scf::pipelineForLoop`, so that the copies of the next `depth - 1` K
+    steps are in flight while the current one computes:
+
+    * each iteration commits exactly one async-copy group (the per-copy
+      groups and waits are replaced by one `nvgpu.device_async_create_group`
+      after the last copy) and waits once, before its reads of workgroup
+      memory, with `numGroups = depth - 1` (`depth - 2` for
+      `nvidia-tensorcore`);
+    * stage 0 holds the copies, their address arithmetic, the commit and
+      the barrier before the copies; the last stage everything else;
+      `nvidia-tensorcore` moves the wait, the barrier after it and the loads
+      from workgroup memory (`ldmatrix`, `subgroup_mma_load_matrix`) to the
+      stage before the MMAs;
+    * without `epilogue-peeling`, the last iterations predicate the copies
+      of iterations past the end instead of peeling an epilogue.
+
+    A schedule gpucg cannot prove valid is an error, not IR: fewer
+    iterations than stages, a buffer with fewer copies than the depth (run
+    `gpucg-multi-buffering` first), `nvidia-tensorcore` below depth 3 or
+    with loads that depend on the accumulators.
+
+    ```mlir
+    scf.for %k = %c0 to %c128 step %c16 iter_args(%acc = %init) {
+      gpu.barrier
+      %t = nvgpu.device_async_copy %a[...], %a_smem[%buf(%k), ...], 8 ...
+      %g = nvgpu.device_async_create_group %t
+      nvgpu.device_async_wait %g
+      gpu.barrier
+      ... compute on %a_smem[%buf(%k)] ...
+    }
+    ```
+
+    becomes (depth 2, `load-global-stage0`): a prologue issuing the copies
+    of K step 0, a kernel loop of 7 steps each issuing the copies of step
+    `k + 1`, committing one group, waiting with `numGroups = 1` and
+    computing step `k`, and an epilogue computing the last step.
+  }];
+  let options = [
+    Option<"depth", "depth", "unsigned", /*default=*/"0",
+           "Stages (0: the translation_info's pipeline_depth; 1: none)">,
+    Option<"epiloguePeeling", "epilogue-peeling", "bool", /*default=*/"true",
+           "Peel the epilogue (otherwise predicate the copies of the last "
+           "iterations)">,
+    Option<"schedule", "schedule", "std::string",
+           /*default=*/"\"load-global-stage0\"",
+           "load-global-stage0 or nvidia-tensorcore">
+  ];
+  let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // GPUCG_TRANSFORMS_PASSES_TD

@@ -92,6 +92,25 @@ LogicalResult convertVectorsToTensorCoreOps(RewriterBase &rewriter,
                                             FunctionOpInterface funcOp,
                                             MmaKind kind, bool useTf32);
 
+/// How gpucg-software-pipelining assigns a K loop's ops to stages.
+enum class PipelineSchedule {
+  /// Global-to-workgroup copies in stage 0, everything else in the last.
+  LoadGlobalStage0,
+  /// As above, and the loads from workgroup memory into registers one stage
+  /// before the MMAs (depth >= 3).
+  NvidiaTensorCore,
+};
+
+/// Software-pipelines `loop` (a K loop issuing async copies into
+/// multi-buffered workgroup memory) with upstream scf::pipelineForLoop,
+/// `depth` stages, one commit group per iteration and one wait allowing the
+/// copies of the other stages in flight. Emits an error and fails for a
+/// schedule it cannot prove valid: too few iterations or buffers, or loads
+/// that depend on loop-carried values (nvidia-tensorcore).
+LogicalResult pipelineAsyncCopyLoop(RewriterBase &rewriter, scf::ForOp loop,
+                                    unsigned depth, bool peelEpilogue,
+                                    PipelineSchedule schedule);
+
 /// Wraps the body of workgroup loop `forallOp` (memref form) in
 /// `scf.if (full tile) {static copy} else {original}` where its tile sizes
 /// are `affine.min`s of a constant tile and a remainder, then canonicalizes

@@ -1,0 +1,357 @@
+//===- SoftwarePipelining.cpp - Pipeline the K loop over async copies -----===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Issues the global-to-workgroup async copies of future K steps while the
+// current one computes, with upstream scf::pipelineForLoop. gpucg's part is
+// the schedule and what makes it valid:
+//   - every iteration commits exactly one group of async copies (one
+//     nvgpu.device_async_create_group after all copy-issuing ops, the
+//     per-loop groups and waits removed), so that "at most W groups pending"
+//     means "the data of iteration i has landed";
+//   - a single wait, for the stage that reads the copies, allowing
+//     depth - 1 (load-global-stage0) or depth - 2 (nvidia-tensorcore) groups
+//     in flight;
+//   - the barrier before the copies stays with them (nobody still reads the
+//     buffer being refilled), the one after the wait with the readers;
+//   - the schedule is refused, with an error, when the loop has fewer
+//     iterations than stages or a copied-to buffer has fewer copies than the
+//     depth (a copy would overwrite data still to be read).
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_SOFTWAREPIPELINING
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+/// The top-level op of `loop`'s body that contains `op`.
+static Operation *getTopLevelOp(scf::ForOp loop, Operation *op) {
+  while (op->getParentOp() != loop.getOperation())
+    op = op->getParentOp();
+  return op;
+}
+
+/// Whether `op` reads workgroup memory into registers (the consumers of the
+/// copies).
+static bool isSharedMemoryLoad(Operation *op) {
+  return isa<gpu::SubgroupMmaLoadMatrixOp, nvgpu::LdMatrixOp, vector::LoadOp,
+             vector::TransferReadOp, memref::LoadOp>(op);
+}
+
+/// The allocation `value` is a view of, and whether the first view from it
+/// selects one buffer of a multi-buffered allocation (a size-1 slice of the
+/// leading dimension).
+static std::pair<Value, bool> getBufferRoot(Value value) {
+  bool selectsBuffer = false;
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
+    Value source = view.getViewSource();
+    if (!source.getDefiningOp<ViewLikeOpInterface>()) {
+      auto subview = dyn_cast<memref::SubViewOp>(view.getOperation());
+      selectsBuffer = subview && subview.getStaticSizes().front() == 1 &&
+                      cast<MemRefType>(source.getType()).getRank() >
+                          subview.getType().getRank();
+    }
+    value = source;
+  }
+  return {value, selectsBuffer};
+}
+
+LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
+                                                 scf::ForOp loop,
+                                                 unsigned depth,
+                                                 bool peelEpilogue,
+                                                 PipelineSchedule schedule) {
+  if (depth < 2)
+    return success();
+  unsigned numStages = depth;
+  if (schedule == PipelineSchedule::NvidiaTensorCore && depth < 3)
+    return loop.emitOpError()
+           << "cannot use the nvidia-tensorcore schedule with depth " << depth
+           << ": it keeps loads one stage ahead of the MMAs and needs a "
+              "depth of at least 3";
+
+  SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
+  loop.getBody()->walk(
+      [&](nvgpu::DeviceAsyncCopyOp copy) { copies.push_back(copy); });
+  if (copies.empty())
+    return success(); // Nothing to overlap.
+
+  // The loop must run at least once per stage.
+  std::optional<APInt> tripCount = loop.getStaticTripCount();
+  if (!tripCount)
+    return loop.emitOpError() << "has a dynamic trip count; gpucg pipelines "
+                                 "only loops of known length";
+  if (tripCount->getSExtValue() < static_cast<int64_t>(numStages))
+    return loop.emitOpError()
+           << "has " << tripCount->getSExtValue()
+           << " iterations; a depth-" << depth
+           << " pipeline needs at least " << depth;
+
+  // Every buffer copied into must have a copy per stage in flight.
+  for (nvgpu::DeviceAsyncCopyOp copy : copies) {
+    auto [root, selectsBuffer] = getBufferRoot(copy.getDst());
+    auto type = cast<MemRefType>(root.getType());
+    int64_t buffers = selectsBuffer ? type.getShape().front() : 1;
+    if (buffers < static_cast<int64_t>(depth))
+      return copy.emitOpError()
+             << "copies into a workgroup buffer with " << buffers
+             << " copies, but a depth-" << depth
+             << " pipeline keeps " << depth
+             << " in flight: run gpucg-multi-buffering with num-buffers >= "
+             << depth;
+  }
+
+  // One commit group per iteration.
+  SmallVector<Operation *> oldGroupOps;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op))
+      oldGroupOps.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(oldGroupOps)) {
+    if (auto group = dyn_cast<nvgpu::DeviceAsyncCreateGroupOp>(op))
+      for (Operation *user : llvm::make_early_inc_range(group->getUsers()))
+        rewriter.eraseOp(user);
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  }
+  SetVector<Operation *> issuers;
+  for (nvgpu::DeviceAsyncCopyOp copy : copies)
+    issuers.insert(getTopLevelOp(loop, copy));
+  Operation *lastIssuer = issuers.front();
+  for (Operation *issuer : issuers)
+    if (lastIssuer->isBeforeInBlock(issuer))
+      lastIssuer = issuer;
+  // Async copies need no barrier between one another: a barrier between two
+  // issuers (left from the synchronous copies) only costs.
+  for (Operation *issuer : issuers) {
+    Operation *next = issuer->getNextNode();
+    while (next && isMemoryEffectFree(next))
+      next = next->getNextNode();
+    if (!next || !isa<gpu::BarrierOp>(next))
+      continue;
+    Operation *after = next->getNextNode();
+    while (after && isMemoryEffectFree(after))
+      after = after->getNextNode();
+    if (after && issuers.contains(after))
+      rewriter.eraseOp(next);
+  }
+  rewriter.setInsertionPointAfter(lastIssuer);
+  auto commit = nvgpu::DeviceAsyncCreateGroupOp::create(
+      rewriter, loop.getLoc(), ValueRange{});
+  unsigned inFlight =
+      schedule == PipelineSchedule::NvidiaTensorCore ? depth - 2 : depth - 1;
+  auto wait = nvgpu::DeviceAsyncWaitOp::create(
+      rewriter, loop.getLoc(), commit.getResult(),
+      rewriter.getI32IntegerAttr(inFlight));
+
+  // Stage 0: the copies, what computes their addresses, the commit, and the
+  // barrier that guards the buffers they refill.
+  Block *body = loop.getBody();
+  Operation *firstIssuer = issuers.front();
+  for (Operation *issuer : issuers)
+    if (issuer->isBeforeInBlock(firstIssuer))
+      firstIssuer = issuer;
+  SetVector<Operation *> stage0;
+  for (Operation *prev = firstIssuer->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if (isa<gpu::BarrierOp>(prev)) {
+      stage0.insert(prev);
+      break;
+    }
+    if (!isMemoryEffectFree(prev))
+      break;
+  }
+  auto addWithSlice = [&](Operation *root, SetVector<Operation *> &set) {
+    BackwardSliceOptions options;
+    options.inclusive = true;
+    options.omitUsesFromAbove = false;
+    options.filter = [&](Operation *op) {
+      return loop->isProperAncestor(op);
+    };
+    SetVector<Operation *> slice;
+    (void)getBackwardSlice(root, &slice, options);
+    for (Operation *op : slice)
+      set.insert(getTopLevelOp(loop, op));
+  };
+  for (Operation *issuer : issuers)
+    addWithSlice(issuer, stage0);
+  stage0.insert(commit);
+
+  // nvidia-tensorcore: the wait, the barrier after it and the loads from
+  // workgroup memory run one stage before the MMAs.
+  SetVector<Operation *> loadStage;
+  if (schedule == PipelineSchedule::NvidiaTensorCore) {
+    loadStage.insert(wait);
+    for (Operation &op : *body) {
+      if (stage0.contains(&op) || &op == wait.getOperation())
+        continue;
+      bool isLoad = false;
+      op.walk([&](Operation *nested) { isLoad |= isSharedMemoryLoad(nested); });
+      if (isa<gpu::BarrierOp>(op) || isLoad)
+        addWithSlice(&op, loadStage);
+    }
+    for (Operation *op : stage0)
+      loadStage.remove(op);
+    // Loads must not depend on the values the loop carries (the
+    // accumulators): they would have to wait for the previous MMAs.
+    for (Operation *op : loadStage)
+      for (Value operand : op->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand))
+          if (arg.getOwner() == body && arg.getArgNumber() > 0)
+            return op->emitOpError()
+                   << "loads from workgroup memory using a loop-carried value; "
+                      "the nvidia-tensorcore schedule cannot move it ahead of "
+                      "the MMAs";
+  }
+
+  std::vector<std::pair<Operation *, unsigned>> order;
+  for (Operation &op : body->without_terminator())
+    if (stage0.contains(&op))
+      order.push_back({&op, 0});
+  for (Operation &op : body->without_terminator())
+    if (loadStage.contains(&op))
+      order.push_back({&op, numStages - 2});
+  for (Operation &op : body->without_terminator())
+    if (!stage0.contains(&op) && !loadStage.contains(&op))
+      order.push_back({&op, numStages - 1});
+
+  scf::PipeliningOption options;
+  options.getScheduleFn =
+      [order](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &s) {
+        s = order;
+      };
+  options.peelEpilogue = peelEpilogue;
+  // The peeled epilogue commits no more groups: each of its iterations must
+  // let one group fewer stay in flight.
+  options.annotateFn = [inFlight](Operation *op,
+                                  scf::PipeliningOption::PipelinerPart part,
+                                  unsigned iteration) {
+    auto waitOp = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op);
+    if (!waitOp || part != scf::PipeliningOption::PipelinerPart::Epilogue)
+      return;
+    int64_t allowed = std::max<int64_t>(
+        0, static_cast<int64_t>(inFlight) - 1 - static_cast<int64_t>(iteration));
+    waitOp.setNumGroupsAttr(
+        IntegerAttr::get(IntegerType::get(op->getContext(), 32), allowed));
+  };
+  if (!peelEpilogue) {
+    // Without an epilogue, the last iterations predicate the copies of
+    // iterations past the end; everything else may run (the commit of an
+    // empty group and the barrier are harmless, pure ops have no effect).
+    options.predicateFn = [](RewriterBase &rewriter, Operation *op,
+                             Value predicate) -> Operation * {
+      // An async copy of an iteration past the end copies nothing: its
+      // source element count becomes 0 (the destination is zero-filled).
+      if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+        rewriter.setInsertionPoint(copy);
+        Location loc = copy.getLoc();
+        Value full = copy.getSrcElements();
+        if (!full)
+          full = arith::ConstantIndexOp::create(
+              rewriter, loc, copy.getDstElements().getZExtValue());
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value count =
+            arith::SelectOp::create(rewriter, loc, predicate, full, zero);
+        rewriter.modifyOpInPlace(
+            copy, [&] { copy.getSrcElementsMutable().assign(count); });
+        return copy;
+      }
+      if (isMemoryEffectFree(op) || isa<gpu::BarrierOp,
+                                        nvgpu::DeviceAsyncCreateGroupOp,
+                                        nvgpu::DeviceAsyncWaitOp>(op))
+        return op;
+      if (op->getNumResults() != 0)
+        return nullptr;
+      rewriter.setInsertionPoint(op);
+      auto ifOp = scf::IfOp::create(rewriter, op->getLoc(), predicate,
+                                    /*withElseRegion=*/false);
+      rewriter.moveOpBefore(op, ifOp.thenBlock()->getTerminator());
+      return ifOp;
+    };
+  }
+  // Through upstream's pattern, which owns the replacement of the loop.
+  RewritePatternSet patterns(loop.getContext());
+  scf::populateSCFLoopPipeliningPatterns(patterns, options);
+  bool changed = false;
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  if (failed(applyOpPatternsGreedily({loop.getOperation()}, std::move(patterns),
+                                     config, &changed)) ||
+      !changed)
+    return loop->getParentOp()->emitOpError()
+           << "could not software-pipeline its K loop with depth " << depth;
+  return success();
+}
+
+namespace {
+struct SoftwarePipeliningPass
+    : public gpucg::impl::SoftwarePipeliningBase<SoftwarePipeliningPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    std::optional<PipelineSchedule> parsed =
+        llvm::StringSwitch<std::optional<PipelineSchedule>>(schedule)
+            .Case("load-global-stage0", PipelineSchedule::LoadGlobalStage0)
+            .Case("nvidia-tensorcore", PipelineSchedule::NvidiaTensorCore)
+            .Default(std::nullopt);
+    if (!parsed) {
+      funcOp.emitOpError() << "unknown schedule '" << schedule
+                           << "'; expected load-global-stage0 or "
+                              "nvidia-tensorcore";
+      return signalPassFailure();
+    }
+    unsigned pipelineDepth = depth;
+    if (pipelineDepth == 0) {
+      TranslationInfoAttr info = getTranslationInfo(funcOp);
+      pipelineDepth = info ? info.getPipelineDepth() : 1;
+    }
+    // The K loops: loops that both issue async copies and compute on
+    // tensor cores (the copy-distribution loops only copy).
+    SmallVector<scf::ForOp> loops;
+    funcOp.walk([&](scf::ForOp loop) {
+      bool hasCopies = false, hasMma = false;
+      loop.getBody()->walk([&](Operation *op) {
+        hasCopies |= isa<nvgpu::DeviceAsyncCopyOp>(op);
+        hasMma |= isa<nvgpu::MmaSyncOp, gpu::SubgroupMmaComputeOp,
+                      vector::ContractionOp>(op);
+      });
+      if (hasCopies && hasMma)
+        loops.push_back(loop);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForOp loop : loops)
+      if (failed(pipelineAsyncCopyLoop(rewriter, loop, pipelineDepth,
+                                       epiloguePeeling, *parsed)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,89 @@
+// RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-software-pipelining))' \
+// RUN:   | FileCheck %s
+// RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-software-pipelining{epilogue-peeling=false}))' \
+// RUN:   | FileCheck %s --check-prefix=PRED
+// RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-software-pipelining{depth=3 schedule=nvidia-tensorcore}))' \
+// RUN:   | FileCheck %s --check-prefix=NV
+
+/// A K loop as gpucg-vector-to-gpu leaves it: a barrier, async copies into
+/// one buffer of a 3-deep multi-buffered allocation, a group and a wait per
+/// copy, a barrier, reads and compute.
+/// Depth 3 (load-global-stage0): the prologue issues and commits the copies
+/// of steps 0 and 1; each kernel step guards the buffer it refills with a
+/// barrier, issues the copies of step k + 2, commits one group, waits until
+/// at most 2 groups are in flight (its own data has landed), then computes;
+/// the epilogue computes the last two steps with waits for at most 1, then 0,
+/// groups in flight.
+// CHECK-LABEL: func.func @k_loop
+//       CHECK:   gpu.barrier
+//       CHECK:   nvgpu.device_async_copy
+//       CHECK:   nvgpu.device_async_create_group{{ *$}}
+//       CHECK:   gpu.barrier
+//       CHECK:   nvgpu.device_async_copy
+//       CHECK:   nvgpu.device_async_create_group{{ *$}}
+//       CHECK:   scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(
+//       CHECK:     gpu.barrier
+//       CHECK:     nvgpu.device_async_copy
+//       CHECK:     nvgpu.device_async_create_group{{ *$}}
+//       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
+//       CHECK:     gpu.barrier
+//       CHECK:     vector.load
+//       CHECK:     scf.yield
+//       CHECK:   nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
+//       CHECK:   vector.load
+//       CHECK:   nvgpu.device_async_wait %{{.+}} {numGroups = 0 : i32}
+//       CHECK:   vector.load
+//   CHECK-NOT:   nvgpu.device_async_copy
+//       CHECK:   return
+
+/// Without epilogue peeling the loop runs all 16 steps; the copies of steps
+/// past the end copy 0 source elements (zero-fill, no read), and a group is
+/// still committed each step, so the wait count stays right.
+// PRED-LABEL: func.func @k_loop
+//       PRED:   scf.for %[[K:.+]] = %c0 to %c16 step %c1 iter_args(
+//       PRED:     %[[IN:.+]] = arith.cmpi slt, %[[K]], %{{.+}} : index
+//       PRED:     gpu.barrier
+//       PRED:     %[[N:.+]] = arith.select %[[IN]], %c8, %c0{{.*}} : index
+//       PRED:     nvgpu.device_async_copy {{.+}}, 8, %[[N]] :
+//       PRED:     nvgpu.device_async_create_group{{ *$}}
+//       PRED:     nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
+//       PRED:     vector.load
+//       PRED:     scf.yield
+//   PRED-NOT:   vector.load
+//       PRED:   return
+
+/// nvidia-tensorcore: the reads of workgroup memory (and the wait and
+/// barrier before them) run one stage ahead of the compute, so only
+/// depth - 2 = 1 group stays in flight.
+// NV-LABEL: func.func @k_loop
+//       NV:   scf.for
+//       NV:     nvgpu.device_async_create_group{{ *$}}
+//       NV:     nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
+//       NV:     gpu.barrier
+//       NV:     vector.load
+//       NV:     vector.reduction
+func.func @k_loop(%g: memref<128x8xf16>, %init: f16) -> f16
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [32, 1, 1], pipeline_depth = 3>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %smem = memref.alloc() : memref<3x8xf16, #gpu.address_space<workgroup>>
+  %r = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f16) {
+    %b = arith.remui %k, %c3 : index
+    %buf = memref.subview %smem[%b, 0] [1, 8] [1, 1] : memref<3x8xf16, #gpu.address_space<workgroup>> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %t = nvgpu.device_async_copy %g[%k, %c0], %buf[%c0], 8 : memref<128x8xf16> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    %grp = nvgpu.device_async_create_group %t
+    nvgpu.device_async_wait %grp
+    gpu.barrier
+    %v = vector.load %buf[%c0] : memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, vector<8xf16>
+    %s = vector.reduction <add>, %v, %acc : vector<8xf16> into f16
+    %m = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %v, %v, %s : vector<8xf16>, vector<8xf16> into f16
+    scf.yield %m : f16
+  }
+  return %r : f16
+}
