@@ -203,10 +203,18 @@ static Pipeline getTensorCorePipeline(MmaKind kind) {
 
 /// Bytes of workgroup memory one pipeline stage of a tensor-core matmul uses:
 /// the A tile (tM x tK) and the B tile (tK x tN).
-static int64_t getStageSharedMemory(const MatmulShape &shape, int64_t tileM,
-                                    int64_t tileN, int64_t tileK) {
-  return tileM * tileK * getByteWidth(shape.aType) +
-         tileK * tileN * getByteWidth(shape.bType);
+/// Bytes of workgroup memory a tensor-core workgroup tile needs with `depth`
+/// pipeline stages: the A (tM x tK) and B (tK x tN) tiles once per stage and
+/// the accumulator (tM x tN) once, every row padded by 16 bytes as
+/// gpucg-reduce-bank-conflicts does by default.
+static int64_t getTensorCoreSharedMemory(const MatmulShape &shape,
+                                         int64_t tileM, int64_t tileN,
+                                         int64_t tileK, int64_t depth) {
+  constexpr int64_t kRowPadding = 16;
+  int64_t a = tileM * (tileK * getByteWidth(shape.aType) + kRowPadding);
+  int64_t b = tileK * (tileN * getByteWidth(shape.bType) + kRowPadding);
+  int64_t c = tileM * (tileN * getByteWidth(shape.cType) + kRowPadding);
+  return depth * (a + b) + c;
 }
 
 namespace {
@@ -287,14 +295,19 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   // needed by default.
   int64_t depth = 1;
   if (target.getComputeCapability() >= 80) {
-    int64_t stage = getStageSharedMemory(shape, chosen->m, chosen->n, tileK);
     for (int64_t candidate : {4, 3, 2}) {
-      if (stage * candidate <= target.getMaxSharedMemoryPerBlock()) {
+      if (getTensorCoreSharedMemory(shape, chosen->m, chosen->n, tileK,
+                                    candidate) <=
+          target.getMaxSharedMemoryPerBlock()) {
         depth = candidate;
         break;
       }
     }
   }
+
+  // No more stages than K steps: software pipelining needs one K step per
+  // stage.
+  depth = std::max<int64_t>(1, std::min<int64_t>(depth, k / tileK));
 
   int64_t warpsX = chosen->workgroupX / target.getWarpSize();
   int64_t numLoops = op.getNumLoops();
@@ -470,6 +483,46 @@ selectVectorizeStrategy(linalg::LinalgOp op) {
                               ArrayRef<SmallVector<int64_t>>{level0, level1})};
 }
 
+std::string mlir::gpucg::explainNoTensorCoreStrategy(
+    linalg::LinalgOp rootOp, TargetAttr target, MmaPreference preference) {
+  std::optional<MatmulShape> shape = getMatmulShape(rootOp);
+  if (!shape)
+    return "it is not a contraction with one M, one N and one K loop";
+  if (!shape->isStatic())
+    return "its shapes are dynamic";
+  if (shape->aType != shape->bType)
+    return "its A and B element types differ";
+  std::optional<MmaKind> kind =
+      resolveMmaKind(preference, target, shape->aType);
+  if (!kind) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "MLIR 22 lowers no tensor-core operation of the requested family "
+          "for "
+       << shape->aType << " operands (mma.sync: f16, i8; WMMA: f16, f32)";
+    return text;
+  }
+  MmaShapeAttr inst = pickMmaShape(target, *kind, shape->aType, shape->bType,
+                                   shape->cType);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!inst) {
+    os << target.getChip() << " has no " << stringifyMmaKind(*kind)
+       << " instruction for " << shape->aType << " * " << shape->bType
+       << " -> " << shape->cType;
+    return text;
+  }
+  if (shape->m() < inst.getM() || shape->n() < inst.getN()) {
+    os << "M x N = " << shape->m() << " x " << shape->n()
+       << " is smaller than the " << inst.getM() << " x " << inst.getN()
+       << " instruction";
+    return text;
+  }
+  os << "K = " << shape->k() << " is not a multiple of the instruction's K ("
+     << inst.getK() << ")";
+  return text;
+}
+
 LoweringStrategy mlir::gpucg::selectLoweringStrategy(
     linalg::LinalgOp rootOp, TargetAttr target, MmaPreference mmaPreference) {
   if (std::optional<MatmulShape> shape = getMatmulShape(rootOp)) {
@@ -552,6 +605,12 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
            << "problem size K = " << shape->k()
            << " is not a multiple of the K tile " << tileK << "; pipeline "
            << pipelineName << " needs whole K tiles";
+  if (info.getPipelineDepth() > shape->k() / tileK)
+    return op.emitOpError()
+           << "pipeline_depth " << info.getPipelineDepth() << " exceeds the "
+           << shape->k() / tileK << " K steps (K = " << shape->k()
+           << ", K tile " << tileK
+           << "); software pipelining needs a K step per stage";
 
   // The instruction: level 2 when given, else gpucg's preference.
   MmaShapeAttr inst;
@@ -605,14 +664,15 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
            << "x" << inst.getK() << " for " << shape->aType << " * "
            << shape->bType << " -> " << shape->cType;
 
-  int64_t stage = getStageSharedMemory(*shape, tileM, tileN, tileK);
-  int64_t total = stage * info.getPipelineDepth();
+  int64_t total = getTensorCoreSharedMemory(*shape, tileM, tileN, tileK,
+                                            info.getPipelineDepth());
   if (total > target.getMaxSharedMemoryPerBlockOptin())
     return op.emitOpError()
            << "needs " << total << " bytes of shared memory (A " << tileM
-           << "x" << tileK << " + B " << tileK << "x" << tileN << " tiles = "
-           << stage << " bytes, times pipeline_depth "
-           << info.getPipelineDepth() << "), more than the "
+           << "x" << tileK << " and B " << tileK << "x" << tileN
+           << " tiles times pipeline_depth " << info.getPipelineDepth()
+           << ", plus the " << tileM << "x" << tileN
+           << " accumulator, rows padded by 16 bytes), more than the "
            << target.getMaxSharedMemoryPerBlockOptin() << " bytes "
            << target.getChip() << " allows per workgroup";
   return success();

@@ -83,6 +83,14 @@ struct SelectLoweringStrategyPass
       return signalPassFailure();
     } else {
       strategy = selectLoweringStrategy(*root, target, mma);
+      Pipeline pipeline = strategy.translationInfo.getPipeline();
+      if (requireTensorCores && pipeline != Pipeline::MatmulTensorCore &&
+          pipeline != Pipeline::MatmulTensorCoreMmaSync) {
+        root->emitOpError()
+            << "cannot run on tensor cores, which this pipeline requires: "
+            << explainNoTensorCoreStrategy(*root, target, mma);
+        return signalPassFailure();
+      }
     }
 
     if (failed(verifyLoweringStrategy(*root, strategy, target)))

@@ -66,20 +66,17 @@ static bool isSharedMemoryLoad(Operation *op) {
              vector::TransferReadOp, memref::LoadOp>(op);
 }
 
-/// The allocation `value` is a view of, and whether the first view from it
-/// selects one buffer of a multi-buffered allocation (a size-1 slice of the
-/// leading dimension).
+/// The allocation `value` is a view of, and whether some view on the way
+/// selects one buffer of a multi-buffered allocation (a rank-reducing slice
+/// of size 1 of the leading dimension).
 static std::pair<Value, bool> getBufferRoot(Value value) {
   bool selectsBuffer = false;
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
-    Value source = view.getViewSource();
-    if (!source.getDefiningOp<ViewLikeOpInterface>()) {
-      auto subview = dyn_cast<memref::SubViewOp>(view.getOperation());
-      selectsBuffer = subview && subview.getStaticSizes().front() == 1 &&
-                      cast<MemRefType>(source.getType()).getRank() >
-                          subview.getType().getRank();
-    }
-    value = source;
+    if (auto subview = dyn_cast<memref::SubViewOp>(view.getOperation()))
+      selectsBuffer |= subview.getSourceType().getRank() >
+                           subview.getType().getRank() &&
+                       subview.getStaticSizes().front() == 1;
+    value = view.getViewSource();
   }
   return {value, selectsBuffer};
 }

@@ -27,6 +27,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/NVGPU/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -50,10 +52,45 @@ static bool isWorkgroupMemory(Type type) {
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
+/// Regions upstream's MMA conversions must not see: the remainder branches
+/// of workgroup specialization, which keep scalar linalg ops (the
+/// conversions reject every scalar arith.extf they walk over). They are set
+/// aside while the conversions run and put back afterwards.
+class RemainderPathsAside {
+public:
+  explicit RemainderPathsAside(FunctionOpInterface funcOp) {
+    funcOp.walk([&](scf::IfOp ifOp) {
+      Region &elseRegion = ifOp.getElseRegion();
+      if (elseRegion.empty())
+        return;
+      bool hasContract = false, hasLinalg = false;
+      elseRegion.walk([&](Operation *op) {
+        hasContract |= isa<vector::ContractionOp>(op);
+        hasLinalg |= isa<linalg::LinalgOp>(op);
+      });
+      if (hasContract || !hasLinalg)
+        return;
+      auto aside = std::make_unique<Region>();
+      aside->takeBody(elseRegion);
+      asides.emplace_back(ifOp, std::move(aside));
+    });
+  }
+  ~RemainderPathsAside() {
+    for (auto &[ifOp, region] : asides)
+      ifOp.getElseRegion().takeBody(*region);
+  }
+
+private:
+  SmallVector<std::pair<scf::IfOp, std::unique_ptr<Region>>> asides;
+};
+
 LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     RewriterBase &rewriter, FunctionOpInterface funcOp, MmaKind kind,
     bool useTf32) {
   MLIRContext *ctx = funcOp.getContext();
+  // Set aside only around the conversions: the pattern rewrites below would
+  // see values used only there as dead.
+  std::optional<RemainderPathsAside> aside;
   {
     RewritePatternSet patterns(ctx);
     populatePrepareVectorToMMAPatterns(patterns,
@@ -63,6 +100,7 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
              << "MMA preparation patterns did not converge";
   }
 
+  aside.emplace(funcOp);
   if (kind == MmaKind::Wmma) {
     if (failed(convertVectorToMMAOps(rewriter, funcOp)))
       return funcOp.emitOpError() << "could not convert to WMMA operations";
@@ -70,6 +108,9 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, funcOp)))
       return funcOp.emitOpError()
              << "could not convert to mma.sync operations";
+  }
+  aside.reset();
+  if (kind == MmaKind::MmaSync) {
     // Swizzle workgroup buffers where the rewrite applies; elsewhere it
     // refuses and the buffer stays as it is.
     SmallVector<memref::AllocOp> allocs;

@@ -129,7 +129,7 @@ func.func @warp_tile_below_instruction(%a: tensor<64x64xf16>, %b: tensor<64x64xf
 #config = #gpucg.lowering_config<tile_sizes = [[256, 256, 64]]>
 #info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 4, 1], pipeline_depth = 4>
 func.func @shared_memory_limit(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
-  // expected-error @+1 {{needs 262144 bytes of shared memory (A 256x64 + B 64x256 tiles = 65536 bytes, times pipeline_depth 4), more than the 166912 bytes sm_80 allows per workgroup}}
+  // expected-error @+1 {{needs 548864 bytes of shared memory (A 256x64 and B 64x256 tiles times pipeline_depth 4, plus the 256x256 accumulator, rows padded by 16 bytes), more than the 166912 bytes sm_80 allows per workgroup}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
     ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
   return %0 : tensor<512x512xf32>
@@ -316,5 +316,16 @@ func.func @mma_sync_f32(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor
   // expected-error @+1 {{pipeline MatmulTensorCoreMmaSync cannot take 'f32' operands: MLIR 22's mma.sync conversion handles f16 and i8 only}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
     ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], pipeline_depth = 4>
+func.func @depth_beyond_k_steps(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{pipeline_depth 4 exceeds the 2 K steps (K = 64, K tile 32); software pipelining needs a K step per stage}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }

@@ -7,9 +7,10 @@
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=SM80
 
 /// f16 matmul: mma.sync on sm_80 (m16n8k16, deepest K), WMMA on sm_75.
-/// 64x64 tiles give 64 workgroups; depth 4 fits in 48 KB ((64x32 + 32x64) x 2 B x 4 = 32 KB).
+/// 64x64 tiles give 64 workgroups; depth 3 fits in 48 KB (3 x (A 64x32 + B 32x64
+/// f16) + the 64x64 f32 accumulator, rows padded by 16 bytes).
 // SM80-LABEL: func.func @matmul_f16_512x512x128
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = mma_sync>
 //       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[64, 64, 32], [32, 32, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_f16_512x512x128
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
@@ -20,9 +21,10 @@ func.func @matmul_f16_512x512x128(%a: tensor<512x128xf16>, %b: tensor<128x512xf1
 }
 
 /// A large matmul takes the largest tile, 128x128 over 4x2 warps (64x32 warp
-/// tiles); 16 KB per stage allows depth 3 within 48 KB. f16 accumulation.
+/// tiles); only depth 2 fits within 48 KB next to the accumulator. f16
+/// accumulation.
 // SM80-LABEL: func.func @matmul_f16_4096
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = mma_sync>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], subgroup_size = 32, mma_kind = mma_sync>
 //       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 32], [64, 32, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_f16_4096
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, mma_kind = wmma>
@@ -35,7 +37,7 @@ func.func @matmul_f16_4096(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>,
 /// f32 runs as TF32 on WMMA (16x16x8) on sm_80: MLIR 22 converts TF32 only
 /// for WMMA; sm_75 has no TF32, so SIMT.
 // SM80-LABEL: func.func @matmul_f32_1024
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = wmma>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, mma_kind = wmma>
 //       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 16], [64, 32, 0], [16, 16, 8]]>
 // SM75-LABEL: func.func @matmul_f32_1024
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
@@ -73,7 +75,7 @@ func.func @matmul_i8(%a: tensor<256x256xi8>, %b: tensor<256x256xi8>, %c: tensor<
 /// M = 37 and N = 33 do not divide any tile: 32x32 tiles, partial ones for
 /// workgroup specialization; K = 16 is one whole K tile.
 // SM80-LABEL: func.func @matmul_unaligned
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = mma_sync>
 //       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 16], [16, 16, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_unaligned
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
@@ -110,7 +112,7 @@ func.func @matmul_dyn(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf
 
 /// Batch matmul: batch loop tiled by 1 (one more grid dimension).
 // SM80-LABEL: func.func @bmm
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 2, mma_kind = mma_sync>
 //       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[1, 32, 32, 32], [1, 16, 16, 0], [0, 16, 8, 16]]>
 // SM75-LABEL: func.func @bmm
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
@@ -122,7 +124,7 @@ func.func @bmm(%a: tensor<4x128x64xf16>, %b: tensor<4x64x256xf16>, %c: tensor<4x
 
 /// Transposed B through indexing_maps is a contraction like any other.
 // SM80-LABEL: func.func @matmul_tb
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 2, mma_kind = mma_sync>
 //       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_tb
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>

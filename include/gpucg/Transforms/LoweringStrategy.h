@@ -60,6 +60,12 @@ LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
                                         TargetAttr target,
                                         MmaPreference mmaPreference);
 
+/// Why `rootOp` gets no tensor-core strategy on `target`, in words (for
+/// diagnostics).
+std::string explainNoTensorCoreStrategy(linalg::LinalgOp rootOp,
+                                        TargetAttr target,
+                                        MmaPreference mmaPreference);
+
 /// Checks `strategy` for `rootOp` against the rules of its pipeline and the
 /// limits of `target`. On failure, emits an error on `rootOp` naming the
 /// numbers and the limit.

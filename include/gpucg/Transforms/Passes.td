@@ -114,7 +114,11 @@ def SelectLoweringStrategy
              clEnumValN(::mlir::gpucg::MmaPreference::Wmma, "wmma",
                         "WMMA (gpu.subgroup_mma_*)"),
              clEnumValN(::mlir::gpucg::MmaPreference::MmaSync, "mma-sync",
-                        "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>
+                        "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>,
+    Option<"requireTensorCores", "require-tensor-cores", "bool",
+           /*default=*/"false",
+           "Make a kernel that gets no tensor-core strategy an error that "
+           "says why (the named tensor-core pipelines set it)">
   ];
   let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
 }
@@ -554,6 +558,69 @@ def SoftwarePipelining : Pass<"gpucg-software-pipelining", "func::FuncOp"> {
   let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def ReduceBankConflicts : Pass<"gpucg-reduce-bank-conflicts", "func::FuncOp"> {
+  let summary = "Pad workgroup-memory allocations against bank conflicts";
+  let description = [{
+    Pads the innermost dimension of every statically shaped
+    `#gpu.address_space<workgroup>` allocation of rank 2 or more by
+    `padding-bits` (128 bits: 8 f16, 4 f32), so that consecutive rows start
+    in different banks, and rewrites the users through a subview of the
+    padded buffer, re-creating the subviews on the way with their new
+    strides. An allocation with a user that cannot take another layout (a
+    call, an unknown op) is left alone, as is one whose element size does
+    not divide the padding.
+
+    ```mlir
+    %a = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+    %v = memref.subview %a[%i, 0] [16, 16] [1, 1] : ... to memref<16x16xf16, strided<[16, 1], offset: ?>, ...>
+    ```
+
+    becomes
+
+    ```mlir
+    %p = memref.alloc() : memref<32x24xf16, #gpu.address_space<workgroup>>
+    %a = memref.subview %p[0, 0] [32, 16] [1, 1] : ... to memref<32x16xf16, strided<[24, 1]>, ...>
+    %v = memref.subview %a[%i, 0] [16, 16] [1, 1] : ... to memref<16x16xf16, strided<[24, 1], offset: ?>, ...>
+    ```
+  }];
+  let options = [
+    Option<"paddingBits", "padding-bits", "unsigned", /*default=*/"128",
+           "Bits added to each row (0: no padding)">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def PackSharedMemoryAlloc
+    : Pass<"gpucg-pack-shared-memory-alloc", "func::FuncOp"> {
+  let summary = "Pack workgroup allocations that are never live together into one buffer";
+  let description = [{
+    Replaces every statically shaped `#gpu.address_space<workgroup>`
+    allocation by a `memref.view` at a byte offset into one `i8` buffer.
+    Allocations that are never live at the same time share bytes; gpucg
+    proves it for allocations used only in exclusive branches of an
+    `scf.if` (workgroup specialization's two paths) and for allocations used
+    only in one block with a `gpu.barrier` between the last use of one and
+    the first use of the other. Offsets are first-fit by decreasing size,
+    16-byte aligned.
+
+    ```mlir
+    %a = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+    %b = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
+    scf.if %full { ... %a ... } else { ... %b ... }
+    ```
+
+    becomes
+
+    ```mlir
+    %buf = memref.alloc() {alignment = 16 : i64} : memref<1024xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %buf[%c0][] : memref<1024xi8, ...> to memref<32x16xf16, #gpu.address_space<workgroup>>
+    %b = memref.view %buf[%c0][] : memref<1024xi8, ...> to memref<32x16xf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // GPUCG_TRANSFORMS_PASSES_TD

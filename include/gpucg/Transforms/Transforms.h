@@ -92,6 +92,22 @@ LogicalResult convertVectorsToTensorCoreOps(RewriterBase &rewriter,
                                             FunctionOpInterface funcOp,
                                             MmaKind kind, bool useTf32);
 
+/// Pads the innermost dimension of every statically shaped workgroup-memory
+/// allocation of rank >= 2 in `funcOp` by `paddingBits` and rewrites its
+/// users through a subview of the padded buffer (re-creating subviews with
+/// their new strides). Allocations whose users cannot take another layout,
+/// or whose element size does not divide the padding, are left alone.
+LogicalResult padWorkgroupAllocations(RewriterBase &rewriter,
+                                      FunctionOpInterface funcOp,
+                                      unsigned paddingBits);
+
+/// Replaces the statically shaped workgroup-memory allocations of `funcOp`
+/// by views into one i8 buffer, letting allocations that are never live at
+/// the same time (exclusive branches of an scf.if, or ranges of one block
+/// separated by a gpu.barrier) share bytes.
+LogicalResult packWorkgroupAllocations(RewriterBase &rewriter,
+                                       FunctionOpInterface funcOp);
+
 /// How gpucg-software-pipelining assigns a K loop's ops to stages.
 enum class PipelineSchedule {
   /// Global-to-workgroup copies in stage 0, everything else in the last.
