@@ -5,7 +5,9 @@
 #  1. examples/matmul_bias_relu.mlir through the front half (strategy,
 #     workgroup tiling, bufferization, workgroup specialization), then a CPU
 #     run of the untiled and the tiled kernel, compared element by element;
-#  2. examples/matmul_simt_tile.mlir through gpucg-remove-single-iteration-loop,
+#  2. examples/matmul_512x128x512_f16.mlir through the named mma.sync
+#     pipeline, summarised;
+#  3. examples/matmul_simt_tile.mlir through gpucg-remove-single-iteration-loop,
 #     with gpucg-opt and with Debian's mlir-opt loading the gpucg plugin.
 #
 #===----------------------------------------------------------------------===#
@@ -57,7 +59,19 @@ else
   exit 1
 fi
 
-#--- 2. Removing single-iteration loops, with gpucg-opt and the plugin ------#
+#--- 2. The whole mma.sync pipeline on the seed matmul ----------------------#
+SEED="$SOURCE_DIR/examples/matmul_512x128x512_f16.mlir"
+echo
+echo "=== $SEED through gpucg-matmul-mma-sync{chip=sm_80}"
+"$GPUCG_OPT" "$SEED" --pass-pipeline='builtin.module(gpucg-matmul-mma-sync{chip=sm_80})' \
+  > "$OUT/matmul_512x128x512_f16.mma-sync.mlir"
+count() { grep -c -- "$1" "$OUT/matmul_512x128x512_f16.mma-sync.mlir" || true; }
+echo "  workgroup memory: $(grep -o 'memref<[0-9]*xi8, #gpu.address_space<workgroup>>' "$OUT/matmul_512x128x512_f16.mma-sync.mlir" | head -n 1) (one packed buffer)"
+echo "  nvgpu.mma.sync: $(count 'nvgpu.mma.sync(')  nvgpu.ldmatrix: $(count 'nvgpu.ldmatrix')  nvgpu.device_async_copy: $(count 'nvgpu.device_async_copy')"
+echo "  K loop waits: $(grep -o 'numGroups = [0-9]*' "$OUT/matmul_512x128x512_f16.mma-sync.mlir" | sort | uniq -c | tr -s ' ' | paste -sd, -)"
+echo "  full output: $OUT/matmul_512x128x512_f16.mma-sync.mlir"
+
+#--- 3. Removing single-iteration loops, with gpucg-opt and the plugin ------#
 EXAMPLE="$SOURCE_DIR/examples/matmul_simt_tile.mlir"
 PIPELINE='builtin.module(func.func(gpucg-remove-single-iteration-loop))'
 count_loops() { grep -c 'scf.for' || true; }

@@ -75,3 +75,15 @@ func.func @thread_loop(%buf: memref<32xf32>, %v: f32)
 // RUN:   --mlir-print-local-scope 2>&1 \
 // RUN:   | FileCheck %S/../Transforms/multi-buffering.mlir --check-prefix=TWO \
 // RUN:     --implicit-check-not="Request ignored"
+
+// The named tensor-core pipelines, with options, through mlir-opt: the same
+// output as gpucg-opt.
+// RUN: gpucg-opt %S/../Pipelines/matmul-mma-sync-nvidia-schedule.mlir \
+// RUN:   --pass-pipeline='builtin.module(gpucg-matmul-mma-sync{chip=sm_80 schedule=nvidia-tensorcore epilogue-peeling=false})' \
+// RUN:   > %t.pipeline.gpucg-opt.mlir
+// RUN: mlir-opt %S/../Pipelines/matmul-mma-sync-nvidia-schedule.mlir \
+// RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
+// RUN:   --pass-pipeline='builtin.module(gpucg-matmul-mma-sync{chip=sm_80 schedule=nvidia-tensorcore epilogue-peeling=false})' \
+// RUN:   > %t.pipeline.mlir-opt.mlir
+// RUN: diff %t.pipeline.gpucg-opt.mlir %t.pipeline.mlir-opt.mlir
+// RUN: FileCheck %S/../Pipelines/matmul-mma-sync-nvidia-schedule.mlir < %t.pipeline.mlir-opt.mlir
