@@ -21,6 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
@@ -47,14 +49,6 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-static bool isWorkgroupMemory(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type)
-    return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
-
 /// Elements per thread and step: the widest power of two up to 128 bits
 /// that divides the innermost size.
 static int64_t getVectorWidth(int64_t innerSize, Type elementType) {
@@ -75,8 +69,8 @@ LogicalResult mlir::gpucg::distributeSharedMemoryCopies(
   SmallVector<linalg::CopyOp> copies;
   funcOp.walk([&](linalg::CopyOp copy) {
     if (copy.hasPureBufferSemantics() &&
-        (isWorkgroupMemory(copy.getInputs().front()) ||
-         isWorkgroupMemory(copy.getOutputs().front())))
+        (isWorkgroupMemory(copy.getInputs().front().getType()) ||
+         isWorkgroupMemory(copy.getOutputs().front().getType())))
       copies.push_back(copy);
   });
 
@@ -180,10 +174,7 @@ struct DistributeSharedMemoryCopyPass
     // are made from.
     vector::populateVectorTransferDropUnitDimsPatterns(patterns);
     vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
-    for (Dialect *dialect : getContext().getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : getContext().getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, &getContext());
+    populateAllCanonicalizationPatterns(patterns);
     (void)applyPatternsGreedily(funcOp, std::move(patterns));
     DominanceInfo domInfo(funcOp);
     eliminateCommonSubExpressions(rewriter, domInfo, funcOp);

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
@@ -28,11 +30,6 @@ namespace gpucg {
 
 using namespace mlir;
 using namespace mlir::gpucg;
-
-static bool isWorkgroupMemory(MemRefType type) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
 
 /// Whether `value` is `buffer` or a view of it.
 static bool isViewOf(Value value, Value buffer) {

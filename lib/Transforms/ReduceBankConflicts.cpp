@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
 
@@ -94,10 +96,7 @@ LogicalResult mlir::gpucg::padWorkgroupAllocations(RewriterBase &rewriter,
   SmallVector<memref::AllocOp> allocs;
   funcOp.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    auto space =
-        dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-    if (space && space.getValue() == gpu::AddressSpace::Workgroup &&
-        type.hasStaticShape() && type.getRank() >= 2 &&
+    if (isWorkgroupMemory(type) && type.hasStaticShape() && type.getRank() >= 2 &&
         type.getLayout().isIdentity() &&
         type.getElementType().isIntOrFloat())
       allocs.push_back(alloc);

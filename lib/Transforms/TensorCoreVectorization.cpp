@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
@@ -51,20 +53,12 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-static bool isWorkgroupMemory(Value value) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type)
-    return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
-
 /// Copies into or out of workgroup memory are distributed over all threads
 /// by gpucg-distribute-shared-memory-copy, not vectorized per warp here.
 static bool isWorkgroupMemoryCopy(linalg::LinalgOp op) {
   auto copy = dyn_cast<linalg::CopyOp>(op.getOperation());
-  return copy && (isWorkgroupMemory(copy.getInputs().front()) ||
-                  isWorkgroupMemory(copy.getOutputs().front()));
+  return copy && (isWorkgroupMemory(copy.getInputs().front().getType()) ||
+                  isWorkgroupMemory(copy.getOutputs().front().getType()));
 }
 
 /// Native unroll shape of `contract`'s iteration space: the instruction's
@@ -359,29 +353,11 @@ struct TensorCoreVectorizationPass
     TranslationInfoAttr info = getTranslationInfo(funcOp);
     if (!info)
       return;
-    std::optional<MmaKind> kind = info.getMmaKind();
-    if (info.getPipeline() == Pipeline::MatmulTensorCore)
-      kind = MmaKind::Wmma;
-    if (info.getPipeline() == Pipeline::MatmulTensorCoreMmaSync)
-      kind = MmaKind::MmaSync;
+    std::optional<MmaKind> kind = info.getTensorCoreMmaKind();
     if (!kind)
       return; // Not a tensor-core kernel.
-    if (mma != "auto") {
-      std::optional<MmaKind> requested =
-          symbolizeMmaKind(mma == "mma-sync" ? StringRef("mma_sync") : StringRef(mma));
-      if (!requested) {
-        funcOp.emitOpError() << "unknown mma kind '" << mma
-                             << "'; expected auto, wmma or mma-sync";
-        return signalPassFailure();
-      }
-      if (*requested != *kind) {
-        funcOp.emitOpError()
-            << "was given mma=" << mma << ", but its pipeline "
-            << stringifyPipeline(info.getPipeline()) << " uses "
-            << stringifyMmaKind(*kind);
-        return signalPassFailure();
-      }
-    }
+    if (failed(verifyMmaOption(funcOp, info, mma)))
+      return signalPassFailure();
     // The instruction is the strategy's: level 2 of the root's config.
     SmallVector<int64_t, 3> inst;
     WalkResult found = funcOp.walk([&](linalg::LinalgOp op) {

@@ -394,10 +394,7 @@ struct TileAndDistributePass
     RewritePatternSet patterns(&getContext());
     populateRemoveSingleIterationLoopPatterns(patterns);
     patterns.add<SimplifyAffineMinWithValueBounds>(&getContext());
-    for (Dialect *dialect : getContext().getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : getContext().getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, &getContext());
+    populateAllCanonicalizationPatterns(patterns);
     (void)applyPatternsGreedily(funcOp, std::move(patterns));
     // Distribution repeats index arithmetic per operand.
     DominanceInfo domInfo(funcOp);

@@ -9,16 +9,38 @@
 #ifndef GPUCG_LIB_TRANSFORMS_UTILS_H
 #define GPUCG_LIB_TRANSFORMS_UTILS_H
 
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
+class Operation;
 class Region;
+class RewritePatternSet;
+class Type;
 
 namespace gpucg {
+
+/// Adds the canonicalization patterns of every loaded dialect and registered
+/// op to `patterns`: what the `canonicalize` pass applies.
+void populateAllCanonicalizationPatterns(RewritePatternSet &patterns);
 
 /// Applies the canonicalization patterns of every loaded dialect and
 /// registered op to `region` (what `canonicalize` does, on one region), and
 /// erases the ops left dead. Best effort: IR that does not reach a fixed
 /// point is still correct.
 void canonicalizeRegion(Region &region);
+
+/// Whether `type` is a memref in workgroup (shared) memory. Any other type,
+/// memref or not, is not.
+bool isWorkgroupMemory(Type type);
+
+/// Checks a pass's `mma` option ("auto", "wmma" or "mma-sync") against the
+/// MMA family of `info`, a tensor-core pipeline's translation info. Emits an
+/// error on `op` and fails for an unknown option or one that contradicts the
+/// pipeline.
+LogicalResult verifyMmaOption(Operation *op, TranslationInfoAttr info,
+                              StringRef mma);
 
 } // namespace gpucg
 } // namespace mlir

@@ -18,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
@@ -43,14 +45,6 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-static bool isWorkgroupMemory(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return false;
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
 
 /// Regions upstream's MMA conversions must not see: the remainder branches
 /// of workgroup specialization, which keep scalar linalg ops (the
@@ -140,10 +134,7 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
 
   // The conversions leave the replaced vector ops behind, dead.
   RewritePatternSet patterns(ctx);
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
+  populateAllCanonicalizationPatterns(patterns);
   (void)applyPatternsGreedily(funcOp, std::move(patterns));
   return success();
 }
@@ -158,29 +149,11 @@ struct VectorToGPUPass
     TranslationInfoAttr info = getTranslationInfo(funcOp);
     if (!info)
       return;
-    std::optional<MmaKind> kind;
-    if (info.getPipeline() == Pipeline::MatmulTensorCore)
-      kind = MmaKind::Wmma;
-    if (info.getPipeline() == Pipeline::MatmulTensorCoreMmaSync)
-      kind = MmaKind::MmaSync;
+    std::optional<MmaKind> kind = info.getTensorCoreMmaKind();
     if (!kind)
-      return;
-    if (mma != "auto") {
-      std::optional<MmaKind> requested = symbolizeMmaKind(
-          mma == "mma-sync" ? StringRef("mma_sync") : StringRef(mma));
-      if (!requested) {
-        funcOp.emitOpError() << "unknown mma kind '" << mma
-                             << "'; expected auto, wmma or mma-sync";
-        return signalPassFailure();
-      }
-      if (*requested != *kind) {
-        funcOp.emitOpError()
-            << "was given mma=" << mma << ", but its pipeline "
-            << stringifyPipeline(info.getPipeline()) << " uses "
-            << stringifyMmaKind(*kind);
-        return signalPassFailure();
-      }
-    }
+      return; // Not a tensor-core kernel.
+    if (failed(verifyMmaOption(funcOp, info, mma)))
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
     if (failed(convertVectorsToTensorCoreOps(rewriter, funcOp, *kind, tf32)))
       return signalPassFailure();

@@ -260,6 +260,10 @@ TranslationInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+std::optional<MmaKind> TranslationInfoAttr::getTensorCoreMmaKind() const {
+  return getPipelineMmaKind(getPipeline());
+}
+
 std::optional<int64_t> TranslationInfoAttr::getNumThreads() const {
   if (getWorkgroupSize().empty())
     return std::nullopt;

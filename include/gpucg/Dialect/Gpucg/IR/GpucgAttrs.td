@@ -113,6 +113,9 @@ def Gpucg_TranslationInfoAttr
     /// Total number of threads of the workgroup, or std::nullopt when the
     /// workgroup size is not set.
     std::optional<int64_t> getNumThreads() const;
+    /// The MMA instruction family of a tensor-core pipeline (WMMA or
+    /// mma.sync), or std::nullopt for any other pipeline.
+    std::optional<::mlir::gpucg::MmaKind> getTensorCoreMmaKind() const;
   }];
 }
 
