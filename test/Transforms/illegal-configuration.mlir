@@ -263,6 +263,16 @@ func.func @four_grid_dims(%a: tensor<2x2x2x8xf32>, %b: tensor<2x2x2x8xf32>) -> t
 
 // -----
 
+func.func @translation_info_without_config(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32>
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-error @+1 {{has no gpucg.lowering_config, but its function has a gpucg.translation_info; give both together as a gpucg.compilation_info on the root op}}
+  %0 = linalg.add ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
 func.func @config_without_translation_info(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %e = tensor.empty() : tensor<64x64xf32>
   // expected-error @+1 {{has a gpucg.lowering_config, but its function has no gpucg.translation_info; give both together as a gpucg.compilation_info on the root op}}
