@@ -589,9 +589,7 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
              << " needs static shapes, but loop " << pos << " ("
              << getLoopName(*shape, pos) << ") is dynamic";
 
-  MmaKind kind = info.getPipeline() == Pipeline::MatmulTensorCore
-                     ? MmaKind::Wmma
-                     : MmaKind::MmaSync;
+  MmaKind kind = *info.getTensorCoreMmaKind();
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   int64_t tileM = level0[shape->mPos], tileN = level0[shape->nPos],
           tileK = level0[shape->kPos];
@@ -802,8 +800,8 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
   TranslationInfoAttr info = strategy.translationInfo;
   LoweringConfigAttr config = strategy.loweringConfig;
   Pipeline pipeline = info.getPipeline();
-  bool isTensorCore = pipeline == Pipeline::MatmulTensorCore ||
-                      pipeline == Pipeline::MatmulTensorCoreMmaSync;
+  std::optional<MmaKind> mmaKind = info.getTensorCoreMmaKind();
+  bool isTensorCore = mmaKind.has_value();
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
   unsigned wantedLevels = isTensorCore ? 3 : pipeline == Pipeline::MatmulSimt ? 2 : 0;
   if (!shape || config.getNumLevels() >= wantedLevels)
@@ -826,9 +824,7 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
     levels.push_back(level1);
   }
   if (isTensorCore && levels.size() < 3) {
-    MmaKind kind = pipeline == Pipeline::MatmulTensorCore ? MmaKind::Wmma
-                                                          : MmaKind::MmaSync;
-    MmaShapeAttr inst = pickMmaShape(target, kind, shape->aType, shape->bType,
+    MmaShapeAttr inst = pickMmaShape(target, *mmaKind, shape->aType, shape->bType,
                                      shape->cType);
     SmallVector<int64_t> level2(numLoops, 0);
     level2[shape->mPos] = inst.getM();

@@ -83,9 +83,8 @@ struct SelectLoweringStrategyPass
       return signalPassFailure();
     } else {
       strategy = selectLoweringStrategy(*root, target, mma);
-      Pipeline pipeline = strategy.translationInfo.getPipeline();
-      if (requireTensorCores && pipeline != Pipeline::MatmulTensorCore &&
-          pipeline != Pipeline::MatmulTensorCoreMmaSync) {
+      if (requireTensorCores &&
+          !strategy.translationInfo.getTensorCoreMmaKind()) {
         root->emitOpError()
             << "cannot run on tensor cores, which this pipeline requires: "
             << explainNoTensorCoreStrategy(*root, target, mma);

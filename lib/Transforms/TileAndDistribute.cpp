@@ -62,11 +62,6 @@ struct DistributionContext {
 };
 } // namespace
 
-static bool isTensorCorePipeline(Pipeline pipeline) {
-  return pipeline == Pipeline::MatmulTensorCore ||
-         pipeline == Pipeline::MatmulTensorCoreMmaSync;
-}
-
 /// Cyclic distribution of the tiled parallel loops over gpu.thread_id: the
 /// innermost tiled loop over x, then y, then z. Warps along x are groups of
 /// `warpSize` consecutive threads.
@@ -257,10 +252,10 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   }
 
   int64_t numThreads = *info.getNumThreads();
-  bool isMatmul = isTensorCorePipeline(info.getPipeline()) ||
+  bool isMatmul = info.getTensorCoreMmaKind().has_value() ||
                   info.getPipeline() == Pipeline::MatmulSimt;
   bool promoteAB = isMatmul && numThreads > ctx.warpSize;
-  bool promoteC = promoteAB && isTensorCorePipeline(info.getPipeline()) &&
+  bool promoteC = promoteAB && info.getTensorCoreMmaKind().has_value() &&
                   kSteps > 1;
 
   linalg::LinalgOp op = rootOp;
@@ -310,7 +305,7 @@ LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
   if (info.getWorkgroupSize().empty())
     return funcOp.emitOpError()
            << "has no workgroup_size in its gpucg.translation_info";
-  bool wantsWarps = isTensorCorePipeline(pipeline);
+  bool wantsWarps = info.getTensorCoreMmaKind().has_value();
   if (wantsWarps != toWarps)
     return funcOp.emitOpError()
            << "uses pipeline " << stringifyPipeline(pipeline)
