@@ -50,10 +50,13 @@ using namespace mlir;
 using namespace mlir::gpucg;
 
 /// Elements per thread and step: the widest power of two up to 128 bits
-/// that divides the innermost size.
+/// that divides the innermost size. Element types without a fixed bit width
+/// (index) or wider than 128 bits move one element at a time.
 static int64_t getVectorWidth(int64_t innerSize, Type elementType) {
+  if (!elementType.isIntOrFloat())
+    return 1;
   int64_t width = std::max<int64_t>(
-      1, 128 / std::max<int64_t>(8, elementType.getIntOrFloatBitWidth()));
+      1, 128 / std::max<unsigned>(8, elementType.getIntOrFloatBitWidth()));
   while (width > 1 && innerSize % width != 0)
     width /= 2;
   return width;

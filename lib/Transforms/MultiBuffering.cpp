@@ -20,6 +20,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace gpucg {
@@ -96,7 +97,7 @@ LogicalResult mlir::gpucg::multiBufferWorkgroupAllocs(
 
   for (memref::AllocOp alloc : allocs) {
     // Allocations used outside loops are not the K loop's buffers.
-    scf::ForOp loop;
+    SetVector<scf::ForOp> loops;
     bool onlyInLoops = true;
     for (Operation *user : alloc->getUsers()) {
       auto parent = user->getParentOfType<scf::ForOp>();
@@ -104,10 +105,22 @@ LogicalResult mlir::gpucg::multiBufferWorkgroupAllocs(
         onlyInLoops = false;
         break;
       }
-      loop = parent;
+      loops.insert(parent);
     }
-    if (!onlyInLoops || !loop)
+    if (!onlyInLoops || loops.empty())
       continue;
+    if (loops.size() != 1) {
+      InFlightDiagnostic diag =
+          alloc.emitOpError()
+          << "cannot be multi-buffered " << numBuffers << " times: its users "
+          << "are in " << loops.size()
+          << " different scf.for loops, and multi-buffering needs them all "
+             "in one";
+      for (scf::ForOp other : loops)
+        diag.attachNote(other.getLoc()) << "a loop with a user";
+      return diag;
+    }
+    scf::ForOp loop = loops.front();
     if (!isOverwrittenEachIteration(loop, alloc.getResult()))
       return alloc.emitOpError()
              << "cannot be multi-buffered " << numBuffers
@@ -115,12 +128,19 @@ LogicalResult mlir::gpucg::multiBufferWorkgroupAllocs(
                 "(data carried from one iteration to the next)";
     // Ownership of the analysis is ours (above); upstream's only accepts a
     // memref.copy into the whole buffer.
-    if (failed(memref::multiBuffer(rewriter, alloc, numBuffers,
-                                   /*skipOverrideAnalysis=*/true)))
+    FailureOr<memref::AllocOp> multiBuffered = memref::multiBuffer(
+        rewriter, alloc, numBuffers, /*skipOverrideAnalysis=*/true);
+    if (failed(multiBuffered))
       return alloc.emitOpError()
              << "cannot be multi-buffered " << numBuffers
              << " times: its users are not all directly inside one scf.for "
                 "with a single induction variable";
+    // Say what the new leading dimension means, so that later passes
+    // (software pipelining) need not recognise the views upstream made.
+    auto *dialect = funcOp->getContext()->getOrLoadDialect<GpucgDialect>();
+    dialect->getNumBuffersAttrHelper().setAttr(
+        *multiBuffered,
+        rewriter.getI64IntegerAttr(static_cast<int64_t>(numBuffers)));
   }
   return success();
 }

@@ -6,134 +6,172 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The pipelines are compositions of registered passes, written as the
-// pipeline strings a user would type, so `--dump-pass-pipeline` and the docs
-// show exactly what runs.
+// The named pipelines are compositions of registered passes, built from the
+// passes' own objects and option structs (never from pipeline text, where a
+// user's odd option value would change the pipeline's meaning or abort).
+// `--dump-pass-pipeline` shows exactly what runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "gpucg/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/raw_ostream.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::gpucg;
 
-/// One-shot bufferization of kernels: function boundaries included (kernel
-/// arguments become memrefs with identity layouts), results that alias an
-/// argument dropped (the kernel writes into its output argument).
-static constexpr llvm::StringLiteral kBufferizePipeline =
-    "one-shot-bufferize{bufferize-function-boundaries=true "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "drop-equivalent-buffer-results,cse,canonicalize";
+//===----------------------------------------------------------------------===//
+// Stages shared by the pipelines
+//===----------------------------------------------------------------------===//
+
+void mlir::gpucg::buildBufferizePipeline(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(options));
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+}
 
 /// Test only: runs the threads of each workgroup, then the workgroups, one
 /// after another, and lowers everything to LLVM for the CPU.
-static constexpr llvm::StringLiteral kTestLowerToCpuPipeline =
-    "func.func(gpucg-test-serialize-threads),scf-forall-to-for,"
-    "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-    "lower-affine,convert-scf-to-cf,convert-to-llvm,"
-    "reconcile-unrealized-casts,gpucg-strip-attributes";
-
-static void addPipeline(OpPassManager &pm, StringRef pipeline) {
-  // The strings above only name upstream passes that gpucg-opt and mlir-opt
-  // both register; a failure here is a bug in this file.
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    llvm::report_fatal_error("gpucg: invalid built-in pass pipeline");
+static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
+  buildBufferizePipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createTestSerializeThreads());
+  pm.addPass(createForallToForLoopPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createStripAttributes());
 }
 
-namespace {
-/// Options of the named tensor-core pipelines.
-struct TensorCorePipelineOptions
-    : public PassPipelineOptions<TensorCorePipelineOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("Target chip (e.g. sm_80); the "
-                                          "module's gpucg.target if empty"),
-                           llvm::cl::init("")};
-  Option<unsigned> depth{
-      *this, "depth",
-      llvm::cl::desc("Software-pipelining depth (0: the strategy's)"),
-      llvm::cl::init(0)};
-  Option<unsigned> padding{
-      *this, "padding",
-      llvm::cl::desc("Bits of bank-conflict padding per workgroup-memory row "
-                     "(0: none)"),
-      llvm::cl::init(128)};
-  Option<std::string> schedule{
-      *this, "schedule",
-      llvm::cl::desc("Software-pipelining schedule: load-global-stage0 or "
-                     "nvidia-tensorcore"),
-      llvm::cl::init("load-global-stage0")};
-  Option<bool> epiloguePeeling{
-      *this, "epilogue-peeling",
-      llvm::cl::desc("Peel the software-pipelining epilogue"),
-      llvm::cl::init(true)};
-};
-} // namespace
+void mlir::gpucg::buildTensorCorePipeline(
+    OpPassManager &pm, MmaKind kind, const TensorCorePipelineOptions &options) {
+  MmaPreference mma =
+      kind == MmaKind::Wmma ? MmaPreference::Wmma : MmaPreference::MmaSync;
 
-/// The whole tensor-core pipeline for one MMA family, from kernels on
-/// tensors: the front half, then IREE's LLVMGPUMatmulTensorCore order.
-static std::string getTensorCorePipeline(StringRef mma,
-                                         const TensorCorePipelineOptions &o) {
-  std::string chipOption =
-      o.chip.empty() ? "" : (" chip=" + o.chip.getValue());
-  std::string depthOption =
-      o.depth == 0 ? "" : (" num-buffers=" + std::to_string(o.depth));
-  std::string pipelineDepth =
-      o.depth == 0 ? "" : (" depth=" + std::to_string(o.depth));
-  std::string pipeline;
-  llvm::raw_string_ostream os(pipeline);
-  os << "func.func(gpucg-select-lowering-strategy{require-tensor-cores=true "
-     << "mma=" << mma << chipOption
-     << "},gpucg-tile-and-distribute-to-workgroups),"
-     << kBufferizePipeline << ","
-     << "func.func(gpucg-workgroup-specialization,"
-     << "gpucg-tile-and-distribute{distribute-to-warp=true},"
-     << "gpucg-remove-single-iteration-loop,"
-     << "gpucg-multi-buffering{" << depthOption << "},"
-     << "canonicalize,cse,"
-     << "gpucg-tensor-core-vectorization{mma=" << mma << "},"
-     << "fold-memref-alias-ops,"
-     << "gpucg-distribute-shared-memory-copy,"
-     << "gpucg-reduce-bank-conflicts{padding-bits=" << o.padding << "},"
-     << "gpucg-vector-to-gpu{mma=" << mma << "},"
-     << "loop-invariant-code-motion,"
-     << "gpucg-software-pipelining{schedule=" << o.schedule.getValue()
-     << " epilogue-peeling=" << (o.epiloguePeeling ? "true" : "false")
-     << pipelineDepth << "},"
-     << "gpucg-pack-shared-memory-alloc,canonicalize,cse)";
-  return pipeline;
+  // Strategy and workgroups, on tensors.
+  SelectLoweringStrategyOptions strategy;
+  strategy.chip = options.chip;
+  strategy.mma = mma;
+  strategy.requireTensorCores = true;
+  OpPassManager &onTensors = pm.nest<func::FuncOp>();
+  onTensors.addPass(createSelectLoweringStrategy(strategy));
+  onTensors.addPass(createTileAndDistributeToWorkgroups());
+
+  buildBufferizePipeline(pm);
+
+  // Inside the workgroup: IREE's LLVMGPUMatmulTensorCore order.
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createWorkgroupSpecialization());
+  fpm.addPass(createTileAndDistribute(
+      TileAndDistributeOptions{/*distributeToWarp=*/true}));
+  fpm.addPass(createRemoveSingleIterationLoop());
+  fpm.addPass(createMultiBuffering(
+      MultiBufferingOptions{/*numBuffers=*/options.depth}));
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+  fpm.addPass(createTensorCoreVectorization(
+      TensorCoreVectorizationOptions{/*mma=*/mma}));
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createDistributeSharedMemoryCopy());
+  fpm.addPass(createReduceBankConflicts(
+      ReduceBankConflictsOptions{/*paddingBits=*/options.padding}));
+  VectorToGPUOptions toGpu;
+  toGpu.mma = mma;
+  fpm.addPass(createVectorToGPU(toGpu));
+  fpm.addPass(createLoopInvariantCodeMotionPass());
+  SoftwarePipeliningOptions pipelining;
+  pipelining.depth = options.depth;
+  pipelining.epiloguePeeling = options.epiloguePeeling;
+  pipelining.schedule = options.schedule;
+  fpm.addPass(createSoftwarePipelining(pipelining));
+  fpm.addPass(createPackSharedMemoryAlloc());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+/// Registers pipeline `name`, built by `builder`, for pass managers on a
+/// `builtin.module` (or on any op). Unlike upstream's
+/// `PassPipelineRegistration`, it refuses other nestings with an ordinary
+/// pipeline error: adding the pipeline's module passes to, say, a
+/// `func.func` pass manager would otherwise abort the process.
+template <typename Options>
+static void registerModulePipeline(
+    StringRef name, StringRef description,
+    std::function<void(OpPassManager &, const Options &)> builder) {
+  registerPassPipeline(
+      name, description,
+      [name = name.str(), builder](
+          OpPassManager &pm, StringRef text,
+          function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        Options options;
+        if (failed(options.parseFromString(text)))
+          return errorHandler("invalid options for pipeline '" + name + "'");
+        StringRef anchor = pm.getOpAnchorName();
+        if (anchor != ModuleOp::getOperationName() &&
+            anchor != OpPassManager::getAnyOpAnchorName())
+          return errorHandler("pipeline '" + name +
+                              "' runs on a builtin.module, but is nested in '" +
+                              anchor + "'; write builtin.module(" + name +
+                              ")");
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(Options());
+      });
 }
 
 void mlir::gpucg::registerGpucgPassPipelines() {
-  PassPipelineRegistration<TensorCorePipelineOptions>(
+  registerModulePipeline<TensorCorePipelineOptions>(
       "gpucg-matmul-tensorcore",
       "Tensor-core (WMMA) pipeline for matmul kernels on tensors: strategy, "
       "workgroup tiling, bufferization, specialization, warp distribution, "
       "multi-buffering, vectorization, copy distribution, bank-conflict "
       "padding, WMMA, software pipelining, shared-memory packing",
       [](OpPassManager &pm, const TensorCorePipelineOptions &options) {
-        addPipeline(pm, getTensorCorePipeline("wmma", options));
+        buildTensorCorePipeline(pm, MmaKind::Wmma, options);
       });
-  PassPipelineRegistration<TensorCorePipelineOptions>(
+  registerModulePipeline<TensorCorePipelineOptions>(
       "gpucg-matmul-mma-sync",
       "Tensor-core (mma.sync + ldmatrix) pipeline for matmul kernels on "
       "tensors; the stages of gpucg-matmul-tensorcore",
       [](OpPassManager &pm, const TensorCorePipelineOptions &options) {
-        addPipeline(pm, getTensorCorePipeline("mma-sync", options));
+        buildTensorCorePipeline(pm, MmaKind::MmaSync, options);
       });
-  PassPipelineRegistration<>(
+  registerModulePipeline<EmptyPipelineOptions>(
       "gpucg-bufferize",
       "Bufferize gpucg kernels with one-shot bufferization (function "
       "boundaries included, identity layouts)",
-      [](OpPassManager &pm) { addPipeline(pm, kBufferizePipeline); });
-  PassPipelineRegistration<>(
+      [](OpPassManager &pm, const EmptyPipelineOptions &) {
+        buildBufferizePipeline(pm);
+      });
+  registerModulePipeline<EmptyPipelineOptions>(
       "gpucg-test-lower-to-cpu",
       "Test only: lower a (workgroup-tiled) kernel and its caller to LLVM "
       "for the CPU, workgroup loops run sequentially",
-      [](OpPassManager &pm) {
-        addPipeline(pm, kBufferizePipeline);
-        addPipeline(pm, kTestLowerToCpuPipeline);
+      [](OpPassManager &pm, const EmptyPipelineOptions &) {
+        buildTestLowerToCpuPipeline(pm);
       });
 }

@@ -114,6 +114,8 @@ LogicalResult mlir::gpucg::padWorkgroupAllocations(RewriterBase &rewriter,
     rewriter.setInsertionPoint(alloc);
     auto padded = memref::AllocOp::create(rewriter, alloc.getLoc(), paddedType,
                                           alloc.getAlignmentAttr());
+    // What earlier passes said of the buffer (gpucg.num_buffers) still holds.
+    padded->setDiscardableAttrs(alloc->getDiscardableAttrDictionary());
     SmallVector<OpFoldResult> zeros(type.getRank(), rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> ones(type.getRank(), rewriter.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes =

@@ -66,19 +66,18 @@ static bool isSharedMemoryLoad(Operation *op) {
              vector::TransferReadOp, memref::LoadOp>(op);
 }
 
-/// The allocation `value` is a view of, and whether some view on the way
-/// selects one buffer of a multi-buffered allocation (a rank-reducing slice
-/// of size 1 of the leading dimension).
-static std::pair<Value, bool> getBufferRoot(Value value) {
-  bool selectsBuffer = false;
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
-    if (auto subview = dyn_cast<memref::SubViewOp>(view.getOperation()))
-      selectsBuffer |= subview.getSourceType().getRank() >
-                           subview.getType().getRank() &&
-                       subview.getStaticSizes().front() == 1;
+/// How many copies of the workgroup buffer behind `value` (through views)
+/// exist: the `gpucg.num_buffers` that gpucg-multi-buffering put on its
+/// allocation, else 1.
+static int64_t getNumBufferCopies(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
-  }
-  return {value, selectsBuffer};
+  auto *dialect = value.getContext()->getLoadedDialect<GpucgDialect>();
+  Operation *alloc = value.getDefiningOp();
+  if (!dialect || !alloc)
+    return 1;
+  IntegerAttr count = dialect->getNumBuffersAttrHelper().getAttr(alloc);
+  return count ? count.getInt() : 1;
 }
 
 LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
@@ -114,9 +113,7 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
 
   // Every buffer copied into must have a copy per stage in flight.
   for (nvgpu::DeviceAsyncCopyOp copy : copies) {
-    auto [root, selectsBuffer] = getBufferRoot(copy.getDst());
-    auto type = cast<MemRefType>(root.getType());
-    int64_t buffers = selectsBuffer ? type.getShape().front() : 1;
+    int64_t buffers = getNumBufferCopies(copy.getDst());
     if (buffers < static_cast<int64_t>(depth))
       return copy.emitOpError()
              << "copies into a workgroup buffer with " << buffers
@@ -320,17 +317,6 @@ struct SoftwarePipeliningPass
 
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
-    std::optional<PipelineSchedule> parsed =
-        llvm::StringSwitch<std::optional<PipelineSchedule>>(schedule)
-            .Case("load-global-stage0", PipelineSchedule::LoadGlobalStage0)
-            .Case("nvidia-tensorcore", PipelineSchedule::NvidiaTensorCore)
-            .Default(std::nullopt);
-    if (!parsed) {
-      funcOp.emitOpError() << "unknown schedule '" << schedule
-                           << "'; expected load-global-stage0 or "
-                              "nvidia-tensorcore";
-      return signalPassFailure();
-    }
     unsigned pipelineDepth = depth;
     if (pipelineDepth == 0) {
       TranslationInfoAttr info = getTranslationInfo(funcOp);
@@ -352,7 +338,7 @@ struct SoftwarePipeliningPass
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops)
       if (failed(pipelineAsyncCopyLoop(rewriter, loop, pipelineDepth,
-                                       epiloguePeeling, *parsed)))
+                                       epiloguePeeling, schedule)))
         return signalPassFailure();
   }
 };

@@ -40,21 +40,21 @@ bool mlir::gpucg::isWorkgroupMemory(Type type) {
 
 LogicalResult mlir::gpucg::verifyMmaOption(Operation *op,
                                            TranslationInfoAttr info,
-                                           StringRef mma) {
+                                           MmaPreference mma) {
   std::optional<MmaKind> kind = info.getTensorCoreMmaKind();
-  assert(kind && "expected the translation info of a tensor-core pipeline");
-  if (mma == "auto")
+  if (!kind)
+    return op->emitOpError()
+           << "was given an mma option, but its pipeline "
+           << stringifyPipeline(info.getPipeline())
+           << " does not run on tensor cores";
+  if (mma == MmaPreference::Auto)
     return success();
-  // The option spells the enum's `mma_sync` the way pass options are
-  // spelled elsewhere, with a dash.
-  std::optional<MmaKind> requested =
-      symbolizeMmaKind(mma == "mma-sync" ? StringRef("mma_sync") : mma);
-  if (!requested)
-    return op->emitOpError() << "unknown mma kind '" << mma
-                             << "'; expected auto, wmma or mma-sync";
-  if (*requested != *kind)
-    return op->emitOpError() << "was given mma=" << mma << ", but its pipeline "
-                             << stringifyPipeline(info.getPipeline())
-                             << " uses " << stringifyMmaKind(*kind);
+  MmaKind requested =
+      mma == MmaPreference::Wmma ? MmaKind::Wmma : MmaKind::MmaSync;
+  if (requested != *kind)
+    return op->emitOpError()
+           << "was given mma=" << (requested == MmaKind::Wmma ? "wmma" : "mma-sync")
+           << ", but its pipeline " << stringifyPipeline(info.getPipeline())
+           << " uses " << stringifyMmaKind(*kind);
   return success();
 }

@@ -10,6 +10,7 @@
 #define GPUCG_LIB_TRANSFORMS_UTILS_H
 
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/LoweringStrategy.h"
 
 #include "mlir/Support/LLVM.h"
 
@@ -35,12 +36,12 @@ void canonicalizeRegion(Region &region);
 /// memref or not, is not.
 bool isWorkgroupMemory(Type type);
 
-/// Checks a pass's `mma` option ("auto", "wmma" or "mma-sync") against the
-/// MMA family of `info`, a tensor-core pipeline's translation info. Emits an
-/// error on `op` and fails for an unknown option or one that contradicts the
-/// pipeline.
+/// Checks a pass's `mma` option against the MMA family of `info`, a
+/// tensor-core pipeline's translation info. Emits an error on `op` and fails
+/// when the option contradicts the pipeline (or the pipeline has no MMA
+/// family).
 LogicalResult verifyMmaOption(Operation *op, TranslationInfoAttr info,
-                              StringRef mma);
+                              MmaPreference mma);
 
 } // namespace gpucg
 } // namespace mlir

@@ -100,6 +100,11 @@ LogicalResult mlir::gpucg::specializeWorkgroupTile(RewriterBase &rewriter,
   }
   auto ifOp = scf::IfOp::create(rewriter, loc, isFullTile,
                                 /*withElseRegion=*/true);
+  // Later passes (vector-to-GPU) tell the paths apart by this attribute.
+  forallOp->getContext()
+      ->getOrLoadDialect<GpucgDialect>()
+      ->getWorkgroupSpecializationAttrHelper()
+      .setAttr(ifOp, rewriter.getUnitAttr());
 
   // The original body goes to the else branch unchanged.
   Operation *terminator = body->getTerminator();
@@ -112,7 +117,8 @@ LogicalResult mlir::gpucg::specializeWorkgroupTile(RewriterBase &rewriter,
   // The then branch is a copy in which each tile size is its constant.
   rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   for (Operation &op : elseBlock->without_terminator()) {
-    if (staticSizes.contains(op.getResult(0)) && isa<affine::AffineMinOp>(op))
+    auto minOp = dyn_cast<affine::AffineMinOp>(op);
+    if (minOp && staticSizes.contains(minOp.getResult()))
       continue;
     rewriter.clone(op, staticSizes);
   }

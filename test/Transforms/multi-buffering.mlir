@@ -14,8 +14,8 @@
 /// step taking buffer ((k - 0) / 16) mod N. C is copied in before and out
 /// after the loop: left alone.
 // TWO-LABEL: func.func @k_loop
-//   TWO-DAG:   %[[A:.+]] = memref.alloc() : memref<2x32x16xf16, #gpu.address_space<workgroup>>
-//   TWO-DAG:   %[[B:.+]] = memref.alloc() : memref<2x16x32xf16, #gpu.address_space<workgroup>>
+//   TWO-DAG:   %[[A:.+]] = memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x32x16xf16, #gpu.address_space<workgroup>>
+//   TWO-DAG:   %[[B:.+]] = memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x16x32xf16, #gpu.address_space<workgroup>>
 //   TWO-DAG:   %[[C:.+]] = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
 //       TWO:   scf.forall
 //       TWO:     linalg.copy ins(%{{.+}}) outs(%[[C]] :
@@ -28,12 +28,12 @@
 //       TWO:       linalg.matmul ins(%[[AK]], %[[BK]] : {{.+}}) outs(%[[C]] :
 //       TWO:     linalg.copy ins(%[[C]] :
 // THREE-LABEL: func.func @k_loop
-//   THREE-DAG:   memref.alloc() : memref<3x32x16xf16, #gpu.address_space<workgroup>>
-//   THREE-DAG:   memref.alloc() : memref<3x16x32xf16, #gpu.address_space<workgroup>>
+//   THREE-DAG:   memref.alloc() {gpucg.num_buffers = 3 : i64} : memref<3x32x16xf16, #gpu.address_space<workgroup>>
+//   THREE-DAG:   memref.alloc() {gpucg.num_buffers = 3 : i64} : memref<3x16x32xf16, #gpu.address_space<workgroup>>
 //       THREE:   affine.apply affine_map<(d0) -> ((d0 floordiv 16) mod 3)>
 // FIVE-LABEL: func.func @k_loop
-//   FIVE-DAG:   memref.alloc() : memref<5x32x16xf16, #gpu.address_space<workgroup>>
-//   FIVE-DAG:   memref.alloc() : memref<5x16x32xf16, #gpu.address_space<workgroup>>
+//   FIVE-DAG:   memref.alloc() {gpucg.num_buffers = 5 : i64} : memref<5x32x16xf16, #gpu.address_space<workgroup>>
+//   FIVE-DAG:   memref.alloc() {gpucg.num_buffers = 5 : i64} : memref<5x16x32xf16, #gpu.address_space<workgroup>>
 //   FIVE-DAG:   memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
 //       FIVE:   affine.apply affine_map<(d0) -> ((d0 floordiv 16) mod 5)>
 func.func @k_loop(%a: memref<512x128xf16>, %b: memref<128x512xf16>, %c: memref<512x512xf32>)

@@ -7,7 +7,7 @@
 // RUN: not gpucg-opt %s -split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(gpucg-software-pipelining{schedule=round-robin}))' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SCHED
-// SCHED: unknown schedule 'round-robin'; expected load-global-stage0 or nvidia-tensorcore
+// SCHED: for the --schedule option: Cannot find option named 'round-robin'!
 
 /// Two buffers cannot keep four stages of copies in flight.
 func.func @too_few_buffers(%g: memref<128x8xf16>, %init: f16) -> f16 {
@@ -15,7 +15,7 @@ func.func @too_few_buffers(%g: memref<128x8xf16>, %init: f16) -> f16 {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c16 = arith.constant 16 : index
-  %smem = memref.alloc() : memref<2x8xf16, #gpu.address_space<workgroup>>
+  %smem = memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x8xf16, #gpu.address_space<workgroup>>
   %r = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f16) {
     %b = arith.remui %k, %c2 : index
     %buf = memref.subview %smem[%b, 0] [1, 8] [1, 1] : memref<2x8xf16, #gpu.address_space<workgroup>> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
@@ -38,7 +38,7 @@ func.func @too_few_iterations(%g: memref<128x8xf16>, %init: f16) -> f16 {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
-  %smem = memref.alloc() : memref<4x8xf16, #gpu.address_space<workgroup>>
+  %smem = memref.alloc() {gpucg.num_buffers = 4 : i64} : memref<4x8xf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'scf.for' op has 2 iterations; a depth-4 pipeline needs at least 4}}
   %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %init) -> (f16) {
     %b = arith.remui %k, %c4 : index
@@ -60,7 +60,7 @@ func.func @dynamic_trip_count(%g: memref<128x8xf16>, %init: f16, %n: index) -> f
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %smem = memref.alloc() : memref<4x8xf16, #gpu.address_space<workgroup>>
+  %smem = memref.alloc() {gpucg.num_buffers = 4 : i64} : memref<4x8xf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'scf.for' op has a dynamic trip count; gpucg pipelines only loops of known length}}
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (f16) {
     %b = arith.remui %k, %c4 : index

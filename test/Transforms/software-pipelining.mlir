@@ -71,7 +71,7 @@ func.func @k_loop(%g: memref<128x8xf16>, %init: f16) -> f16
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %c16 = arith.constant 16 : index
-  %smem = memref.alloc() : memref<3x8xf16, #gpu.address_space<workgroup>>
+  %smem = memref.alloc() {gpucg.num_buffers = 3 : i64} : memref<3x8xf16, #gpu.address_space<workgroup>>
   %r = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f16) {
     %b = arith.remui %k, %c3 : index
     %buf = memref.subview %smem[%b, 0] [1, 8] [1, 1] : memref<3x8xf16, #gpu.address_space<workgroup>> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>

@@ -10,6 +10,7 @@
 #define GPUCG_TRANSFORMS_PASSES_H
 
 #include "gpucg/Transforms/LoweringStrategy.h"
+#include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 namespace gpucg {
@@ -31,12 +33,62 @@ namespace gpucg {
 #define GEN_PASS_REGISTRATION
 #include "gpucg/Transforms/Passes.h.inc"
 
-/// Registers gpucg's named pass pipelines:
-///  - `gpucg-bufferize`: one-shot bufferization of kernels, function
-///    boundaries included, with identity layouts at the boundaries;
+/// Options of the named tensor-core pipelines (`gpucg-matmul-tensorcore`,
+/// `gpucg-matmul-mma-sync`).
+struct TensorCorePipelineOptions
+    : public PassPipelineOptions<TensorCorePipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip (e.g. sm_80); the "
+                                          "module's gpucg.target if empty"),
+                           llvm::cl::init("")};
+  Option<unsigned> depth{
+      *this, "depth",
+      llvm::cl::desc("Software-pipelining depth and workgroup-buffer count "
+                     "(0: the strategy's pipeline_depth)"),
+      llvm::cl::init(0)};
+  Option<unsigned> padding{
+      *this, "padding",
+      llvm::cl::desc("Bits of bank-conflict padding per workgroup-memory row "
+                     "(0: none)"),
+      llvm::cl::init(128)};
+  Option<PipelineSchedule> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Software-pipelining schedule"),
+      llvm::cl::init(PipelineSchedule::LoadGlobalStage0),
+      llvm::cl::values(
+          clEnumValN(PipelineSchedule::LoadGlobalStage0, "load-global-stage0",
+                     "global-to-workgroup copies in stage 0"),
+          clEnumValN(PipelineSchedule::NvidiaTensorCore, "nvidia-tensorcore",
+                     "also workgroup-to-register loads one stage early"))};
+  Option<bool> epiloguePeeling{
+      *this, "epilogue-peeling",
+      llvm::cl::desc("Peel the software-pipelining epilogue"),
+      llvm::cl::init(true)};
+};
+
+/// Adds gpucg's bufferization of kernels to `pm` (on a `builtin.module`):
+/// one-shot bufferization with function boundaries (identity layouts at the
+/// boundaries), dropping results equivalent to an argument, CSE and
+/// canonicalization.
+void buildBufferizePipeline(OpPassManager &pm);
+
+/// Adds the whole tensor-core pipeline of MMA family `kind` to `pm` (on a
+/// `builtin.module`): from kernels on tensors through strategy, workgroup
+/// tiling, bufferization, specialization, warp distribution,
+/// multi-buffering, vectorization, copy distribution, bank-conflict padding,
+/// tensor-core ops, software pipelining and shared-memory packing.
+void buildTensorCorePipeline(OpPassManager &pm, MmaKind kind,
+                             const TensorCorePipelineOptions &options);
+
+/// Registers gpucg's named pass pipelines, each on a `builtin.module`:
+///  - `gpucg-matmul-tensorcore` and `gpucg-matmul-mma-sync`
+///    (buildTensorCorePipeline);
+///  - `gpucg-bufferize` (buildBufferizePipeline);
 ///  - `gpucg-test-lower-to-cpu`: test only; lowers a (workgroup-tiled)
 ///    kernel and its caller to LLVM for the CPU, running the workgroup
 ///    `scf.forall` as sequential loops, so `mlir-runner` can check numerics.
+/// A pipeline nested in another op, or given an invalid option, is a
+/// pipeline error, not an abort.
 void registerGpucgPassPipelines();
 
 } // namespace gpucg

@@ -218,7 +218,8 @@ def WorkgroupSpecialization
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpucg::GpucgDialect"];
 }
 
 def StripAttributes : Pass<"gpucg-strip-attributes"> {
@@ -345,7 +346,8 @@ def MultiBuffering : Pass<"gpucg-multi-buffering", "func::FuncOp"> {
            "Number of buffers (0: the translation_info's pipeline_depth)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::gpucg::GpucgDialect"];
 }
 
 def TestSerializeThreads
@@ -415,9 +417,16 @@ def TensorCoreVectorization
     ```
   }];
   let options = [
-    Option<"mma", "mma", "std::string", /*default=*/"\"auto\"",
-           "MMA family: auto (the pipeline's), wmma or mma-sync; a value "
-           "that contradicts the pipeline is an error">
+    Option<"mma", "mma", "::mlir::gpucg::MmaPreference",
+           /*default=*/"::mlir::gpucg::MmaPreference::Auto",
+           "MMA family; a value that contradicts the pipeline is an error",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gpucg::MmaPreference::Auto, "auto",
+                        "the family of the kernel's pipeline"),
+             clEnumValN(::mlir::gpucg::MmaPreference::Wmma, "wmma",
+                        "WMMA (gpu.subgroup_mma_*)"),
+             clEnumValN(::mlir::gpucg::MmaPreference::MmaSync, "mma-sync",
+                        "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>
   ];
   let dependentDialects = [
     "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"
@@ -489,9 +498,16 @@ def VectorToGPU : Pass<"gpucg-vector-to-gpu", "func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"mma", "mma", "std::string", /*default=*/"\"auto\"",
-           "MMA family: auto (the pipeline's), wmma or mma-sync; a value "
-           "that contradicts the pipeline is an error">,
+    Option<"mma", "mma", "::mlir::gpucg::MmaPreference",
+           /*default=*/"::mlir::gpucg::MmaPreference::Auto",
+           "MMA family; a value that contradicts the pipeline is an error",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gpucg::MmaPreference::Auto, "auto",
+                        "the family of the kernel's pipeline"),
+             clEnumValN(::mlir::gpucg::MmaPreference::Wmma, "wmma",
+                        "WMMA (gpu.subgroup_mma_*)"),
+             clEnumValN(::mlir::gpucg::MmaPreference::MmaSync, "mma-sync",
+                        "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>,
     Option<"tf32", "tf32", "bool", /*default=*/"true",
            "Let f32 matmuls run as TF32 (WMMA m16n16k8); when false they "
            "are an error">
@@ -551,9 +567,18 @@ def SoftwarePipelining : Pass<"gpucg-software-pipelining", "func::FuncOp"> {
     Option<"epiloguePeeling", "epilogue-peeling", "bool", /*default=*/"true",
            "Peel the epilogue (otherwise predicate the copies of the last "
            "iterations)">,
-    Option<"schedule", "schedule", "std::string",
-           /*default=*/"\"load-global-stage0\"",
-           "load-global-stage0 or nvidia-tensorcore">
+    Option<"schedule", "schedule", "::mlir::gpucg::PipelineSchedule",
+           /*default=*/"::mlir::gpucg::PipelineSchedule::LoadGlobalStage0",
+           "How the K loop's ops are assigned to stages",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gpucg::PipelineSchedule::LoadGlobalStage0,
+                        "load-global-stage0",
+                        "global-to-workgroup copies in stage 0, the rest in "
+                        "the last"),
+             clEnumValN(::mlir::gpucg::PipelineSchedule::NvidiaTensorCore,
+                        "nvidia-tensorcore",
+                        "also loads from workgroup memory one stage before "
+                        "the MMAs (depth >= 3)"))}]>
   ];
   let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",

@@ -29,6 +29,7 @@ namespace linalg {
 class LinalgOp;
 } // namespace linalg
 namespace scf {
+class ForOp;
 class ForallOp;
 } // namespace scf
 

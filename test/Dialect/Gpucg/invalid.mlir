@@ -220,7 +220,7 @@ func.func @compilation_info_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info'}}
+// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info', 'gpucg.num_buffers', 'gpucg.workgroup_specialization'}}
 func.func @unknown_gpucg_attr() attributes {gpucg.config = 1 : i64} {
   return
 }
@@ -229,5 +229,50 @@ func.func @unknown_gpucg_attr() attributes {gpucg.config = 1 : i64} {
 
 // expected-error @+1 {{expected one of [wmma, mma_sync] for mma_kind, got: mma}}
 func.func @translation_info_unknown_mma_kind() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, mma_kind = mma>} {
+  return
+}
+
+// -----
+
+/// gpucg.num_buffers says how many copies the leading dimension holds.
+func.func @num_buffers_mismatch() {
+  // expected-error @+1 {{'memref.alloc' op attribute 'gpucg.num_buffers' (3 : i64) must be positive and equal the leading dimension of the op's one memref result}}
+  %0 = memref.alloc() {gpucg.num_buffers = 3 : i64} : memref<2x8xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @num_buffers_kind() {
+  // expected-error @+1 {{'memref.alloc' op attribute 'gpucg.num_buffers' must be an integer, got "two"}}
+  %0 = memref.alloc() {gpucg.num_buffers = "two"} : memref<2x8xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+/// A leading dimension too large for 64 bits cannot match any memref.
+func.func @num_buffers_huge() {
+  // expected-error @+1 {{'memref.alloc' op attribute 'gpucg.num_buffers' (36893488147419103232 : i128) must be positive and equal the leading dimension of the op's one memref result}}
+  %0 = memref.alloc() {gpucg.num_buffers = 36893488147419103232 : i128} : memref<2x8xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+/// gpucg.workgroup_specialization marks an scf.if with a full-tile and a
+/// partial-tile region.
+func.func @workgroup_specialization_on_func() attributes {gpucg.workgroup_specialization} {
+  // expected-error @-1 {{'func.func' op attribute 'gpucg.workgroup_specialization' may only be placed on an op with a full-tile and a partial-tile region (an scf.if), but the op has 1 regions}}
+  return
+}
+
+// -----
+
+func.func @workgroup_specialization_kind(%c: i1) {
+  // expected-error @+1 {{'scf.if' op attribute 'gpucg.workgroup_specialization' must be a unit attribute, got 1 : i64}}
+  scf.if %c {
+  } else {
+  } {gpucg.workgroup_specialization = 1 : i64}
   return
 }

@@ -125,3 +125,17 @@ module @target_unknown_chip_complete attributes {gpucg.target = #gpucg.target<
 // ALIAS: module @target_alias attributes {gpucg.target = #gpucg_target}
 module @target_alias attributes {gpucg.target = #gpucg.target<chip = "sm_75">} {
 }
+
+// -----
+
+/// The attributes one pass leaves for a later one round-trip.
+// CHECK-LABEL: func.func @pass_contracts
+//       CHECK:   memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x8xf16, #gpu.address_space<workgroup>>
+//       CHECK:   } {gpucg.workgroup_specialization}
+func.func @pass_contracts(%c: i1) {
+  %0 = memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x8xf16, #gpu.address_space<workgroup>>
+  scf.if %c {
+  } else {
+  } {gpucg.workgroup_specialization}
+  return
+}

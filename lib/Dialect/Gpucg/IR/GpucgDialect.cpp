@@ -49,6 +49,26 @@ static LogicalResult verifyAttrKind(Operation *op, NamedAttribute attr,
                            << attr.getValue();
 }
 
+/// Checks `gpucg.num_buffers = N`: a positive integer on an op whose single
+/// result is a memref with a leading dimension of N.
+static LogicalResult verifyNumBuffers(Operation *op, NamedAttribute attr) {
+  auto count = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!count || !count.getType().isSignlessInteger())
+    return op->emitOpError() << "attribute '" << attr.getName().getValue()
+                             << "' must be an integer, got " << attr.getValue();
+  auto type = op->getNumResults() == 1
+                  ? dyn_cast<MemRefType>(op->getResult(0).getType())
+                  : MemRefType();
+  std::optional<int64_t> value = count.getValue().trySExtValue();
+  if (!type || type.getRank() == 0 || !value || *value < 1 ||
+      type.getDimSize(0) != *value)
+    return op->emitOpError()
+           << "attribute '" << attr.getName().getValue() << "' ("
+           << count << ") must be positive and equal the leading "
+           << "dimension of the op's one memref result";
+  return success();
+}
+
 LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -70,11 +90,26 @@ LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
   if (name == getCompilationInfoAttrHelper().getName())
     return verifyAttrKind<CompilationInfoAttr>(op, attr,
                                                "#gpucg.compilation_info");
+  if (name == getNumBuffersAttrHelper().getName())
+    return verifyNumBuffers(op, attr);
+  if (name == getWorkgroupSpecializationAttrHelper().getName()) {
+    if (failed(verifyAttrKind<UnitAttr>(op, attr, "unit attribute")))
+      return failure();
+    if (op->getNumRegions() != 2)
+      return op->emitOpError()
+             << "attribute '" << name
+             << "' may only be placed on an op with a full-tile and a "
+                "partial-tile region (an scf.if), but the op has "
+             << op->getNumRegions() << " regions";
+    return success();
+  }
   return op->emitOpError() << "unknown gpucg attribute '" << name
                            << "'; expected one of 'gpucg.target', "
                               "'gpucg.translation_info', "
                               "'gpucg.lowering_config', "
-                              "'gpucg.compilation_info'";
+                              "'gpucg.compilation_info', "
+                              "'gpucg.num_buffers', "
+                              "'gpucg.workgroup_specialization'";
 }
 
 TranslationInfoAttr mlir::gpucg::getTranslationInfo(Operation *funcOp) {

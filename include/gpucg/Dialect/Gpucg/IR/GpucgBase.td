@@ -32,6 +32,16 @@ def Gpucg_Dialect : Dialect {
     (on a module), `gpucg.translation_info` (on a function),
     `gpucg.lowering_config` and `gpucg.compilation_info` (on the root op of a
     kernel); the dialect verifies the kind of attribute under each name.
+
+    Two more names state what one pass made for a later one, so that the
+    later pass need not recognise the IR's shape:
+
+    * `gpucg.num_buffers = N : i64` on a `memref.alloc` that
+      gpucg-multi-buffering made: its leading dimension (of size N) selects
+      one of N copies of the original buffer;
+    * `gpucg.workgroup_specialization` (a unit attribute) on the `scf.if`
+      that gpucg-workgroup-specialization made: its `then` region runs the
+      full, statically shaped tiles, its `else` region the partial ones.
   }];
 
   let useDefaultAttributePrinterParser = 1;
@@ -40,7 +50,9 @@ def Gpucg_Dialect : Dialect {
     "::mlir::gpucg::TargetAttr":$target,
     "::mlir::gpucg::TranslationInfoAttr":$translation_info,
     "::mlir::gpucg::LoweringConfigAttr":$lowering_config,
-    "::mlir::gpucg::CompilationInfoAttr":$compilation_info
+    "::mlir::gpucg::CompilationInfoAttr":$compilation_info,
+    "::mlir::IntegerAttr":$num_buffers,
+    "::mlir::UnitAttr":$workgroup_specialization
   );
   let extraClassDeclaration = [{
   private:
