@@ -12,6 +12,7 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools   # MLIR 22.1: libMLIR.so, headers, mlir-opt, mlir-tblgen, mlir-runner
   llvm-22-dev llvm-22-tools      # LLVM 22.1: CMake package, lit, FileCheck, not
   cmake ninja-build make g++     # build tools
+  libasan8 libubsan1             # g++ 12's ASan/UBSan runtimes, for the checked build
   python3                        # lit
 )
 

@@ -1,16 +1,30 @@
 #!/usr/bin/env python3
 """Prints 'N passed, M failed, K skipped' for JUnit XML test reports.
 
-Exits 1 when a test failed or errored, or when no test ran at all.
+    test-summary.py [--failed-build NAME]... REPORT.xml...
+
+Sums every report given (e.g. lit's reports of the normal and of the checked
+build). Each --failed-build NAME counts as one more failure: a configuration
+that did not build, so its tests could not run.
+
+Exits 1 when a test failed or errored, a build failed, or no test ran at all.
 """
 
+import argparse
 import sys
 import xml.etree.ElementTree as ET
 
 
-def main(paths):
-    passed = failed = skipped = 0
-    for path in paths:
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("reports", nargs="*", metavar="REPORT.xml")
+    parser.add_argument("--failed-build", action="append", default=[],
+                        metavar="NAME", help="a build that failed")
+    args = parser.parse_args(argv)
+
+    passed = skipped = 0
+    failed = len(args.failed_build)
+    for path in args.reports:
         for case in ET.parse(path).getroot().iter("testcase"):
             if case.find("failure") is not None or case.find("error") is not None:
                 failed += 1

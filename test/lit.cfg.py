@@ -10,7 +10,8 @@ from lit.llvm.subst import ToolSubst
 config.name = "GPUCG"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
+                   "lsan.supp"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gpucg_obj_root, "test")
@@ -27,12 +28,55 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.gpucg_tools_dir, append_path=True)
 
+# The checked configuration (docs/Building.md): gpucg's own code built with
+# assertions, AddressSanitizer and UndefinedBehaviorSanitizer.
+mlir_opt_command = config.mlir_opt
+sanitizer_preload = ""
+if config.gpucg_assertions:
+    config.available_features.add("asserts")
+if config.gpucg_sanitizers:
+    config.available_features.add("sanitizers")
+    symbolizer = os.path.join(config.llvm_tools_dir, "llvm-symbolizer")
+    # abort_on_error: a report ends the process with SIGABRT, like a failed
+    # assertion, not with exit status 1, which `not gpucg-opt ...` and the
+    # fuzzer would take for an ordinary diagnosed error.
+    if "address" in config.gpucg_sanitizers:
+        config.available_features.add("asan")
+        # LeakSanitizer stays on: neither gpucg-opt nor Debian's mlir-opt with
+        # the plugin leaks today. lsan.supp is where a leak of MLIR's own (never
+        # gpucg's) would be suppressed, with its reason.
+        config.environment["ASAN_OPTIONS"] = ":".join([
+            "abort_on_error=1",
+            "detect_leaks=1",
+            "check_initialization_order=1",
+            "strict_init_order=1",
+            "detect_stack_use_after_return=1",
+        ])
+        config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.join(
+            config.test_source_root, "lsan.supp")
+        if os.path.exists(symbolizer):
+            config.environment["ASAN_SYMBOLIZER_PATH"] = symbolizer
+        # Debian's mlir-opt is not instrumented: the ASan runtime that the
+        # plugin needs must be loaded before everything else.
+        sanitizer_preload = "env LD_PRELOAD=" + config.gpucg_asan_runtime
+        mlir_opt_command = sanitizer_preload + " " + config.mlir_opt
+    if "undefined" in config.gpucg_sanitizers:
+        config.available_features.add("ubsan")
+        config.environment["UBSAN_OPTIONS"] = (
+            "abort_on_error=1:halt_on_error=1:print_stacktrace=1")
+        if os.path.exists(symbolizer):
+            config.environment["UBSAN_SYMBOLIZER_PATH"] = symbolizer
+# Prefix for an uninstrumented host program (mlir-opt, python3) that loads a
+# gpucg library: preloads the sanitizer runtime in the checked configuration,
+# nothing otherwise.
+config.substitutions.append(("%sanitizer_preload", sanitizer_preload))
+
 tools = [
     "gpucg-opt",
     ToolSubst("mlir-runner", command=os.path.join(config.llvm_tools_dir, "mlir-runner"),
               unresolved="fatal"),
     # Debian's stock mlir-opt, for the plugin tests.
-    ToolSubst("mlir-opt", command=config.mlir_opt, unresolved="fatal"),
+    ToolSubst("mlir-opt", command=mlir_opt_command, unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.gpucg_tools_dir, config.llvm_tools_dir])
 

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -60,6 +61,33 @@ static int64_t getVectorWidth(int64_t innerSize, Type elementType) {
   while (width > 1 && innerSize % width != 0)
     width /= 2;
   return width;
+}
+
+/// Most copies one thread issues for one linalg.copy when its loops are
+/// unrolled; more stay in loops.
+static constexpr int64_t kMaxUnrolledCopiesPerThread = 16;
+
+/// Fully unrolls `loop`, which every thread runs `tripCount` times (from its
+/// own lower bound, with the same step): rewritten to iterate from 0 to
+/// `tripCount` with the original induction variable recomputed, then
+/// unrolled by upstream.
+static LogicalResult unrollUniformLoop(RewriterBase &rewriter, scf::ForOp loop,
+                                       int64_t tripCount) {
+  Location loc = loop.getLoc();
+  Value lowerBound = loop.getLowerBound(), step = loop.getStep();
+  rewriter.setInsertionPoint(loop);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, tripCount);
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.setLowerBound(zero);
+    loop.setUpperBound(count);
+    loop.setStep(one);
+  });
+  rewriter.setInsertionPointToStart(loop.getBody());
+  denormalizeInductionVariable(rewriter, loc, loop.getInductionVar(),
+                               lowerBound, step);
+  return loopUnrollFull(loop);
 }
 
 LogicalResult mlir::gpucg::distributeSharedMemoryCopies(
@@ -147,6 +175,37 @@ LogicalResult mlir::gpucg::distributeSharedMemoryCopies(
     rewriter.setInsertionPoint(tiled->op);
     if (succeeded(linalg::vectorize(rewriter, tiled->op)))
       rewriter.eraseOp(tiled->op);
+
+    // Straight-line copies, as IREE had them: what software pipelining needs
+    // (a commit group names the async copies of an iteration, which must be
+    // at the top level of the K loop) and what the hardware prefers. A loop
+    // is uniform - each thread runs it the same number of times - when its
+    // upper bound is a multiple of its step and every thread's processor id
+    // is below the processor count (the flat thread ids fill whole rows).
+    SmallVector<int64_t> tripCounts;
+    int64_t copiesPerThread = 1;
+    bool uniform = tiled->loops.size() == static_cast<size_t>(rank) &&
+                   numThreads % threadsPerRow == 0;
+    for (int64_t dim = 0; uniform && dim < rank; ++dim) {
+      int64_t procs = dim == rank - 1   ? threadsPerRow
+                      : dim == rank - 2 ? rowThreads
+                                        : 1;
+      int64_t step = procs * tileSizes[dim];
+      int64_t size = type.getDimSize(dim);
+      uniform = size > 0 && size % step == 0;
+      tripCounts.push_back(size / std::max<int64_t>(step, 1));
+      copiesPerThread *= tripCounts.back();
+      uniform &= copiesPerThread <= kMaxUnrolledCopiesPerThread;
+    }
+    if (!uniform)
+      continue;
+    for (int64_t dim = rank - 1; dim >= 0; --dim) {
+      auto loop = dyn_cast<scf::ForOp>(tiled->loops[dim]);
+      if (loop && tripCounts[dim] > 1 &&
+          failed(unrollUniformLoop(rewriter, loop, tripCounts[dim])))
+        return loop.emitOpError()
+               << "could not be unrolled " << tripCounts[dim] << " times";
+    }
   }
   return success();
 }

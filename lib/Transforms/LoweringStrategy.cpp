@@ -12,12 +12,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpucg/Transforms/LoweringStrategy.h"
+#include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::gpucg;
@@ -69,6 +72,20 @@ mlir::gpucg::getKernelRootOp(FunctionOpInterface funcOp) {
 // Shapes
 //===----------------------------------------------------------------------===//
 
+/// `a * b` and `a + b` for non-negative sizes, saturated at INT64_MAX: the
+/// strategy compares products of user-given sizes with limits, and a
+/// product that does not fit is simply over every limit.
+static int64_t mulSat(int64_t a, int64_t b) {
+  int64_t result;
+  return llvm::MulOverflow(a, b, result) ? std::numeric_limits<int64_t>::max()
+                                         : result;
+}
+static int64_t addSat(int64_t a, int64_t b) {
+  int64_t result;
+  return llvm::AddOverflow(a, b, result) ? std::numeric_limits<int64_t>::max()
+                                         : result;
+}
+
 namespace {
 /// A contraction root with one m, one n and one k loop (and any number of
 /// batch loops): what the matmul pipelines handle.
@@ -84,11 +101,11 @@ struct MatmulShape {
   bool isStatic() const {
     return llvm::none_of(loopRanges, ShapedType::isDynamic);
   }
-  /// Product of the batch sizes (1 without batch loops).
+  /// Product of the batch sizes (1 without batch loops), saturated.
   int64_t batch() const {
     int64_t product = 1;
     for (unsigned pos : batchPos)
-      product *= loopRanges[pos];
+      product = mulSat(product, loopRanges[pos]);
     return product;
   }
 };
@@ -115,7 +132,10 @@ static std::optional<MatmulShape> getMatmulShape(linalg::LinalgOp op) {
   return shape;
 }
 
+/// Bytes of one element in workgroup memory; index is 64 bits on NVPTX.
 static int64_t getByteWidth(Type type) {
+  if (!type.isIntOrFloat())
+    return 8;
   return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
 }
 
@@ -201,42 +221,59 @@ static Pipeline getTensorCorePipeline(MmaKind kind) {
                                : Pipeline::MatmulTensorCoreMmaSync;
 }
 
-/// Bytes of workgroup memory one pipeline stage of a tensor-core matmul uses:
-/// the A tile (tM x tK) and the B tile (tK x tN).
 /// Bytes of workgroup memory a tensor-core workgroup tile needs with `depth`
 /// pipeline stages: the A (tM x tK) and B (tK x tN) tiles once per stage and
-/// the accumulator (tM x tN) once, every row padded by 16 bytes as
-/// gpucg-reduce-bank-conflicts does by default.
+/// the accumulator (tM x tN) once, every row padded as the pipeline of
+/// `kind` pads it (getDefaultBankConflictPaddingBits).
 static int64_t getTensorCoreSharedMemory(const MatmulShape &shape,
-                                         int64_t tileM, int64_t tileN,
-                                         int64_t tileK, int64_t depth) {
-  constexpr int64_t kRowPadding = 16;
-  int64_t a = tileM * (tileK * getByteWidth(shape.aType) + kRowPadding);
-  int64_t b = tileK * (tileN * getByteWidth(shape.bType) + kRowPadding);
-  int64_t c = tileM * (tileN * getByteWidth(shape.cType) + kRowPadding);
-  return depth * (a + b) + c;
+                                         MmaKind kind, int64_t tileM,
+                                         int64_t tileN, int64_t tileK,
+                                         int64_t depth) {
+  // Budget the widest padding any tensor-core pipeline applies by default
+  // (getDefaultBankConflictPaddingBits, which the pipelines ask too), so the
+  // choice holds whether the pipeline pads or swizzles.
+  (void)kind;
+  const int64_t kRowPadding =
+      std::max(getDefaultBankConflictPaddingBits(MmaKind::Wmma),
+               getDefaultBankConflictPaddingBits(MmaKind::MmaSync)) /
+      8;
+  auto buffer = [&](int64_t rows, int64_t columns, Type type) {
+    return mulSat(rows, addSat(mulSat(columns, getByteWidth(type)),
+                               kRowPadding));
+  };
+  int64_t a = buffer(tileM, tileK, shape.aType);
+  int64_t b = buffer(tileK, tileN, shape.bType);
+  int64_t c = buffer(tileM, tileN, shape.cType);
+  return addSat(mulSat(depth, addSat(a, b)), c);
 }
 
 namespace {
+/// A workgroup tile of a tensor-core matmul, split over warpsX x warpsY warps
+/// (x over N, y over M), whatever the target's warp size.
 struct TensorCoreTile {
   int64_t m, n;
-  int64_t workgroupX, workgroupY;
+  int64_t warpsX, warpsY;
 };
 } // namespace
 
-// Largest first. Each splits into (workgroupX / 32) x workgroupY warps, whose
-// warp tiles (64x32, 32x32, 16x16, 16x16) are multiples of every MMA shape.
+// Largest first. The warp tiles (32x64, 32x32, 16x16, 16x16) are multiples
+// of every MMA shape.
 static constexpr TensorCoreTile kTensorCoreTiles[] = {
-    {128, 128, 128, 2}, {64, 64, 64, 2}, {32, 32, 64, 2}, {16, 16, 32, 1}};
+    {128, 128, 4, 2}, {64, 64, 2, 2}, {32, 32, 2, 2}, {16, 16, 1, 1}};
 
 /// Enough workgroups to give each SM of a large GPU (108 on an A100, 132 on
 /// an H100) work at about one workgroup per SM.
 static constexpr int64_t kMinWorkgroups = 64;
 
+/// PTX defines the operand fragments of warp-level MMA (WMMA, mma.sync) over
+/// the 32 lanes of a warp.
+static constexpr int64_t kMmaWarpSize = 32;
+
 static std::optional<LoweringStrategy>
 selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
                          TargetAttr target, MmaPreference preference) {
-  if (!shape.isStatic() || shape.aType != shape.bType)
+  if (!shape.isStatic() || shape.aType != shape.bType ||
+      target.getWarpSize() != kMmaWarpSize)
     return std::nullopt;
   std::optional<MmaKind> maybeKind =
       resolveMmaKind(preference, target, shape.aType);
@@ -248,7 +285,7 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (!inst)
     return std::nullopt;
   int64_t m = shape.m(), n = shape.n(), k = shape.k();
-  if (m < inst.getM() || n < inst.getN())
+  if (m < inst.getM() || n < inst.getN() || k < inst.getK())
     return std::nullopt;
 
   // K is never specialized: it needs whole K tiles. Prefer 64-byte rows of
@@ -270,15 +307,26 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   // smallest aligned one; 16x16 (one warp) only when 32x32 does not fit.
   // Unaligned shapes take 32x32 (or 16x16) tiles and rely on workgroup
   // specialization for the partial ones.
+  // Tiles whose workgroup the target cannot run, or whose single-stage
+  // buffers exceed its shared memory, are never candidates.
+  int64_t warp = target.getWarpSize();
+  auto fits = [&](const TensorCoreTile &tile) {
+    int64_t threads = mulSat(mulSat(tile.warpsX, tile.warpsY), warp);
+    return threads <= target.getMaxThreadsPerBlock() &&
+           getTensorCoreSharedMemory(shape, kind, tile.m, tile.n, tileK, 1) <=
+               target.getMaxSharedMemoryPerBlockOptin();
+  };
   const TensorCoreTile *chosen = nullptr;
   const TensorCoreTile *smallestAligned = nullptr;
   const TensorCoreTile *oneWarpTile = &kTensorCoreTiles[3];
+  const TensorCoreTile *twoByTwoWarpTile = &kTensorCoreTiles[2];
   for (const TensorCoreTile &tile : kTensorCoreTiles) {
-    if (&tile == oneWarpTile || m % tile.m != 0 || n % tile.n != 0)
+    if (&tile == oneWarpTile || m % tile.m != 0 || n % tile.n != 0 ||
+        !fits(tile))
       continue;
     smallestAligned = &tile;
     int64_t workgroups =
-        ceilDiv(m, tile.m) * ceilDiv(n, tile.n) * shape.batch();
+        mulSat(mulSat(ceilDiv(m, tile.m), ceilDiv(n, tile.n)), shape.batch());
     if (!chosen && workgroups >= kMinWorkgroups)
       chosen = &tile;
   }
@@ -287,8 +335,14 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (!chosen) {
     bool fitsTwoWarps = m >= 32 && n >= 32;
     bool alignedTo16 = m % 16 == 0 && n % 16 == 0;
-    chosen = fitsTwoWarps && !alignedTo16 ? &kTensorCoreTiles[2] : oneWarpTile;
+    chosen = fitsTwoWarps && !alignedTo16 && fits(*twoByTwoWarpTile)
+                 ? twoByTwoWarpTile
+                 : oneWarpTile;
   }
+  if (!fits(*chosen))
+    return std::nullopt;
+  int64_t workgroupX = chosen->warpsX * warp;
+  int64_t workgroupY = chosen->warpsY;
 
   // Software-pipelining depth: cp.async (sm_80+) makes deeper pipelines pay;
   // keep them within the static shared-memory limit so that no opt-in is
@@ -296,7 +350,7 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   int64_t depth = 1;
   if (target.getComputeCapability() >= 80) {
     for (int64_t candidate : {4, 3, 2}) {
-      if (getTensorCoreSharedMemory(shape, chosen->m, chosen->n, tileK,
+      if (getTensorCoreSharedMemory(shape, kind, chosen->m, chosen->n, tileK,
                                     candidate) <=
           target.getMaxSharedMemoryPerBlock()) {
         depth = candidate;
@@ -309,7 +363,6 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   // stage.
   depth = std::max<int64_t>(1, std::min<int64_t>(depth, k / tileK));
 
-  int64_t warpsX = chosen->workgroupX / target.getWarpSize();
   int64_t numLoops = op.getNumLoops();
   SmallVector<int64_t> level0(numLoops, 0), level1(numLoops, 0),
       level2(numLoops, 0);
@@ -318,8 +371,8 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   level0[shape.mPos] = chosen->m;
   level0[shape.nPos] = chosen->n;
   level0[shape.kPos] = tileK;
-  level1[shape.mPos] = chosen->m / chosen->workgroupY;
-  level1[shape.nPos] = chosen->n / warpsX;
+  level1[shape.mPos] = chosen->m / chosen->warpsY;
+  level1[shape.nPos] = chosen->n / chosen->warpsX;
   level2[shape.mPos] = inst.getM();
   level2[shape.nPos] = inst.getN();
   level2[shape.kPos] = inst.getK();
@@ -328,7 +381,7 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   LoweringStrategy strategy;
   strategy.translationInfo = TranslationInfoAttr::get(
       ctx, getTensorCorePipeline(kind),
-      {chosen->workgroupX, chosen->workgroupY, 1}, target.getWarpSize(), depth,
+      {workgroupX, workgroupY, 1}, warp, depth,
       /*storeStage=*/1, kind);
   strategy.loweringConfig =
       LoweringConfigAttr::get(ctx, ArrayRef<SmallVector<int64_t>>{
@@ -355,12 +408,14 @@ static constexpr SimtMatmulTile kSimtMatmulTiles[] = {
     {16, 64, 4, 16, 2},   {1, 128, 8, 32, 1}};
 
 static std::optional<LoweringStrategy>
-selectSimtMatmulStrategy(linalg::LinalgOp op, const MatmulShape &shape) {
+selectSimtMatmulStrategy(linalg::LinalgOp op, const MatmulShape &shape,
+                         TargetAttr target) {
   if (!shape.isStatic())
     return std::nullopt;
   for (const SimtMatmulTile &tile : kSimtMatmulTiles) {
     if (shape.m() % tile.m != 0 || shape.n() % tile.n != 0 ||
-        shape.k() % tile.k != 0)
+        shape.k() % tile.k != 0 ||
+        tile.workgroupX * tile.workgroupY > target.getMaxThreadsPerBlock())
       continue;
     int64_t numLoops = op.getNumLoops();
     SmallVector<int64_t> level0(numLoops, 0), level1(numLoops, 0);
@@ -403,6 +458,8 @@ static LoweringStrategy selectSimtDistributeStrategy(linalg::LinalgOp op,
     for (unsigned pos : parallelDims)
       level0[pos] = level1[pos] = 1;
     threads = op.getNumReductionLoops() > 0 ? kSimtReductionRows : kSimtThreads;
+    // Whole warps, within the target's limit (a multiple of the warp size).
+    threads = std::min(threads, target.getMaxThreadsPerBlock());
     // Small static loops get a workgroup of whole warps that covers them.
     if (!ShapedType::isDynamic(ranges[inner]) && ranges[inner] < threads)
       threads = std::max<int64_t>(
@@ -430,8 +487,8 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
     return std::nullopt;
   int64_t rowSize = op.getStaticLoopRanges().back();
   Type elementType = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (ShapedType::isDynamic(rowSize) || !elementType.isIntOrFloat() ||
-      elementType.getIntOrFloatBitWidth() > 32)
+  if (ShapedType::isDynamic(rowSize) || rowSize == 0 ||
+      !elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() > 32)
     return std::nullopt;
   int64_t warp = target.getWarpSize();
   int64_t vector = 128 / elementType.getIntOrFloatBitWidth();
@@ -458,7 +515,7 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
 
 /// 128-bit vectors along the innermost loop of an all-parallel op.
 static std::optional<LoweringStrategy>
-selectVectorizeStrategy(linalg::LinalgOp op) {
+selectVectorizeStrategy(linalg::LinalgOp op, TargetAttr target) {
   int64_t numLoops = op.getNumLoops();
   if (numLoops == 0 || op.getNumReductionLoops() != 0 ||
       op.getNumDpsInits() != 1)
@@ -471,7 +528,9 @@ selectVectorizeStrategy(linalg::LinalgOp op) {
   int64_t vector = 128 / elementType.getIntOrFloatBitWidth();
   if (inner % vector != 0)
     return std::nullopt;
-  int64_t threads = std::clamp<int64_t>(inner / vector, 1, kSimtThreads);
+  int64_t threads = std::clamp<int64_t>(
+      inner / vector, 1,
+      std::min(kSimtThreads, target.getMaxThreadsPerBlock()));
   SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 1);
   level0.back() = threads * vector;
   level1.back() = vector;
@@ -492,6 +551,13 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
     return "its shapes are dynamic";
   if (shape->aType != shape->bType)
     return "its A and B element types differ";
+  if (target.getWarpSize() != kMmaWarpSize) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "warp-level MMA needs a warp of " << kMmaWarpSize << " lanes, but "
+       << target.getChip() << " has warp_size " << target.getWarpSize();
+    return text;
+  }
   std::optional<MmaKind> kind =
       resolveMmaKind(preference, target, shape->aType);
   if (!kind) {
@@ -518,8 +584,16 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
        << " instruction";
     return text;
   }
-  os << "K = " << shape->k() << " is not a multiple of the instruction's K ("
-     << inst.getK() << ")";
+  if (shape->k() < inst.getK() || shape->k() % inst.getK() != 0) {
+    os << "K = " << shape->k() << " is not a positive multiple of the "
+       << "instruction's K (" << inst.getK() << ")";
+    return text;
+  }
+  os << "no workgroup tile fits " << target.getChip() << "'s limits ("
+     << target.getMaxThreadsPerBlock() << " threads of warp size "
+     << target.getWarpSize() << ", "
+     << target.getMaxSharedMemoryPerBlockOptin()
+     << " bytes of shared memory per workgroup)";
   return text;
 }
 
@@ -529,7 +603,7 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
     if (auto strategy =
             selectTensorCoreStrategy(rootOp, *shape, target, mmaPreference))
       return *strategy;
-    if (auto strategy = selectSimtMatmulStrategy(rootOp, *shape))
+    if (auto strategy = selectSimtMatmulStrategy(rootOp, *shape, target))
       return *strategy;
     return selectSimtDistributeStrategy(rootOp, target);
   }
@@ -538,7 +612,7 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
       return *strategy;
     return selectSimtDistributeStrategy(rootOp, target);
   }
-  if (auto strategy = selectVectorizeStrategy(rootOp))
+  if (auto strategy = selectVectorizeStrategy(rootOp, target))
     return *strategy;
   return selectSimtDistributeStrategy(rootOp, target);
 }
@@ -566,6 +640,11 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
   StringRef pipelineName = stringifyPipeline(info.getPipeline());
   int64_t warp = target.getWarpSize();
 
+  if (warp != kMmaWarpSize)
+    return op.emitOpError()
+           << "pipeline " << pipelineName << " needs a warp of "
+           << kMmaWarpSize << " lanes (PTX's MMA fragments span 32), but "
+           << target.getChip() << " has warp_size " << warp;
   if (workgroup[2] != 1)
     return op.emitOpError()
            << "pipeline " << pipelineName
@@ -662,7 +741,7 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
            << "x" << inst.getK() << " for " << shape->aType << " * "
            << shape->bType << " -> " << shape->cType;
 
-  int64_t total = getTensorCoreSharedMemory(*shape, tileM, tileN, tileK,
+  int64_t total = getTensorCoreSharedMemory(*shape, kind, tileM, tileN, tileK,
                                             info.getPipelineDepth());
   if (total > target.getMaxSharedMemoryPerBlockOptin())
     return op.emitOpError()
@@ -670,7 +749,11 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
            << "x" << tileK << " and B " << tileK << "x" << tileN
            << " tiles times pipeline_depth " << info.getPipelineDepth()
            << ", plus the " << tileM << "x" << tileN
-           << " accumulator, rows padded by 16 bytes), more than the "
+           << " accumulator, rows padded by "
+           << std::max(getDefaultBankConflictPaddingBits(MmaKind::Wmma),
+                       getDefaultBankConflictPaddingBits(MmaKind::MmaSync)) /
+                  8
+           << " bytes), more than the "
            << target.getMaxSharedMemoryPerBlockOptin() << " bytes "
            << target.getChip() << " allows per workgroup";
   return success();

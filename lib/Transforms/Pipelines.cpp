@@ -90,10 +90,16 @@ void mlir::gpucg::buildTensorCorePipeline(
       TensorCoreVectorizationOptions{/*mma=*/mma}));
   fpm.addPass(memref::createFoldMemRefAliasOpsPass());
   fpm.addPass(createDistributeSharedMemoryCopy());
-  fpm.addPass(createReduceBankConflicts(
-      ReduceBankConflictsOptions{/*paddingBits=*/options.padding}));
+  // Padding or swizzling against bank conflicts, per MMA family; a user's
+  // padding replaces the swizzle (vector-to-GPU leaves padded buffers be).
+  int64_t padding = options.padding >= 0
+                        ? options.padding.getValue()
+                        : getDefaultBankConflictPaddingBits(kind);
+  fpm.addPass(createReduceBankConflicts(ReduceBankConflictsOptions{
+      /*paddingBits=*/static_cast<uint64_t>(padding)}));
   VectorToGPUOptions toGpu;
   toGpu.mma = mma;
+  toGpu.swizzle = swizzlesWorkgroupMemory(kind);
   fpm.addPass(createVectorToGPU(toGpu));
   fpm.addPass(createLoopInvariantCodeMotionPass());
   SoftwarePipeliningOptions pipelining;

@@ -111,6 +111,16 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
            << " iterations; a depth-" << depth
            << " pipeline needs at least " << depth;
 
+  // The commit group names the copies it commits by their tokens (a group
+  // without tokens prints in a form that does not parse again), so each
+  // copy must be at the K loop's top level, where its token is visible.
+  for (nvgpu::DeviceAsyncCopyOp copy : copies)
+    if (copy->getBlock() != loop.getBody())
+      return copy.emitOpError()
+             << "is nested in a region of its K loop (a copy distribution "
+                "that differs between threads); software pipelining needs "
+                "every async copy at the loop's top level";
+
   // Every buffer copied into must have a copy per stage in flight.
   for (nvgpu::DeviceAsyncCopyOp copy : copies) {
     int64_t buffers = getNumBufferCopies(copy.getDst());
@@ -158,8 +168,12 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
       rewriter.eraseOp(next);
   }
   rewriter.setInsertionPointAfter(lastIssuer);
-  auto commit = nvgpu::DeviceAsyncCreateGroupOp::create(
-      rewriter, loop.getLoc(), ValueRange{});
+  SmallVector<Value> tokens = llvm::map_to_vector(
+      copies, [](nvgpu::DeviceAsyncCopyOp copy) -> Value {
+        return copy.getAsyncToken();
+      });
+  auto commit = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loop.getLoc(),
+                                                        tokens);
   unsigned inFlight =
       schedule == PipelineSchedule::NvidiaTensorCore ? depth - 2 : depth - 1;
   auto wait = nvgpu::DeviceAsyncWaitOp::create(

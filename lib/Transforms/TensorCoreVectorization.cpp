@@ -325,6 +325,19 @@ LogicalResult mlir::gpucg::vectorizeForTensorCores(
       return funcOp.emitOpError() << "MMA preparation did not converge";
   }
 
+  // A reduction that did not become a vector.contract (a body that is not
+  // a multiply-add of the operands) has no MMA form: say so here, before
+  // unrolling blows it up into thousands of scalar-shaped ops.
+  WalkResult leftover = funcOp.walk([&](vector::MultiDimReductionOp op) {
+    op.emitOpError()
+        << "is a reduction that did not become a vector.contract (the "
+           "contraction's body is not a multiply-add of its operands), which "
+           "tensor cores cannot run";
+    return WalkResult::interrupt();
+  });
+  if (leftover.wasInterrupted())
+    return failure();
+
   // 3. Unroll to the instruction shape.
   {
     RewritePatternSet patterns(ctx);

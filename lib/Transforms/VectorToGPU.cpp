@@ -9,12 +9,15 @@
 // Orchestrates upstream's conversions; gpucg decides only which ones run:
 //   - WMMA: convertVectorToMMAOps (gpu.subgroup_mma_*);
 //   - mma.sync: convertVectorToNVVMCompatibleMMASync (nvgpu.mma.sync and
-//     nvgpu.ldmatrix), TF32 enabled for f32 operands, and the shared-memory
-//     swizzle of nvgpu::optimizeSharedMemoryReadsAndWrites on every
-//     workgroup buffer whose accesses it can rewrite;
+//     nvgpu.ldmatrix), TF32 enabled for f32 operands;
 //   - global-to-workgroup vector copies become nvgpu.device_async_copy in
 //     groups (nvgpu::createAsyncGroups), each group waited for at once;
-//     software pipelining relaxes the waits.
+//     software pipelining relaxes the waits;
+//   - mma.sync only: the XOR swizzle of
+//     nvgpu::optimizeSharedMemoryReadsAndWrites on every workgroup buffer
+//     gpucg proves it correct for. It runs last, once every access of the
+//     buffer is one upstream rewrites (async copy, ldmatrix, load, store)
+//     and, after folding the views, indexes the allocation itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,10 +29,11 @@
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/NVGPU/Transforms/Transforms.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -44,7 +48,6 @@ namespace gpucg {
 
 using namespace mlir;
 using namespace mlir::gpucg;
-
 
 /// Regions upstream's MMA conversions must not see: the remainder branches
 /// of workgroup specialization, which keep scalar linalg ops (the
@@ -78,9 +81,187 @@ private:
   SmallVector<std::pair<scf::IfOp, std::unique_ptr<Region>>> asides;
 };
 
+bool mlir::gpucg::swizzlesWorkgroupMemory(MmaKind kind) {
+  return kind == MmaKind::MmaSync;
+}
+
+//===----------------------------------------------------------------------===//
+// Swizzle
+//===----------------------------------------------------------------------===//
+
+/// The swizzle permutes 16-byte chunks within a row (upstream's
+/// kDefaultVectorSizeBits).
+static constexpr int64_t kSwizzleChunkBits = 128;
+
+/// The memref operand of `access` if it is an access upstream's swizzle
+/// rewrites, with the number of bits it moves: a read by nvgpu.ldmatrix
+/// (one 16-byte row per lane), memref.load or vector.load, a write by
+/// nvgpu.device_async_copy (its destination), memref.store or vector.store.
+static std::optional<std::pair<Value, int64_t>>
+getSwizzlableAccess(Operation *access) {
+  auto bitsOf = [](Type type) -> int64_t {
+    if (auto vector = dyn_cast<VectorType>(type))
+      return vector.getNumElements() *
+             vector.getElementType().getIntOrFloatBitWidth();
+    return type.getIntOrFloatBitWidth();
+  };
+  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(access))
+    return std::make_pair(ldmatrix.getSrcMemref(), kSwizzleChunkBits);
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(access)) {
+    auto type = cast<MemRefType>(copy.getDst().getType());
+    return std::make_pair(copy.getDst(), copy.getDstElements().getZExtValue() *
+                                             type.getElementTypeBitWidth());
+  }
+  if (auto load = dyn_cast<memref::LoadOp>(access))
+    return std::make_pair(load.getMemRef(), bitsOf(load.getType()));
+  if (auto store = dyn_cast<memref::StoreOp>(access))
+    return std::make_pair(store.getMemRef(),
+                          bitsOf(store.getValueToStore().getType()));
+  if (auto load = dyn_cast<vector::LoadOp>(access))
+    return std::make_pair(load.getBase(), bitsOf(load.getVectorType()));
+  if (auto store = dyn_cast<vector::StoreOp>(access))
+    return std::make_pair(store.getBase(), bitsOf(store.getVectorType()));
+  return std::nullopt;
+}
+
+/// Checks that upstream's swizzle is correct and useful on `alloc`; if not,
+/// says why in `reason`. Upstream assumes, without checking, that every
+/// access of the buffer is one it rewrites, that no access spans two 16-byte
+/// chunks, and that a row holds a power-of-two number of chunks (the XOR of
+/// a column would otherwise leave the row); gpucg checks all three. gpucg's
+/// own accesses start on a chunk (16-byte copies, ldmatrix rows, mma.sync
+/// fragments), which is what keeps one within a chunk.
+static LogicalResult checkSwizzlePreconditions(memref::AllocOp alloc,
+                                               llvm::raw_ostream &reason) {
+  MemRefType type = alloc.getType();
+  if (!type.hasStaticShape() || type.getRank() < 2 ||
+      !type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat()) {
+    reason << "not a static, identity-layout buffer of rank >= 2 of integers "
+              "or floats";
+    return failure();
+  }
+  int64_t elementBits = type.getElementTypeBitWidth();
+  if (elementBits % 8 != 0 || kSwizzleChunkBits % elementBits != 0) {
+    reason << elementBits
+           << "-bit elements do not fill a 16-byte chunk in whole bytes";
+    return failure();
+  }
+  int64_t rowBytes = type.getShape().back() * elementBits / 8;
+  if (!llvm::isPowerOf2_64(type.getShape().back()) ||
+      rowBytes * 8 <= kSwizzleChunkBits) {
+    reason << "rows of " << rowBytes
+           << " bytes, not a power of two of at least 32 bytes";
+    return failure();
+  }
+  if (alloc->use_empty()) {
+    reason << "no accesses";
+    return failure();
+  }
+  for (Operation *user : alloc->getUsers()) {
+    std::optional<std::pair<Value, int64_t>> access = getSwizzlableAccess(user);
+    if (!access || access->first != alloc.getResult()) {
+      reason << "used by '" << user->getName()
+             << "', which the swizzle does not rewrite";
+      return failure();
+    }
+    if (access->second > kSwizzleChunkBits) {
+      reason << "'" << user->getName() << "' moves " << access->second
+             << " bits, more than one 16-byte chunk";
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// The innermost op of `funcOp` enclosing every user of `value` (`funcOp`
+/// itself at worst).
+static Operation *getInnermostEnclosingOp(FunctionOpInterface funcOp,
+                                          Value value) {
+  Operation *first = *value.getUsers().begin();
+  for (Operation *parent = first->getParentOp(); parent != funcOp;
+       parent = parent->getParentOp()) {
+    if (llvm::all_of(value.getUsers(), [&](Operation *user) {
+          return parent->isProperAncestor(user);
+        }))
+      return parent;
+  }
+  return funcOp;
+}
+
+/// Applies upstream's swizzle to `alloc` within `scope`, which encloses all
+/// its accesses. Upstream refuses a scope containing any memref.subview (it
+/// does no alias analysis); checkSwizzlePreconditions proved that no view of
+/// `alloc` exists, so the bodies of `scope`'s regions without an access
+/// (the remainder path of workgroup specialization, with its views for
+/// linalg ops) are moved aside meanwhile. Upstream only adds index
+/// computations in front of accesses.
+static LogicalResult swizzleAllocation(memref::AllocOp alloc,
+                                       Operation *scope) {
+  SmallVector<std::pair<Region *, std::unique_ptr<Region>>> aside;
+  for (Region &region : scope->getRegions()) {
+    if (llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+          return region.isAncestor(user->getParentRegion());
+        }))
+      continue;
+    auto body = std::make_unique<Region>();
+    body->takeBody(region);
+    aside.emplace_back(&region, std::move(body));
+  }
+  LogicalResult result =
+      nvgpu::optimizeSharedMemoryReadsAndWrites(scope, alloc.getResult());
+  for (auto &[region, body] : aside)
+    region->takeBody(*body);
+  return result;
+}
+
+/// Swizzles the workgroup buffers of `funcOp` that upstream's swizzle is
+/// correct and useful for: after folding the views of workgroup memory into
+/// the accesses (multi-buffer slices, distributed copies), every buffer
+/// that checkSwizzlePreconditions accepts and that
+/// gpucg-reduce-bank-conflicts did not pad. Others stay as they are. With
+/// `report`, says what it did to each buffer in a remark.
+static void swizzleWorkgroupAllocations(FunctionOpInterface funcOp,
+                                        bool report) {
+  SmallVector<memref::AllocOp> allocs;
+  funcOp.walk([&](memref::AllocOp alloc) {
+    if (!isWorkgroupMemory(alloc.getType()))
+      return;
+    // Padded rows already start in different banks.
+    if (!isPaddedWorkgroupAllocation(alloc))
+      allocs.push_back(alloc);
+    else if (report)
+      alloc.emitRemark() << "not swizzled: padded against bank conflicts";
+  });
+  if (allocs.empty())
+    return;
+
+  RewritePatternSet patterns(funcOp.getContext());
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
+  (void)applyPatternsGreedily(funcOp, std::move(patterns));
+
+  for (memref::AllocOp alloc : allocs) {
+    std::string reason;
+    llvm::raw_string_ostream os(reason);
+    if (succeeded(checkSwizzlePreconditions(alloc, os)) &&
+        failed(swizzleAllocation(
+            alloc, getInnermostEnclosingOp(funcOp, alloc.getResult()))))
+      os << "refused by nvgpu::optimizeSharedMemoryReadsAndWrites";
+    if (!report)
+      continue;
+    if (reason.empty())
+      alloc.emitRemark() << "swizzled";
+    else
+      alloc.emitRemark() << "not swizzled: " << reason;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Conversion
+//===----------------------------------------------------------------------===//
+
 LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     RewriterBase &rewriter, FunctionOpInterface funcOp, MmaKind kind,
-    bool useTf32) {
+    const TensorCoreConversionOptions &options) {
   MLIRContext *ctx = funcOp.getContext();
   // Set aside only around the conversions: the pattern rewrites below would
   // see values used only there as dead.
@@ -100,27 +281,14 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
       return funcOp.emitOpError() << "could not convert to WMMA operations";
   } else {
     if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, funcOp)))
-      return funcOp.emitOpError()
-             << "could not convert to mma.sync operations";
+      return funcOp.emitOpError() << "could not convert to mma.sync operations";
   }
   aside.reset();
-  if (kind == MmaKind::MmaSync) {
-    // Swizzle workgroup buffers where the rewrite applies; elsewhere it
-    // refuses and the buffer stays as it is.
-    SmallVector<memref::AllocOp> allocs;
-    funcOp.walk([&](memref::AllocOp alloc) {
-      if (isWorkgroupMemory(alloc.getType()))
-        allocs.push_back(alloc);
-    });
-    for (memref::AllocOp alloc : allocs)
-      (void)nvgpu::optimizeSharedMemoryReadsAndWrites(funcOp,
-                                                      alloc.getResult());
-  }
 
   // f32 operands run as TF32 on tensor cores (WMMA m16n16k8).
   WalkResult tf32 = funcOp.walk([&](gpu::SubgroupMmaComputeOp mma) {
     auto type = cast<gpu::MMAMatrixType>(mma.getOpA().getType());
-    if (!type.getElementType().isF32() || useTf32)
+    if (!type.getElementType().isF32() || options.useTf32)
       return WalkResult::advance();
     mma.emitOpError() << "multiplies f32 operands, which tensor cores only "
                          "do as TF32; run with tf32=true or use a SIMT "
@@ -132,16 +300,34 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
 
   nvgpu::createAsyncGroups(rewriter, funcOp, /*bypassL1=*/true);
 
+  // After the async copies: upstream's swizzle does not rewrite the
+  // vector.transfer_write they replace.
+  if (options.swizzle && swizzlesWorkgroupMemory(kind))
+    swizzleWorkgroupAllocations(funcOp, options.reportSwizzle);
+
   // The conversions leave the replaced vector ops behind, dead.
   RewritePatternSet patterns(ctx);
   populateAllCanonicalizationPatterns(patterns);
   (void)applyPatternsGreedily(funcOp, std::move(patterns));
+  // Upstream's conversions skip what they cannot take and still succeed; a
+  // contraction left behind would run on no tensor core at all.
+  // (Checked once canonicalization erased the ops they replaced.)
+  WalkResult unconverted = funcOp.walk([&](vector::ContractionOp contract) {
+    contract.emitOpError()
+        << "was not converted to "
+        << (kind == MmaKind::Wmma ? "WMMA" : "mma.sync")
+        << " operations: MLIR 22's conversion takes only row-major A, "
+           "column-major or row-major B and a result of the operands' "
+           "layout, with element types it has an instruction for";
+    return WalkResult::interrupt();
+  });
+  if (unconverted.wasInterrupted())
+    return failure();
   return success();
 }
 
 namespace {
-struct VectorToGPUPass
-    : public gpucg::impl::VectorToGPUBase<VectorToGPUPass> {
+struct VectorToGPUPass : public gpucg::impl::VectorToGPUBase<VectorToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -155,7 +341,11 @@ struct VectorToGPUPass
     if (failed(verifyMmaOption(funcOp, info, mma)))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
-    if (failed(convertVectorsToTensorCoreOps(rewriter, funcOp, *kind, tf32)))
+    TensorCoreConversionOptions options;
+    options.useTf32 = tf32;
+    options.swizzle = swizzle;
+    options.reportSwizzle = reportSwizzle;
+    if (failed(convertVectorsToTensorCoreOps(rewriter, funcOp, *kind, options)))
       return signalPassFailure();
   }
 };

@@ -11,7 +11,7 @@
 //       CHECK:   nvgpu.ldmatrix
 //       CHECK:   scf.for {{.+}} = %c0 to %c128 step %c32 iter_args(
 //       CHECK:     nvgpu.device_async_copy
-//       CHECK:     nvgpu.device_async_create_group{{ *$}}
+//       CHECK:     nvgpu.device_async_create_group %{{.+}}
 //       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
 //       CHECK:     gpu.barrier
 //       CHECK:     nvgpu.ldmatrix

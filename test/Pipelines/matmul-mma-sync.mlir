@@ -10,7 +10,7 @@
 //       CHECK:   scf.forall
 //       CHECK:     scf.for {{.+}} iter_args(
 //       CHECK:       nvgpu.device_async_copy
-//       CHECK:       nvgpu.device_async_create_group{{ *$}}
+//       CHECK:       nvgpu.device_async_create_group %{{.+}}
 //       CHECK:       nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
 //       CHECK:       nvgpu.ldmatrix {{.+}} {numTiles = 4 : i32, transpose = false}
 //       CHECK:       nvgpu.ldmatrix {{.+}} transpose = true

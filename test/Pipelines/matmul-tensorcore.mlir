@@ -16,11 +16,11 @@
 //       CHECK:   scf.forall
 //       CHECK:     gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf32, "COp">
 //       CHECK:     nvgpu.device_async_copy {{.+}} 8 {bypassL1}
-//       CHECK:     nvgpu.device_async_create_group{{ *$}}
+//       CHECK:     nvgpu.device_async_create_group %{{.+}}
 //       CHECK:     scf.for {{.+}} iter_args(
 //       CHECK:       gpu.barrier
 //       CHECK:       nvgpu.device_async_copy
-//       CHECK:       nvgpu.device_async_create_group{{ *$}}
+//       CHECK:       nvgpu.device_async_create_group %{{.+}}
 //       CHECK:       nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
 //       CHECK:       gpu.barrier
 //       CHECK:       gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf16, "AOp">

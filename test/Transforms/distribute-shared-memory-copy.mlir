@@ -1,6 +1,6 @@
 // RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
 // RUN:   --pass-pipeline='builtin.module(func.func(gpucg-distribute-shared-memory-copy))' \
-// RUN:   | FileCheck %s
+// RUN:   | gpucg-opt -split-input-file --mlir-print-local-scope | FileCheck %s
 
 /// 32x16 f16 over 128 threads: 8 f16 (128 bits) per vector, 2 vectors per
 /// row, so 64 rows per round: thread t copies row t / 2, columns
@@ -27,11 +27,20 @@ func.func @copy_in_f16(%src: memref<32x16xf16, strided<[128, 1], offset: ?>>)
 // -----
 
 /// 32x32 f32 back to global memory: 4 f32 per vector, 8 vectors per row, 16
-/// rows per round, so every thread copies 2 rows.
+/// rows per round, so every thread copies 2 rows, 16 apart. Every thread
+/// runs the same number of copies, so they are unrolled into straight-line
+/// code (what software pipelining needs of async copies).
 // CHECK-LABEL: func.func @copy_out_f32
-//       CHECK:   scf.for %{{.+}} = %{{.+}} to %c32 step %c16 {
-//       CHECK:     vector.transfer_read {{.+}} : memref<4xf32, {{.+}}#gpu.address_space<workgroup>>, vector<4xf32>
-//       CHECK:     vector.transfer_write {{.+}} : vector<4xf32>, memref<4xf32, {{.+}}>
+//   CHECK-NOT:   scf.for
+//       CHECK:   %[[ROW0:.+]] = affine.apply affine_map<()[s0, s1, s2] -> (s1 * 8 + s2 * 16 + s0 floordiv 8)>
+//       CHECK:   memref.subview %{{.+}}[%[[ROW0]], %{{.+}}] [1, 4]
+//       CHECK:   vector.transfer_read {{.+}} : memref<4xf32, {{.+}}#gpu.address_space<workgroup>>, vector<4xf32>
+//       CHECK:   vector.transfer_write {{.+}} : vector<4xf32>, memref<4xf32, {{.+}}>
+//       CHECK:   %[[ROW1:.+]] = affine.apply affine_map<()[s0, s1, s2] -> (s1 * 8 + s2 * 16 + s0 floordiv 8 + 16)>
+//       CHECK:   memref.subview %{{.+}}[%[[ROW1]], %{{.+}}] [1, 4]
+//       CHECK:   vector.transfer_read {{.+}} : memref<4xf32, {{.+}}#gpu.address_space<workgroup>>, vector<4xf32>
+//       CHECK:   vector.transfer_write {{.+}} : vector<4xf32>, memref<4xf32, {{.+}}>
+//   CHECK-NOT:   scf.for
 func.func @copy_out_f32(%dst: memref<32x32xf32, strided<[512, 1], offset: ?>>)
     attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
   %smem = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
@@ -80,5 +89,18 @@ func.func @partial_tile(%src: memref<?x16xf16, strided<[128, 1], offset: ?>>, %n
 func.func @negative_global_copy(%src: memref<32x16xf16>, %dst: memref<32x16xf16>)
     attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
   linalg.copy ins(%src : memref<32x16xf16>) outs(%dst : memref<32x16xf16>)
+  return
+}
+
+// -----
+
+/// Elements without a fixed bit width (index) are copied one at a time.
+// CHECK-LABEL: func.func @copy_index
+//       CHECK:   vector.transfer_read {{.+}} vector<index>
+//   CHECK-NOT:   linalg.copy
+func.func @copy_index(%src: memref<8x8xindex>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 1, 1]>} {
+  %smem = memref.alloc() : memref<8x8xindex, #gpu.address_space<workgroup>>
+  linalg.copy ins(%src : memref<8x8xindex>) outs(%smem : memref<8x8xindex, #gpu.address_space<workgroup>>)
   return
 }

@@ -339,3 +339,18 @@ func.func @depth_beyond_k_steps(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c
     ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+/// Tile sizes whose buffers overflow 64 bits are over every limit, not a
+/// wrapped-around small number.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @tensor_core_huge_tiles(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    // expected-error @+1 {{'linalg.matmul' op needs 9223372036854775807 bytes of shared memory}}
+    %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+          lowering_config = #gpucg.lowering_config<tile_sizes = [[4611686018427387904, 4611686018427387904, 16], [4611686018427387904, 2305843009213693952, 0], [16, 8, 16]]>,
+          translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 1, 1]>>}
+      ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %0 : tensor<64x64xf32>
+  }
+}

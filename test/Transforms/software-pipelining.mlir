@@ -20,14 +20,14 @@
 // CHECK-LABEL: func.func @k_loop
 //       CHECK:   gpu.barrier
 //       CHECK:   nvgpu.device_async_copy
-//       CHECK:   nvgpu.device_async_create_group{{ *$}}
+//       CHECK:   nvgpu.device_async_create_group %{{.+}}
 //       CHECK:   gpu.barrier
 //       CHECK:   nvgpu.device_async_copy
-//       CHECK:   nvgpu.device_async_create_group{{ *$}}
+//       CHECK:   nvgpu.device_async_create_group %{{.+}}
 //       CHECK:   scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(
 //       CHECK:     gpu.barrier
 //       CHECK:     nvgpu.device_async_copy
-//       CHECK:     nvgpu.device_async_create_group{{ *$}}
+//       CHECK:     nvgpu.device_async_create_group %{{.+}}
 //       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
 //       CHECK:     gpu.barrier
 //       CHECK:     vector.load
@@ -48,7 +48,7 @@
 //       PRED:     gpu.barrier
 //       PRED:     %[[N:.+]] = arith.select %[[IN]], %c8, %c0{{.*}} : index
 //       PRED:     nvgpu.device_async_copy {{.+}}, 8, %[[N]] :
-//       PRED:     nvgpu.device_async_create_group{{ *$}}
+//       PRED:     nvgpu.device_async_create_group %{{.+}}
 //       PRED:     nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
 //       PRED:     vector.load
 //       PRED:     scf.yield
@@ -60,7 +60,7 @@
 /// depth - 2 = 1 group stays in flight.
 // NV-LABEL: func.func @k_loop
 //       NV:   scf.for
-//       NV:     nvgpu.device_async_create_group{{ *$}}
+//       NV:     nvgpu.device_async_create_group %{{.+}}
 //       NV:     nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
 //       NV:     gpu.barrier
 //       NV:     vector.load

@@ -3,7 +3,7 @@
 // gpucg-vector-to-gpu.
 // RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
 // RUN:   --pass-pipeline='builtin.module(%gpucg_tensorcore_front,func.func(gpucg-tensor-core-vectorization,gpucg-distribute-shared-memory-copy,gpucg-vector-to-gpu))' \
-// RUN:   | FileCheck %s
+// RUN:   | gpucg-opt -split-input-file --mlir-print-local-scope | FileCheck %s
 
 /// WMMA: the accumulator is loaded once into an MMA matrix, carried across
 /// the K loop and stored after it; each K step loads A and B from workgroup
@@ -33,13 +33,21 @@ func.func @wmma_seed(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tenso
 
 /// mma.sync: A through one ldmatrix x4, B (transposed) through ldmatrix x2
 /// per 16x8 half, two m16n8k16 mma.sync per K step on register
-/// accumulators.
+/// accumulators. The double-buffered A and B buffers are swizzled: the
+/// column of every async copy into them and every ldmatrix from them is
+/// XORed with bits of the row.
 // CHECK-LABEL: func.func @mma_sync_seed
 //       CHECK:   scf.for {{.+}} iter_args(%[[C0:.+]] = %{{.+}}, %[[C1:.+]] = %{{.+}}) -> (vector<2x2xf32>, vector<2x2xf32>) {
-//       CHECK:     nvgpu.device_async_copy
-//       CHECK:     %[[A:.+]] = nvgpu.ldmatrix {{.+}} {numTiles = 4 : i32, transpose = false} {{.+}} -> vector<4x2xf16>
-//       CHECK:     %[[B0:.+]] = nvgpu.ldmatrix {{.+}} {numTiles = 2 : i32, transpose = true} {{.+}} -> vector<2x2xf16>
-//       CHECK:     %[[B1:.+]] = nvgpu.ldmatrix {{.+}} {numTiles = 2 : i32, transpose = true} {{.+}} -> vector<2x2xf16>
+//       CHECK:     %[[ACOPY:.+]] = arith.xori
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %[[ASMEM:[a-z0-9_]+]][%{{.+}}, %{{.+}}, %[[ACOPY]]], 8 {bypassL1} : memref<512x128xf16> to memref<2x32x16xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[BCOPY:.+]] = arith.xori
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %[[BSMEM:[a-z0-9_]+]][%{{.+}}, %{{.+}}, %[[BCOPY]]], 8 {bypassL1} : memref<128x512xf16> to memref<2x16x32xf16, #gpu.address_space<workgroup>>
+//       CHECK:     %[[ACOL:.+]] = arith.xori
+//       CHECK:     %[[A:.+]] = nvgpu.ldmatrix %[[ASMEM]][%{{.+}}, %{{.+}}, %[[ACOL]]] {numTiles = 4 : i32, transpose = false} {{.+}} -> vector<4x2xf16>
+//       CHECK:     %[[B0COL:.+]] = arith.xori
+//       CHECK:     %[[B0:.+]] = nvgpu.ldmatrix %[[BSMEM]][%{{.+}}, %{{.+}}, %[[B0COL]]] {numTiles = 2 : i32, transpose = true} {{.+}} -> vector<2x2xf16>
+//       CHECK:     %[[B1COL:.+]] = arith.xori
+//       CHECK:     %[[B1:.+]] = nvgpu.ldmatrix %[[BSMEM]][%{{.+}}, %{{.+}}, %[[B1COL]]] {numTiles = 2 : i32, transpose = true} {{.+}} -> vector<2x2xf16>
 //       CHECK:     %[[D0:.+]] = nvgpu.mma.sync(%[[A]], %[[B0]], %[[C0]]) {mmaShape = [16, 8, 16]}
 //       CHECK:     %[[D1:.+]] = nvgpu.mma.sync(%[[A]], %[[B1]], %[[C1]]) {mmaShape = [16, 8, 16]}
 //       CHECK:     scf.yield %[[D0]], %[[D1]]

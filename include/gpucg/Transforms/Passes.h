@@ -46,11 +46,12 @@ struct TensorCorePipelineOptions
       llvm::cl::desc("Software-pipelining depth and workgroup-buffer count "
                      "(0: the strategy's pipeline_depth)"),
       llvm::cl::init(0)};
-  Option<unsigned> padding{
+  Option<int64_t> padding{
       *this, "padding",
       llvm::cl::desc("Bits of bank-conflict padding per workgroup-memory row "
-                     "(0: none)"),
-      llvm::cl::init(128)};
+                     "(negative: the MMA family's default, 128 for WMMA and 0 for "
+                     "mma.sync, which swizzles instead; 0: none)"),
+      llvm::cl::init(-1)};
   Option<PipelineSchedule> schedule{
       *this, "schedule",
       llvm::cl::desc("Software-pipelining schedule"),

@@ -475,14 +475,22 @@ def VectorToGPU : Pass<"gpucg-vector-to-gpu", "func::FuncOp"> {
       `gpu.subgroup_mma_compute` and `gpu.subgroup_mma_store_matrix`;
     * mma.sync (`MatmulTensorCoreMmaSync`): upstream
       `convertVectorToNVVMCompatibleMMASync` produces `nvgpu.mma.sync` fed
-      by `nvgpu.ldmatrix` from workgroup memory; every workgroup buffer whose
-      accesses allow it is swizzled with
-      `nvgpu::optimizeSharedMemoryReadsAndWrites` to avoid bank conflicts;
+      by `nvgpu.ldmatrix` from workgroup memory;
     * global-to-workgroup `vector.transfer_read`/`transfer_write` pairs
       become `nvgpu.device_async_copy` grouped by
       `nvgpu.device_async_create_group` and waited for with
       `nvgpu.device_async_wait` (`nvgpu::createAsyncGroups`, L1 bypassed for
-      16-byte copies).
+      16-byte copies);
+    * mma.sync with `swizzle`: views of workgroup memory are folded into
+      the accesses, and every workgroup buffer that
+      `gpucg-reduce-bank-conflicts` did not pad, whose rows are a power of
+      two of at least 32 bytes and whose every access is an async copy,
+      `ldmatrix`, load or store of at most 16 bytes, gets the XOR swizzle of
+      `nvgpu::optimizeSharedMemoryReadsAndWrites` against bank conflicts
+      (the column index of each access becomes
+      `col xor ((row & mask) << shift)`). WMMA is padded instead
+      (`gpucg-reduce-bank-conflicts`): its loads take a leading dimension,
+      not a swizzle.
 
     ```mlir
     %v = vector.transfer_read %global[%i, %j], %pad {in_bounds = [true, true]} : memref<..., vector<1x8xf16>
@@ -510,7 +518,13 @@ def VectorToGPU : Pass<"gpucg-vector-to-gpu", "func::FuncOp"> {
                         "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>,
     Option<"tf32", "tf32", "bool", /*default=*/"true",
            "Let f32 matmuls run as TF32 (WMMA m16n16k8); when false they "
-           "are an error">
+           "are an error">,
+    Option<"swizzle", "swizzle", "bool", /*default=*/"true",
+           "mma.sync: swizzle the workgroup buffers that are not padded "
+           "against bank conflicts (no effect on WMMA)">,
+    Option<"reportSwizzle", "report-swizzle", "bool", /*default=*/"false",
+           "Emit a remark on each workgroup allocation saying whether it "
+           "was swizzled, and why not">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
@@ -593,9 +607,14 @@ def ReduceBankConflicts : Pass<"gpucg-reduce-bank-conflicts", "func::FuncOp"> {
     `padding-bits` (128 bits: 8 f16, 4 f32), so that consecutive rows start
     in different banks, and rewrites the users through a subview of the
     padded buffer, re-creating the subviews on the way with their new
-    strides. An allocation with a user that cannot take another layout (a
-    call, an unknown op) is left alone, as is one whose element size does
-    not divide the padding.
+    strides. Elements are sized by the data layout (index, vectors and
+    complex numbers included); the padding must be a whole number of them,
+    and the padded size must fit in 64 bits, or the pass fails with an
+    error. An allocation with a user that cannot take another layout (a
+    call, an unknown op), with elements the data layout cannot size (or of
+    size 0), or already padded, is left alone. gpucg pads for WMMA (its
+    loads take any leading dimension); mma.sync buffers are swizzled
+    instead by `gpucg-vector-to-gpu`.
 
     ```mlir
     %a = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
@@ -621,27 +640,41 @@ def PackSharedMemoryAlloc
     : Pass<"gpucg-pack-shared-memory-alloc", "func::FuncOp"> {
   let summary = "Pack workgroup allocations that are never live together into one buffer";
   let description = [{
-    Replaces every statically shaped `#gpu.address_space<workgroup>`
-    allocation by a `memref.view` at a byte offset into one `i8` buffer.
-    Allocations that are never live at the same time share bytes; gpucg
-    proves it for allocations used only in exclusive branches of an
-    `scf.if` (workgroup specialization's two paths) and for allocations used
-    only in one block with a `gpu.barrier` between the last use of one and
-    the first use of the other. Offsets are first-fit by decreasing size,
-    16-byte aligned.
+    Replaces every statically shaped, identity-layout, int- or
+    float-element `#gpu.address_space<workgroup>` allocation by a
+    `memref.view` at a byte offset into one `i8` buffer. Two allocations
+    share bytes when a `gpu.barrier` separates them on every path. Let C be
+    the innermost block holding every access of both (uses through views,
+    forwarded values and async-copy tokens):
+    - within one execution of C, a `gpu.barrier` of C lies between the
+      last access of one and the first of the other, or both are confined
+      to two mutually exclusive regions of one `RegionBranchOpInterface` op
+      of C (the two paths of an `scf.if`);
+    - when C may run again (it lies in a loop, an `scf.while`, an
+      unmapped or thread-mapped `scf.forall`, a CFG cycle or an op of
+      unknown region semantics, up to the function; a forall mapped to
+      `#gpu.block` does not repeat), also a `gpu.barrier` of C after the
+      later's last access or before the earlier's first (the wrap-around
+      path from iteration i to i+1).
+    Offsets are first-fit by decreasing size, 16-byte aligned or to an
+    allocation's larger `alignment`. Freed allocations and those in a
+    `gpu.launch` are left alone.
 
     ```mlir
-    %a = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
-    %b = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
-    scf.if %full { ... %a ... } else { ... %b ... }
+    scf.for %i = %c0 to %n step %c1 {
+      linalg.copy ins(%x : memref<32x16xf16>) outs(%a : ...)
+      gpu.barrier
+      linalg.copy ins(%b : ...) outs(%y : memref<32x32xf32>)
+      gpu.barrier  // without it, iteration i+1 writes %a while %b is read
+    }
     ```
 
-    becomes
+    with `%a` 32x16xf16 and `%b` 32x32xf32 workgroup allocations, becomes
 
     ```mlir
-    %buf = memref.alloc() {alignment = 16 : i64} : memref<1024xi8, #gpu.address_space<workgroup>>
-    %a = memref.view %buf[%c0][] : memref<1024xi8, ...> to memref<32x16xf16, #gpu.address_space<workgroup>>
-    %b = memref.view %buf[%c0][] : memref<1024xi8, ...> to memref<32x16xf16, #gpu.address_space<workgroup>>
+    %buf = memref.alloc() {alignment = 16 : i64} : memref<4096xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %buf[%c0][] : memref<4096xi8, ...> to memref<32x16xf16, #gpu.address_space<workgroup>>
+    %b = memref.view %buf[%c0][] : memref<4096xi8, ...> to memref<32x32xf32, #gpu.address_space<workgroup>>
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

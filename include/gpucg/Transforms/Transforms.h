@@ -28,6 +28,9 @@ class FunctionOpInterface;
 namespace linalg {
 class LinalgOp;
 } // namespace linalg
+namespace memref {
+class AllocOp;
+} // namespace memref
 namespace scf {
 class ForOp;
 class ForallOp;
@@ -84,23 +87,65 @@ LogicalResult distributeSharedMemoryCopies(RewriterBase &rewriter,
                                            FunctionOpInterface funcOp,
                                            ArrayRef<int64_t> workgroupSize);
 
+/// How convertVectorsToTensorCoreOps converts.
+struct TensorCoreConversionOptions {
+  /// Let f32 operands run as TF32; otherwise they are an error.
+  bool useTf32 = true;
+  /// Swizzle workgroup buffers against bank conflicts where
+  /// swizzlesWorkgroupMemory(kind) (mma.sync).
+  bool swizzle = true;
+  /// Emit a remark on each workgroup allocation saying whether it was
+  /// swizzled, and why not.
+  bool reportSwizzle = false;
+};
+
 /// Converts the MMA-shaped vector ops of `funcOp` to tensor-core ops with
 /// upstream's conversions: WMMA (`gpu.subgroup_mma_*`) or mma.sync
-/// (`nvgpu.mma.sync` with `nvgpu.ldmatrix`, swizzled workgroup buffers), and
-/// global-to-workgroup vector copies to grouped `nvgpu.device_async_copy`.
-/// f32 operands (TF32 on tensor cores) are an error unless `useTf32`.
-LogicalResult convertVectorsToTensorCoreOps(RewriterBase &rewriter,
-                                            FunctionOpInterface funcOp,
-                                            MmaKind kind, bool useTf32);
+/// (`nvgpu.mma.sync` with `nvgpu.ldmatrix`), and global-to-workgroup vector
+/// copies to grouped `nvgpu.device_async_copy`. For mma.sync with
+/// `options.swizzle`, then applies upstream's XOR swizzle
+/// (`nvgpu::optimizeSharedMemoryReadsAndWrites`) to every workgroup buffer
+/// it is correct for and that is not padded (isPaddedWorkgroupAllocation):
+/// statically shaped, rows of a power of two of at least 32 bytes, every
+/// access an async copy, ldmatrix, load or store of at most 16 bytes that
+/// indexes the buffer itself once views are folded. f32 operands (TF32 on
+/// tensor cores) are an error unless `options.useTf32`.
+LogicalResult
+convertVectorsToTensorCoreOps(RewriterBase &rewriter,
+                              FunctionOpInterface funcOp, MmaKind kind,
+                              const TensorCoreConversionOptions &options);
 
-/// Pads the innermost dimension of every statically shaped workgroup-memory
-/// allocation of rank >= 2 in `funcOp` by `paddingBits` and rewrites its
+/// Whether gpucg avoids bank conflicts of MMA family `kind` by swizzling
+/// workgroup buffers (gpucg-vector-to-gpu{swizzle}): true for mma.sync,
+/// whose ldmatrix reads whole 16-byte row pieces that an XOR swizzle can
+/// spread over the banks; false for WMMA, whose loads take a plain leading
+/// dimension that no swizzle can express.
+bool swizzlesWorkgroupMemory(MmaKind kind);
+
+/// The bits of padding per workgroup-memory row that gpucg's tensor-core
+/// pipelines use against bank conflicts for MMA family `kind`
+/// (gpucg-reduce-bank-conflicts{padding-bits}): 128 for WMMA, 0 for
+/// mma.sync (swizzled instead, see swizzlesWorkgroupMemory). The lowering
+/// strategy counts `bits / 8` bytes per row in its shared-memory budget.
+int64_t getDefaultBankConflictPaddingBits(MmaKind kind);
+
+/// Pads the innermost dimension of every statically shaped, identity-layout
+/// workgroup-memory allocation of rank >= 2 in `funcOp` by `paddingBits`
+/// (a whole number of elements, sized by the data layout) and rewrites its
 /// users through a subview of the padded buffer (re-creating subviews with
 /// their new strides). Allocations whose users cannot take another layout,
-/// or whose element size does not divide the padding, are left alone.
+/// whose element type has no data-layout size (or size 0), or that are
+/// already padded, are left alone. Emits an error and fails when
+/// `paddingBits` is not a multiple of an allocation's element size or the
+/// padded size overflows.
 LogicalResult padWorkgroupAllocations(RewriterBase &rewriter,
                                       FunctionOpInterface funcOp,
-                                      unsigned paddingBits);
+                                      uint64_t paddingBits);
+
+/// Whether `alloc` is an allocation padded by padWorkgroupAllocations: its
+/// only user is the view `memref.subview %alloc[0, ...] [sizes] [1, ...]`
+/// that hides the padding of the innermost dimension.
+bool isPaddedWorkgroupAllocation(memref::AllocOp alloc);
 
 /// Replaces the statically shaped workgroup-memory allocations of `funcOp`
 /// by views into one i8 buffer, letting allocations that are never live at

@@ -57,21 +57,21 @@ func.func @translation_info_workgroup_rank() attributes {gpucg.translation_info 
 
 // -----
 
-// expected-error @+1 {{workgroup_size[2] must be at least 1, got 0}}
+// expected-error @+1 {{workgroup_size[2] must be from 1 to 65536, got 0}}
 func.func @translation_info_workgroup_zero() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [64, 2, 0]>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{subgroup_size must be a positive power of two, got 24}}
+// expected-error @+1 {{subgroup_size must be a power of two from 1 to 65536, got 24}}
 func.func @translation_info_subgroup_size() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, subgroup_size = 24>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{pipeline_depth must be at least 1, got 0}}
+// expected-error @+1 {{pipeline_depth must be from 1 to 64, got 0}}
 func.func @translation_info_pipeline_depth() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, pipeline_depth = 0>} {
   return
 }
@@ -148,12 +148,12 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80", shared_memory = 
 
 // -----
 
-// expected-error @+1 {{warp_size must be a positive power of two, got 48}}
+// expected-error @+1 {{warp_size must be a power of two from 1 to 65536, got 48}}
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80", warp_size = 48>} {}
 
 // -----
 
-// expected-error @+1 {{max_threads_per_block must be a positive multiple of warp_size (32), got 1000}}
+// expected-error @+1 {{max_threads_per_block must be a multiple of warp_size (32) from 32 to 65536, got 1000}}
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_threads_per_block = 1000>} {}
 
 // -----
@@ -274,5 +274,30 @@ func.func @workgroup_specialization_kind(%c: i1) {
   scf.if %c {
   } else {
   } {gpucg.workgroup_specialization = 1 : i64}
+  return
+}
+
+// -----
+
+/// Limits are bounded so that products of them cannot overflow.
+// expected-error @+1 {{warp_size must be a power of two from 1 to 65536, got 131072}}
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80", warp_size = 131072, max_threads_per_block = 131072>} {}
+
+// -----
+
+// expected-error @+1 {{max_threads_per_block must be a multiple of warp_size (32) from 32 to 65536, got 4294967296}}
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_threads_per_block = 4294967296>} {}
+
+// -----
+
+// expected-error @+1 {{workgroup_size[0] must be from 1 to 65536, got 9223372036854775807}}
+func.func @workgroup_size_huge() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [9223372036854775807, 1, 1]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pipeline_depth must be from 1 to 64, got 65}}
+func.func @pipeline_depth_huge() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, pipeline_depth = 65>} {
   return
 }

@@ -147,6 +147,12 @@ ArrayRef<int64_t> LoweringConfigAttr::getTileSizes(unsigned level) const {
 // TranslationInfoAttr
 //===----------------------------------------------------------------------===//
 
+// Bounds on what a user may write, far beyond any GPU (1024 threads per
+// block, a handful of pipeline stages) yet small enough that products of
+// them (threads per workgroup, buffers times tile bytes) never overflow.
+static constexpr int64_t kMaxThreadsPerWorkgroup = 1 << 16;
+static constexpr int64_t kMaxPipelineDepth = 64;
+
 Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   std::optional<Pipeline> pipeline;
@@ -233,16 +239,17 @@ TranslationInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "workgroup_size must list 3 sizes [x, y, z], got "
                          << workgroupSize.size();
     for (auto [dim, size] : llvm::enumerate(workgroupSize))
-      if (size < 1)
-        return emitError() << "workgroup_size[" << dim
-                           << "] must be at least 1, got " << size;
+      if (size < 1 || size > kMaxThreadsPerWorkgroup)
+        return emitError() << "workgroup_size[" << dim << "] must be from 1 to "
+                           << kMaxThreadsPerWorkgroup << ", got " << size;
   }
-  if (subgroupSize && (*subgroupSize < 1 || !llvm::isPowerOf2_64(*subgroupSize)))
-    return emitError() << "subgroup_size must be a positive power of two, got "
-                       << *subgroupSize;
-  if (pipelineDepth < 1)
-    return emitError() << "pipeline_depth must be at least 1, got "
-                       << pipelineDepth;
+  if (subgroupSize && (*subgroupSize < 1 || !llvm::isPowerOf2_64(*subgroupSize) ||
+                       *subgroupSize > kMaxThreadsPerWorkgroup))
+    return emitError() << "subgroup_size must be a power of two from 1 to "
+                       << kMaxThreadsPerWorkgroup << ", got " << *subgroupSize;
+  if (pipelineDepth < 1 || pipelineDepth > kMaxPipelineDepth)
+    return emitError() << "pipeline_depth must be from 1 to "
+                       << kMaxPipelineDepth << ", got " << pipelineDepth;
   if (storeStage != 0 && storeStage != 1)
     return emitError() << "store_stage must be 0 or 1, got " << storeStage;
   if (mmaKind) {
@@ -429,13 +436,17 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "chip must look like sm_<major><minor>[a] (e.g. "
                           "sm_80, sm_90a), got '"
                        << chip << "'";
-  if (warpSize < 1 || !llvm::isPowerOf2_64(warpSize))
-    return emitError() << "warp_size must be a positive power of two, got "
-                       << warpSize;
-  if (maxThreadsPerBlock < warpSize || maxThreadsPerBlock % warpSize != 0)
-    return emitError() << "max_threads_per_block must be a positive multiple "
-                          "of warp_size ("
-                       << warpSize << "), got " << maxThreadsPerBlock;
+  if (warpSize < 1 || !llvm::isPowerOf2_64(warpSize) ||
+      warpSize > kMaxThreadsPerWorkgroup)
+    return emitError() << "warp_size must be a power of two from 1 to "
+                       << kMaxThreadsPerWorkgroup << ", got " << warpSize;
+  if (maxThreadsPerBlock < warpSize || maxThreadsPerBlock % warpSize != 0 ||
+      maxThreadsPerBlock > kMaxThreadsPerWorkgroup)
+    return emitError() << "max_threads_per_block must be a multiple of "
+                          "warp_size ("
+                       << warpSize << ") from " << warpSize << " to "
+                       << kMaxThreadsPerWorkgroup << ", got "
+                       << maxThreadsPerBlock;
   if (maxSharedMemoryPerBlock < 0)
     return emitError()
            << "max_shared_memory_per_block must be non-negative, got "
