@@ -56,16 +56,15 @@ using namespace mlir::gpucg;
 class RemainderPathsAside {
 public:
   explicit RemainderPathsAside(FunctionOpInterface funcOp) {
+    auto *dialect = funcOp->getContext()->getLoadedDialect<GpucgDialect>();
+    if (!dialect)
+      return;
     funcOp.walk([&](scf::IfOp ifOp) {
+      // The partial-tile path of workgroup specialization, as that pass
+      // marked it.
       Region &elseRegion = ifOp.getElseRegion();
-      if (elseRegion.empty())
-        return;
-      bool hasContract = false, hasLinalg = false;
-      elseRegion.walk([&](Operation *op) {
-        hasContract |= isa<vector::ContractionOp>(op);
-        hasLinalg |= isa<linalg::LinalgOp>(op);
-      });
-      if (hasContract || !hasLinalg)
+      if (elseRegion.empty() ||
+          !dialect->getWorkgroupSpecializationAttrHelper().isAttrPresent(ifOp))
         return;
       auto aside = std::make_unique<Region>();
       aside->takeBody(elseRegion);
