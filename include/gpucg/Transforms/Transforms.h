@@ -149,8 +149,11 @@ bool isPaddedWorkgroupAllocation(memref::AllocOp alloc);
 
 /// Replaces the statically shaped workgroup-memory allocations of `funcOp`
 /// by views into one i8 buffer, letting allocations that are never live at
-/// the same time (exclusive branches of an scf.if, or ranges of one block
-/// separated by a gpu.barrier) share bytes.
+/// the same time share bytes: ranges of one block separated by a gpu.barrier
+/// (or exclusive branches of an scf.if) and, when that block can run again
+/// (a loop body, any repeating region), also separated by a barrier on the
+/// path into the next iteration. docs/passes/pack-shared-memory-alloc.md
+/// has the exact rule.
 LogicalResult packWorkgroupAllocations(RewriterBase &rewriter,
                                        FunctionOpInterface funcOp);
 
