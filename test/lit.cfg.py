@@ -2,6 +2,8 @@
 """lit configuration of the gpucg regression tests."""
 
 import os
+import shlex
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -108,3 +110,37 @@ config.substitutions.append(
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+
+# Tests that read SASS say `REQUIRES: sass` (with `ptxas` when they assemble):
+# a cuobjdump was found, the CUDA toolkit's or the one scripts/install-deps.sh
+# put in the project's .venv/bin (CUDA 13's toolkit has none). CMake looked at
+# configure time; a build configured before .venv existed looks here again.
+gpucg_source_root = os.path.dirname(config.test_source_root)
+
+
+def find_sass_tool(configured, name):
+    candidates = [configured]
+    if config.ptxas:
+        candidates.append(os.path.join(os.path.dirname(config.ptxas), name))
+    candidates.append(os.path.join(gpucg_source_root, ".venv", "bin", name))
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+cuobjdump = find_sass_tool(config.cuobjdump, "cuobjdump")
+nvdisasm = find_sass_tool(config.nvdisasm, "nvdisasm")
+if cuobjdump:
+    config.available_features.add("sass")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
+    # scripts/sass-mix.py disassembles with the same cuobjdump.
+    config.environment["GPUCG_CUOBJDUMP"] = cuobjdump
+if nvdisasm:
+    config.available_features.add("nvdisasm")
+    config.substitutions.append(("%nvdisasm", nvdisasm))
+# Per-kernel SASS instruction mix of a cubin, or (--ptxas-info) the registers,
+# spills, stack and shared memory that `ptxas -v` reports; its header says more.
+config.substitutions.append(
+    ("%sass_mix", shlex.quote(sys.executable) + " "
+     + shlex.quote(os.path.join(gpucg_source_root, "scripts", "sass-mix.py"))))

@@ -14,11 +14,17 @@
 #ifndef GPUCG_INITGPUCG_H
 #define GPUCG_INITGPUCG_H
 
+#include "gpucg/Conversion/Passes.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 
 namespace mlir {
 namespace gpucg {
@@ -28,13 +34,22 @@ namespace gpucg {
 inline void registerGpucgDialects(DialectRegistry &registry) {
   registry.insert<GpucgDialect>();
   registerSingleIterationLoopDependencies(registry);
+  // gpucg-lower-to-nvvm serializes gpu.modules: the #nvvm.target and the
+  // LLVM IR translations of the dialects a lowered kernel holds.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 /// Registers every gpucg pass (and, as they arrive, pass pipeline) with the
 /// global pass registry.
 inline void registerAllGpucgPasses() {
   registerGpucgPasses();
+  registerGpucgConversionPasses();
   registerGpucgPassPipelines();
+  registerGpucgConversionPipelines();
 }
 
 } // namespace gpucg

@@ -75,9 +75,15 @@ void mlir::gpucg::buildTensorCorePipeline(
   onTensors.addPass(createTileAndDistributeToWorkgroups());
 
   buildBufferizePipeline(pm);
+  buildTensorCoreWorkgroupPipeline(pm.nest<func::FuncOp>(), kind, options);
+}
 
+void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
+    OpPassManager &fpm, MmaKind kind,
+    const TensorCorePipelineOptions &options) {
+  MmaPreference mma =
+      kind == MmaKind::Wmma ? MmaPreference::Wmma : MmaPreference::MmaSync;
   // Inside the workgroup: IREE's LLVMGPUMatmulTensorCore order.
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createWorkgroupSpecialization());
   fpm.addPass(createTileAndDistribute(
       TileAndDistributeOptions{/*distributeToWarp=*/true}));
@@ -115,39 +121,6 @@ void mlir::gpucg::buildTensorCorePipeline(
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
-
-/// Registers pipeline `name`, built by `builder`, for pass managers on a
-/// `builtin.module` (or on any op). Unlike upstream's
-/// `PassPipelineRegistration`, it refuses other nestings with an ordinary
-/// pipeline error: adding the pipeline's module passes to, say, a
-/// `func.func` pass manager would otherwise abort the process.
-template <typename Options>
-static void registerModulePipeline(
-    StringRef name, StringRef description,
-    std::function<void(OpPassManager &, const Options &)> builder) {
-  registerPassPipeline(
-      name, description,
-      [name = name.str(), builder](
-          OpPassManager &pm, StringRef text,
-          function_ref<LogicalResult(const Twine &)> errorHandler)
-          -> LogicalResult {
-        Options options;
-        if (failed(options.parseFromString(text)))
-          return errorHandler("invalid options for pipeline '" + name + "'");
-        StringRef anchor = pm.getOpAnchorName();
-        if (anchor != ModuleOp::getOperationName() &&
-            anchor != OpPassManager::getAnyOpAnchorName())
-          return errorHandler("pipeline '" + name +
-                              "' runs on a builtin.module, but is nested in '" +
-                              anchor + "'; write builtin.module(" + name +
-                              ")");
-        builder(pm, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
-        optionHandler(Options());
-      });
-}
 
 void mlir::gpucg::registerGpucgPassPipelines() {
   registerModulePipeline<TensorCorePipelineOptions>(

@@ -23,6 +23,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 
 namespace mlir {
 namespace gpucg {
@@ -90,7 +92,47 @@ void buildTensorCorePipeline(OpPassManager &pm, MmaKind kind,
 ///    `scf.forall` as sequential loops, so `mlir-runner` can check numerics.
 /// A pipeline nested in another op, or given an invalid option, is a
 /// pipeline error, not an abort.
+/// Adds the in-workgroup stages of the tensor-core pipeline of `kind` (from a
+/// bufferized, workgroup-tiled kernel to packed workgroup memory) to `fpm`, a
+/// pass manager on func.func.
+void buildTensorCoreWorkgroupPipeline(OpPassManager &fpm, MmaKind kind,
+                                      const TensorCorePipelineOptions &options);
+
 void registerGpucgPassPipelines();
+
+/// Registers pipeline `name`, built by `builder`, for pass managers on a
+/// `builtin.module` (or on any op). Unlike upstream's
+/// `PassPipelineRegistration`, it refuses other nestings with an ordinary
+/// pipeline error: adding the pipeline's module passes to, say, a
+/// `func.func` pass manager would otherwise abort the process.
+template <typename Options>
+inline void registerModulePipeline(
+    StringRef name, StringRef description,
+    std::function<void(OpPassManager &, const Options &)> builder) {
+  registerPassPipeline(
+      name, description,
+      [name = name.str(), builder](
+          OpPassManager &pm, StringRef text,
+          function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        Options options;
+        if (failed(options.parseFromString(text)))
+          return errorHandler("invalid options for pipeline '" + name + "'");
+        StringRef anchor = pm.getOpAnchorName();
+        if (anchor != ModuleOp::getOperationName() &&
+            anchor != OpPassManager::getAnyOpAnchorName())
+          return errorHandler("pipeline '" + name +
+                              "' runs on a builtin.module, but is nested in '" +
+                              anchor + "'; write builtin.module(" + name +
+                              ")");
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(Options());
+      });
+}
+
 
 } // namespace gpucg
 } // namespace mlir

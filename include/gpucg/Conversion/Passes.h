@@ -1,0 +1,110 @@
+//===- Passes.h - gpucg conversion passes -----------------------*- C++ -*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The passes that take gpucg's distributed kernels to NVVM and binaries, and
+// the named pipelines built from them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_CONVERSION_PASSES_H
+#define GPUCG_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace gpucg {
+
+#define GEN_PASS_DECL
+#include "gpucg/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "gpucg/Conversion/Passes.h.inc"
+
+/// Options of `gpucg-lower-to-nvvm`: from distributed kernels to binaries.
+struct LowerToNVVMPipelineOptions
+    : public PassPipelineOptions<LowerToNVVMPipelineOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target chip (e.g. sm_80); the module's gpucg.target if "
+                     "empty, sm_80 without one"),
+      llvm::cl::init("")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (e.g. +ptx80); the newest the chip needs "
+                     "if empty"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu-module-to-binary produces: isa (PTX), bin "
+                     "(cubin, needs ptxas), fatbin, llvm, offloading"),
+      llvm::cl::init("bin")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level (0-3)"),
+                            llvm::cl::init(3)};
+  Option<bool> barePointers{
+      *this, "bare-pointers",
+      llvm::cl::desc("Pass memref kernel arguments as bare pointers (static "
+                     "shapes, identity layouts) instead of descriptors"),
+      llvm::cl::init(true)};
+};
+
+/// Options of `gpucg-compile`: a module of kernels on tensors to binaries.
+struct CompilePipelineOptions
+    : public PassPipelineOptions<CompilePipelineOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target chip (e.g. sm_80); the module's gpucg.target if "
+                     "empty"),
+      llvm::cl::init("")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features; the newest the chip needs if empty"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX), bin (cubin) or fatbin"),
+      llvm::cl::init("bin")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level (0-3)"),
+                            llvm::cl::init(3)};
+  Option<bool> barePointers{
+      *this, "bare-pointers",
+      llvm::cl::desc("Bare-pointer memref kernel arguments"),
+      llvm::cl::init(true)};
+  Option<std::string> outputDir{
+      *this, "output-dir",
+      llvm::cl::desc("Write each kernel's binary and .abi file here (nothing "
+                     "written if empty)"),
+      llvm::cl::init("")};
+};
+
+/// Adds the passes of `gpucg-lower-to-nvvm` to `pm` (anchored on
+/// builtin.module): gpu.launch construction, outlining, conversion to NVVM,
+/// target attachment and serialization.
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMPipelineOptions &options);
+
+/// Adds the passes of `gpucg-compile` to `pm` (anchored on builtin.module).
+void buildCompilePipeline(OpPassManager &pm,
+                          const CompilePipelineOptions &options);
+
+/// Registers `gpucg-lower-to-nvvm` and `gpucg-compile`.
+void registerGpucgConversionPipelines();
+
+} // namespace gpucg
+} // namespace mlir
+
+#endif // GPUCG_CONVERSION_PASSES_H

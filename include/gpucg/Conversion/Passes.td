@@ -1,0 +1,141 @@
+//===- Passes.td - gpucg conversion passes -----------------*- tablegen -*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_CONVERSION_PASSES_TD
+#define GPUCG_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def BuildGPULaunch : Pass<"gpucg-build-gpu-launch", "func::FuncOp"> {
+  let summary = "Wrap a distributed kernel's body in a gpu.launch built from its "
+                "own grid, block and workgroup-memory facts";
+  let description = [{
+    Turns a kernel that the gpucg pipelines have distributed (a `func.func`
+    with a `gpucg.translation_info` whose workgroups are one `scf.forall`
+    mapped to `#gpu.block<...>`) into a host function holding one
+    `gpu.launch`, ready for upstream's `gpu-kernel-outlining`:
+
+    * the whole body moves inside the launch, so the thread ids, index math
+      and workgroup allocations hoisted above the workgroup loop run in every
+      workgroup (upstream's `generate_gpu_launch` wraps only the loop);
+    * the workgroup `scf.forall` is replaced by its body, each induction
+      variable becoming `lb + block_id * step` (non-unit steps and lower
+      bounds are fine; upstream's `map_forall_to_blocks` refuses them). The
+      grid is the loop's trip counts, computed on the host before the launch
+      from constants and function arguments;
+    * the block is the `translation_info` workgroup size;
+    * workgroup-memory `memref.alloc`s become workgroup attributions of the
+      launch when they fit in the target's static limit
+      (`max_shared_memory_per_block`, 48 KB) and otherwise views of
+      `gpu.dynamic_shared_memory`, with the byte count as the launch's dynamic
+      shared memory size; both 16-byte aligned. Over the target's opt-in limit
+      (`max_shared_memory_per_block_optin`) is an error.
+
+    Functions without a `gpucg.translation_info` are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
+  let summary = "Run each kernel's in-workgroup pipeline, chosen by its "
+                "translation_info";
+  let description = [{
+    gpucg's counterpart of IREE's `LowerExecutableTarget`: on a bufferized,
+    workgroup-tiled kernel, reads the `gpucg.translation_info` and runs the
+    in-workgroup stages of that pipeline (for `MatmulTensorCore` and
+    `MatmulTensorCoreMmaSync`: specialization, warp distribution,
+    multi-buffering, vectorization, copy distribution, bank conflicts,
+    vector-to-GPU, software pipelining, packing). Functions without a
+    `translation_info` are left alone; a pipeline gpucg cannot lower yet is
+    an error naming it.
+  }];
+  let options = [
+    Option<"depth", "depth", "unsigned", "0",
+           "Software-pipelining depth (0: the translation_info's)">,
+    Option<"padding", "padding", "int64_t", "-1",
+           "Bank-conflict padding bits (negative: the MMA family's default)">,
+  ];
+}
+
+def ConvertNVGPUToNVVM : Pass<"gpucg-convert-nvgpu-to-nvvm"> {
+  let summary = "Upstream's nvgpu-to-nvvm conversion plus gpucg's patterns "
+                "for what it lacks (bf16 mma.sync)";
+  let description = [{
+    Runs upstream's `populateNVGPUToNVVMConversionPatterns` together with
+    gpucg's own patterns (`populateGpucgNVGPUToNVVMConversionPatterns`) for
+    the `nvgpu` forms upstream leaves unconverted. Unlike upstream's pass, an
+    `nvgpu` op left unconverted is an error naming it.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
+def ConvertToNVVM : Pass<"gpucg-convert-to-nvvm", "gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module of gpucg kernels to the LLVM and NVVM "
+                "dialects in one conversion";
+  let description = [{
+    Lowers everything gpucg's pipelines leave in a `gpu.module` (`affine`,
+    `scf`, `vector` including 1-D transfers on workgroup memory, `memref`,
+    `arith`, `math`, `gpu`, `nvgpu` with gpucg's extra patterns) to the
+    `llvm` and `nvvm` dialects, then checks that nothing else survived: an
+    op from any other dialect is an error naming it.
+  }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", "64",
+           "Bit width of the index type in the kernel">,
+    Option<"useBarePointers", "bare-pointers", "bool", "false",
+           "Pass memref kernel arguments as bare pointers (static, identity "
+           "layouts only) instead of memref descriptors">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
+def AttachNVVMTarget : Pass<"gpucg-attach-nvvm-target", "ModuleOp"> {
+  let summary = "Attach an #nvvm.target for the module's chip to each gpu.module";
+  let description = [{
+    Like upstream's `nvvm-attach-target`, but the chip defaults to the
+    module's `#gpucg.target` (the one the strategy planned for), so the
+    binary is built for the chip the kernel was tiled for. Without either,
+    it is `sm_80`. A `chip` option that differs from the module's
+    `#gpucg.target` is an error.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip; the module's gpucg.target if empty">,
+    Option<"features", "features", "std::string", "\"\"",
+           "PTX features (e.g. +ptx80); LLVM's default for the chip if empty">,
+    Option<"optLevel", "O", "unsigned", "3", "LLVM optimization level">,
+  ];
+}
+
+def ExportKernels : Pass<"gpucg-export-kernels", "ModuleOp"> {
+  let summary = "Write each kernel's binary and launch facts (ABI) to files";
+  let description = [{
+    For every `gpu.launch_func` of a host function whose kernel module has
+    been serialized (`gpu.binary`), writes into `output-dir`
+    `<kernel>.cubin` (or `.ptx`, `.fatbin`, by the object's format) and
+    `<kernel>.abi`, the launch facts a C program needs without MLIR: kernel
+    symbol, grid (a number or a formula over argument sizes per dimension),
+    block, dynamic shared memory, and the argument list (docs/ABI.md). The IR
+    is left unchanged; an empty `output-dir` writes nothing.
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", "\"\"",
+           "Directory to write the binaries and .abi files into">,
+    Option<"useBarePointers", "bare-pointers", "bool", "false",
+           "The kernels were lowered with bare-pointer memref arguments">,
+  ];
+}
+
+#endif // GPUCG_CONVERSION_PASSES_TD

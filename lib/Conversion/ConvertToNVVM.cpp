@@ -1,0 +1,414 @@
+//===- ConvertToNVVM.cpp - gpucg kernels to LLVM + NVVM in one go -------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Upstream's gpu-lower-to-nvvm-pipeline runs one conversion pass per dialect.
+// On gpucg's kernels that order matters and goes wrong: 1-D transfers on
+// workgroup memory stay unconverted, and an scf.for carrying both
+// !gpu.mma_matrix values and async tokens fails unless scf is lowered first.
+// This pass does what IREE's ConvertToNVVM did: structured control flow and
+// vector/memref forms are simplified first, then every dialect goes to LLVM
+// and NVVM in a single conversion with one type converter, and anything that
+// survives is an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Conversion/NVGPUToNVVM.h"
+#include "gpucg/Conversion/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_CONVERTTONVVM
+#include "gpucg/Conversion/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+
+/// Kernel arguments are 16-byte aligned (docs/ABI.md: cudaMalloc gives 256)
+/// and so is every workgroup buffer gpucg-build-gpu-launch places.
+static constexpr int64_t kBufferAlignment = 16;
+
+//===----------------------------------------------------------------------===//
+// Alignment of vector loads and stores
+//===----------------------------------------------------------------------===//
+
+/// Returns how many trailing zero bits `value` is known to have (capped at
+/// 32): a lower bound on log2 of the largest power of two dividing it.
+static unsigned knownTrailingZeros(Value value, unsigned depth = 0) {
+  constexpr unsigned kMax = 32;
+  if (depth > 16)
+    return 0;
+  if (std::optional<int64_t> constant = getConstantIntValue(value)) {
+    if (*constant == 0)
+      return kMax;
+    return std::min<unsigned>(kMax, llvm::countr_zero(
+                                        static_cast<uint64_t>(*constant)));
+  }
+  auto recurse = [&](Value v) { return knownTrailingZeros(v, depth + 1); };
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // An scf.for induction variable is lb + k * step.
+    if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (arg == forOp.getInductionVar())
+        return std::min(recurse(forOp.getLowerBound()),
+                        recurse(forOp.getStep()));
+    return 0;
+  }
+  Operation *op = value.getDefiningOp();
+  if (isa<arith::AddIOp, arith::SubIOp, arith::XOrIOp, arith::OrIOp,
+          arith::MinSIOp, arith::MinUIOp, arith::MaxSIOp, arith::MaxUIOp,
+          arith::SelectOp>(op)) {
+    unsigned result = kMax;
+    for (Value operand : op->getOperands().take_back(2))
+      result = std::min(result, recurse(operand));
+    return result;
+  }
+  if (isa<arith::MulIOp>(op))
+    return std::min(kMax, recurse(op->getOperand(0)) + recurse(op->getOperand(1)));
+  if (isa<arith::AndIOp>(op))
+    return std::max(recurse(op->getOperand(0)), recurse(op->getOperand(1)));
+  if (isa<arith::ShLIOp>(op)) {
+    if (std::optional<int64_t> shift = getConstantIntValue(op->getOperand(1)))
+      return std::min<unsigned>(kMax, recurse(op->getOperand(0)) + *shift);
+    return recurse(op->getOperand(0));
+  }
+  if (isa<arith::RemUIOp, arith::RemSIOp>(op)) {
+    // a mod 2^k keeps min(tz(a), k) zeros; a mod m keeps gcd-power zeros.
+    return std::min(recurse(op->getOperand(0)), recurse(op->getOperand(1)));
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(op))
+    return recurse(op->getOperand(0));
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+    // Only the affine forms the lowering keeps: constant * operand sums.
+    AffineExpr expr = apply.getAffineMap().getResult(0);
+    unsigned numDims = apply.getAffineMap().getNumDims();
+    std::function<unsigned(AffineExpr)> visit = [&](AffineExpr e) -> unsigned {
+      if (auto c = dyn_cast<AffineConstantExpr>(e))
+        return c.getValue() == 0
+                   ? kMax
+                   : std::min<unsigned>(kMax, llvm::countr_zero(static_cast<
+                                                   uint64_t>(c.getValue())));
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        return recurse(apply.getOperand(d.getPosition()));
+      if (auto s = dyn_cast<AffineSymbolExpr>(e))
+        return recurse(apply.getOperand(numDims + s.getPosition()));
+      auto bin = cast<AffineBinaryOpExpr>(e);
+      unsigned lhs = visit(bin.getLHS()), rhs = visit(bin.getRHS());
+      switch (e.getKind()) {
+      case AffineExprKind::Add:
+        return std::min(lhs, rhs);
+      case AffineExprKind::Mul:
+        return std::min(kMax, lhs + rhs);
+      case AffineExprKind::Mod:
+        return std::min(lhs, rhs);
+      default:
+        return 0;
+      }
+    };
+    return visit(expr);
+  }
+  return 0;
+}
+
+/// Returns the alignment in bytes (a power of two, at most
+/// `kBufferAlignment`) that the base of `memref` is known to have.
+static int64_t knownBaseAlignment(Value memref) {
+  if (auto arg = dyn_cast<BlockArgument>(memref)) {
+    // Kernel arguments and workgroup attributions.
+    if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return kBufferAlignment;
+    return 1;
+  }
+  Operation *def = memref.getDefiningOp();
+  if (isa<gpu::DynamicSharedMemoryOp>(def))
+    return kBufferAlignment;
+  if (auto view = dyn_cast<memref::ViewOp>(def)) {
+    unsigned zeros = knownTrailingZeros(view.getByteShift());
+    int64_t offsetAlignment =
+        zeros >= 5 ? kBufferAlignment : (int64_t(1) << zeros);
+    return std::min(knownBaseAlignment(view.getSource()), offsetAlignment);
+  }
+  if (auto alloc = dyn_cast<memref::AllocOp>(def))
+    return std::min<int64_t>(kBufferAlignment,
+                             alloc.getAlignment().value_or(1));
+  return 1;
+}
+
+/// Sets the `alignment` of a vector.load / vector.store from what is known of
+/// its base and indices, so that the lowering emits one 128-bit access
+/// instead of scalar ones.
+template <typename OpTy>
+static void inferVectorAccessAlignment(OpTy op) {
+  MemRefType type = op.getMemRefType();
+  Type elementType = type.getElementType();
+  if (!elementType.isIntOrFloat() || op.getAlignment())
+    return;
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  if (elementBytes == 0)
+    return;
+  int64_t vectorBytes =
+      elementBytes * op.getVectorType().getNumElements();
+  if (!llvm::isPowerOf2_64(vectorBytes) || vectorBytes <= elementBytes)
+    return;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return;
+  int64_t alignment = std::min(vectorBytes, knownBaseAlignment(op.getBase()));
+  auto limit = [&](int64_t byteMultiple, unsigned zeros) {
+    // The byte offset byteMultiple * 2^zeros * k is a multiple of this.
+    if (byteMultiple == 0)
+      return;
+    unsigned total = std::min<unsigned>(
+        32, llvm::countr_zero(static_cast<uint64_t>(byteMultiple)) + zeros);
+    alignment = std::min<int64_t>(alignment, int64_t(1) << std::min(total, 30u));
+  };
+  limit(offset * elementBytes, 0);
+  for (auto [index, stride] : llvm::zip_equal(op.getIndices(), strides))
+    limit(stride * elementBytes, knownTrailingZeros(index));
+  if (alignment > elementBytes)
+    op.setAlignment(static_cast<uint64_t>(alignment));
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertToNVVMPass
+    : public gpucg::impl::ConvertToNVVMBase<ConvertToNVVMPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<cf::ControlFlowDialect, arith::ArithDialect,
+                    memref::MemRefDialect, vector::VectorDialect,
+                    affine::AffineDialect>();
+  }
+
+  LogicalResult checkBarePointerArguments(gpu::GPUModuleOp module) {
+    if (!useBarePointers)
+      return success();
+    WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+      for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+        auto memref = dyn_cast<MemRefType>(type);
+        if (!memref || (memref.hasStaticShape() &&
+                        memref.getLayout().isIdentity()))
+          continue;
+        func.emitOpError()
+            << "argument #" << index << " has type " << type
+            << "; bare-pointer kernel arguments need a static shape and an "
+               "identity layout (lower with bare-pointers=false for memref "
+               "descriptors)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  /// Vector, memref and affine forms the LLVM conversion does not take,
+  /// rewritten into ones it does.
+  LogicalResult simplify(gpu::GPUModuleOp module) {
+    MLIRContext *ctx = &getContext();
+    {
+      RewritePatternSet patterns(ctx);
+      memref::populateFoldMemRefAliasOpPatterns(patterns);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      populateVectorToSCFConversionPatterns(
+          patterns, VectorTransferToSCFOptions().enableFullUnroll());
+      vector::populateVectorTransferLoweringPatterns(patterns,
+                                                     /*maxTransferRank=*/1);
+      vector::populateVectorMaskMaterializationPatterns(
+          patterns, /*force32BitVectorIndices=*/false);
+      vector::populateVectorContractLoweringPatterns(
+          patterns, vector::VectorContractLowering::OuterProduct);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerParallel);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::EltWise);
+      vector::populateVectorBroadcastLoweringPatterns(patterns);
+      vector::populateVectorShapeCastLoweringPatterns(patterns);
+      vector::populateVectorMaskOpLoweringPatterns(patterns);
+      vector::populateVectorGatherLoweringPatterns(patterns);
+      vector::populateVectorStepLoweringPatterns(patterns);
+      vector::populateVectorFromElementsUnrollPatterns(patterns);
+      vector::populateVectorToElementsUnrollPatterns(patterns);
+      vector::populateVectorOuterProductLoweringPatterns(patterns);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return module.emitOpError()
+               << "vector and memref simplification did not converge";
+    }
+    {
+      RewritePatternSet patterns(ctx);
+      memref::populateExpandStridedMetadataPatterns(patterns);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return module.emitOpError()
+               << "strided-metadata expansion did not converge";
+    }
+    {
+      // Structured control flow to branches before the LLVM conversion: an
+      // scf.for carrying !gpu.mma_matrix values and async tokens cannot be
+      // converted together with its body's types.
+      RewritePatternSet patterns(ctx);
+      populateAffineToStdConversionPatterns(patterns);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      ConversionTarget target(*ctx);
+      target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                             memref::MemRefDialect, vector::VectorDialect>();
+      target.addIllegalDialect<affine::AffineDialect, scf::SCFDialect>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      target.addIllegalDialect<affine::AffineDialect, scf::SCFDialect>();
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return failure();
+    }
+    module.walk([](Operation *op) {
+      if (auto load = dyn_cast<vector::LoadOp>(op))
+        inferVectorAccessAlignment(load);
+      else if (auto store = dyn_cast<vector::StoreOp>(op))
+        inferVectorAccessAlignment(store);
+    });
+    return success();
+  }
+
+  LogicalResult convertToLLVM(gpu::GPUModuleOp module) {
+    MLIRContext *ctx = &getContext();
+    LowerToLLVMOptions options(ctx);
+    options.overrideIndexBitwidth(indexBitwidth);
+    options.useBarePtrCallConv = useBarePointers;
+    LLVMTypeConverter converter(ctx, options);
+    configureGpuToNVVMTypeConverter(converter);
+    // Upstream's nvgpu-to-nvvm pass adds these in the pass, not in its
+    // populate function: async-copy tokens are i32 group ids.
+    converter.addConversion([ctx](nvgpu::DeviceAsyncTokenType) -> Type {
+      return IntegerType::get(ctx, 32);
+    });
+
+    RewritePatternSet patterns(ctx);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+    populateGpuToNVVMConversionPatterns(converter, patterns);
+    populateGpuWMMAToNVVMConversionPatterns(converter, patterns);
+    gpucg::populateGpucgNVGPUToNVVMConversionPatterns(converter, patterns);
+    populateNVGPUToNVVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget target(*ctx);
+    configureGpuToNVVMConversionLegality(target);
+    target.addIllegalDialect<nvgpu::NVGPUDialect>();
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return failure();
+
+    OpPassManager cleanup(gpu::GPUModuleOp::getOperationName());
+    cleanup.addPass(createReconcileUnrealizedCastsPass());
+    cleanup.addPass(createCanonicalizerPass());
+    cleanup.addPass(createCSEPass());
+    return runPipeline(cleanup, module);
+  }
+
+  /// Fails, naming it, on the first op that is not LLVM or NVVM. An op that
+  /// was not converted is reported before the casts its users left behind.
+  LogicalResult checkFullyConverted(gpu::GPUModuleOp module) {
+    Operation *unconverted = nullptr;
+    UnrealizedConversionCastOp cast;
+    module.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<LLVM::LLVMDialect, NVVM::NVVMDialect>(op->getDialect()))
+        return WalkResult::advance();
+      if (auto castOp = dyn_cast<UnrealizedConversionCastOp>(op)) {
+        if (!cast)
+          cast = castOp;
+        return WalkResult::advance();
+      }
+      unconverted = op;
+      return WalkResult::interrupt();
+    });
+    if (unconverted) {
+      unconverted->emitOpError()
+          << "was not converted to the LLVM or NVVM dialect "
+             "(gpucg-convert-to-nvvm)";
+      return failure();
+    }
+    if (cast) {
+      cast.emitOpError()
+          << "remains after conversion to NVVM: a value of type "
+          << cast.getOperandTypes() << " has no conversion to "
+          << cast.getResultTypes()
+          << " (an op of that type has no LLVM lowering, e.g. an n-D "
+             "vector load or store)";
+      return failure();
+    }
+    return success();
+  }
+
+  /// Workgroup attributions become shared-memory globals; without an
+  /// alignment they would be byte-aligned and 128-bit accesses would fault.
+  void alignWorkgroupAttributions(gpu::GPUModuleOp module) {
+    StringAttr alignName =
+        StringAttr::get(&getContext(), LLVM::LLVMDialect::getAlignAttrName());
+    module.walk([&](gpu::GPUFuncOp func) {
+      for (unsigned index = 0, e = func.getNumWorkgroupAttributions();
+           index < e; ++index) {
+        auto existing = dyn_cast_or_null<IntegerAttr>(
+            func.getWorkgroupAttributionAttr(index, alignName));
+        if (existing && existing.getInt() >= kBufferAlignment)
+          continue;
+        func.setWorkgroupAttributionAttr(
+            index, alignName,
+            IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                             kBufferAlignment));
+      }
+    });
+  }
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    alignWorkgroupAttributions(module);
+    if (failed(checkBarePointerArguments(module)) ||
+        failed(simplify(module)) || failed(convertToLLVM(module)) ||
+        failed(checkFullyConverted(module)))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,258 @@
+//===- ExportKernels.cpp - Binaries and launch facts for C callers -------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// After gpu-module-to-binary, a kernel's launch facts live in its host
+// function: the gpu.launch_func's grid, block, dynamic shared memory and
+// operands. This pass writes them, with the binary, into files a C program
+// reads without MLIR (docs/ABI.md describes the format).
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_EXPORTKERNELS
+#include "gpucg/Conversion/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+
+/// The version written on the first line of every .abi file.
+static constexpr int kAbiVersion = 1;
+
+/// Describes a launch dimension as the ABI writes it: a number, or
+/// `ceildiv argN.dimD S` for a workgroup count over a dynamic size.
+static FailureOr<std::string> describeLaunchDimension(Value value,
+                                                      func::FuncOp host,
+                                                      Operation *user,
+                                                      StringRef what) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return std::to_string(*constant);
+  auto describeSize = [&](Value size) -> std::optional<std::string> {
+    auto dim = size.getDefiningOp<memref::DimOp>();
+    if (!dim)
+      return std::nullopt;
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!arg || arg.getOwner() != &host.getBody().front() || !index)
+      return std::nullopt;
+    return "arg" + std::to_string(arg.getArgNumber()) + ".dim" +
+           std::to_string(*index);
+  };
+  if (auto apply = value.getDefiningOp<affine::AffineApplyOp>()) {
+    AffineMap map = apply.getAffineMap();
+    auto ceilDiv = dyn_cast<AffineBinaryOpExpr>(map.getResult(0));
+    if (ceilDiv && ceilDiv.getKind() == AffineExprKind::CeilDiv &&
+        map.getNumResults() == 1 && apply->getNumOperands() == 1) {
+      auto divisor = dyn_cast<AffineConstantExpr>(ceilDiv.getRHS());
+      bool operandIsWhole = isa<AffineSymbolExpr, AffineDimExpr>(
+          ceilDiv.getLHS());
+      if (divisor && operandIsWhole)
+        if (std::optional<std::string> size =
+                describeSize(apply->getOperand(0)))
+          return "ceildiv " + *size + " " +
+                 std::to_string(divisor.getValue());
+    }
+  }
+  if (std::optional<std::string> size = describeSize(value))
+    return *size;
+  user->emitOpError() << "has a " << what
+                      << " that the kernel ABI cannot express (a constant, "
+                         "a dimension of an argument, or its ceildiv by a "
+                         "constant)";
+  return failure();
+}
+
+static std::string describeType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    os << "memref " << memref.getElementType() << " ";
+    if (memref.getRank() == 0)
+      os << "scalar";
+    llvm::interleave(
+        memref.getShape(), os,
+        [&](int64_t size) {
+          if (ShapedType::isDynamic(size))
+            os << "?";
+          else
+            os << size;
+        },
+        "x");
+    return text;
+  }
+  os << "scalar " << type;
+  return text;
+}
+
+static StringRef fileExtension(gpu::CompilationTarget format) {
+  switch (format) {
+  case gpu::CompilationTarget::Assembly:
+    return "ptx";
+  case gpu::CompilationTarget::Binary:
+    return "cubin";
+  case gpu::CompilationTarget::Fatbin:
+    return "fatbin";
+  case gpu::CompilationTarget::Offload:
+    return "bc";
+  }
+  return "bin";
+}
+
+namespace {
+/// What the ABI file of one kernel says.
+struct KernelAbi {
+  std::string text;
+  std::string binaryName;
+  StringRef binary;
+};
+
+struct ExportKernelsPass
+    : public gpucg::impl::ExportKernelsBase<ExportKernelsPass> {
+  using Base::Base;
+
+  FailureOr<KernelAbi> describe(gpu::LaunchFuncOp launch, func::FuncOp host,
+                                SymbolTable &symbols) {
+    StringRef moduleName = launch.getKernelModuleName().getValue();
+    StringRef kernelName = launch.getKernelName().getValue();
+    auto binary = symbols.lookup<gpu::BinaryOp>(moduleName);
+    if (!binary) {
+      launch.emitOpError() << "launches '" << moduleName
+                           << "', which is not a gpu.binary: run "
+                              "gpu-module-to-binary first";
+      return failure();
+    }
+    if (binary.getObjects().size() != 1) {
+      binary.emitOpError() << "has " << binary.getObjects().size()
+                           << " objects; the kernel ABI describes one";
+      return failure();
+    }
+    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+    auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+    if (!target) {
+      binary.emitOpError() << "holds an object for " << object.getTarget()
+                           << "; gpucg exports NVVM objects only";
+      return failure();
+    }
+
+    KernelAbi abi;
+    abi.binaryName =
+        (kernelName + "." + fileExtension(object.getFormat())).str();
+    abi.binary = object.getObject().getValue();
+    llvm::raw_string_ostream os(abi.text);
+    os << "# gpucg kernel ABI (docs/ABI.md)\n";
+    os << "abi " << kAbiVersion << "\n";
+    os << "function " << host.getSymName() << "\n";
+    os << "kernel " << kernelName << "\n";
+    os << "binary " << abi.binaryName << "\n";
+    os << "format " << fileExtension(object.getFormat()) << "\n";
+    os << "chip " << target.getChip() << "\n";
+    os << "calling_convention "
+       << (useBarePointers ? "bare_pointers" : "memref_descriptors") << "\n";
+
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    for (auto [name, dims] :
+         {std::pair<StringRef, gpu::KernelDim3>{"grid", grid},
+          std::pair<StringRef, gpu::KernelDim3>{"block", block}}) {
+      for (auto [axis, value] : llvm::zip_equal(
+               StringRef("xyz"), SmallVector<Value>{dims.x, dims.y, dims.z})) {
+        FailureOr<std::string> text = describeLaunchDimension(
+            value, host, launch, (name + " size").str());
+        if (failed(text))
+          return failure();
+        os << name << "_" << axis << " " << *text << "\n";
+      }
+    }
+    int64_t dynamicSharedMemory = 0;
+    if (Value bytes = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> constant = getConstantIntValue(bytes);
+      if (!constant) {
+        launch.emitOpError() << "has a dynamic shared memory size that is "
+                                "not a constant";
+        return failure();
+      }
+      dynamicSharedMemory = *constant;
+    }
+    os << "dynamic_shared_memory " << dynamicSharedMemory << "\n";
+
+    os << "arguments " << launch.getNumKernelOperands() << "\n";
+    for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (!arg || arg.getOwner() != &host.getBody().front()) {
+        launch.emitOpError()
+            << "passes kernel operand #" << index << " that is not an "
+            << "argument of @" << host.getSymName()
+            << "; the kernel ABI describes arguments only";
+        return failure();
+      }
+      os << "argument " << index << " function_argument "
+         << arg.getArgNumber() << " " << describeType(arg.getType()) << "\n";
+    }
+    return abi;
+  }
+
+  LogicalResult write(StringRef name, StringRef contents) {
+    SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, name);
+    std::string error;
+    auto file = mlir::openOutputFile(path, &error);
+    if (!file)
+      return getOperation().emitError() << "cannot write " << path << ": "
+                                        << error;
+    file->os() << contents;
+    file->keep();
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<KernelAbi> kernels;
+    WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
+      auto host = launch->getParentOfType<func::FuncOp>();
+      if (!host) {
+        launch.emitOpError() << "is not in a func.func";
+        return WalkResult::interrupt();
+      }
+      FailureOr<KernelAbi> abi = describe(launch, host, symbols);
+      if (failed(abi))
+        return WalkResult::interrupt();
+      kernels.push_back(std::move(*abi));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    if (outputDir.empty())
+      return;
+    if (std::error_code error =
+            llvm::sys::fs::create_directories(outputDir)) {
+      module.emitError() << "cannot create " << outputDir << ": "
+                         << error.message();
+      return signalPassFailure();
+    }
+    for (const KernelAbi &abi : kernels) {
+      StringRef stem = llvm::sys::path::stem(abi.binaryName);
+      if (failed(write(abi.binaryName, abi.binary)) ||
+          failed(write((stem + ".abi").str(), abi.text)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

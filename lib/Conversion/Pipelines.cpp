@@ -1,0 +1,78 @@
+//===- Pipelines.cpp - gpucg-lower-to-nvvm and gpucg-compile ------------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The named pipelines from distributed kernels (gpucg-lower-to-nvvm) and from
+// kernels on tensors (gpucg-compile) to GPU binaries, built from typed pass
+// objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Conversion/Passes.h"
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+void mlir::gpucg::buildLowerToNVVMPipeline(
+    OpPassManager &pm, const LowerToNVVMPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createBuildGPULaunch());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertToNVVM(
+      ConvertToNVVMOptions{/*indexBitwidth=*/64,
+                           /*useBarePointers=*/options.barePointers}));
+  AttachNVVMTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createAttachNVVMTarget(target));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
+                                       const CompilePipelineOptions &options) {
+  SelectLoweringStrategyOptions strategy;
+  strategy.chip = options.chip;
+  OpPassManager &onTensors = pm.nest<func::FuncOp>();
+  onTensors.addPass(createSelectLoweringStrategy(strategy));
+  onTensors.addPass(createTileAndDistributeToWorkgroups());
+  buildBufferizePipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createLowerWorkgroup());
+
+  LowerToNVVMPipelineOptions lowering;
+  lowering.chip = options.chip.getValue();
+  lowering.features = options.features.getValue();
+  lowering.format = options.format.getValue();
+  lowering.optLevel = options.optLevel.getValue();
+  lowering.barePointers = options.barePointers.getValue();
+  buildLowerToNVVMPipeline(pm, lowering);
+  pm.addPass(createExportKernels(ExportKernelsOptions{
+      /*outputDir=*/options.outputDir,
+      /*useBarePointers=*/options.barePointers}));
+}
+
+void mlir::gpucg::registerGpucgConversionPipelines() {
+  registerModulePipeline<LowerToNVVMPipelineOptions>(
+      "gpucg-lower-to-nvvm",
+      "From distributed kernels (the output of gpucg's workgroup pipelines) "
+      "to GPU binaries: gpu.launch construction, outlining, conversion to "
+      "NVVM, target attachment, serialization",
+      buildLowerToNVVMPipeline);
+  registerModulePipeline<CompilePipelineOptions>(
+      "gpucg-compile",
+      "From a module of linalg kernels on tensors to GPU binaries: strategy, "
+      "workgroup tiling, bufferization, each kernel's pipeline by its "
+      "translation_info, gpucg-lower-to-nvvm, and the kernels' ABI files",
+      buildCompilePipeline);
+}

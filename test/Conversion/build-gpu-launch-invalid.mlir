@@ -1,0 +1,109 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(gpucg-build-gpu-launch))'
+
+// expected-error @+1 {{has 2 scf.forall loops over #gpu.block; a kernel has one workgroup loop}}
+func.func @two_workgroup_loops(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-note @+1 {{workgroup loop here}}
+  scf.forall (%i) in (2) {
+  } {mapping = [#gpu.block<x>]}
+  // expected-note @+1 {{workgroup loop here}}
+  scf.forall (%i) in (2) {
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @returns_new_buffer(%a: memref<64xf32>) -> memref<64xf32> attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  %b = memref.alloc() : memref<64xf32>
+  // expected-error @+1 {{returns a value (#0) that is not a kernel argument; a kernel must write its results into its arguments}}
+  return %b : memref<64xf32>
+}
+
+// -----
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  // expected-error @+1 {{needs 200000 bytes of workgroup memory, more than the sm_80 opt-in limit of}}
+  func.func @over_optin(%a: memref<64xf32>) attributes {
+      gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+    %big = memref.alloc() : memref<200000xi8, #gpu.address_space<workgroup>>
+    return
+  }
+}
+
+// -----
+
+func.func @alloc_in_loop(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{allocates workgroup memory inside 'scf.for'; workgroup allocations must be at the top of the kernel}}
+    %wg = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @dynamic_workgroup_alloc(%n: index) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{a launch needs a static shape and an identity layout}}
+  %wg = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{has a translation_info without a workgroup_size; the block size of its launch is unknown}}
+func.func @no_workgroup_size(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute>} {
+  return
+}
+
+// -----
+
+func.func @bound_from_memory(%a: memref<64xf32>, %n: memref<index>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-note @+1 {{defined here}}
+  %ub = memref.load %n[] : memref<index>
+  // expected-error @+1 {{the workgroup loop's bound depends on 'memref.load', which cannot be computed on the host}}
+  scf.forall (%i) = (0) to (%ub) step (32) {
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @nested_workgroup_loop(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  %true = arith.constant true
+  scf.if %true {
+    // expected-error @+1 {{is the kernel's workgroup loop but is nested in 'scf.if'; it must be directly in the function body}}
+    scf.forall (%i) in (2) {
+    } {mapping = [#gpu.block<x>]}
+  }
+  return
+}
+
+// -----
+
+func.func @linear_block_mapping(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{only #gpu.block<x>, <y> and <z> are supported}}
+  scf.forall (%i) in (2) {
+  } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}
+
+// -----
+
+func.func @multi_block(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  cf.br ^bb1
+^bb1:
+  return
+}
+// expected-error @-6 {{has 2 blocks; a kernel body must be a single block}}

@@ -1,0 +1,93 @@
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-build-gpu-launch))' | FileCheck %s
+// Round trip: what the pass prints parses and verifies again.
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-build-gpu-launch))' | gpucg-opt -split-input-file --verify-diagnostics > /dev/null
+
+// Static grid, a non-unit step, a small workgroup buffer: a launch
+// attribution. Thread ids and index math above the workgroup loop move inside.
+
+// CHECK-LABEL: func.func @static_grid
+// CHECK-SAME:    (%[[A:.*]]: memref<256x128xf32>)
+// CHECK-NOT:     gpu.known_block_size
+// CHECK-DAG:     %[[G8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[G2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[B64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:         gpu.launch blocks(%[[BX:[a-z0-9_]+]], %[[BY:[a-z0-9_]+]], %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %[[G2]], %{{[a-z0-9_]+}} = %[[G8]], %{{[a-z0-9_]+}} = %[[ONE]])
+// CHECK-SAME:               threads(%{{[a-z0-9_, %]+}}) in (%{{[a-z0-9_]+}} = %[[B64]], %{{[a-z0-9_]+}} = %[[ONE]], %{{[a-z0-9_]+}} = %[[ONE]])
+// CHECK-SAME:               workgroup(%[[WG:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK:           %[[TID:.*]] = gpu.thread_id x
+// CHECK:           %[[I:.*]] = affine.apply #{{.*}}()[%[[BY]]]
+// CHECK:           %[[J:.*]] = affine.apply #{{.*}}()[%[[BX]]]
+// CHECK:           memref.load %[[A]][%[[I]], %[[J]]]
+// CHECK:           memref.store %{{.*}}, %[[WG]][%[[TID]]]
+// CHECK:           gpu.terminator
+// CHECK:         return
+func.func @static_grid(%a: memref<256x128xf32>) attributes {
+    gpu.known_block_size = array<i32: 64, 1, 1>,
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  %wg = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+  %tid = gpu.thread_id x
+  scf.forall (%i, %j) = (0, 0) to (256, 128) step (32, 64) {
+    %v = memref.load %a[%i, %j] : memref<256x128xf32>
+    memref.store %v, %wg[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// -----
+
+// Over ptxas' 48 KB static limit, under sm_80's opt-in limit: views of
+// dynamic shared memory at 16-byte-aligned offsets, the size on the launch.
+
+// CHECK-LABEL: func.func @dynamic_shared_memory
+// CHECK:         %[[BYTES:.*]] = arith.constant 65552 : i32
+// CHECK:         gpu.launch
+// CHECK-SAME:      dynamic_shared_memory_size %[[BYTES]]
+// CHECK:           %[[BASE:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK-DAG:       %[[OFF0:.*]] = arith.constant 0 : index
+// CHECK-DAG:       %[[OFF1:.*]] = arith.constant 65536 : index
+// CHECK-DAG:       memref.view %[[BASE]][%[[OFF0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG:       memref.view %[[BASE]][%[[OFF1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT:       memref.alloc
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @dynamic_shared_memory(%a: memref<16384xf32>) attributes {
+      gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [128, 1, 1]>} {
+    %big = memref.alloc() : memref<16384xf32, #gpu.address_space<workgroup>>
+    %small = memref.alloc() : memref<3xf32, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %v = memref.load %a[%c0] : memref<16384xf32>
+    memref.store %v, %big[%c0] : memref<16384xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %small[%c0] : memref<3xf32, #gpu.address_space<workgroup>>
+    return
+  }
+}
+
+// -----
+
+// A dynamic size: the grid is computed on the host from the argument.
+
+// CHECK-LABEL: func.func @dynamic_grid
+// CHECK-SAME:    (%[[A:.*]]: memref<?xf32>)
+// CHECK:         %[[N:.*]] = memref.dim %[[A]], %{{.*}}
+// CHECK:         %[[GRID:.*]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK:         gpu.launch blocks(%{{[a-z0-9_, %]+}}) in (%{{[a-z0-9_]+}} = %[[GRID]],
+func.func @dynamic_grid(%a: memref<?xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  scf.forall (%i) = (0) to (%n) step (32) {
+    %v = memref.load %a[%i] : memref<?xf32>
+    memref.store %v, %a[%i] : memref<?xf32>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// Without a translation_info, a function is not a kernel: left alone.
+
+// CHECK-LABEL: func.func @not_a_kernel
+// CHECK-NOT:     gpu.launch
+func.func @not_a_kernel(%a: memref<4xf32>) {
+  return
+}

@@ -1,0 +1,143 @@
+// RUN: gpucg-opt %s -split-input-file \
+// RUN:   --pass-pipeline='builtin.module(gpucg-convert-nvgpu-to-nvvm)' \
+// RUN:   | FileCheck %s
+// The output parses and verifies again.
+// RUN: gpucg-opt %s -split-input-file \
+// RUN:   --pass-pipeline='builtin.module(gpucg-convert-nvgpu-to-nvvm)' \
+// RUN:   | gpucg-opt -split-input-file | FileCheck %s
+
+/// bf16 m16n8k16 (upstream rejects bf16): each vector<2xbf16> row of A and B
+/// is one i32 register, C goes in as 4 f32, the struct of 4 f32 comes back
+/// as vector<2xf32> rows.
+// CHECK-LABEL: func.func @mma_sync_bf16_m16n8k16
+//       CHECK:   %[[A:.+]] = builtin.unrealized_conversion_cast %{{.+}} : vector<4x2xbf16> to !llvm.array<4 x vector<2xbf16>>
+//       CHECK:   %[[A0:.+]] = llvm.extractvalue %[[A]][0] : !llvm.array<4 x vector<2xbf16>>
+//       CHECK:   %[[A0I:.+]] = llvm.bitcast %[[A0]] : vector<2xbf16> to i32
+//       CHECK:   %[[A3:.+]] = llvm.extractvalue %[[A]][3] : !llvm.array<4 x vector<2xbf16>>
+//       CHECK:   %[[A3I:.+]] = llvm.bitcast %[[A3]] : vector<2xbf16> to i32
+//       CHECK:   %[[B1:.+]] = llvm.extractvalue %{{.+}}[1] : !llvm.array<2 x vector<2xbf16>>
+//       CHECK:   %[[B1I:.+]] = llvm.bitcast %[[B1]] : vector<2xbf16> to i32
+//       CHECK:   %[[C0:.+]] = llvm.extractelement %{{.+}}[%{{.+}} : i32] : vector<2xf32>
+//       CHECK:   %[[D:.+]] = nvvm.mma.sync A[%[[A0I]], %{{.+}}, %{{.+}}, %[[A3I]]] B[%{{.+}}, %[[B1I]]] C[%[[C0]], %{{.+}}, %{{.+}}, %{{.+}}]
+//  CHECK-SAME:     layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>
+//  CHECK-SAME:     multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>
+//  CHECK-SAME:     shape = #nvvm.shape<m = 16, n = 8, k = 16>
+//  CHECK-SAME:     : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+//       CHECK:   llvm.extractvalue %[[D]][0] : !llvm.struct<(f32, f32, f32, f32)>
+//       CHECK:   llvm.extractvalue %[[D]][3] : !llvm.struct<(f32, f32, f32, f32)>
+//       CHECK:   %[[R:.+]] = llvm.insertvalue %{{.+}}, %{{.+}}[1] : !llvm.array<2 x vector<2xf32>>
+//       CHECK:   builtin.unrealized_conversion_cast %[[R]] : !llvm.array<2 x vector<2xf32>> to vector<2x2xf32>
+//   CHECK-NOT:   nvgpu.
+func.func @mma_sync_bf16_m16n8k16(%a: vector<4x2xbf16>, %b: vector<2x2xbf16>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+  return %d : vector<2x2xf32>
+}
+
+// -----
+
+/// bf16 m16n8k8: 2 registers of A, 1 of B.
+// CHECK-LABEL: func.func @mma_sync_bf16_m16n8k8
+//       CHECK:   llvm.bitcast %{{.+}} : vector<2xbf16> to i32
+//       CHECK:   nvvm.mma.sync A[%{{.+}}, %{{.+}}] B[%{{.+}}] C[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]
+//  CHECK-SAME:     multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>
+//  CHECK-SAME:     shape = #nvvm.shape<m = 16, n = 8, k = 8>
+//  CHECK-SAME:     : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+//   CHECK-NOT:   nvgpu.
+func.func @mma_sync_bf16_m16n8k8(%a: vector<2x2xbf16>, %b: vector<1x2xbf16>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8]} : (vector<2x2xbf16>, vector<1x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+  return %d : vector<2x2xf32>
+}
+
+// -----
+
+/// tf32 m16n8k4 is upstream's: f32 rows of one element go in as i32.
+// CHECK-LABEL: func.func @mma_sync_tf32_m16n8k4
+//       CHECK:   llvm.bitcast %{{.+}} : vector<1xf32> to i32
+//       CHECK:   nvvm.mma.sync A[%{{.+}}, %{{.+}}] B[%{{.+}}] C[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]
+//  CHECK-SAME:     multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>
+//  CHECK-SAME:     shape = #nvvm.shape<m = 16, n = 8, k = 4>
+//  CHECK-SAME:     : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+//   CHECK-NOT:   nvgpu.
+func.func @mma_sync_tf32_m16n8k4(%a: vector<2x1xf32>, %b: vector<1x1xf32>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 4], tf32Enabled} : (vector<2x1xf32>, vector<1x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+  return %d : vector<2x2xf32>
+}
+
+// -----
+
+/// tf32 m16n8k8 is upstream's.
+// CHECK-LABEL: func.func @mma_sync_tf32_m16n8k8
+//       CHECK:   nvvm.mma.sync A[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] B[%{{.+}}, %{{.+}}] C[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]
+//  CHECK-SAME:     multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>
+//  CHECK-SAME:     shape = #nvvm.shape<m = 16, n = 8, k = 8>
+//  CHECK-SAME:     : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+func.func @mma_sync_tf32_m16n8k8(%a: vector<4x1xf32>, %b: vector<2x1xf32>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+  return %d : vector<2x2xf32>
+}
+
+// -----
+
+/// f16 -> f16 is upstream's and unchanged: vector<2xf16> operands, no
+/// bitcast to i32.
+// CHECK-LABEL: func.func @mma_sync_f16_f16
+//   CHECK-NOT:   llvm.bitcast
+//       CHECK:   nvvm.mma.sync A[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] B[%{{.+}}, %{{.+}}] C[%{{.+}}, %{{.+}}]
+//  CHECK-SAME:     shape = #nvvm.shape<m = 16, n = 8, k = 16>
+//  CHECK-SAME:     : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> !llvm.struct<(vector<2xf16>, vector<2xf16>)>
+func.func @mma_sync_f16_f16(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf16>) -> vector<2x2xf16> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+  return %d : vector<2x2xf16>
+}
+
+// -----
+
+/// f16 -> f32 is upstream's.
+// CHECK-LABEL: func.func @mma_sync_f16_f32
+//       CHECK:   nvvm.mma.sync A[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] B[%{{.+}}, %{{.+}}] C[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]
+//  CHECK-SAME:     shape = #nvvm.shape<m = 16, n = 8, k = 16>
+//  CHECK-SAME:     : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+func.func @mma_sync_f16_f32(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf32>) -> vector<2x2xf32> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+  return %d : vector<2x2xf32>
+}
+
+// -----
+
+/// i8 is upstream's (s8, satfinite).
+// CHECK-LABEL: func.func @mma_sync_i8
+//       CHECK:   nvvm.mma.sync
+//  CHECK-SAME:     intOverflowBehavior = #nvvm.mma_int_overflow<satfinite>
+//  CHECK-SAME:     multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<s8>
+//  CHECK-SAME:     shape = #nvvm.shape<m = 16, n = 8, k = 32>
+//  CHECK-SAME:     : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+func.func @mma_sync_i8(%a: vector<4x4xi8>, %b: vector<2x4xi8>, %c: vector<2x2xi32>) -> vector<2x2xi32> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 32]} : (vector<4x4xi8>, vector<2x4xi8>, vector<2x2xi32>) -> vector<2x2xi32>
+  return %d : vector<2x2xi32>
+}
+
+// -----
+
+/// f64 m8n8k4 is upstream's.
+// CHECK-LABEL: func.func @mma_sync_f64
+//       CHECK:   nvvm.mma.sync A[%{{.+}}] B[%{{.+}}] C[%{{.+}}, %{{.+}}]
+//  CHECK-SAME:     shape = #nvvm.shape<m = 8, n = 8, k = 4>
+//  CHECK-SAME:     : (f64, f64, f64) -> !llvm.struct<(f64, f64)>
+func.func @mma_sync_f64(%a: vector<1x1xf64>, %b: vector<1x1xf64>, %c: vector<1x2xf64>) -> vector<1x2xf64> {
+  %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [8, 8, 4]} : (vector<1x1xf64>, vector<1x1xf64>, vector<1x2xf64>) -> vector<1x2xf64>
+  return %d : vector<1x2xf64>
+}
+
+// -----
+
+/// ldmatrix of bf16 is upstream's (b16 elements, as f16): the i32 registers
+/// are bitcast back to vector<2xbf16>.
+// CHECK-LABEL: func.func @ldmatrix_bf16_transposed
+//       CHECK:   %[[L:.+]] = nvvm.ldmatrix %{{.+}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
+//       CHECK:   %[[L0:.+]] = llvm.extractvalue %[[L]][0] : !llvm.struct<(i32, i32)>
+//       CHECK:   llvm.bitcast %[[L0]] : i32 to vector<2xbf16>
+//   CHECK-NOT:   nvgpu.
+func.func @ldmatrix_bf16_transposed(%m: memref<64x64xbf16, 3>, %i: index) -> vector<2x2xbf16> {
+  %r = nvgpu.ldmatrix %m[%i, %i] {numTiles = 2 : i32, transpose = true} : memref<64x64xbf16, 3> -> vector<2x2xbf16>
+  return %r : vector<2x2xbf16>
+}
