@@ -6,7 +6,8 @@
 #     workgroup tiling, bufferization, workgroup specialization), then a CPU
 #     run of the untiled and the tiled kernel, compared element by element;
 #  2. examples/matmul_512x128x512_f16.mlir through the named mma.sync
-#     pipeline, summarised;
+#     pipeline, summarised, then through gpucg-compile down to PTX and a
+#     cubin, with its ABI file and what ptxas reports;
 #  3. examples/matmul_simt_tile.mlir through gpucg-remove-single-iteration-loop,
 #     with gpucg-opt and with Debian's mlir-opt loading the gpucg plugin.
 #
@@ -70,6 +71,34 @@ echo "  workgroup memory: $(grep -o 'memref<[0-9]*xi8, #gpu.address_space<workgr
 echo "  nvgpu.mma.sync: $(count 'nvgpu.mma.sync(')  nvgpu.ldmatrix: $(count 'nvgpu.ldmatrix')  nvgpu.device_async_copy: $(count 'nvgpu.device_async_copy')"
 echo "  K loop waits: $(grep -o 'numGroups = [0-9]*' "$OUT/matmul_512x128x512_f16.mma-sync.mlir" | sort | uniq -c | tr -s ' ' | paste -sd, -)"
 echo "  full output: $OUT/matmul_512x128x512_f16.mma-sync.mlir"
+
+#--- 2b. The seed matmul down to a GPU binary ------------------------------#
+echo
+echo "=== $SEED through gpucg-compile to PTX, a cubin and its ABI file"
+KDIR="$OUT/seed-kernel"
+rm -rf "$KDIR"
+"$GPUCG_OPT" "$SEED" --mlir-print-local-scope \
+  --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' |
+  grep -oE 'gpucg\.translation_info = #[^>]*>' | sed 's/^/  chosen: /'
+"$GPUCG_OPT" "$SEED" \
+  --pass-pipeline="builtin.module(gpucg-compile{format=isa output-dir=$KDIR})" \
+  -o "$OUT/matmul_512x128x512_f16.ptx.mlir"
+echo "  launch facts ($KDIR/matmul_kernel.abi):"
+grep -E '^(grid_.|block_.|dynamic_shared_memory|calling_convention|argument) ' \
+  "$KDIR/matmul_kernel.abi" | paste -sd ';' - | sed 's/;/; /g; s/^/    /'
+ptx_count() { grep -c -- "$1" "$KDIR/matmul_kernel.ptx" || true; }
+echo "  PTX: mma.sync $(ptx_count 'mma.sync.aligned'), ldmatrix $(ptx_count 'ldmatrix.sync'), cp.async $(ptx_count 'cp.async.cg.shared.global'), 128-bit global stores $(ptx_count 'st.global.v4')"
+PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+if [[ -x "$PTXAS" ]]; then
+  "$GPUCG_OPT" "$SEED" \
+    --pass-pipeline="builtin.module(gpucg-compile{format=bin output-dir=$KDIR})" \
+    -o /dev/null
+  echo "  cubin: $KDIR/matmul_kernel.cubin ($(stat -c %s "$KDIR/matmul_kernel.cubin") bytes); ptxas -v says:"
+  "$PTXAS" -arch=sm_80 -v "$KDIR/matmul_kernel.ptx" -o /dev/null 2>&1 |
+    grep -E 'registers|spill|stack' | sed 's/ptxas info *: */    /'
+else
+  echo "  (no ptxas: the CUDA toolkit is not installed; PTX only)"
+fi
 
 #--- 3. Removing single-iteration loops, with gpucg-opt and the plugin ------#
 EXAMPLE="$SOURCE_DIR/examples/matmul_simt_tile.mlir"

@@ -117,6 +117,7 @@ def AttachNVVMTarget : Pass<"gpucg-attach-nvvm-target", "ModuleOp"> {
            "PTX features (e.g. +ptx80); LLVM's default for the chip if empty">,
     Option<"optLevel", "O", "unsigned", "3", "LLVM optimization level">,
   ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def ExportKernels : Pass<"gpucg-export-kernels", "ModuleOp"> {

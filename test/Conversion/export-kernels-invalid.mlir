@@ -1,0 +1,41 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpucg-export-kernels)'
+
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{launches 'k', which is not a gpu.binary: run gpu-module-to-binary first}}
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    return
+  }
+  gpu.module @k {
+    gpu.func @k(%a: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<4xf32>, %m: memref<index>) {
+    %c1 = arith.constant 1 : index
+    %g = memref.load %m[] : memref<index>
+    // expected-error @+1 {{has a grid size that the kernel ABI cannot express}}
+    gpu.launch_func @k::@k blocks in (%g, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    %alloc = memref.alloc() : memref<4xf32>
+    // expected-error @+1 {{passes kernel operand #0 that is not an argument of @f; the kernel ABI describes arguments only}}
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%alloc : memref<4xf32>)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
