@@ -107,3 +107,43 @@ func.func @multi_block(%a: memref<64xf32>) attributes {
   return
 }
 // expected-error @-6 {{has 2 blocks; a kernel body must be a single block}}
+
+// -----
+
+func.func @index_workgroup_memory(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{allocates workgroup memory of element type 'index'; only integer and float elements have a size the launch can reserve}}
+  %wg = memref.alloc() : memref<16xindex, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @workgroup_alloca(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{allocates workgroup memory on the stack; use memref.alloc}}
+  %wg = memref.alloca() : memref<16xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{already contains a gpu.launch}}
+func.func @already_launched(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @tensor_workgroup_loop(%a: tensor<64xf32>) -> tensor<64xf32> attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{is a workgroup loop over tensors (1 shared_outs); bufferize the kernel first}}
+  %r = scf.forall (%i) in (2) shared_outs(%o = %a) -> (tensor<64xf32>) {
+  } {mapping = [#gpu.block<x>]}
+  return %r : tensor<64xf32>
+}
