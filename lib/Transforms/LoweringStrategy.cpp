@@ -151,26 +151,31 @@ static std::string formatList(ArrayRef<int64_t> values) {
 }
 
 //===----------------------------------------------------------------------===//
-// Tensor-core strategy
+// Tensor-core instructions
 //===----------------------------------------------------------------------===//
 
-/// Whether MLIR 22's vector-to-GPU conversions lower `kind` for these
-/// operands: mma.sync (convertVectorToNVVMCompatibleMMASync) handles f16 and
-/// i8 but not bf16 or TF32 operands; WMMA (convertVectorToMMAOps) handles f16
-/// and f32 (TF32) but not bf16 or i8.
+/// Whether gpucg's tensor-core pipelines lower `kind` for these operands:
+/// mma.sync handles f16, bf16 and i8 operands (bf16 mma.sync, which MLIR 22's
+/// NVGPU-to-NVVM conversion lacks, through gpucg's own lowering) but not
+/// TF32; WMMA (MLIR 22's convertVectorToMMAOps) handles f16 and f32 (TF32)
+/// but not bf16 or i8.
 static bool hasTensorCoreConversion(MmaKind kind, Type operandType) {
   if (operandType.isF16())
     return true;
   if (kind == MmaKind::MmaSync)
-    return operandType.isInteger(8);
+    return operandType.isBF16() || operandType.isInteger(8);
   return operandType.isF32();
+}
+
+/// The operand types `kind` takes, in words (for diagnostics).
+static StringRef describeTensorCoreOperands(MmaKind kind) {
+  return kind == MmaKind::Wmma ? "f16 and f32 (TF32)" : "f16, bf16 and i8";
 }
 
 /// The MMA family a tensor-core strategy uses on `target`, if any can
 /// lower these operands.
-static std::optional<MmaKind> resolveMmaKind(MmaPreference preference,
-                                             TargetAttr target,
-                                             Type operandType) {
+static std::optional<MmaKind>
+resolveMmaKind(MmaPreference preference, TargetAttr target, Type operandType) {
   std::optional<MmaKind> kind;
   switch (preference) {
   case MmaPreference::Wmma:
@@ -221,31 +226,94 @@ static Pipeline getTensorCorePipeline(MmaKind kind) {
                                : Pipeline::MatmulTensorCoreMmaSync;
 }
 
-/// Bytes of workgroup memory a tensor-core workgroup tile needs with `depth`
-/// pipeline stages: the A (tM x tK) and B (tK x tN) tiles once per stage and
-/// the accumulator (tM x tN) once, every row padded as the pipeline of
-/// `kind` pads it (getDefaultBankConflictPaddingBits).
-static int64_t getTensorCoreSharedMemory(const MatmulShape &shape,
-                                         MmaKind kind, int64_t tileM,
-                                         int64_t tileN, int64_t tileK,
-                                         int64_t depth) {
-  // Budget the widest padding any tensor-core pipeline applies by default
-  // (getDefaultBankConflictPaddingBits, which the pipelines ask too), so the
-  // choice holds whether the pipeline pads or swizzles.
-  (void)kind;
-  const int64_t kRowPadding =
-      std::max(getDefaultBankConflictPaddingBits(MmaKind::Wmma),
-               getDefaultBankConflictPaddingBits(MmaKind::MmaSync)) /
-      8;
-  auto buffer = [&](int64_t rows, int64_t columns, Type type) {
-    return mulSat(rows, addSat(mulSat(columns, getByteWidth(type)),
-                               kRowPadding));
-  };
-  int64_t a = buffer(tileM, tileK, shape.aType);
-  int64_t b = buffer(tileK, tileN, shape.bType);
-  int64_t c = buffer(tileM, tileN, shape.cType);
-  return addSat(mulSat(depth, addSat(a, b)), c);
+/// PTX defines the operand fragments of warp-level MMA (WMMA, mma.sync) over
+/// the 32 lanes of a warp.
+static constexpr int64_t kMmaWarpSize = 32;
+
+//===----------------------------------------------------------------------===//
+// Tensor-core resources: shared memory and registers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The workgroup memory of a tensor-core workgroup tile, in bytes, every row
+/// padded as the pipeline of its MMA family pads it by default
+/// (getDefaultBankConflictPaddingBits: WMMA pads, mma.sync swizzles).
+struct TensorCoreSharedMemory {
+  /// pipeline_depth x (A tile + B tile): the multi-buffered operands.
+  int64_t operands;
+  /// The C tile staged for the final store. The accumulator itself lives in
+  /// registers during the K loop, and the staging buffer is packed into the
+  /// operands' bytes (dead by then), so it only costs what it exceeds them by.
+  int64_t cStaging;
+  int64_t rowPadding;
+
+  int64_t total() const { return std::max(operands, cStaging); }
+};
+} // namespace
+
+/// Bytes of the workgroup buffer of operand `operand` of `op` for the tile
+/// sizes `tile` (one per loop): its tile shape follows the operand's
+/// indexing map (so a transposed B is a tN x tK buffer), and each innermost
+/// row is padded by `rowPadding` bytes.
+static int64_t getOperandTileBytes(linalg::LinalgOp op, OpOperand &operand,
+                                   ArrayRef<int64_t> tile, int64_t rowPadding) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  Type elementType = getElementTypeOrSelf(operand.get());
+  int64_t rows = 1, row = 1;
+  for (auto [idx, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    int64_t size = dim ? tile[dim.getPosition()] : 1;
+    if (idx + 1 == map.getNumResults())
+      row = size;
+    else
+      rows = mulSat(rows, size);
+  }
+  return mulSat(rows,
+                addSat(mulSat(row, getByteWidth(elementType)), rowPadding));
 }
+
+static TensorCoreSharedMemory
+getTensorCoreSharedMemory(linalg::LinalgOp op, const MatmulShape &shape,
+                          MmaKind kind, int64_t tileM, int64_t tileN,
+                          int64_t tileK, int64_t depth) {
+  SmallVector<int64_t> tile(shape.loopRanges.size(), 1);
+  tile[shape.mPos] = tileM;
+  tile[shape.nPos] = tileN;
+  tile[shape.kPos] = tileK;
+  int64_t padding = getDefaultBankConflictPaddingBits(kind) / 8;
+  int64_t a = getOperandTileBytes(op, *op.getDpsInputOperand(0), tile, padding);
+  int64_t b = getOperandTileBytes(op, *op.getDpsInputOperand(1), tile, padding);
+  int64_t c = getOperandTileBytes(op, *op.getDpsInitOperand(0), tile, padding);
+  return {mulSat(depth, addSat(a, b)), c, padding};
+}
+
+/// Registers for addresses, indices, the loop counter and predicates beside
+/// the MMA fragments, calibrated with ptxas on gpucg's 4096^3 f16 -> f32
+/// mma.sync kernel (64x64 warp tiles, no spills: 238 to 248 registers per
+/// thread on sm_80, 240 on sm_90, as the pipelines evolve); rounded up.
+static constexpr int64_t kTensorCoreOverheadRegisters = 56;
+
+/// 32-bit registers per thread a warp tile of warpM x warpN needs: its
+/// accumulator fragments (they stay in registers over the whole K loop), the
+/// A and B fragments of two instruction K steps (the next ones load while the
+/// current ones multiply), and kTensorCoreOverheadRegisters. A 64x64 f32
+/// warp tile with m16n8k16: 128 + 2 x (16 + 16) + 56 = 248.
+static int64_t estimateTensorCoreRegisters(const MatmulShape &shape,
+                                           MmaShapeAttr inst, int64_t warpM,
+                                           int64_t warpN) {
+  auto registers = [](int64_t elements, Type type) {
+    return ceilDiv(mulSat(elements, getByteWidth(type)), 4 * kMmaWarpSize);
+  };
+  int64_t acc = registers(mulSat(warpM, warpN), shape.cType);
+  int64_t a = registers(mulSat(warpM, inst.getK()), shape.aType);
+  int64_t b = registers(mulSat(warpN, inst.getK()), shape.bType);
+  return addSat(addSat(acc, mulSat(2, addSat(a, b))),
+                kTensorCoreOverheadRegisters);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core strategy
+//===----------------------------------------------------------------------===//
 
 namespace {
 /// A workgroup tile of a tensor-core matmul, split over warpsX x warpsY warps
@@ -253,21 +321,145 @@ namespace {
 struct TensorCoreTile {
   int64_t m, n;
   int64_t warpsX, warpsY;
+  /// The oldest compute capability the tile is a candidate on.
+  int64_t minComputeCapability;
+
+  int64_t warpM() const { return m / warpsY; }
+  int64_t warpN() const { return n / warpsX; }
 };
 } // namespace
 
-// Largest first. The warp tiles (32x64, 32x32, 16x16, 16x16) are multiples
-// of every MMA shape.
+// Largest first. The warp tiles (64x64, 64x64, 32x32, 16x16, 16x16) are
+// multiples of every instruction pickMmaShape picks. 128x256 on 8 warps is
+// for Hopper, whose SMs multiply up to twice as fast as Ampere's: the wider
+// tile cuts the L2 traffic per MMA by a quarter
+// (docs/passes/select-lowering-strategy.md).
 static constexpr TensorCoreTile kTensorCoreTiles[] = {
-    {128, 128, 4, 2}, {64, 64, 2, 2}, {32, 32, 2, 2}, {16, 16, 1, 1}};
+    {128, 256, 4, 2, 90}, // 8 warps of 64x64, Hopper only
+    {128, 128, 2, 2, 0},  // 4 warps of 64x64
+    {64, 64, 2, 2, 0},    // 4 warps of 32x32
+    {32, 32, 2, 2, 0},    // 4 warps of 16x16
+    {16, 16, 1, 1, 0},    // 1 warp
+};
+static constexpr const TensorCoreTile *kTwoByTwoWarpTile = &kTensorCoreTiles[3];
+static constexpr const TensorCoreTile *kOneWarpTile = &kTensorCoreTiles[4];
 
-/// Enough workgroups to give each SM of a large GPU (108 on an A100, 132 on
-/// an H100) work at about one workgroup per SM.
-static constexpr int64_t kMinWorkgroups = 64;
+/// A tile may leave at most 1/kMaxPaddingFraction of its grid's work to the
+/// padding of partial tiles.
+static constexpr int64_t kMaxPaddingFraction = 8;
+/// Stages of the software pipeline: 4 hides a global load's latency behind
+/// three K steps of MMAs; more stages buy little at a K tile of 64 bytes.
+static constexpr int64_t kMaxPipelineDepth = 4;
+/// Workgroups per SM the depth leaves room for, where registers allow it:
+/// one workgroup's barrier stall is then covered by the other's MMAs.
+static constexpr int64_t kWorkgroupsPerSmGoal = 2;
 
-/// PTX defines the operand fragments of warp-level MMA (WMMA, mma.sync) over
-/// the 32 lanes of a warp.
-static constexpr int64_t kMmaWarpSize = 32;
+namespace {
+/// What one tensor-core decision depends on.
+struct TensorCoreContext {
+  linalg::LinalgOp op;
+  const MatmulShape &shape;
+  TargetAttr target;
+  MmaKind kind;
+  MmaShapeAttr inst;
+  int64_t tileK;
+
+  int64_t threads(const TensorCoreTile &tile) const {
+    return mulSat(mulSat(tile.warpsX, tile.warpsY), target.getWarpSize());
+  }
+  int64_t registers(const TensorCoreTile &tile) const {
+    return estimateTensorCoreRegisters(shape, inst, tile.warpM(), tile.warpN());
+  }
+  int64_t sharedMemory(const TensorCoreTile &tile, int64_t depth) const {
+    return getTensorCoreSharedMemory(op, shape, kind, tile.m, tile.n, tileK,
+                                     depth)
+        .total();
+  }
+  /// Whether the target runs `tile` at all: its threads, its registers and
+  /// its single-stage buffers.
+  bool fits(const TensorCoreTile &tile) const {
+    int64_t registersPerThread = registers(tile);
+    return target.getComputeCapability() >= tile.minComputeCapability &&
+           threads(tile) <= target.getMaxThreadsPerBlock() &&
+           registersPerThread <= target.getMaxRegistersPerThread() &&
+           mulSat(threads(tile), registersPerThread) <=
+               target.getMaxRegistersPerBlock() &&
+           sharedMemory(tile, 1) <= target.getMaxSharedMemoryPerBlockOptin();
+  }
+};
+} // namespace
+
+/// K is never specialized: it needs whole K tiles. Prefer 64-byte rows of
+/// A (4 x 128-bit copies per thread and row), then 32 and 16 bytes, then
+/// the instruction's K; 0 when none divides K.
+static int64_t pickKTile(const MatmulShape &shape, MmaShapeAttr inst) {
+  for (int64_t bytes : {64, 32, 16}) {
+    int64_t candidate = bytes / getByteWidth(shape.aType);
+    if (candidate > 0 && candidate % inst.getK() == 0 &&
+        shape.k() % candidate == 0)
+      return candidate;
+  }
+  return shape.k() % inst.getK() == 0 ? inst.getK() : 0;
+}
+
+/// The largest candidate tile that the target runs, that leaves little work
+/// to partial tiles, and whose grid gives every SM a workgroup; else the
+/// smallest such tile (the most workgroups); else, for shapes no candidate
+/// covers well, 32x32 on 2x2 warps with partial tiles, or 16x16 on one warp
+/// when M or N is below 32 or M and N are multiples of 16.
+static const TensorCoreTile *pickWorkgroupTile(const TensorCoreContext &ctx) {
+  int64_t m = ctx.shape.m(), n = ctx.shape.n();
+  const TensorCoreTile *smallest = nullptr;
+  for (const TensorCoreTile &tile : kTensorCoreTiles) {
+    if (&tile == kOneWarpTile || tile.m > m || tile.n > n || !ctx.fits(tile))
+      continue;
+    int64_t tilesM = ceilDiv(m, tile.m), tilesN = ceilDiv(n, tile.n);
+    int64_t area = mulSat(m, n);
+    int64_t padding =
+        mulSat(mulSat(tilesM, tile.m), mulSat(tilesN, tile.n)) - area;
+    if (mulSat(padding, kMaxPaddingFraction) > area)
+      continue;
+    smallest = &tile;
+    if (mulSat(mulSat(tilesM, tilesN), ctx.shape.batch()) >=
+        ctx.target.getNumSms())
+      return &tile;
+  }
+  if (smallest)
+    return smallest;
+  bool fitsTwoWarps = m >= 32 && n >= 32;
+  bool alignedTo16 = m % 16 == 0 && n % 16 == 0;
+  const TensorCoreTile *fallback =
+      fitsTwoWarps && !alignedTo16 && ctx.fits(*kTwoByTwoWarpTile)
+          ? kTwoByTwoWarpTile
+          : kOneWarpTile;
+  return ctx.fits(*fallback) ? fallback : nullptr;
+}
+
+/// The software-pipelining depth of `tile`: 1 without cp.async (before
+/// sm_80); else the deepest of kMaxPipelineDepth ... 3 stages (at most one
+/// per K step) whose buffers let kWorkgroupsPerSmGoal workgroups share an
+/// SM's shared memory (where registers let that many run), then fewer
+/// workgroups per SM, then 2 stages, then 1.
+static int64_t pickPipelineDepth(const TensorCoreContext &ctx,
+                                 const TensorCoreTile &tile) {
+  if (ctx.target.getComputeCapability() < 80)
+    return 1;
+  int64_t maxDepth =
+      std::min<int64_t>(kMaxPipelineDepth, ctx.shape.k() / ctx.tileK);
+  // max_registers_per_block is the SM's register file on every known chip.
+  int64_t byRegisters = ctx.target.getMaxRegistersPerBlock() /
+                        mulSat(ctx.threads(tile), ctx.registers(tile));
+  int64_t goal = std::clamp<int64_t>(byRegisters, 1, kWorkgroupsPerSmGoal);
+  // The SM's shared memory is the opt-in limit per block plus the 1 KB the
+  // driver reserves per block on every known chip; the limit is the budget.
+  int64_t budget = ctx.target.getMaxSharedMemoryPerBlockOptin();
+  for (int64_t minDepth : {std::min<int64_t>(3, maxDepth), int64_t(2)})
+    for (int64_t perSm = goal; perSm >= 1; --perSm)
+      for (int64_t depth = maxDepth; depth >= minDepth; --depth)
+        if (mulSat(perSm, ctx.sharedMemory(tile, depth)) <= budget)
+          return depth;
+  return 1;
+}
 
 static std::optional<LoweringStrategy>
 selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
@@ -275,117 +467,47 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (!shape.isStatic() || shape.aType != shape.bType ||
       target.getWarpSize() != kMmaWarpSize)
     return std::nullopt;
-  std::optional<MmaKind> maybeKind =
-      resolveMmaKind(preference, target, shape.aType);
-  if (!maybeKind)
+  std::optional<MmaKind> kind = resolveMmaKind(preference, target, shape.aType);
+  if (!kind)
     return std::nullopt;
-  MmaKind kind = *maybeKind;
   MmaShapeAttr inst =
-      pickMmaShape(target, kind, shape.aType, shape.bType, shape.cType);
-  if (!inst)
+      pickMmaShape(target, *kind, shape.aType, shape.bType, shape.cType);
+  if (!inst || shape.m() < inst.getM() || shape.n() < inst.getN() ||
+      shape.k() < inst.getK())
     return std::nullopt;
-  int64_t m = shape.m(), n = shape.n(), k = shape.k();
-  if (m < inst.getM() || n < inst.getN() || k < inst.getK())
-    return std::nullopt;
-
-  // K is never specialized: it needs whole K tiles. Prefer 64-byte rows of
-  // A (2 x 128-bit copies per thread and row), then 32-byte ones.
-  int64_t tileK = 0;
-  for (int64_t bytes : {64, 32, 16}) {
-    int64_t candidate = bytes / getByteWidth(shape.aType);
-    if (candidate % inst.getK() == 0 && k % candidate == 0) {
-      tileK = candidate;
-      break;
-    }
-  }
-  if (tileK == 0 && k % inst.getK() == 0)
-    tileK = inst.getK();
+  int64_t tileK = pickKTile(shape, inst);
   if (tileK == 0)
     return std::nullopt;
 
-  // The largest aligned tile that still makes enough workgroups, else the
-  // smallest aligned one; 16x16 (one warp) only when 32x32 does not fit.
-  // Unaligned shapes take 32x32 (or 16x16) tiles and rely on workgroup
-  // specialization for the partial ones.
-  // Tiles whose workgroup the target cannot run, or whose single-stage
-  // buffers exceed its shared memory, are never candidates.
-  int64_t warp = target.getWarpSize();
-  auto fits = [&](const TensorCoreTile &tile) {
-    int64_t threads = mulSat(mulSat(tile.warpsX, tile.warpsY), warp);
-    return threads <= target.getMaxThreadsPerBlock() &&
-           getTensorCoreSharedMemory(shape, kind, tile.m, tile.n, tileK, 1) <=
-               target.getMaxSharedMemoryPerBlockOptin();
-  };
-  const TensorCoreTile *chosen = nullptr;
-  const TensorCoreTile *smallestAligned = nullptr;
-  const TensorCoreTile *oneWarpTile = &kTensorCoreTiles[3];
-  const TensorCoreTile *twoByTwoWarpTile = &kTensorCoreTiles[2];
-  for (const TensorCoreTile &tile : kTensorCoreTiles) {
-    if (&tile == oneWarpTile || m % tile.m != 0 || n % tile.n != 0 ||
-        !fits(tile))
-      continue;
-    smallestAligned = &tile;
-    int64_t workgroups =
-        mulSat(mulSat(ceilDiv(m, tile.m), ceilDiv(n, tile.n)), shape.batch());
-    if (!chosen && workgroups >= kMinWorkgroups)
-      chosen = &tile;
-  }
-  if (!chosen)
-    chosen = smallestAligned;
-  if (!chosen) {
-    bool fitsTwoWarps = m >= 32 && n >= 32;
-    bool alignedTo16 = m % 16 == 0 && n % 16 == 0;
-    chosen = fitsTwoWarps && !alignedTo16 && fits(*twoByTwoWarpTile)
-                 ? twoByTwoWarpTile
-                 : oneWarpTile;
-  }
-  if (!fits(*chosen))
+  TensorCoreContext ctx{op, shape, target, *kind, inst, tileK};
+  const TensorCoreTile *tile = pickWorkgroupTile(ctx);
+  if (!tile)
     return std::nullopt;
-  int64_t workgroupX = chosen->warpsX * warp;
-  int64_t workgroupY = chosen->warpsY;
-
-  // Software-pipelining depth: cp.async (sm_80+) makes deeper pipelines pay;
-  // keep them within the static shared-memory limit so that no opt-in is
-  // needed by default.
-  int64_t depth = 1;
-  if (target.getComputeCapability() >= 80) {
-    for (int64_t candidate : {4, 3, 2}) {
-      if (getTensorCoreSharedMemory(shape, kind, chosen->m, chosen->n, tileK,
-                                    candidate) <=
-          target.getMaxSharedMemoryPerBlock()) {
-        depth = candidate;
-        break;
-      }
-    }
-  }
-
-  // No more stages than K steps: software pipelining needs one K step per
-  // stage.
-  depth = std::max<int64_t>(1, std::min<int64_t>(depth, k / tileK));
+  int64_t depth = pickPipelineDepth(ctx, *tile);
 
   int64_t numLoops = op.getNumLoops();
   SmallVector<int64_t> level0(numLoops, 0), level1(numLoops, 0),
       level2(numLoops, 0);
   for (unsigned pos : shape.batchPos)
     level0[pos] = level1[pos] = 1;
-  level0[shape.mPos] = chosen->m;
-  level0[shape.nPos] = chosen->n;
+  level0[shape.mPos] = tile->m;
+  level0[shape.nPos] = tile->n;
   level0[shape.kPos] = tileK;
-  level1[shape.mPos] = chosen->m / chosen->warpsY;
-  level1[shape.nPos] = chosen->n / chosen->warpsX;
+  level1[shape.mPos] = tile->warpM();
+  level1[shape.nPos] = tile->warpN();
   level2[shape.mPos] = inst.getM();
   level2[shape.nPos] = inst.getN();
   level2[shape.kPos] = inst.getK();
 
-  MLIRContext *ctx = op->getContext();
+  MLIRContext *context = op->getContext();
+  int64_t warp = target.getWarpSize();
   LoweringStrategy strategy;
   strategy.translationInfo = TranslationInfoAttr::get(
-      ctx, getTensorCorePipeline(kind),
-      {workgroupX, workgroupY, 1}, warp, depth,
-      /*storeStage=*/1, kind);
-  strategy.loweringConfig =
-      LoweringConfigAttr::get(ctx, ArrayRef<SmallVector<int64_t>>{
-                                       level0, level1, level2});
+      context, getTensorCorePipeline(*kind),
+      {tile->warpsX * warp, tile->warpsY, 1}, warp, depth,
+      /*storeStage=*/1, *kind);
+  strategy.loweringConfig = LoweringConfigAttr::get(
+      context, ArrayRef<SmallVector<int64_t>>{level0, level1, level2});
   return strategy;
 }
 
@@ -563,9 +685,10 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
   if (!kind) {
     std::string text;
     llvm::raw_string_ostream os(text);
-    os << "MLIR 22 lowers no tensor-core operation of the requested family "
+    os << "gpucg lowers no tensor-core operation of the requested family "
           "for "
-       << shape->aType << " operands (mma.sync: f16, i8; WMMA: f16, f32)";
+       << shape->aType << " operands (mma.sync: f16, bf16, i8; WMMA: f16, "
+       << "f32)";
     return text;
   }
   MmaShapeAttr inst = pickMmaShape(target, *kind, shape->aType, shape->bType,
@@ -591,7 +714,8 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
   }
   os << "no workgroup tile fits " << target.getChip() << "'s limits ("
      << target.getMaxThreadsPerBlock() << " threads of warp size "
-     << target.getWarpSize() << ", "
+     << target.getWarpSize() << ", " << target.getMaxRegistersPerThread()
+     << " registers per thread, "
      << target.getMaxSharedMemoryPerBlockOptin()
      << " bytes of shared memory per workgroup)";
   return text;
@@ -629,6 +753,29 @@ static StringRef getLoopName(const MatmulShape &shape, unsigned pos) {
   if (pos == shape.kPos)
     return "K";
   return "batch";
+}
+
+/// Checks that `depth` stages of the tileM x tileN x tileK tile fit into
+/// the target's opt-in shared memory per workgroup.
+static LogicalResult
+verifyTensorCoreSharedMemory(linalg::LinalgOp op, const MatmulShape &shape,
+                             MmaKind kind, int64_t tileM, int64_t tileN,
+                             int64_t tileK, int64_t depth, TargetAttr target) {
+  TensorCoreSharedMemory bytes =
+      getTensorCoreSharedMemory(op, shape, kind, tileM, tileN, tileK, depth);
+  int64_t limit = target.getMaxSharedMemoryPerBlockOptin();
+  if (bytes.total() <= limit)
+    return success();
+  return op.emitOpError()
+         << "needs " << bytes.total() << " bytes of shared memory, more than "
+         << "the " << limit << " bytes " << target.getChip()
+         << " allows per workgroup (max_shared_memory_per_block_optin): "
+         << "pipeline_depth " << depth << " x (A " << tileM << "x" << tileK
+         << " + B " << tileK << "x" << tileN << " tiles) take "
+         << bytes.operands << " bytes, and the " << tileM << "x" << tileN
+         << " C tile staged for the store, which reuses their bytes, "
+         << bytes.cStaging << " (rows padded by " << bytes.rowPadding
+         << " bytes for " << stringifyMmaKind(kind) << ")";
 }
 
 static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
@@ -719,9 +866,8 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
   if (!hasTensorCoreConversion(kind, shape->aType))
     return op.emitOpError()
            << "pipeline " << pipelineName << " cannot take " << shape->aType
-           << " operands: MLIR 22's "
-           << (kind == MmaKind::Wmma ? "WMMA conversion handles f16 and f32"
-                                     : "mma.sync conversion handles f16 and i8")
+           << " operands: gpucg's " << stringifyMmaKind(kind)
+           << " lowering handles " << describeTensorCoreOperands(kind)
            << " only";
 
   // Warp tiles: the workgroup is (x / warp) x y warps over N x M.
@@ -741,22 +887,8 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
            << "x" << inst.getK() << " for " << shape->aType << " * "
            << shape->bType << " -> " << shape->cType;
 
-  int64_t total = getTensorCoreSharedMemory(*shape, kind, tileM, tileN, tileK,
-                                            info.getPipelineDepth());
-  if (total > target.getMaxSharedMemoryPerBlockOptin())
-    return op.emitOpError()
-           << "needs " << total << " bytes of shared memory (A " << tileM
-           << "x" << tileK << " and B " << tileK << "x" << tileN
-           << " tiles times pipeline_depth " << info.getPipelineDepth()
-           << ", plus the " << tileM << "x" << tileN
-           << " accumulator, rows padded by "
-           << std::max(getDefaultBankConflictPaddingBits(MmaKind::Wmma),
-                       getDefaultBankConflictPaddingBits(MmaKind::MmaSync)) /
-                  8
-           << " bytes), more than the "
-           << target.getMaxSharedMemoryPerBlockOptin() << " bytes "
-           << target.getChip() << " allows per workgroup";
-  return success();
+  return verifyTensorCoreSharedMemory(op, *shape, kind, tileM, tileN, tileK,
+                                      info.getPipelineDepth(), target);
 }
 
 static LogicalResult verifyMatmulSimtStrategy(linalg::LinalgOp op,

@@ -126,10 +126,24 @@ func.func @warp_tile_below_instruction(%a: tensor<64x64xf16>, %b: tensor<64x64xf
 
 // -----
 
+/// The multi-buffered A and B tiles alone exceed the opt-in limit.
 #config = #gpucg.lowering_config<tile_sizes = [[256, 256, 64]]>
 #info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 4, 1], pipeline_depth = 4>
 func.func @shared_memory_limit(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
-  // expected-error @+1 {{needs 548864 bytes of shared memory (A 256x64 and B 64x256 tiles times pipeline_depth 4, plus the 256x256 accumulator, rows padded by 16 bytes), more than the 166912 bytes sm_80 allows per workgroup}}
+  // expected-error @+1 {{needs 262144 bytes of shared memory, more than the 166912 bytes sm_80 allows per workgroup (max_shared_memory_per_block_optin): pipeline_depth 4 x (A 256x64 + B 64x256 tiles) take 262144 bytes, and the 256x256 C tile staged for the store, which reuses their bytes, 262144 (rows padded by 0 bytes for mma_sync)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %0 : tensor<512x512xf32>
+}
+
+// -----
+
+/// A and B fit (2 x 37376 bytes), but the 256x256 f32 C tile staged for the
+/// store (260 KB) does not; WMMA pads every row by 16 bytes.
+#config = #gpucg.lowering_config<tile_sizes = [[256, 256, 32]]>
+#info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 4, 1], pipeline_depth = 2>
+func.func @c_staging_limit(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  // expected-error @+1 {{needs 266240 bytes of shared memory, more than the 166912 bytes sm_80 allows per workgroup (max_shared_memory_per_block_optin): pipeline_depth 2 x (A 256x32 + B 32x256 tiles) take 74752 bytes, and the 256x256 C tile staged for the store, which reuses their bytes, 266240 (rows padded by 16 bytes for wmma)}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
     ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
   return %0 : tensor<512x512xf32>
@@ -323,7 +337,7 @@ func.func @simt_matmul_not_contraction(%a: tensor<64x128xf32>, %b: tensor<64x128
 #config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16]]>
 #info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>
 func.func @mma_sync_f32(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{pipeline MatmulTensorCoreMmaSync cannot take 'f32' operands: MLIR 22's mma.sync conversion handles f16 and i8 only}}
+  // expected-error @+1 {{pipeline MatmulTensorCoreMmaSync cannot take 'f32' operands: gpucg's mma_sync lowering handles f16, bf16 and i8 only}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
     ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>

@@ -26,7 +26,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80", warp_size = 64>}
 /// 16 bytes of shared memory hold no tensor-core tile: a SIMT strategy.
 // CHECK-LABEL: func.func @tiny_shared_memory
 //  CHECK-SAME:   pipeline = SimtDistribute
-// REQUIRE: error: 'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: no workgroup tile fits sm_80's limits (1024 threads of warp size 32, 16 bytes of shared memory per workgroup)
+// REQUIRE: error: 'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: no workgroup tile fits sm_80's limits (1024 threads of warp size 32, 255 registers per thread, 16 bytes of shared memory per workgroup)
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_shared_memory_per_block = 16, max_shared_memory_per_block_optin = 16>} {
   func.func @tiny_shared_memory(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<16x16xf16>, tensor<16x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
@@ -44,6 +44,77 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_threads_per_
   func.func @few_threads_tensor_core(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
     return %0 : tensor<512x512xf32>
+  }
+}
+
+// -----
+
+/// 128 registers per thread cannot hold a 64x64 f32 warp tile (about 248
+/// with its fragments): 64x64 workgroup tiles on warps of 32x32 instead.
+// CHECK-LABEL: func.func @few_registers
+//  CHECK-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]
+//       CHECK:   tile_sizes = {{\[}}[64, 64, 32], [32, 32, 0], [16, 8, 16]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_registers_per_thread = 128>} {
+  func.func @few_registers(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    return %0 : tensor<4096x4096xf32>
+  }
+}
+
+// -----
+
+/// No register budget for any warp tile: a SIMT strategy.
+// CHECK-LABEL: func.func @no_registers
+//  CHECK-SAME:   pipeline = MatmulSimt
+// REQUIRE: error: 'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: no workgroup tile fits sm_80's limits (1024 threads of warp size 32, 16 registers per thread, 166912 bytes of shared memory per workgroup)
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_registers_per_thread = 16>} {
+  func.func @no_registers(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %0 : tensor<512x512xf32>
+  }
+}
+
+// -----
+
+/// The SM count sizes the grid: on an A30 (sm_80, 56 SMs) 64x64 tiles give
+/// a 512x512 matmul enough workgroups (64); an A100 (108) gets 32x32.
+// CHECK-LABEL: func.func @fewer_sms
+//       CHECK:   tile_sizes = {{\[}}[64, 64, 32], [32, 32, 0], [16, 8, 16]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80", num_sms = 56>} {
+  func.func @fewer_sms(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %0 : tensor<512x512xf32>
+  }
+}
+
+// -----
+
+/// Depth is bounded by the opt-in shared memory, not the 48 KB of static
+/// shared memory: a user's 128x256x32 tile with 4 stages (96 KB of A and B,
+/// reused by the 128 KB C staging tile) is accepted on sm_80 ...
+// CHECK-LABEL: func.func @above_static_shared_memory
+//  CHECK-SAME:   pipeline_depth = 4
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @above_static_shared_memory(%a: tensor<1024x1024xf16>, %b: tensor<1024x1024xf16>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+    %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+          lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 256, 32]]>,
+          translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], pipeline_depth = 4>>}
+      ins(%a, %b : tensor<1024x1024xf16>, tensor<1024x1024xf16>) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    return %0 : tensor<1024x1024xf32>
+  }
+}
+
+// -----
+
+/// ... but not where the opt-in limit is lower.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_shared_memory_per_block_optin = 98304>} {
+  func.func @above_optin_shared_memory(%a: tensor<1024x1024xf16>, %b: tensor<1024x1024xf16>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+    // expected-error @+1 {{needs 131072 bytes of shared memory, more than the 98304 bytes sm_80 allows per workgroup}}
+    %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+          lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 256, 32]]>,
+          translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], pipeline_depth = 4>>}
+      ins(%a, %b : tensor<1024x1024xf16>, tensor<1024x1024xf16>) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    return %0 : tensor<1024x1024xf32>
   }
 }
 

@@ -7,11 +7,11 @@
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=SM80
 
 /// f16 matmul: mma.sync on sm_80 (m16n8k16, deepest K), WMMA on sm_75.
-/// 64x64 tiles give 64 workgroups; depth 3 fits in 48 KB (3 x (A 64x32 + B 32x64
-/// f16) + the 64x64 f32 accumulator, rows padded by 16 bytes).
+/// sm_80: 64x64 tiles would give 64 workgroups for 108 SMs, 32x32 give 256;
+/// 4 stages (one per K step of 32). sm_75 (40 SMs): 64x64, no cp.async.
 // SM80-LABEL: func.func @matmul_f16_512x512x128
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = mma_sync>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[64, 64, 32], [32, 32, 0], [16, 8, 16]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_f16_512x512x128
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
 //       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[64, 64, 32], [32, 32, 0], [16, 16, 16]]>
@@ -20,15 +20,15 @@ func.func @matmul_f16_512x512x128(%a: tensor<512x128xf16>, %b: tensor<128x512xf1
   return %0 : tensor<512x512xf32>
 }
 
-/// A large matmul takes the largest tile, 128x128 over 4x2 warps (64x32 warp
-/// tiles); only depth 2 fits within 48 KB next to the accumulator. f16
-/// accumulation.
+/// A large matmul takes 128x128 over 2x2 warps (64x64 warp tiles); on
+/// sm_80 4 stages of 16 KB in the opt-in shared memory (more tiles and chips:
+/// select-lowering-strategy-tensor-core.mlir). f16 accumulation.
 // SM80-LABEL: func.func @matmul_f16_4096
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], subgroup_size = 32, mma_kind = mma_sync>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 32], [64, 32, 0], [16, 8, 16]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_f16_4096
-//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, mma_kind = wmma>
-//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 32], [64, 32, 0], [16, 16, 16]]>
+//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
+//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 16, 16]]>
 func.func @matmul_f16_4096(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
   return %0 : tensor<4096x4096xf16>
@@ -37,8 +37,8 @@ func.func @matmul_f16_4096(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>,
 /// f32 runs as TF32 on WMMA (16x16x8) on sm_80: MLIR 22 converts TF32 only
 /// for WMMA; sm_75 has no TF32, so SIMT.
 // SM80-LABEL: func.func @matmul_f32_1024
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, mma_kind = wmma>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 16], [64, 32, 0], [16, 16, 8]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = wmma>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[64, 64, 16], [32, 32, 0], [16, 16, 8]]>
 // SM75-LABEL: func.func @matmul_f32_1024
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
 //       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 128, 32], [4, 4, 0]]>
@@ -47,11 +47,11 @@ func.func @matmul_f32_1024(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>,
   return %0 : tensor<1024x1024xf32>
 }
 
-/// bf16: MLIR 22 converts neither WMMA nor mma.sync for bf16 operands, so
-/// the SIMT matmul on every chip.
+/// bf16: mma.sync (m16n8k16) on sm_80, like f16; sm_75 has no bf16 tensor
+/// cores (and WMMA lowers no bf16), so the SIMT matmul.
 // SM80-LABEL: func.func @matmul_bf16
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 128, 32], [4, 4, 0]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 2, mma_kind = mma_sync>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_bf16
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>
 //       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 128, 32], [4, 4, 0]]>

@@ -39,7 +39,8 @@ struct LoweringStrategy {
 
 /// Which MMA family tensor-core strategies use.
 enum class MmaPreference {
-  /// mma.sync on sm_80 and newer, WMMA before.
+  /// mma.sync on sm_80 and newer for f16, bf16 and i8 operands; WMMA before
+  /// sm_80 and for f32 (TF32) operands.
   Auto,
   Wmma,
   MmaSync,
@@ -54,8 +55,9 @@ enum class MmaPreference {
 FailureOr<linalg::LinalgOp> getKernelRootOp(FunctionOpInterface funcOp);
 
 /// Picks the pipeline, workgroup size, pipeline depth and tile sizes for a
-/// kernel with root op `rootOp` on `target`. Never fails: a kernel that fits
-/// no specialised pipeline gets a SimtDistribute strategy.
+/// kernel with root op `rootOp` on `target` (its limits, registers and SM
+/// count included). Never fails: a kernel that fits no specialised pipeline
+/// gets a SimtDistribute strategy.
 LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
                                         TargetAttr target,
                                         MmaPreference mmaPreference);

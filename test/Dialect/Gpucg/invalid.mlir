@@ -133,17 +133,17 @@ module attributes {gpucg.target = #gpucg.target<warp_size = 32>} {}
 
 // -----
 
-// expected-error @+1 {{unknown chip 'sm_100' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a); an unknown chip must give every limit, missing: max_registers_per_block, max_registers_per_thread, mma_shapes}}
+// expected-error @+1 {{unknown chip 'sm_100' (known: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a); an unknown chip must give every limit, missing: max_registers_per_block, max_registers_per_thread, num_sms, mma_shapes}}
 module attributes {gpucg.target = #gpucg.target<chip = "sm_100", warp_size = 32, max_threads_per_block = 1024, max_shared_memory_per_block = 49152, max_shared_memory_per_block_optin = 232448>} {}
 
 // -----
 
 // expected-error @+1 {{chip must look like sm_<major><minor>[a] (e.g. sm_80, sm_90a), got 'gfx90a'}}
-module attributes {gpucg.target = #gpucg.target<chip = "gfx90a", warp_size = 64, max_threads_per_block = 1024, max_shared_memory_per_block = 65536, max_shared_memory_per_block_optin = 65536, max_registers_per_block = 65536, max_registers_per_thread = 512, mma_shapes = []>} {}
+module attributes {gpucg.target = #gpucg.target<chip = "gfx90a", warp_size = 64, max_threads_per_block = 1024, max_shared_memory_per_block = 65536, max_shared_memory_per_block_optin = 65536, max_registers_per_block = 65536, max_registers_per_thread = 512, num_sms = 104, mma_shapes = []>} {}
 
 // -----
 
-// expected-error @+1 {{unknown key 'shared_memory' in #gpucg.target; expected one of: chip, warp_size, max_threads_per_block, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_registers_per_block, max_registers_per_thread, mma_shapes}}
+// expected-error @+1 {{unknown key 'shared_memory' in #gpucg.target; expected one of: chip, warp_size, max_threads_per_block, max_shared_memory_per_block, max_shared_memory_per_block_optin, max_registers_per_block, max_registers_per_thread, num_sms, mma_shapes}}
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80", shared_memory = 1024>} {}
 
 // -----
@@ -175,6 +175,11 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_registers_pe
 
 // expected-error @+1 {{max_registers_per_block (128) must be at least max_registers_per_thread (255)}}
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_registers_per_block = 128>} {}
+
+// -----
+
+// expected-error @+1 {{num_sms must be positive, got 0}}
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80", num_sms = 0>} {}
 
 // -----
 

@@ -97,23 +97,25 @@ func.func @mma_shapes() attributes {
 
 // -----
 
-/// A known chip fills every limit it is not given; an override wins.
+/// A known chip fills every limit it is not given; an override wins (here
+/// the opt-in shared memory and the SM count, an A30's 56).
 // CHECK-LABEL: module @target_override
-//  CHECK-SAME:   gpucg.target = #gpucg.target<chip = "sm_80", warp_size = 32, max_threads_per_block = 1024, max_shared_memory_per_block = 49152, max_shared_memory_per_block_optin = 65536, max_registers_per_block = 65536, max_registers_per_thread = 255, mma_shapes = [#gpucg.mma_shape<wmma, 16x16x16, f16 * f16 -> f16>,
+//  CHECK-SAME:   gpucg.target = #gpucg.target<chip = "sm_80", warp_size = 32, max_threads_per_block = 1024, max_shared_memory_per_block = 49152, max_shared_memory_per_block_optin = 65536, max_registers_per_block = 65536, max_registers_per_thread = 255, num_sms = 56, mma_shapes = [#gpucg.mma_shape<wmma, 16x16x16, f16 * f16 -> f16>,
 module @target_override attributes {gpucg.target = #gpucg.target<
-    chip = "sm_80", max_shared_memory_per_block_optin = 65536>} {
+    chip = "sm_80", max_shared_memory_per_block_optin = 65536, num_sms = 56>} {
 }
 
 // -----
 
 /// An unknown chip is accepted when it gives every limit.
 // CHECK-LABEL: module @target_unknown_chip_complete
-//  CHECK-SAME:   gpucg.target = #gpucg.target<chip = "sm_100", warp_size = 32, max_threads_per_block = 1024, max_shared_memory_per_block = 49152, max_shared_memory_per_block_optin = 232448, max_registers_per_block = 65536, max_registers_per_thread = 255, mma_shapes = [#gpucg.mma_shape<mma_sync, 16x8x16, bf16 * bf16 -> f32>]>
+//  CHECK-SAME:   gpucg.target = #gpucg.target<chip = "sm_100", warp_size = 32, max_threads_per_block = 1024, max_shared_memory_per_block = 49152, max_shared_memory_per_block_optin = 232448, max_registers_per_block = 65536, max_registers_per_thread = 255, num_sms = 148, mma_shapes = [#gpucg.mma_shape<mma_sync, 16x8x16, bf16 * bf16 -> f32>]>
 module @target_unknown_chip_complete attributes {gpucg.target = #gpucg.target<
     chip = "sm_100", warp_size = 32, max_threads_per_block = 1024,
     max_shared_memory_per_block = 49152,
     max_shared_memory_per_block_optin = 232448,
     max_registers_per_block = 65536, max_registers_per_thread = 255,
+    num_sms = 148,
     mma_shapes = [#gpucg.mma_shape<mma_sync, 16x8x16, bf16 * bf16 -> f32>]>} {
 }
 

@@ -1,5 +1,5 @@
-// bf16 matmul with B transposed through indexing_maps (32x48x16). MLIR 22
-// lowers no bf16 tensor-core op, so it takes a SIMT strategy.
+// bf16 matmul with B transposed through indexing_maps (32x48x16). gpucg
+// lowers bf16 nvgpu.mma.sync itself, so it takes the mma.sync strategy.
 
 // The untiled kernel, run as is, is the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
@@ -16,7 +16,7 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @kernel
-// STRATEGY-SAME: pipeline = SimtDistribute
+// STRATEGY-SAME: pipeline = MatmulTensorCoreMmaSync
 
 func.func @kernel(%a: tensor<32x16xbf16>, %b: tensor<48x16xbf16>, %c: tensor<32x48xf32>) -> tensor<32x48xf32> {
   %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]

@@ -337,7 +337,8 @@ constexpr StringLiteral kLimitKeys[] = {
     "max_shared_memory_per_block",
     "max_shared_memory_per_block_optin",
     "max_registers_per_block",
-    "max_registers_per_thread"};
+    "max_registers_per_thread",
+    "num_sms"};
 constexpr size_t kNumLimits = std::size(kLimitKeys);
 
 SmallVector<int64_t, kNumLimits> getLimits(TargetAttr target) {
@@ -346,7 +347,8 @@ SmallVector<int64_t, kNumLimits> getLimits(TargetAttr target) {
           target.getMaxSharedMemoryPerBlock(),
           target.getMaxSharedMemoryPerBlockOptin(),
           target.getMaxRegistersPerBlock(),
-          target.getMaxRegistersPerThread()};
+          target.getMaxRegistersPerThread(),
+          target.getNumSms()};
 }
 } // namespace
 
@@ -410,7 +412,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   return getChecked([&] { return parser.emitError(loc); },
                     parser.getContext(), chip, *limits[0], *limits[1],
                     *limits[2], *limits[3], *limits[4], *limits[5],
-                    *mmaShapes);
+                    *limits[6], *mmaShapes);
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {
@@ -430,6 +432,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t maxSharedMemoryPerBlockOptin,
                                  int64_t maxRegistersPerBlock,
                                  int64_t maxRegistersPerThread,
+                                 int64_t numSms,
                                  ArrayRef<MmaShapeAttr> mmaShapes) {
   static const llvm::Regex chipRegex("^sm_[0-9]{2,3}a?$");
   if (!chipRegex.match(chip))
@@ -460,10 +463,11 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "max_registers_per_thread must be positive, got "
                        << maxRegistersPerThread;
   if (maxRegistersPerBlock < maxRegistersPerThread)
-    return emitError() << "max_registers_per_block ("
-                       << maxRegistersPerBlock
+    return emitError() << "max_registers_per_block (" << maxRegistersPerBlock
                        << ") must be at least max_registers_per_thread ("
                        << maxRegistersPerThread << ")";
+  if (numSms < 1)
+    return emitError() << "num_sms must be positive, got " << numSms;
   for (auto [idx, shape] : llvm::enumerate(mmaShapes))
     if (!shape)
       return emitError() << "mma_shapes[" << idx << "] is null";

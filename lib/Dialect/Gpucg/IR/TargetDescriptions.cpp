@@ -12,6 +12,8 @@
 //    registers per block and per thread, shared memory per block (48 KB
 //    static; the opt-in maximum is 64 KB on 7.5, 163 KB on 8.0/8.7, 99 KB on
 //    8.6/8.9 and 227 KB on 9.0).
+//  - The data sheets of each chip's largest data-center part for the number
+//    of SMs (which depends on the part, not on the compute capability).
 //  - PTX ISA, "Warp Level Matrix Multiply-Accumulate Instructions": the
 //    wmma shapes (sm_70+ f16, sm_72+ i8, sm_80+ bf16/tf32/f64) and the
 //    mma.sync shapes (sm_75: m16n8k8 f16, m8n8k16 i8; sm_80+: m16n8k16 and
@@ -34,14 +36,18 @@ struct ChipLimits {
   StringLiteral chip;
   int64_t computeCapability;
   int64_t maxSharedMemoryPerBlockOptin;
+  /// SMs of the chip's largest data-center part (a grid-size hint only).
+  int64_t numSms;
 };
 
 // Keep sorted by name; getKnownChips() returns the names in this order.
+// SM counts: T4 (sm_75) 40, A100 (sm_80) 108, A40 (sm_86) 84, Jetson AGX
+// Orin (sm_87) 16, L40S (sm_89) 142, H100 SXM5 (sm_90) 132.
 constexpr ChipLimits kKnownChips[] = {
-    {"sm_75", 75, 64 * 1024},  {"sm_80", 80, 163 * 1024},
-    {"sm_86", 86, 99 * 1024},  {"sm_87", 87, 163 * 1024},
-    {"sm_89", 89, 99 * 1024},  {"sm_90", 90, 227 * 1024},
-    {"sm_90a", 90, 227 * 1024},
+    {"sm_75", 75, 64 * 1024, 40},    {"sm_80", 80, 163 * 1024, 108},
+    {"sm_86", 86, 99 * 1024, 84},    {"sm_87", 87, 163 * 1024, 16},
+    {"sm_89", 89, 99 * 1024, 142},   {"sm_90", 90, 227 * 1024, 132},
+    {"sm_90a", 90, 227 * 1024, 132},
 };
 
 // The same on every chip above.
@@ -113,8 +119,9 @@ private:
 } // namespace
 
 TargetAttr TargetAttr::getForChip(MLIRContext *context, StringRef chip) {
-  const auto *it = llvm::find_if(
-      kKnownChips, [&](const ChipLimits &limits) { return limits.chip == chip; });
+  const auto *it = llvm::find_if(kKnownChips, [&](const ChipLimits &limits) {
+    return limits.chip == chip;
+  });
   if (it == std::end(kKnownChips))
     return {};
   // Callers (pass options, the C API) may run before any gpucg attribute was
@@ -122,17 +129,15 @@ TargetAttr TargetAttr::getForChip(MLIRContext *context, StringRef chip) {
   context->getOrLoadDialect<GpucgDialect>();
   SmallVector<MmaShapeAttr> mmaShapes =
       MmaShapeListBuilder(context).build(it->computeCapability);
-  return TargetAttr::get(context, it->chip, kWarpSize, kMaxThreadsPerBlock,
-                         kMaxStaticSharedMemoryPerBlock,
-                         it->maxSharedMemoryPerBlockOptin,
-                         kMaxRegistersPerBlock, kMaxRegistersPerThread,
-                         mmaShapes);
+  return TargetAttr::get(
+      context, it->chip, kWarpSize, kMaxThreadsPerBlock,
+      kMaxStaticSharedMemoryPerBlock, it->maxSharedMemoryPerBlockOptin,
+      kMaxRegistersPerBlock, kMaxRegistersPerThread, it->numSms, mmaShapes);
 }
 
 ArrayRef<StringRef> TargetAttr::getKnownChips() {
   static const SmallVector<StringRef> names = llvm::map_to_vector(
-      kKnownChips, [](const ChipLimits &limits) -> StringRef {
-        return limits.chip;
-      });
+      kKnownChips,
+      [](const ChipLimits &limits) -> StringRef { return limits.chip; });
   return names;
 }

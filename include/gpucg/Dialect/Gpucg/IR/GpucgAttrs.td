@@ -183,6 +183,9 @@ def Gpucg_TargetAttr : Gpucg_Attr<"Target", "target"> {
     * `max_shared_memory_per_block_optin` - bytes with the opt-in
       (`cudaFuncAttributeMaxDynamicSharedMemorySize`);
     * `max_registers_per_block`, `max_registers_per_thread`;
+    * `num_sms` - streaming multiprocessors of the GPU; for a known chip the
+      count of its largest data-center part (A100: 108, H100 SXM: 132),
+      which strategies use to size grids; override it for other parts;
     * `mma_shapes` - the `#gpucg.mma_shape`s the chip executes.
 
     ```mlir
@@ -199,6 +202,7 @@ def Gpucg_TargetAttr : Gpucg_Attr<"Target", "target"> {
     "int64_t":$maxSharedMemoryPerBlockOptin,
     "int64_t":$maxRegistersPerBlock,
     "int64_t":$maxRegistersPerThread,
+    "int64_t":$numSms,
     ArrayRefParameter<"::mlir::gpucg::MmaShapeAttr">:$mmaShapes
   );
   let hasCustomAssemblyFormat = 1;
