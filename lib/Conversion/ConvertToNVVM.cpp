@@ -39,6 +39,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -219,7 +221,7 @@ struct ConvertToNVVMPass
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    registry.insert<cf::ControlFlowDialect, arith::ArithDialect,
+    registry.insert<cf::ControlFlowDialect, arith::ArithDialect, scf::SCFDialect,
                     memref::MemRefDialect, vector::VectorDialect,
                     affine::AffineDialect>();
   }
@@ -249,6 +251,23 @@ struct ConvertToNVVMPass
   /// rewritten into ones it does.
   LogicalResult simplify(gpu::GPUModuleOp module) {
     MLIRContext *ctx = &getContext();
+    {
+      // Linalg ops on buffers that no earlier stage vectorized (the scalar
+      // remainder path of workgroup specialization, each thread on its own
+      // elements) run as the loops they stand for.
+      SmallVector<linalg::LinalgOp> linalgOps;
+      module.walk([&](linalg::LinalgOp op) {
+        if (op.hasPureBufferSemantics())
+          linalgOps.push_back(op);
+      });
+      IRRewriter rewriter(ctx);
+      for (linalg::LinalgOp op : linalgOps) {
+        rewriter.setInsertionPoint(op);
+        if (failed(linalg::linalgOpToLoops(rewriter, op)))
+          return op.emitOpError() << "could not be lowered to loops";
+        rewriter.eraseOp(op);
+      }
+    }
     {
       RewritePatternSet patterns(ctx);
       memref::populateFoldMemRefAliasOpPatterns(patterns);

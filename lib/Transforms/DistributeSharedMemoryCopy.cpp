@@ -34,9 +34,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -90,18 +90,19 @@ static LogicalResult unrollUniformLoop(RewriterBase &rewriter, scf::ForOp loop,
   return loopUnrollFull(loop);
 }
 
-LogicalResult mlir::gpucg::distributeSharedMemoryCopies(
-    RewriterBase &rewriter, FunctionOpInterface funcOp,
-    ArrayRef<int64_t> workgroupSize) {
+LogicalResult
+mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
+                                          FunctionOpInterface funcOp,
+                                          ArrayRef<int64_t> workgroupSize) {
   int64_t numThreads = 1;
   for (int64_t size : workgroupSize)
     numThreads *= size;
 
   SmallVector<linalg::CopyOp> copies;
+  // A copy already distributed (a warp's part of a buffer) is not split
+  // again.
   funcOp.walk([&](linalg::CopyOp copy) {
-    if (copy.hasPureBufferSemantics() &&
-        (isWorkgroupMemory(copy.getInputs().front().getType()) ||
-         isWorkgroupMemory(copy.getOutputs().front().getType())))
+    if (isWorkgroupCopy(copy))
       copies.push_back(copy);
   });
 
@@ -110,16 +111,16 @@ LogicalResult mlir::gpucg::distributeSharedMemoryCopies(
     int64_t rank = type.getRank();
     if (rank == 0)
       continue;
-    bool isStatic = type.hasStaticShape() &&
-                    cast<MemRefType>(copy.getInputs().front().getType())
-                        .hasStaticShape();
+    bool isStatic =
+        type.hasStaticShape() &&
+        cast<MemRefType>(copy.getInputs().front().getType()).hasStaticShape();
     int64_t inner = type.getShape().back();
-    int64_t width =
-        isStatic ? getVectorWidth(inner, type.getElementType()) : 1;
+    int64_t width = isStatic ? getVectorWidth(inner, type.getElementType()) : 1;
     // Threads along the innermost dimension, and rows per round.
     int64_t threadsPerRow =
-        isStatic ? std::min<int64_t>(numThreads, std::max<int64_t>(1, inner / width))
-                 : std::min<int64_t>(numThreads, 32);
+        isStatic
+            ? std::min<int64_t>(numThreads, std::max<int64_t>(1, inner / width))
+            : std::min<int64_t>(numThreads, 32);
     int64_t rowThreads = std::max<int64_t>(1, numThreads / threadsPerRow);
 
     SmallVector<int64_t> tileSizes(rank, 1);
@@ -139,8 +140,8 @@ LogicalResult mlir::gpucg::distributeSharedMemoryCopies(
       Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
       AffineExpr flat = x + y * wgSize[0] + z * (wgSize[0] * wgSize[1]);
       auto apply = [&](AffineExpr expr) -> Value {
-        return affine::AffineApplyOp::create(
-            b, loc, AffineMap::get(0, 3, expr), ValueRange{tx, ty, tz});
+        return affine::AffineApplyOp::create(b, loc, AffineMap::get(0, 3, expr),
+                                             ValueRange{tx, ty, tz});
       };
       SmallVector<linalg::ProcInfo> infos(ranges.size());
       for (auto [i, info] : llvm::enumerate(infos)) {

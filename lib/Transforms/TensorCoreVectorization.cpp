@@ -1,4 +1,4 @@
-//===- TensorCoreVectorization.cpp - Warp-level linalg to MMA-shaped vectors ===//
+//===- TensorCoreVectorization.cpp - Warp linalg to MMA-shaped vectors ---===//
 //
 // Part of the gpucg project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -9,14 +9,19 @@
 // After gpucg-tile-and-distribute each warp owns static linalg ops on its
 // warp tile. This pass turns them into vector ops cut to the MMA
 // instruction's shape, the form upstream's VectorToGPU conversions take:
-//   1. linalg::vectorize on every static linalg op but the workgroup-memory
+//   1. linalg::vectorize on every static linalg op but the workgroup-wide
 //      copies (gpucg-distribute-shared-memory-copy's business);
 //   2. multi_reduction(mul) to vector.contract, unit dims dropped,
 //      populatePrepareVectorToMMAPatterns (canonical operand layouts);
 //   3. vector.contract, its transfers and elementwise ops unrolled to the
 //      instruction shape (M x N x K; operands M x K, K x N / N x K, M x N);
 //   4. the accumulator's reads and writes hoisted out of the K loop, so
-//      that it lives in registers across K steps.
+//      that it lives in registers across K steps;
+//   5. its initial value forwarded from what initialized it (a fill's
+//      constant, a read of C), and the initializing writes, overwritten
+//      after the K loop, erased;
+//   6. a barrier before the accumulator is written back to workgroup memory,
+//      which ends the lifetime of the operands' buffers there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,16 +32,17 @@
 #include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -52,14 +58,6 @@ namespace gpucg {
 
 using namespace mlir;
 using namespace mlir::gpucg;
-
-/// Copies into or out of workgroup memory are distributed over all threads
-/// by gpucg-distribute-shared-memory-copy, not vectorized per warp here.
-static bool isWorkgroupMemoryCopy(linalg::LinalgOp op) {
-  auto copy = dyn_cast<linalg::CopyOp>(op.getOperation());
-  return copy && (isWorkgroupMemory(copy.getInputs().front().getType()) ||
-                  isWorkgroupMemory(copy.getOutputs().front().getType()));
-}
 
 /// Native unroll shape of `contract`'s iteration space: the instruction's
 /// M, N, K at its m, n, k dims, 1 elsewhere (batch).
@@ -131,8 +129,8 @@ getNativeShape(Operation *op, ArrayRef<int64_t> inst) {
         allSlices = false;
         break;
       }
-      SmallVector<int64_t> sizes = llvm::map_to_vector(
-          slice.getSizes(), [](Attribute a) {
+      SmallVector<int64_t> sizes =
+          llvm::map_to_vector(slice.getSizes(), [](Attribute a) {
             return cast<IntegerAttr>(a).getInt();
           });
       if (sliceShape && *sliceShape != sizes) {
@@ -194,9 +192,21 @@ static bool hasUnknownMemoryEffects(Operation *op) {
   return !isa<MemoryEffectOpInterface>(op);
 }
 
+/// Whether `root`, the allocation or argument a buffer is a view of, is
+/// memory no other buffer of the kernel aliases: a local allocation, or an
+/// argument of the kernel (gpucg's kernels come from tensors, whose
+/// bufferization never makes an output alias an input).
+static bool isDistinctBuffer(Value root) {
+  if (root.getDefiningOp<memref::AllocOp>())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(root);
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+}
+
 /// Moves one read/write pair of `loop` on the same loop-invariant location
 /// out of the loop, carrying the vector in iter_args. The location must be a
-/// view of a local allocation that nothing else in the loop touches.
+/// view of a distinct buffer (isDistinctBuffer) that nothing else in the
+/// loop touches.
 /// Upstream's linalg::hoistRedundantVectorTransfers gives up on any buffer
 /// that has views, which every warp's part of a promoted accumulator is.
 static FailureOr<scf::ForOp> hoistOneAccumulator(RewriterBase &rewriter,
@@ -219,7 +229,7 @@ static FailureOr<scf::ForOp> hoistOneAccumulator(RewriterBase &rewriter,
     if (!write)
       continue;
     Value root = getRootMemref(read.getBase());
-    if (!root.getDefiningOp<memref::AllocOp>())
+    if (!isDistinctBuffer(root))
       continue;
     bool conflict = false;
     body->walk([&](Operation *op) {
@@ -281,16 +291,199 @@ static void hoistAccumulators(RewriterBase &rewriter,
   }
 }
 
-LogicalResult mlir::gpucg::vectorizeForTensorCores(
-    RewriterBase &rewriter, FunctionOpInterface funcOp, MmaKind kind,
-    ArrayRef<int64_t> instructionShape) {
+//===----------------------------------------------------------------------===//
+// Accumulator initialization
+//===----------------------------------------------------------------------===//
+//
+// The staged accumulator is initialized by each warp in workgroup memory
+// (a fill, or a copy of its part of C) and read back at once for the K loop.
+// Forwarding the written vector to that read and erasing the write, which
+// the write-back after the K loop overwrites, leaves the staging buffer
+// untouched until then. Upstream's vector::transferOpflowOpt does the same
+// for every read, the consumers' reads of the result included; MLIR 22's
+// MMA conversions cannot take a fragment feeding an elementwise op whose
+// other operands are no fragments (a bias), so gpucg forwards into
+// accumulators only.
+//
+// Sound for the threads of a workgroup, not only for one: a write is
+// forwarded only to a read of the same location through the same index
+// values (the same thread's), and the warps' parts of a tile are disjoint,
+// so every other access of the location is an op the scans below see.
+
+/// Whether `a` and `b` access the same vector of the same buffer value.
+static bool isSameLocation(vector::TransferWriteOp a,
+                           vector::TransferReadOp b) {
+  return a.getBase() == b.getBase() && a.getIndices() == b.getIndices() &&
+         a.getVectorType() == b.getVectorType() &&
+         a.getPermutationMap() == b.getPermutationMap() && !a.getMask() &&
+         !b.getMask() && !a.hasOutOfBoundsDim() && !b.hasOutOfBoundsDim();
+}
+
+/// Whether `op`, or an op nested in it, may access the location `xfer`
+/// accesses in `root` (the distinct buffer `xfer`'s base views): any access
+/// of `root` does, but one through the same base at a provably disjoint
+/// location (another piece of the accumulator); so does any op with unknown
+/// memory effects.
+static bool mayTouch(Operation *op, Value root,
+                     VectorTransferOpInterface xfer) {
+  bool touches = false;
+  op->walk([&](Operation *nested) {
+    if (touches || isa<ViewLikeOpInterface, gpu::BarrierOp>(nested))
+      return;
+    if (auto other = dyn_cast<VectorTransferOpInterface>(nested))
+      if (other.getBase() == xfer.getBase() &&
+          vector::isDisjointTransferSet(other, xfer))
+        return;
+    if (hasUnknownMemoryEffects(nested))
+      touches = true;
+    for (Value operand : nested->getOperands())
+      if (isa<MemRefType>(operand.getType()) && getRootMemref(operand) == root)
+        touches = true;
+  });
+  return touches;
+}
+
+/// The transfer_write whose vector `read` reads back: the last op before it
+/// in its block that may touch the location, if it is a write of exactly
+/// that location. Null otherwise.
+static vector::TransferWriteOp getForwardedWrite(vector::TransferReadOp read) {
+  Value root = getRootMemref(read.getBase());
+  if (!isDistinctBuffer(root))
+    return nullptr;
+  auto xfer = cast<VectorTransferOpInterface>(read.getOperation());
+  for (Operation *op = read->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+      if (isSameLocation(write, read))
+        return write;
+    if (mayTouch(op, root, xfer))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether `write` is overwritten, before anything may read it, by a later
+/// write of the same location in its block.
+static bool isOverwritten(vector::TransferWriteOp write) {
+  Value root = getRootMemref(write.getBase());
+  auto xfer = cast<VectorTransferOpInterface>(write.getOperation());
+  for (Operation *op = write->getNextNode(); op; op = op->getNextNode()) {
+    if (auto later = dyn_cast<vector::TransferWriteOp>(op))
+      if (later.getBase() == write.getBase() &&
+          later.getIndices() == write.getIndices() &&
+          later.getVectorType() == write.getVectorType() &&
+          later.getPermutationMap() == write.getPermutationMap() &&
+          !later.getMask() && !later.hasOutOfBoundsDim())
+        return true;
+    if (mayTouch(op, root, xfer))
+      return false;
+  }
+  return false;
+}
+
+/// Whether `op`, or an op nested in it, may write memory.
+static bool mayWriteMemory(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return mightHaveEffect<MemoryEffects::Write>(nested)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Puts a gpu.barrier before `op` unless one precedes it with only ops in
+/// between that `skip` accepts.
+static void insertBarrierBefore(RewriterBase &rewriter, Operation *op,
+                                function_ref<bool(Operation *)> skip) {
+  Operation *prev = op->getPrevNode();
+  while (prev && !isa<gpu::BarrierOp>(prev) && skip(prev))
+    prev = prev->getPrevNode();
+  if (prev && isa<gpu::BarrierOp>(prev))
+    return;
+  rewriter.setInsertionPoint(op);
+  gpu::BarrierOp::create(rewriter, op->getLoc());
+}
+
+/// Forwards to each read of an accumulator's first value (an init of a K
+/// loop, or a contraction's accumulator) the vector written there just
+/// before, and erases the writes that are then overwritten unread. A read
+/// of workgroup memory it cannot forward (the staged accumulator
+/// initialized in an unexpected way) gets a barrier before it instead: the
+/// conversions read it as fragments, elements other lanes wrote.
+static void forwardAccumulatorInits(RewriterBase &rewriter,
+                                    FunctionOpInterface funcOp) {
+  SmallVector<vector::TransferReadOp> reads;
+  funcOp.walk([&](vector::TransferReadOp read) {
+    if (llvm::any_of(read->getUses(), [](OpOperand &use) {
+          auto contract = dyn_cast<vector::ContractionOp>(use.getOwner());
+          return isa<scf::ForOp>(use.getOwner()) ||
+                 (contract && use.get() == contract.getAcc());
+        }))
+      reads.push_back(read);
+  });
+  SetVector<Operation *> forwardedWrites;
+  for (vector::TransferReadOp read : reads) {
+    vector::TransferWriteOp write = getForwardedWrite(read);
+    // Only what the MMA conversions take as an accumulator: a constant, or a
+    // read (of C).
+    if (write && !write.getVector().getDefiningOp<arith::ConstantOp>() &&
+        !write.getVector().getDefiningOp<vector::TransferReadOp>())
+      write = nullptr;
+    if (!write) {
+      // Read as mma fragments, the accumulator holds elements other lanes
+      // may have written: they must be visible.
+      if (isWorkgroupMemory(read.getBase().getType()))
+        insertBarrierBefore(rewriter, read,
+                            [](Operation *op) { return !mayWriteMemory(op); });
+      continue;
+    }
+    rewriter.replaceOp(read, write.getVector());
+    forwardedWrites.insert(write);
+  }
+  for (Operation *op : forwardedWrites)
+    if (isOverwritten(cast<vector::TransferWriteOp>(op)))
+      rewriter.eraseOp(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Write-back
+//===----------------------------------------------------------------------===//
+
+/// Whether `write` writes an accumulator back to workgroup memory: the
+/// result of a vector.contract or of a loop carrying it (hoisted).
+static bool isAccumulatorWriteBack(vector::TransferWriteOp write) {
+  Value value = write.getVector();
+  return isWorkgroupMemory(write.getBase().getType()) &&
+         (value.getDefiningOp<vector::ContractionOp>() ||
+          value.getDefiningOp<scf::ForOp>());
+}
+
+/// Puts a gpu.barrier before the first write-back of accumulators to
+/// workgroup memory in each block, unless one is there. Other warps may
+/// still read the operands' workgroup buffers (ldmatrix of the last K step);
+/// the barrier ends their lifetime, so that gpucg-pack-shared-memory-alloc
+/// lets the staged accumulator reuse their bytes.
+static void separateAccumulatorWriteBack(RewriterBase &rewriter,
+                                         FunctionOpInterface funcOp) {
+  llvm::SmallPtrSet<Block *, 4> done;
+  funcOp.walk([&](vector::TransferWriteOp write) {
+    if (isAccumulatorWriteBack(write) && done.insert(write->getBlock()).second)
+      insertBarrierBefore(rewriter, write, isMemoryEffectFree);
+  });
+}
+
+LogicalResult
+mlir::gpucg::vectorizeForTensorCores(RewriterBase &rewriter,
+                                     FunctionOpInterface funcOp, MmaKind kind,
+                                     ArrayRef<int64_t> instructionShape) {
   MLIRContext *ctx = funcOp.getContext();
 
-  // 1. Vectorize the warp-level ops.
+  // 1. Vectorize the warp-level ops. The partial-tile path is scalar, one
+  //    element per thread: it stays linalg for the loop lowering.
   SmallVector<linalg::LinalgOp> candidates;
   funcOp.walk([&](linalg::LinalgOp op) {
     if (op.hasPureBufferSemantics() && !op.hasDynamicShape() &&
-        !isWorkgroupMemoryCopy(op))
+        !isWorkgroupCopy(op) && !isInWorkgroupSpecializationRemainder(op))
       candidates.push_back(op);
   });
   for (linalg::LinalgOp op : candidates) {
@@ -310,6 +503,10 @@ LogicalResult mlir::gpucg::vectorizeForTensorCores(
   //    transposes operands that the contraction patterns would fold back.
   {
     RewritePatternSet patterns(ctx);
+    // A generic contraction reads its operands broadcast over the loop it
+    // does not use ((m, k) over n): as plain reads and vector.broadcast ops,
+    // which the contraction patterns fold into the indexing maps.
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateFoldArithExtensionPatterns(patterns);
     vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
@@ -346,12 +543,20 @@ LogicalResult mlir::gpucg::vectorizeForTensorCores(
         [&](Operation *op) { return getNativeShape(op, instructionShape); });
     vector::populateVectorUnrollPatterns(patterns, options);
     if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
-      return funcOp.emitOpError() << "unrolling to the " << stringifyMmaKind(kind)
-                                  << " instruction shape did not converge";
+      return funcOp.emitOpError()
+             << "unrolling to the " << stringifyMmaKind(kind)
+             << " instruction shape did not converge";
   }
 
   // 4. The accumulator in registers across the K loop.
   hoistAccumulators(rewriter, funcOp);
+
+  // 5. Its first value straight from what initialized it: the fill's
+  //    constant or the read of C, not a round trip through memory.
+  forwardAccumulatorInits(rewriter, funcOp);
+
+  // 6. The accumulator's write-back in a phase of its own.
+  separateAccumulatorWriteBack(rewriter, funcOp);
   return success();
 }
 

@@ -7,16 +7,18 @@
 //===----------------------------------------------------------------------===//
 //
 // The in-workgroup half of IREE's LLVMGPUTileAndDistribute, on upstream ops:
-//   1. promote the accumulator of a tensor-core matmul to workgroup memory
-//      when the K loop has more than one iteration (it is then read and
-//      written once instead of once per K step);
+//   1. stage the accumulator of a tensor-core matmul in workgroup memory
+//      when A and B are (more than one warp): each warp initializes its own
+//      part (from the fill that produces C, or from C itself) and, after the
+//      K loop, the whole workgroup copies the tile out with wide, coalesced
+//      stores;
 //   2. tile the reduction loops by the level-0 sizes into a serial scf.for;
 //   3. promote A and B to workgroup memory when the workgroup has more than
 //      one warp (each element is then loaded from global memory once);
 //   4. distribute the parallel loops of every linalg op of the tile over
 //      warps or threads, cyclically over gpu.thread_id;
 //   5. canonicalize, removing the loops that run once per warp / thread.
-// Workgroup-memory copies are linalg.copy ops between gpu.barrier ops, left
+// Workgroup-wide copies are linalg.copy ops between gpu.barrier ops, left
 // for gpucg-distribute-shared-memory-copy to spread over the threads.
 //
 //===----------------------------------------------------------------------===//
@@ -35,9 +37,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -59,6 +62,9 @@ struct DistributionContext {
   bool toWarps;
   /// The copies created by promotion: not distributed here.
   llvm::SmallPtrSet<Operation *, 8> copies;
+  /// The ops initializing the staged accumulator: distributed over warps
+  /// like the root's result.
+  SmallVector<linalg::LinalgOp> accumulatorInits;
 };
 } // namespace
 
@@ -86,8 +92,7 @@ getDistributionOptions(ArrayRef<int64_t> workgroupSize, int64_t warpSize,
             b, loc,
             AffineMap::get(0, 1, b.getAffineSymbolExpr(0).floorDiv(warpSize)),
             ValueRange{id});
-      Value count =
-          arith::ConstantIndexOp::create(b, loc, counts[dimIndex]);
+      Value count = arith::ConstantIndexOp::create(b, loc, counts[dimIndex]);
       infos.push_back({id, count, linalg::DistributionMethod::Cyclic});
     }
     return infos;
@@ -108,8 +113,8 @@ static LogicalResult copyWithBarriers(OpBuilder &b, Value src, Value dst,
   // Back-to-back copies (A then B) share the barrier between them.
   Block *block = b.getInsertionBlock();
   auto point = b.getInsertionPoint();
-  bool followsBarrier = point != block->begin() &&
-                         isa<gpu::BarrierOp>(*std::prev(point));
+  bool followsBarrier =
+      point != block->begin() && isa<gpu::BarrierOp>(*std::prev(point));
   if (!followsBarrier)
     gpu::BarrierOp::create(b, loc);
   Operation *copy = linalg::CopyOp::create(b, loc, src, dst);
@@ -127,34 +132,90 @@ static LogicalResult copyWithBarriers(OpBuilder &b, Value src, Value dst,
   return success();
 }
 
-/// Promotes operands `operands` of `op` to workgroup memory.
-static FailureOr<linalg::LinalgOp> promoteToWorkgroupMemory(
-    RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> operands,
-    DistributionContext &ctx) {
+using CopyFn = std::function<LogicalResult(OpBuilder &, Value, Value)>;
+
+/// Promotes operands `operands` of `op` to workgroup memory, with `copyIn`
+/// (default: a workgroup-wide copy between barriers) and a workgroup-wide
+/// copy-out.
+static FailureOr<linalg::LinalgOp>
+promoteToWorkgroupMemory(RewriterBase &rewriter, linalg::LinalgOp op,
+                         ArrayRef<int64_t> operands, DistributionContext &ctx,
+                         CopyFn copyIn = nullptr) {
+  if (!copyIn)
+    copyIn = [&](OpBuilder &b, Value src, Value dst) {
+      return copyWithBarriers(b, src, dst, /*isCopyOut=*/false, ctx);
+    };
   linalg::LinalgPromotionOptions options;
   options.setOperandsToPromote(operands)
       .setUseFullTileBuffersByDefault(false)
       .setAllocationDeallocationFns(linalg::allocateWorkgroupMemory,
                                     linalg::deallocateWorkgroupMemory)
-      .setCopyInOutFns(
-          [&](OpBuilder &b, Value src, Value dst) {
-            return copyWithBarriers(b, src, dst, /*isCopyOut=*/false, ctx);
-          },
-          [&](OpBuilder &b, Value src, Value dst) {
-            return copyWithBarriers(b, src, dst, /*isCopyOut=*/true, ctx);
-          });
+      .setCopyInOutFns(copyIn, [&](OpBuilder &b, Value src, Value dst) {
+        return copyWithBarriers(b, src, dst, /*isCopyOut=*/true, ctx);
+      });
   if (failed(linalg::promoteSubviewsPrecondition(op, options)))
     return failure();
   rewriter.setInsertionPoint(op);
   return linalg::promoteSubViews(rewriter, op, options);
 }
 
+/// The linalg.fill of a constant that produces the accumulator (the only
+/// init) of `op`: one that writes the same buffer earlier in the block, with
+/// only ops free of memory effects between them. Null when there is none.
+/// (A constant is what the MMA conversions take as a first accumulator;
+/// another value is written to C and read back as C.)
+static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return nullptr;
+  Value acc = op.getDpsInitOperand(0)->get();
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.hasPureBufferSemantics() &&
+                     fill.getOutputs().front() == acc &&
+                     matchPattern(fill.getInputs().front(), m_Constant())
+                 ? fill
+                 : nullptr;
+    if (!isMemoryEffectFree(prev))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Stages the accumulator (operand 2) of tensor-core matmul `op` in
+/// workgroup memory. Each warp initializes its own part of the staged tile
+/// (it is distributed like the root's result): with the value of `fill`
+/// when C is produced by it (`fill` is then dead and erased), else with a
+/// copy of its part of C. gpucg-tensor-core-vectorization turns that
+/// initialization into the accumulator's first value in registers, so the
+/// staged buffer is only written after the K loop and read by the
+/// workgroup-wide copy-out: it can share the bytes of A and B.
+static FailureOr<linalg::LinalgOp> stageAccumulator(RewriterBase &rewriter,
+                                                    linalg::LinalgOp op,
+                                                    linalg::FillOp fill,
+                                                    DistributionContext &ctx) {
+  auto initialize = [&](OpBuilder &b, Value src, Value dst) -> LogicalResult {
+    Location loc = dst.getLoc();
+    Operation *init =
+        fill ? linalg::FillOp::create(b, loc, fill.getInputs().front(), dst)
+                   .getOperation()
+             : linalg::CopyOp::create(b, loc, src, dst).getOperation();
+    ctx.accumulatorInits.push_back(cast<linalg::LinalgOp>(init));
+    return success();
+  };
+  FailureOr<linalg::LinalgOp> promoted =
+      promoteToWorkgroupMemory(rewriter, op, {2}, ctx, initialize);
+  if (succeeded(promoted) && fill)
+    rewriter.eraseOp(fill);
+  return promoted;
+}
+
 /// Tiles `op` by `tileSizes` into scf.for loops, distributed over `ctx`'s
 /// processors when `distribute` is set. Returns the tiled op.
-static FailureOr<linalg::LinalgOp>
-tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
-          ArrayRef<int64_t> tileSizes, bool distribute,
-          const DistributionContext &ctx) {
+static FailureOr<linalg::LinalgOp> tileLoops(RewriterBase &rewriter,
+                                             linalg::LinalgOp op,
+                                             ArrayRef<int64_t> tileSizes,
+                                             bool distribute,
+                                             const DistributionContext &ctx) {
   if (llvm::all_of(tileSizes, [](int64_t s) { return s == 0; }))
     return op;
   linalg::LinalgTilingOptions options;
@@ -174,8 +235,9 @@ tileLoops(RewriterBase &rewriter, linalg::LinalgOp op,
 
 /// The per-warp / per-thread tile sizes of the root's parallel loops: its
 /// level-1 sizes with the reduction loops left whole.
-static SmallVector<int64_t> getRootDistributionTileSizes(
-    linalg::LinalgOp rootOp, ArrayRef<int64_t> rootLevel1) {
+static SmallVector<int64_t>
+getRootDistributionTileSizes(linalg::LinalgOp rootOp,
+                             ArrayRef<int64_t> rootLevel1) {
   SmallVector<int64_t> sizes(rootLevel1);
   for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray()))
     if (type == utils::IteratorType::reduction)
@@ -192,7 +254,8 @@ getResultDimTileSizes(linalg::LinalgOp rootOp, ArrayRef<int64_t> rootSizes) {
     return std::nullopt;
   SmallVector<int64_t> sizes;
   for (AffineExpr expr :
-       rootOp.getMatchingIndexingMap(rootOp.getDpsInitOperand(0)).getResults()) {
+       rootOp.getMatchingIndexingMap(rootOp.getDpsInitOperand(0))
+           .getResults()) {
     auto dim = dyn_cast<AffineDimExpr>(expr);
     if (!dim)
       return std::nullopt;
@@ -210,13 +273,16 @@ static bool iteratesOverResultDims(linalg::LinalgOp op, int64_t resultRank) {
 }
 
 /// Tiles and distributes one root op (and the ops of its tile, `tileOps`)
-/// inside a workgroup.
+/// inside a workgroup. With `elementPerThread`, the parallel loops are
+/// distributed one element at a time over all threads, whatever the
+/// level-1 sizes say.
 static LogicalResult distributeRoot(RewriterBase &rewriter,
                                     linalg::LinalgOp rootOp,
                                     LoweringConfigAttr config,
                                     TranslationInfoAttr info,
-                                    ArrayRef<linalg::LinalgOp> tileOps,
-                                    DistributionContext &ctx) {
+                                    SmallVector<linalg::LinalgOp> tileOps,
+                                    DistributionContext &ctx,
+                                    bool elementPerThread) {
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   ArrayRef<int64_t> level1 = config.getTileSizes(1);
   if (level1.empty())
@@ -231,6 +297,9 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
            << level1.size();
   SmallVector<int64_t> parallelTiles =
       getRootDistributionTileSizes(rootOp, level1);
+  if (elementPerThread)
+    for (int64_t &size : parallelTiles)
+      size = size != 0 ? 1 : 0;
   // Read before the root is replaced by its tiled copies.
   std::optional<SmallVector<int64_t>> resultDimTiles =
       getResultDimTileSizes(rootOp, parallelTiles);
@@ -238,32 +307,32 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
     return rootOp.emitOpError() << "distributes more than 3 parallel loops "
                                    "over the 3 dimensions of a workgroup";
 
-  // Reduction tiles, and how many K steps they make.
   SmallVector<int64_t> reductionTiles(rootOp.getNumLoops(), 0);
-  int64_t kSteps = 1;
-  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
-  for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray())) {
-    if (type != utils::IteratorType::reduction || level0[pos] == 0)
-      continue;
-    reductionTiles[pos] = level0[pos];
-    kSteps = ShapedType::isDynamic(ranges[pos])
-                 ? 2
-                 : kSteps * llvm::divideCeil(ranges[pos], level0[pos]);
-  }
+  for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray()))
+    if (type == utils::IteratorType::reduction)
+      reductionTiles[pos] = level0[pos];
 
   int64_t numThreads = *info.getNumThreads();
   bool isMatmul = info.getTensorCoreMmaKind().has_value() ||
                   info.getPipeline() == Pipeline::MatmulSimt;
   bool promoteAB = isMatmul && numThreads > ctx.warpSize;
-  bool promoteC = promoteAB && info.getTensorCoreMmaKind().has_value() &&
-                  kSteps > 1;
+  // Staged only where each warp's part of C is known (its initialization is
+  // distributed like the result).
+  bool stageC =
+      promoteAB && info.getTensorCoreMmaKind().has_value() && resultDimTiles;
 
   linalg::LinalgOp op = rootOp;
-  if (promoteC) {
+  if (stageC) {
+    linalg::FillOp fill = getAccumulatorFill(rootOp);
+    Operation *fillOp = fill ? fill.getOperation() : nullptr;
     FailureOr<linalg::LinalgOp> promoted =
-        promoteToWorkgroupMemory(rewriter, op, {2}, ctx);
-    if (succeeded(promoted))
+        stageAccumulator(rewriter, op, fill, ctx);
+    if (succeeded(promoted)) {
       op = *promoted;
+      tileOps = llvm::filter_to_vector(tileOps, [&](linalg::LinalgOp t) {
+        return t.getOperation() != fillOp;
+      });
+    }
   }
   FailureOr<linalg::LinalgOp> kTiled =
       tileLoops(rewriter, op, reductionTiles, /*distribute=*/false, ctx);
@@ -279,8 +348,11 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   if (failed(tileLoops(rewriter, op, parallelTiles, /*distribute=*/true, ctx)))
     return op.emitOpError() << "could not be distributed";
 
-  // The other ops of the tile (fill, elementwise consumers). Others (e.g.
-  // producers of A) are left to every thread.
+  // The other ops of the tile (fill, elementwise consumers, the staged
+  // accumulator's initialization). Others (e.g. producers of A) are left to
+  // every thread.
+  llvm::append_range(tileOps, ctx.accumulatorInits);
+  ctx.accumulatorInits.clear();
   if (!resultDimTiles)
     return success();
   for (linalg::LinalgOp tileOp : tileOps) {
@@ -314,8 +386,8 @@ LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
            << "; run gpucg-tile-and-distribute with distribute-to-warp="
            << (wantsWarps ? "true" : "false");
   TargetAttr target = getTarget(funcOp);
-  int64_t warpSize = info.getSubgroupSize().value_or(
-      target ? target.getWarpSize() : 32);
+  int64_t warpSize =
+      info.getSubgroupSize().value_or(target ? target.getWarpSize() : 32);
   if (toWarps && info.getWorkgroupSize()[0] % warpSize != 0)
     return funcOp.emitOpError()
            << "distributes to warps, but workgroup_size x ("
@@ -334,8 +406,14 @@ LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
            << "has a gpucg.translation_info but no op with a "
               "gpucg.lowering_config (run gpucg-select-lowering-strategy)";
 
-  DistributionContext ctx{info.getWorkgroupSize(), warpSize, toWarps, {}};
   for (linalg::LinalgOp root : roots) {
+    // The remainder of a tensor-core kernel stays scalar (no MMA fits a
+    // partial tile): its warp-level ops would have every lane of a warp
+    // update the same accumulator elements, so it is distributed over
+    // threads, one element of the result at a time.
+    bool remainder = toWarps && isInWorkgroupSpecializationRemainder(root);
+    DistributionContext ctx{info.getWorkgroupSize(), warpSize,
+                            toWarps && !remainder, {}, {}};
     if (!root.hasPureBufferSemantics())
       return root.emitOpError() << "must be bufferized before "
                                    "gpucg-tile-and-distribute (run "
@@ -346,7 +424,8 @@ LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
     for (Operation &op : *root->getBlock())
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
         tileOps.push_back(linalgOp);
-    if (failed(distributeRoot(rewriter, root, config, info, tileOps, ctx)))
+    if (failed(distributeRoot(rewriter, root, config, info, tileOps, ctx,
+                              /*elementPerThread=*/remainder)))
       return failure();
   }
   return success();
@@ -377,8 +456,8 @@ struct TileAndDistributePass
     func::FuncOp funcOp = getOperation();
     TranslationInfoAttr info = getTranslationInfo(funcOp);
     IRRewriter rewriter(&getContext());
-    if (failed(tileAndDistributeInWorkgroup(rewriter, funcOp,
-                                            distributeToWarp)))
+    if (failed(
+            tileAndDistributeInWorkgroup(rewriter, funcOp, distributeToWarp)))
       return signalPassFailure();
     if (!info)
       return;

@@ -9,9 +9,13 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -43,18 +47,94 @@ LogicalResult mlir::gpucg::verifyMmaOption(Operation *op,
                                            MmaPreference mma) {
   std::optional<MmaKind> kind = info.getTensorCoreMmaKind();
   if (!kind)
-    return op->emitOpError()
-           << "was given an mma option, but its pipeline "
-           << stringifyPipeline(info.getPipeline())
-           << " does not run on tensor cores";
+    return op->emitOpError() << "was given an mma option, but its pipeline "
+                             << stringifyPipeline(info.getPipeline())
+                             << " does not run on tensor cores";
   if (mma == MmaPreference::Auto)
     return success();
   MmaKind requested =
       mma == MmaPreference::Wmma ? MmaKind::Wmma : MmaKind::MmaSync;
   if (requested != *kind)
     return op->emitOpError()
-           << "was given mma=" << (requested == MmaKind::Wmma ? "wmma" : "mma-sync")
+           << "was given mma="
+           << (requested == MmaKind::Wmma ? "wmma" : "mma-sync")
            << ", but its pipeline " << stringifyPipeline(info.getPipeline())
            << " uses " << stringifyMmaKind(*kind);
   return success();
+}
+
+/// Adds to `worklist` the values that block argument `arg` takes: a loop's
+/// bounds and steps for its induction variable, the init and the yielded
+/// value for an iteration argument. Returns false for arguments it cannot
+/// follow (function arguments are not followed and return true).
+static bool pushBlockArgumentSources(BlockArgument arg,
+                                     SmallVectorImpl<Value> &worklist) {
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (!parent || isa<FunctionOpInterface>(parent))
+    return true;
+  auto loop = dyn_cast<LoopLikeOpInterface>(parent);
+  if (!loop)
+    return false;
+  auto pushAll = [&](std::optional<SmallVector<OpFoldResult>> values) {
+    if (!values)
+      return false;
+    for (OpFoldResult ofr : *values)
+      if (auto value = dyn_cast<Value>(ofr))
+        worklist.push_back(value);
+    return true;
+  };
+  std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
+  if (ivs && llvm::is_contained(*ivs, Value(arg)))
+    return pushAll(loop.getLoopLowerBounds()) &&
+           pushAll(loop.getLoopUpperBounds()) && pushAll(loop.getLoopSteps());
+  if (OpOperand *init = loop.getTiedLoopInit(arg)) {
+    worklist.push_back(init->get());
+    if (OpOperand *yielded = loop.getTiedLoopYieldedValue(arg))
+      worklist.push_back(yielded->get());
+    return true;
+  }
+  return false;
+}
+
+bool mlir::gpucg::dependsOnThreadId(Operation *op) {
+  SmallVector<Value> worklist(op->getOperands());
+  llvm::SmallPtrSet<Value, 16> visited;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (!pushBlockArgumentSources(arg, worklist))
+        return true;
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(def))
+      return true;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+bool mlir::gpucg::isWorkgroupCopy(Operation *op) {
+  auto copy = dyn_cast<linalg::CopyOp>(op);
+  return copy && copy.hasPureBufferSemantics() &&
+         (isWorkgroupMemory(copy.getInputs().front().getType()) ||
+          isWorkgroupMemory(copy.getOutputs().front().getType())) &&
+         !dependsOnThreadId(copy);
+}
+
+bool mlir::gpucg::isInWorkgroupSpecializationRemainder(Operation *op) {
+  auto *dialect = op->getContext()->getLoadedDialect<GpucgDialect>();
+  if (!dialect)
+    return false;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto ifOp = dyn_cast<scf::IfOp>(parent);
+    if (ifOp &&
+        dialect->getWorkgroupSpecializationAttrHelper().isAttrPresent(ifOp) &&
+        ifOp.getElseRegion().isAncestor(op->getParentRegion()))
+      return true;
+  }
+  return false;
 }

@@ -43,6 +43,27 @@ bool isWorkgroupMemory(Type type);
 LogicalResult verifyMmaOption(Operation *op, TranslationInfoAttr info,
                               MmaPreference mma);
 
+/// Whether `op` is already distributed over the threads of its workgroup:
+/// one of its operands depends on `gpu.thread_id`, `gpu.lane_id` or
+/// `gpu.subgroup_id`, through the ops that compute it and the loops whose
+/// induction variables or iteration arguments it is. Unknown block
+/// arguments (of regions that are not loops) count as thread-dependent.
+bool dependsOnThreadId(Operation *op);
+
+/// Whether `copy` is a workgroup-wide copy to or from workgroup memory, as
+/// gpucg-tile-and-distribute creates them for promoted operands, between
+/// barriers: one side is workgroup memory and it is not yet distributed over
+/// threads (dependsOnThreadId). gpucg-distribute-shared-memory-copy spreads
+/// these over all threads; a copy one warp does on its own part of a buffer
+/// (the accumulator's initial value) is the warp's, like any other warp-level
+/// op, and gpucg-tensor-core-vectorization vectorizes it.
+bool isWorkgroupCopy(Operation *copy);
+
+/// Whether `op` is in the partial-tile (else) branch of an scf.if that
+/// gpucg-workgroup-specialization made (marked gpucg.workgroup_specialization).
+/// That path stays scalar: tensor-core stages leave it to the loop lowering.
+bool isInWorkgroupSpecializationRemainder(Operation *op);
+
 } // namespace gpucg
 } // namespace mlir
 

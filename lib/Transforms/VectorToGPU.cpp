@@ -28,6 +28,7 @@
 #include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -36,7 +37,9 @@
 #include "mlir/Dialect/NVGPU/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -128,8 +131,9 @@ getSwizzlableAccess(Operation *access) {
 /// access of the buffer is one it rewrites, that no access spans two 16-byte
 /// chunks, and that a row holds a power-of-two number of chunks (the XOR of
 /// a column would otherwise leave the row); gpucg checks all three. gpucg's
-/// own accesses start on a chunk (16-byte copies, ldmatrix rows, mma.sync
-/// fragments), which is what keeps one within a chunk.
+/// own accesses are aligned to their size, a power of two up to 16 bytes
+/// (16-byte copies and ldmatrix rows, 8-byte mma.sync fragment rows), which
+/// is what keeps one within a chunk.
 static LogicalResult checkSwizzlePreconditions(memref::AllocOp alloc,
                                                llvm::raw_ostream &reason) {
   MemRefType type = alloc.getType();
@@ -213,6 +217,36 @@ static LogicalResult swizzleAllocation(memref::AllocOp alloc,
   return result;
 }
 
+/// Rewrites the plain transfers of workgroup memory that the conversions
+/// leave (the reads of a staged accumulator's copy-out) as vector.load /
+/// vector.store, the accesses upstream's swizzle rewrites: 1-D, unmasked,
+/// in bounds, along a unit-stride innermost dimension.
+static void lowerWorkgroupTransfers(RewriterBase &rewriter,
+                                    FunctionOpInterface funcOp) {
+  auto isPlain = [](VectorTransferOpInterface xfer) {
+    auto type = dyn_cast<MemRefType>(xfer.getBase().getType());
+    return type && isWorkgroupMemory(type) && type.isLastDimUnitStride() &&
+           !xfer.getMask() && !xfer.hasOutOfBoundsDim() &&
+           xfer.getVectorType().getRank() == 1 &&
+           xfer.getPermutationMap().isMinorIdentity();
+  };
+  SmallVector<VectorTransferOpInterface> transfers;
+  funcOp.walk([&](VectorTransferOpInterface xfer) {
+    if (isPlain(xfer))
+      transfers.push_back(xfer);
+  });
+  for (VectorTransferOpInterface xfer : transfers) {
+    rewriter.setInsertionPoint(xfer);
+    if (auto read = dyn_cast<vector::TransferReadOp>(xfer.getOperation()))
+      rewriter.replaceOpWithNewOp<vector::LoadOp>(
+          read, read.getVectorType(), read.getBase(), read.getIndices());
+    else if (auto write =
+                 dyn_cast<vector::TransferWriteOp>(xfer.getOperation()))
+      rewriter.replaceOpWithNewOp<vector::StoreOp>(
+          write, write.getVector(), write.getBase(), write.getIndices());
+  }
+}
+
 /// Swizzles the workgroup buffers of `funcOp` that upstream's swizzle is
 /// correct and useful for: after folding the views of workgroup memory into
 /// the accesses (multi-buffer slices, distributed copies), every buffer
@@ -255,6 +289,135 @@ static void swizzleWorkgroupAllocations(FunctionOpInterface funcOp,
 }
 
 //===----------------------------------------------------------------------===//
+// bf16 mma.sync
+//===----------------------------------------------------------------------===//
+
+// MLIR 22's mma.sync conversion has no bf16 fragments, though the PTX ISA
+// lays out the bf16 fragments of m16n8k16 exactly as the f16 ones. A bf16
+// contraction is converted as an f16 one reading its operands through an
+// `unrealized_conversion_cast` of the bf16 buffer to f16; afterwards its
+// nvgpu.ldmatrix ops read the bf16 buffer again and its nvgpu.mma.sync ops
+// take bf16 fragments. Only the types change: no value is ever converted.
+
+/// `type` with element type `elementType`.
+static Type withElementType(Type type, Type elementType) {
+  return cast<ShapedType>(type).clone(elementType);
+}
+
+/// Makes every bf16 vector.contract of `funcOp` whose operands are
+/// vector.transfer_read ops of bf16 memrefs an f16 one over f16 views of
+/// those memrefs. Returns the casts that make the views.
+static SmallVector<UnrealizedConversionCastOp>
+punBf16Contractions(RewriterBase &rewriter, FunctionOpInterface funcOp) {
+  Type f16 = rewriter.getF16Type();
+  SmallVector<UnrealizedConversionCastOp> casts;
+  DenseMap<Value, Value> punned;
+  // The f16 read of bf16 read `value`, or null.
+  auto pun = [&](Value value) -> Value {
+    if (Value known = punned.lookup(value))
+      return known;
+    auto read = value.getDefiningOp<vector::TransferReadOp>();
+    if (!read || read.getMask() || !isa<MemRefType>(read.getBase().getType()))
+      return nullptr;
+    rewriter.setInsertionPoint(read);
+    Location loc = read.getLoc();
+    auto view = UnrealizedConversionCastOp::create(
+        rewriter, loc, withElementType(read.getBase().getType(), f16),
+        read.getBase());
+    casts.push_back(view);
+    Value padding = arith::ConstantOp::create(rewriter, loc, f16,
+                                              rewriter.getZeroAttr(f16));
+    Value f16Read = vector::TransferReadOp::create(
+        rewriter, loc, cast<VectorType>(withElementType(read.getType(), f16)),
+        view.getResult(0), read.getIndices(), read.getPermutationMapAttr(),
+        padding, /*mask=*/Value(), read.getInBoundsAttr());
+    punned[value] = f16Read;
+    return f16Read;
+  };
+  SmallVector<vector::ContractionOp> contracts;
+  funcOp.walk([&](vector::ContractionOp contract) {
+    if (getElementTypeOrSelf(contract.getLhsType()).isBF16() &&
+        getElementTypeOrSelf(contract.getRhsType()).isBF16())
+      contracts.push_back(contract);
+  });
+  for (vector::ContractionOp contract : contracts) {
+    Value lhs = pun(contract.getLhs());
+    Value rhs = pun(contract.getRhs());
+    if (!lhs || !rhs)
+      continue; // Left for the conversion to refuse.
+    rewriter.modifyOpInPlace(contract, [&] {
+      contract.getLhsMutable().assign(lhs);
+      contract.getRhsMutable().assign(rhs);
+    });
+  }
+  return casts;
+}
+
+/// Erases the ops of `funcOp` left dead by the conversions.
+static void eraseDeadOps(RewriterBase &rewriter, FunctionOpInterface funcOp) {
+  funcOp->walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+    if (op != funcOp.getOperation() && isOpTriviallyDead(op))
+      rewriter.eraseOp(op);
+  });
+}
+
+/// The error for bf16 fragments gpucg cannot give their type back.
+static LogicalResult emitUnsupportedBf16Fragment(Operation *op) {
+  return op->emitOpError()
+         << "handles a bf16 mma.sync fragment, which gpucg only converts when "
+            "nvgpu.ldmatrix loads it from workgroup memory and "
+            "nvgpu.mma.sync uses it directly";
+}
+
+/// Gives the fragments of the contractions punBf16Contractions made f16
+/// their bf16 type back: each ldmatrix of an f16 view reads the bf16 buffer,
+/// each mma.sync of such fragments multiplies bf16. Fails, with an error,
+/// where a fragment was loaded or used otherwise.
+static LogicalResult
+restoreBf16Fragments(RewriterBase &rewriter, FunctionOpInterface funcOp,
+                     ArrayRef<UnrealizedConversionCastOp> casts) {
+  if (casts.empty())
+    return success();
+  eraseDeadOps(rewriter, funcOp);
+  Type bf16 = rewriter.getBF16Type();
+  DenseMap<Value, Value> restored;
+  SetVector<nvgpu::MmaSyncOp> mmas;
+  for (UnrealizedConversionCastOp view : casts) {
+    Value buffer = view.getOperand(0);
+    for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
+      auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(user);
+      if (!ldmatrix)
+        return emitUnsupportedBf16Fragment(user);
+      rewriter.setInsertionPoint(ldmatrix);
+      auto bf16Load = nvgpu::LdMatrixOp::create(
+          rewriter, ldmatrix.getLoc(),
+          withElementType(ldmatrix.getType(), bf16), buffer,
+          ldmatrix.getIndices(), ldmatrix.getTransposeAttr(),
+          ldmatrix.getNumTilesAttr());
+      restored[ldmatrix.getResult()] = bf16Load.getResult();
+      for (Operation *fragmentUser : ldmatrix->getUsers()) {
+        auto mma = dyn_cast<nvgpu::MmaSyncOp>(fragmentUser);
+        if (!mma)
+          return emitUnsupportedBf16Fragment(fragmentUser);
+        mmas.insert(mma);
+      }
+    }
+  }
+  for (nvgpu::MmaSyncOp mma : mmas) {
+    Value a = restored.lookup(mma.getMatrixA());
+    Value b = restored.lookup(mma.getMatrixB());
+    if (!a || !b)
+      return emitUnsupportedBf16Fragment(mma);
+    rewriter.setInsertionPoint(mma);
+    rewriter.replaceOpWithNewOp<nvgpu::MmaSyncOp>(
+        mma, mma.getType(), a, b, mma.getMatrixC(), mma.getMmaShapeAttr(),
+        mma.getTf32EnabledAttr());
+  }
+  eraseDeadOps(rewriter, funcOp);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Conversion
 //===----------------------------------------------------------------------===//
 
@@ -279,8 +442,12 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     if (failed(convertVectorToMMAOps(rewriter, funcOp)))
       return funcOp.emitOpError() << "could not convert to WMMA operations";
   } else {
+    SmallVector<UnrealizedConversionCastOp> bf16Views =
+        punBf16Contractions(rewriter, funcOp);
     if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, funcOp)))
       return funcOp.emitOpError() << "could not convert to mma.sync operations";
+    if (failed(restoreBf16Fragments(rewriter, funcOp, bf16Views)))
+      return failure();
   }
   aside.reset();
 
@@ -301,8 +468,10 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
 
   // After the async copies: upstream's swizzle does not rewrite the
   // vector.transfer_write they replace.
-  if (options.swizzle && swizzlesWorkgroupMemory(kind))
+  if (options.swizzle && swizzlesWorkgroupMemory(kind)) {
+    lowerWorkgroupTransfers(rewriter, funcOp);
     swizzleWorkgroupAllocations(funcOp, options.reportSwizzle);
+  }
 
   // The conversions leave the replaced vector ops behind, dead.
   RewritePatternSet patterns(ctx);
@@ -311,15 +480,16 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
   // Upstream's conversions skip what they cannot take and still succeed; a
   // contraction left behind would run on no tensor core at all.
   // (Checked once canonicalization erased the ops they replaced.)
-  WalkResult unconverted = funcOp.walk([&](vector::ContractionOp contract) {
-    contract.emitOpError()
-        << "was not converted to "
-        << (kind == MmaKind::Wmma ? "WMMA" : "mma.sync")
-        << " operations: MLIR 22's conversion takes only row-major A, "
-           "column-major or row-major B and a result of the operands' "
-           "layout, with element types it has an instruction for";
-    return WalkResult::interrupt();
-  });
+  WalkResult unconverted =
+      funcOp.walk([&](vector::ContractionOp contract) {
+        contract.emitOpError()
+            << "was not converted to "
+            << (kind == MmaKind::Wmma ? "WMMA" : "mma.sync")
+            << " operations: MLIR 22's conversion takes only row-major A, "
+               "column-major or row-major B and a result of the operands' "
+               "layout, with element types it has an instruction for";
+        return WalkResult::interrupt();
+      });
   if (unconverted.wasInterrupted())
     return failure();
   return success();

@@ -71,3 +71,25 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Linalg ops on buffers that no stage vectorized (the scalar remainder of
+// workgroup specialization) run as the loops they stand for: a 1x8 matmul
+// per thread is a loop of 8 multiply-adds in f32.
+
+// CHECK-LABEL: llvm.func @scalar_remainder
+// CHECK:         llvm.cond_br
+// CHECK:         llvm.fpext %{{.*}} : f16 to f32
+// CHECK:         llvm.fmul %{{.*}}, %{{.*}} : f32
+// CHECK:         llvm.fadd %{{.*}}, %{{.*}} : f32
+// CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-NOT:     linalg.
+gpu.module @kernels {
+  gpu.func @scalar_remainder(%a: memref<1x8xf16>, %b: memref<8x1xf16>) workgroup(%wg : memref<16xi8, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c = memref.view %wg[%c0][] : memref<16xi8, #gpu.address_space<workgroup>> to memref<1x1xf32, #gpu.address_space<workgroup>>
+    linalg.matmul ins(%a, %b : memref<1x8xf16>, memref<8x1xf16>) outs(%c : memref<1x1xf32, #gpu.address_space<workgroup>>)
+    gpu.return
+  }
+}

@@ -1,18 +1,18 @@
 // The nvidia-tensorcore schedule (loads from workgroup memory one stage
-// ahead of the MMAs) with a predicated epilogue, on the seed (depth 3).
+// ahead of the MMAs) with a predicated epilogue, on the seed (depth 4).
 // RUN: gpucg-opt %s --mlir-print-local-scope \
 // RUN:   --pass-pipeline='builtin.module(gpucg-matmul-mma-sync{chip=sm_80 schedule=nvidia-tensorcore epilogue-peeling=false})' \
 // RUN:   | FileCheck %s
 
 /// Not peeled: the K loop runs all 4 steps of 32; with loads one stage ahead
-/// only depth - 2 = 1 group stays in flight; the ldmatrix results of the
+/// only depth - 2 = 2 groups stay in flight; the ldmatrix results of the
 /// next step are carried into the loop.
 // CHECK-LABEL: func.func @seed_f16
 //       CHECK:   nvgpu.ldmatrix
 //       CHECK:   scf.for {{.+}} = %c0 to %c128 step %c32 iter_args(
 //       CHECK:     nvgpu.device_async_copy
 //       CHECK:     nvgpu.device_async_create_group %{{.+}}
-//       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
+//       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
 //       CHECK:     gpu.barrier
 //       CHECK:     nvgpu.ldmatrix
 //       CHECK:     nvgpu.mma.sync

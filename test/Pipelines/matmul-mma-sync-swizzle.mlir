@@ -9,24 +9,33 @@
 // RUN:   --pass-pipeline='builtin.module(gpucg-matmul-mma-sync{chip=sm_80 padding=128})' \
 // RUN:   | gpucg-opt -split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=PADDED
 
-/// The seed: A in 64x32 f16 tiles (64-byte rows), B in 32x64 f16 tiles
-/// (128-byte rows), three buffers each. The swizzle's index computations
-/// are hoisted, so each access is matched to the xori defining its column.
+/// The seed: A and B in 32x32 f16 tiles (64-byte rows), four buffers each,
+/// and the staged 32x32 f32 accumulator (128-byte rows). The swizzle's index
+/// computations are hoisted, so each access is matched to the xori defining
+/// its column: the async copies into A and B (one column for both: same
+/// shape, same distribution), the ldmatrix from them, the 64-bit fragment
+/// stores into the staged accumulator and its 128-bit reads for the
+/// copy-out.
 // CHECK-LABEL: func.func @seed_f16
-//   CHECK-DAG:   %[[A:.+]] = memref.view {{.+}} to memref<3x64x32xf16, #gpu.address_space<workgroup>>
-//   CHECK-DAG:   %[[B:.+]] = memref.view {{.+}} to memref<3x32x64xf16, #gpu.address_space<workgroup>>
-//   CHECK-DAG:   nvgpu.device_async_copy %{{.+}}, %[[A]][%{{.+}}, %{{.+}}, %[[ACOPY:[a-z0-9_]+]]], 8 {bypassL1}
+//   CHECK-DAG:   nvgpu.device_async_copy %arg0[%{{.+}}], %[[A:[a-z0-9_]+]][%{{.+}}, %{{.+}}, %[[ACOPY:[a-z0-9_]+]]], 8 {bypassL1}
+//   CHECK-DAG:   %[[A]] = memref.view {{.+}} to memref<4x32x32xf16, #gpu.address_space<workgroup>>
 //   CHECK-DAG:   %[[ACOPY]] = arith.xori
-//   CHECK-DAG:   nvgpu.device_async_copy %{{.+}}, %[[B]][%{{.+}}, %{{.+}}, %[[BCOPY:[a-z0-9_]+]]], 8 {bypassL1}
-//   CHECK-DAG:   %[[BCOPY]] = arith.xori
+//   CHECK-DAG:   nvgpu.device_async_copy %arg1[%{{.+}}], %[[B:[a-z0-9_]+]][%{{.+}}, %{{.+}}, %[[ACOPY]]], 8 {bypassL1}
+//   CHECK-DAG:   %[[B]] = memref.view {{.+}} to memref<4x32x32xf16, #gpu.address_space<workgroup>>
 //   CHECK-DAG:   nvgpu.ldmatrix %[[A]][%{{.+}}, %{{.+}}, %[[ALOAD:[a-z0-9_]+]]] {numTiles = 4 : i32, transpose = false}
 //   CHECK-DAG:   %[[ALOAD]] = arith.xori
 //   CHECK-DAG:   nvgpu.ldmatrix %[[B]][%{{.+}}, %{{.+}}, %[[BLOAD:[a-z0-9_]+]]] {numTiles = 2 : i32, transpose = true}
 //   CHECK-DAG:   %[[BLOAD]] = arith.xori
-//       CHECK:   nvgpu.mma.sync
+//   CHECK-DAG:   %[[C:.+]] = memref.view {{.+}} to memref<32x32xf32, #gpu.address_space<workgroup>>
+//   CHECK-DAG:   vector.store %{{.+}}, %[[C]][%{{.+}}, %[[CSTORE:[a-z0-9_]+]]] : memref<32x32xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//   CHECK-DAG:   %[[CSTORE]] = arith.xori
+//   CHECK-DAG:   vector.load %[[C]][%{{.+}}, %[[CLOAD:[a-z0-9_]+]]] : memref<32x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+//   CHECK-DAG:   %[[CLOAD]] = arith.xori
+//   CHECK-DAG:   nvgpu.mma.sync
+//       CHECK:   vector.transfer_write {{.+}} : vector<4xf32>, memref<512x512xf32>
 // PADDED-LABEL: func.func @seed_f16
-//   PADDED-DAG:   memref.view {{.+}} to memref<3x64x40xf16, #gpu.address_space<workgroup>>
-//   PADDED-DAG:   memref.view {{.+}} to memref<3x32x72xf16, #gpu.address_space<workgroup>>
+//   PADDED-DAG:   memref.view {{.+}} to memref<4x32x40xf16, #gpu.address_space<workgroup>>
+//   PADDED-DAG:   memref.view {{.+}} to memref<32x36xf32, #gpu.address_space<workgroup>>
 //   PADDED-NOT:   arith.xori
 //       PADDED:   return
 func.func @seed_f16(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {

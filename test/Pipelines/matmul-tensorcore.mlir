@@ -3,31 +3,34 @@
 // RUN:   | FileCheck %s
 
 /// The seed, 512x128 * 128x512 f16 -> f32, through the whole WMMA pipeline:
-/// 64x64 workgroup tiles, 2x2 warps of 32x32 (2x2 WMMA 16x16x16 each), A, B
-/// and C in one packed, padded workgroup buffer, the K loop (4 steps of 32)
-/// software-pipelined over async copies.
+/// 32x32 workgroup tiles, 2x2 warps of 16x16 (one WMMA 16x16x16 each), A, B
+/// and the staged C in one packed, padded workgroup buffer (C in the bytes
+/// of A and B, dead by the time it is written), the K loop (4 steps of 32)
+/// software-pipelined over async copies at depth 4, so wholly peeled. C is
+/// read once, straight into the accumulator; after a barrier the result goes
+/// through the staging buffer to 128-bit global stores.
 // CHECK-LABEL: func.func @seed_f16
 //  CHECK-SAME:   gpu.known_block_size = array<i32: 64, 2, 1>
-//  CHECK-SAME:   gpu.known_grid_size = array<i32: 8, 8, 1>
-//       CHECK:   %[[BUF:.+]] = memref.alloc() {alignment = 16 : i64} : memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
-//   CHECK-DAG:   memref.view %[[BUF]]{{.+}} to memref<3x64x40xf16, #gpu.address_space<workgroup>>
-//   CHECK-DAG:   memref.view %[[BUF]]{{.+}} to memref<3x32x72xf16, #gpu.address_space<workgroup>>
-//   CHECK-DAG:   memref.view %[[BUF]]{{.+}} to memref<64x68xf32, #gpu.address_space<workgroup>>
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 16, 16, 1>
+//       CHECK:   %[[BUF:.+]] = memref.alloc() {alignment = 16 : i64} : memref<20480xi8, #gpu.address_space<workgroup>>
+//   CHECK-DAG:   memref.view %[[BUF]][%c0][] {{.+}} to memref<4x32x40xf16, #gpu.address_space<workgroup>>
+//   CHECK-DAG:   memref.view %[[BUF]][%c10240][] {{.+}} to memref<4x32x40xf16, #gpu.address_space<workgroup>>
+//   CHECK-DAG:   memref.view %[[BUF]][%c0][] {{.+}} to memref<32x36xf32, #gpu.address_space<workgroup>>
 //       CHECK:   scf.forall
-//       CHECK:     gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf32, "COp">
+//       CHECK:     gpu.subgroup_mma_load_matrix %arg2[{{.+}}] {leadDimension = 512 : index} : memref<512x512xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
 //       CHECK:     nvgpu.device_async_copy {{.+}} 8 {bypassL1}
 //       CHECK:     nvgpu.device_async_create_group %{{.+}}
-//       CHECK:     scf.for {{.+}} iter_args(
-//       CHECK:       gpu.barrier
-//       CHECK:       nvgpu.device_async_copy
-//       CHECK:       nvgpu.device_async_create_group %{{.+}}
-//       CHECK:       nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
-//       CHECK:       gpu.barrier
-//       CHECK:       gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf16, "AOp">
-//       CHECK:       gpu.subgroup_mma_compute
-//       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
+//       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 3 : i32}
+//       CHECK:     gpu.barrier
+//       CHECK:     gpu.subgroup_mma_load_matrix {{.+}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+//       CHECK:     gpu.subgroup_mma_compute
 //       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 0 : i32}
-//       CHECK:     gpu.subgroup_mma_store_matrix
+//       CHECK:     gpu.subgroup_mma_compute
+//       CHECK:     gpu.barrier
+//  CHECK-NEXT:     gpu.subgroup_mma_store_matrix {{.+}} #gpu.address_space<workgroup>>
+//  CHECK-NEXT:     gpu.barrier
+//       CHECK:     vector.transfer_read {{.+}}#gpu.address_space<workgroup>>, vector<4xf32>
+//       CHECK:     vector.transfer_write {{.+}} : vector<4xf32>, memref<4xf32
 //       CHECK:   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 //   CHECK-NOT:   linalg.matmul
 func.func @seed_f16(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
@@ -48,14 +51,21 @@ func.func @matmul_f32(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>, %c: tensor
 // -----
 
 /// Unaligned (100x72x64): full tiles take the tensor-core path, partial ones
-/// the remainder path with scalar linalg ops; both paths' buffers share the
-/// packed buffer.
+/// the remainder path with scalar linalg ops, one element of C per thread
+/// (cyclic over the 64x2 threads: no two lanes update the same element);
+/// both paths' buffers share the packed buffer.
 // CHECK-LABEL: func.func @unaligned_f16
 //       CHECK:   scf.forall
 //       CHECK:     scf.if
 //       CHECK:       gpu.subgroup_mma_compute
 //       CHECK:     } else {
-//       CHECK:       linalg.matmul {{.+}} outs(%{{.+}} : memref<?x?xf32
+//       CHECK:       %[[TY:.+]] = gpu.thread_id y
+//       CHECK:       %[[TX:.+]] = gpu.thread_id x
+//       CHECK:       scf.for %[[I:.+]] = %[[TY]] to %{{.+}} step %c2
+//       CHECK:         scf.for %[[J:.+]] = %[[TX]] to %{{.+}} step %c64
+//       CHECK:           linalg.matmul {{.+}} outs(%{{.+}} : memref<1x1xf32
+//   CHECK-NOT:       gpu.subgroup_mma_compute
+//       CHECK:     } {gpucg.workgroup_specialization}
 func.func @unaligned_f16(%a: tensor<100x64xf16>, %b: tensor<64x72xf16>, %c: tensor<100x72xf32>) -> tensor<100x72xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<100x64xf16>, tensor<64x72xf16>) outs(%c : tensor<100x72xf32>) -> tensor<100x72xf32>
   return %0 : tensor<100x72xf32>
@@ -65,7 +75,7 @@ func.func @unaligned_f16(%a: tensor<100x64xf16>, %b: tensor<64x72xf16>, %c: tens
 
 /// The pipeline says why it cannot use tensor cores.
 func.func @bf16(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
-  // expected-error @+1 {{cannot run on tensor cores, which this pipeline requires: MLIR 22 lowers no tensor-core operation of the requested family for bf16 operands (mma.sync: f16, i8; WMMA: f16, f32)}}
+  // expected-error @+1 {{cannot run on tensor cores, which this pipeline requires: gpucg lowers no tensor-core operation of the requested family for bf16 operands (mma.sync: f16, bf16, i8; WMMA: f16, f32)}}
   %0 = linalg.matmul ins(%a, %b : tensor<128x64xbf16>, tensor<64x128xbf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %0 : tensor<128x128xf32>
 }

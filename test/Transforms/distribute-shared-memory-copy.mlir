@@ -104,3 +104,48 @@ func.func @copy_index(%src: memref<8x8xindex>)
   linalg.copy ins(%src : memref<8x8xindex>) outs(%smem : memref<8x8xindex, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+/// A copy already distributed over threads (here each warp's 16x16 part of a
+/// staged accumulator, indexed by the thread ids) belongs to its warp: it is
+/// not split over the workgroup again.
+// CHECK-LABEL: func.func @negative_warp_copy
+//       CHECK:   %[[PART:.+]] = memref.subview
+//       CHECK:   %[[W:.+]] = memref.subview
+//       CHECK:   linalg.copy ins(%[[PART]] : {{.+}}) outs(%[[W]] : {{.+}})
+//   CHECK-NOT:   vector.transfer_read
+func.func @negative_warp_copy(%c: memref<32x32xf32, strided<[512, 1], offset: ?>>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %ty = gpu.thread_id y upper_bound 2
+  %tx = gpu.thread_id x upper_bound 64
+  %row = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%ty]
+  %col = affine.apply affine_map<()[s0] -> ((s0 floordiv 32) * 16)>()[%tx]
+  %part = memref.subview %c[%row, %col] [16, 16] [1, 1] : memref<32x32xf32, strided<[512, 1], offset: ?>> to memref<16x16xf32, strided<[512, 1], offset: ?>>
+  %w = memref.subview %smem[%row, %col] [16, 16] [1, 1] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%part : memref<16x16xf32, strided<[512, 1], offset: ?>>) outs(%w : memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+/// So is a warp's copy inside the loops that distribute a partial tile over
+/// the warps (their bounds depend on the thread ids).
+// CHECK-LABEL: func.func @negative_warp_copy_in_loop
+//       CHECK:   scf.for
+//       CHECK:     linalg.copy
+//   CHECK-NOT:   vector.transfer_read
+func.func @negative_warp_copy_in_loop(%c: memref<?x?xf32>, %n: index)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>} {
+  %c32 = arith.constant 32 : index
+  %smem = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %ty = gpu.thread_id y upper_bound 2
+  %row = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%ty]
+  scf.for %i = %row to %n step %c32 {
+    %part = memref.subview %c[%i, 0] [16, 32] [1, 1] : memref<?x?xf32> to memref<16x32xf32, strided<[?, 1], offset: ?>>
+    %w = memref.subview %smem[0, 0] [16, 32] [1, 1] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<16x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
+    linalg.copy ins(%part : memref<16x32xf32, strided<[?, 1], offset: ?>>) outs(%w : memref<16x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>)
+  }
+  return
+}

@@ -1,5 +1,6 @@
 // RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
 // RUN:   --pass-pipeline='builtin.module(func.func(gpucg-tile-and-distribute{distribute-to-warp=true}))' \
+// RUN:   | gpucg-opt -split-input-file --mlir-print-local-scope \
 // RUN:   | FileCheck %s --check-prefix=WARP
 
 // Warp distribution (tensor-core pipelines); thread distribution (SIMT
@@ -8,18 +9,26 @@
 // (and specialized) kernels as the front half produces them.
 
 /// The seed: 512x128 * 128x512 f16, tile [32, 32, 16], workgroup [64, 2, 1].
-/// C (32x32) is promoted around the K loop (8 steps); A (32x16) and B (16x32)
-/// are copied into workgroup memory each step, between barriers; each of the
-/// 2x2 warps computes one 16x16x16 matmul on its part.
+/// C (32x32) is staged in workgroup memory: each of the 2x2 warps copies its
+/// own 16x16 part of C in (no barrier: no other warp reads it) and, after
+/// the K loop (8 steps), the whole workgroup copies the tile out between
+/// barriers. A (32x16) and B (16x32) are copied into workgroup memory each
+/// step, between barriers; each warp computes one 16x16x16 matmul on its
+/// part.
 // WARP-LABEL: func.func @tensor_core_seed
 //   WARP-DAG:   %[[B_SMEM:.+]] = memref.alloc() : memref<16x32xf16, #gpu.address_space<workgroup>>
 //   WARP-DAG:   %[[A_SMEM:.+]] = memref.alloc() : memref<32x16xf16, #gpu.address_space<workgroup>>
 //   WARP-DAG:   %[[C_SMEM:.+]] = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
 //       WARP:   scf.forall
 //       WARP:     %[[C_TILE:.+]] = memref.subview %{{.+}} [32, 32] [1, 1]
-//  WARP-NEXT:     gpu.barrier
-//  WARP-NEXT:     linalg.copy ins(%[[C_TILE]] : {{.+}}) outs(%[[C_SMEM]] : {{.+}})
-//  WARP-NEXT:     gpu.barrier
+//   WARP-DAG:     %[[TY:.+]] = gpu.thread_id y upper_bound 2
+//   WARP-DAG:     %[[TX:.+]] = gpu.thread_id x upper_bound 64
+//   WARP-DAG:     %[[ROW:.+]] = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%[[TY]]]
+//   WARP-DAG:     %[[COL:.+]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 32) * 16)>()[%[[TX]]]
+//   WARP-DAG:     %[[C_PART:.+]] = memref.subview %[[C_TILE]][%[[ROW]], %[[COL]]] [16, 16] [1, 1]
+//   WARP-DAG:     %[[C_W:.+]] = memref.subview %[[C_SMEM]][%[[ROW]], %[[COL]]] [16, 16] [1, 1]
+//   WARP-NOT:     gpu.barrier
+//       WARP:     linalg.copy ins(%[[C_PART]] : {{.+}}) outs(%[[C_W]] : {{.+}})
 //  WARP-NEXT:     scf.for %[[K:.+]] = %c0 to %c128 step %c16 {
 //       WARP:       %[[A_K:.+]] = memref.subview %{{.+}}[0, %[[K]]] [32, 16] [1, 1]
 //       WARP:       %[[B_K:.+]] = memref.subview %{{.+}}[%[[K]], 0] [16, 32] [1, 1]
@@ -28,13 +37,8 @@
 //  WARP-NEXT:       gpu.barrier
 //  WARP-NEXT:       linalg.copy ins(%[[B_K]] : {{.+}}) outs(%[[B_SMEM]] : {{.+}})
 //  WARP-NEXT:       gpu.barrier
-//   WARP-DAG:       %[[TY:.+]] = gpu.thread_id y upper_bound 2
-//   WARP-DAG:       %[[TX:.+]] = gpu.thread_id x upper_bound 64
-//   WARP-DAG:       %[[ROW:.+]] = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%[[TY]]]
-//   WARP-DAG:       %[[COL:.+]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 32) * 16)>()[%[[TX]]]
 //   WARP-DAG:       %[[A_W:.+]] = memref.subview %[[A_SMEM]][%[[ROW]], 0] [16, 16] [1, 1]
 //   WARP-DAG:       %[[B_W:.+]] = memref.subview %[[B_SMEM]][0, %[[COL]]] [16, 16] [1, 1]
-//   WARP-DAG:       %[[C_W:.+]] = memref.subview %[[C_SMEM]][%[[ROW]], %[[COL]]] [16, 16] [1, 1]
 //       WARP:       linalg.matmul {{.+}} ins(%[[A_W]], %[[B_W]] : memref<16x16xf16, {{.+}}>, memref<16x16xf16, {{.+}}>) outs(%[[C_W]] : memref<16x16xf32, {{.+}}>)
 //   WARP-NOT:       scf.for
 //       WARP:     }
@@ -80,21 +84,31 @@ module {
 
 /// Both copies of a specialized tile are distributed: the full tile
 /// statically (the per-warp loops run once and are gone), the remainder with
-/// the loops and mins its dynamic sizes need. K = 32 is one step, so C is
-/// not promoted.
+/// the loops and mins its dynamic sizes need. C is staged even though K = 32
+/// is one step: the staging is for the wide stores of the copy-out.
 // WARP-LABEL: func.func @specialized_both_branches
 //       WARP:   scf.if
+//       WARP:     %[[C_PART:.+]] = memref.subview %{{.+}} [16, 16] [1, 1] : memref<32x32xf32, strided<[40, 1], offset: ?>> to memref<16x16xf32
+//       WARP:     %[[C_W:.+]] = memref.subview %{{.+}} [16, 16] [1, 1] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<16x16xf32
+//       WARP:     linalg.copy ins(%[[C_PART]] : {{.+}}) outs(%[[C_W]] : {{.+}})
 //       WARP:     linalg.copy
 //       WARP:     linalg.copy
 //   WARP-NOT:     scf.for
-//       WARP:     linalg.matmul {{.+}} outs(%{{.+}} : memref<16x16xf32
+//       WARP:     linalg.matmul {{.+}} outs(%[[C_W]] : memref<16x16xf32
+//       WARP:     gpu.barrier
+//  WARP-NEXT:     linalg.copy
 //       WARP:   } else {
+//       WARP:     scf.for
+//       WARP:       scf.for
+//       WARP:         linalg.copy {{.+}} outs(%{{.+}} : memref<?x?xf32, {{.+}}#gpu.address_space<workgroup>>)
 //       WARP:     linalg.copy
 //       WARP:     linalg.copy
 //       WARP:     scf.for
 //       WARP:       scf.for
 //       WARP:         affine.min
 //       WARP:         linalg.matmul {{.+}} outs(%{{.+}} : memref<?x?xf32
+//       WARP:     gpu.barrier
+//  WARP-NEXT:     linalg.copy
 module {
   func.func @specialized_both_branches(%arg0: memref<48x32xf16>, %arg1: memref<32x40xf16>, %arg2: memref<48x40xf32>) -> memref<48x40xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 2, 2, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
     scf.forall (%arg3, %arg4) = (0, 0) to (48, 40) step (32, 32) {
@@ -157,5 +171,71 @@ module {
       }
     } {mapping = [#gpu.block<y>, #gpu.block<x>]}
     return %arg3 : memref<128x128xf32>
+  }
+}
+
+// -----
+
+/// C produced by a fill (fused into the workgroup loop): each warp fills its
+/// part of the staged accumulator instead. C is neither filled in global
+/// memory nor read from it; it is only written, once, by the copy-out.
+// WARP-LABEL: func.func @fill_staged_accumulator
+//       WARP:   %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+//       WARP:   %[[C_SMEM:.+]] = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+//       WARP:   scf.forall
+//       WARP:     %[[C_TILE:.+]] = memref.subview %{{.+}} [32, 32] [1, 1] : memref<512x512xf32> to
+//   WARP-NOT:     linalg.copy ins(%{{.+}} : memref<16x16xf32, strided<[512, 1], offset: ?>>)
+//   WARP-NOT:     outs(%[[C_TILE]]
+//       WARP:     %[[C_W:.+]] = memref.subview %[[C_SMEM]]
+//   WARP-NOT:     gpu.barrier
+//       WARP:     linalg.fill ins(%[[ZERO]] : f32) outs(%[[C_W]] : memref<16x16xf32, {{.+}}#gpu.address_space<workgroup>>)
+//  WARP-NEXT:     scf.for
+//       WARP:       linalg.matmul {{.+}} outs(%[[C_W]] :
+//       WARP:     }
+//  WARP-NEXT:     gpu.barrier
+//  WARP-NEXT:     linalg.copy ins(%[[C_SMEM]] : {{.+}}) outs(%[[C_TILE]] : {{.+}})
+//  WARP-NEXT:   } {mapping
+module {
+  func.func @fill_staged_accumulator(%arg0: memref<512x128xf16>, %arg1: memref<128x512xf16>, %arg2: memref<512x512xf32>) -> memref<512x512xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 16, 16, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (512, 512) step (32, 32) {
+      %subview = memref.subview %arg0[%arg3, 0] [32, 128] [1, 1] : memref<512x128xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [128, 32] [1, 1] : memref<128x512xf16> to memref<128x32xf16, strided<[512, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [32, 32] [1, 1] : memref<512x512xf32> to memref<32x32xf32, strided<[512, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<32x32xf32, strided<[512, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>} ins(%subview, %subview_0 : memref<32x128xf16, strided<[128, 1], offset: ?>>, memref<128x32xf16, strided<[512, 1], offset: ?>>) outs(%subview_1 : memref<32x32xf32, strided<[512, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<512x512xf32>
+  }
+}
+
+// -----
+
+/// A fill whose value the matmul does not accumulate on (C is overwritten in
+/// between) is not the accumulator's initial value: each warp still copies
+/// its part of C in, after the fill and the copy (distributed the same way).
+// WARP-LABEL: func.func @negative_fill_overwritten
+//       WARP:   scf.forall
+//       WARP:     %[[C_TILE:.+]] = memref.subview %{{.+}} [32, 32] [1, 1] : memref<512x512xf32> to
+//       WARP:     %[[C_PART:.+]] = memref.subview %[[C_TILE]]
+//       WARP:     linalg.fill {{.+}} outs(%[[C_PART]] :
+//       WARP:     linalg.copy {{.+}} outs(%[[C_PART]] :
+//       WARP:     %[[C_W:.+]] = memref.subview %{{.+}} : memref<32x32xf32, #gpu.address_space<workgroup>> to
+//       WARP:     linalg.copy ins(%[[C_PART]] : {{.+}}) outs(%[[C_W]] :
+//   WARP-NOT:     linalg.fill
+//       WARP:     scf.for
+module {
+  func.func @negative_fill_overwritten(%arg0: memref<512x128xf16>, %arg1: memref<128x512xf16>, %arg2: memref<512x512xf32>, %d: memref<512x512xf32>) -> memref<512x512xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 16, 16, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (512, 512) step (32, 32) {
+      %subview = memref.subview %arg0[%arg3, 0] [32, 128] [1, 1] : memref<512x128xf16> to memref<32x128xf16, strided<[128, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [128, 32] [1, 1] : memref<128x512xf16> to memref<128x32xf16, strided<[512, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [32, 32] [1, 1] : memref<512x512xf32> to memref<32x32xf32, strided<[512, 1], offset: ?>>
+      %subview_2 = memref.subview %d[%arg3, %arg4] [32, 32] [1, 1] : memref<512x512xf32> to memref<32x32xf32, strided<[512, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<32x32xf32, strided<[512, 1], offset: ?>>)
+      linalg.copy ins(%subview_2 : memref<32x32xf32, strided<[512, 1], offset: ?>>) outs(%subview_1 : memref<32x32xf32, strided<[512, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>} ins(%subview, %subview_0 : memref<32x128xf16, strided<[128, 1], offset: ?>>, memref<128x32xf16, strided<[512, 1], offset: ?>>) outs(%subview_1 : memref<32x32xf32, strided<[512, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<512x512xf32>
   }
 }

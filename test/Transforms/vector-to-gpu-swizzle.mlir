@@ -174,9 +174,34 @@ func.func @negative_rows_of_16_bytes(%g: memref<128x128xf16>, %i: index, %j: ind
 
 // -----
 
-/// An access the swizzle would not rewrite (a vector.transfer_read, as the
-/// accumulator's copy back to global memory uses) would read unswizzled
-/// data: the buffer is left alone.
+/// The plain transfers of a buffer (the reads of the staged accumulator's
+/// copy-out: 1-D, in bounds, unmasked) become vector.load / vector.store,
+/// which the swizzle rewrites: the 64-bit stores of mma.sync fragments and
+/// the 128-bit reads of the copy-out then spread over the banks.
+// CHECK-LABEL: func.func @swizzle_staged_accumulator
+//       CHECK:   %[[SMEM:.+]] = memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
+//       CHECK:   %[[WCOL:.+]] = arith.xori
+//       CHECK:   vector.store %{{.+}}, %[[SMEM]][%{{.+}}, %[[WCOL]]] : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//       CHECK:   gpu.barrier
+//       CHECK:   %[[RCOL:.+]] = arith.xori
+//       CHECK:   vector.load %[[SMEM]][%{{.+}}, %[[RCOL]]] : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+//   CHECK-NOT:   vector.transfer_read
+func.func @swizzle_staged_accumulator(%acc: vector<2xf32>, %i: index, %j: index, %k: index, %l: index) -> vector<4xf32>
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 1, 1]>} {
+  %pad = arith.constant 0.0 : f32
+  // expected-remark @below {{swizzled}}
+  %smem = memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
+  vector.store %acc, %smem[%i, %j] : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+  gpu.barrier
+  %v = vector.transfer_read %smem[%k, %l], %pad {in_bounds = [true]} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+  return %v : vector<4xf32>
+}
+
+// -----
+
+/// An access the swizzle would not rewrite (a vector.transfer_read that may
+/// run out of bounds, which is no vector.load) would read unswizzled data:
+/// the buffer is left alone.
 // CHECK-LABEL: func.func @negative_transfer_read
 //   CHECK-NOT:   arith.xori
 func.func @negative_transfer_read(%g: memref<128x128xf32>, %i: index, %j: index) -> vector<4xf32>
@@ -187,7 +212,7 @@ func.func @negative_transfer_read(%g: memref<128x128xf32>, %i: index, %j: index)
   %t = nvgpu.device_async_copy %g[%i, %j], %smem[%i, %j], 4 : memref<128x128xf32> to memref<64x64xf32, #gpu.address_space<workgroup>>
   %grp = nvgpu.device_async_create_group %t
   nvgpu.device_async_wait %grp
-  %v = vector.transfer_read %smem[%i, %j], %pad {in_bounds = [true]} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+  %v = vector.transfer_read %smem[%i, %j], %pad {in_bounds = [false]} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
   return %v : vector<4xf32>
 }
 

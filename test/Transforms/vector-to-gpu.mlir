@@ -68,3 +68,77 @@ func.func @wmma_tf32(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>, %c: tensor<
   %0 = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }
+
+// -----
+
+/// C produced by a fill, 4 warps: the mma.sync accumulators start as zero
+/// fragments; after the K loop and a barrier, each lane stores its fragment
+/// rows (64 bits) into the swizzled staging buffer, and after another
+/// barrier the workgroup reads it back in 128-bit rows, also swizzled, and
+/// writes them to C. C is never read.
+// CHECK-LABEL: func.func @mma_sync_filled_staged
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<2x2xf32>
+//   CHECK-DAG:   %[[C_SMEM:.+]] = memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
+//   CHECK-NOT:   vector.load %{{.+}} : memref<256x256xf32>
+//   CHECK-NOT:   nvgpu.device_async_copy %{{.+}} : memref<256x256xf32>
+//       CHECK:   scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]],
+//       CHECK:     nvgpu.mma.sync
+//       CHECK:     scf.yield
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   gpu.barrier
+//       CHECK:   arith.xori
+//       CHECK:   vector.store %{{.+}}, %[[C_SMEM]][%{{.+}}, %{{.+}}] : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+//       CHECK:   gpu.barrier
+//       CHECK:   %[[COL:.+]] = arith.xori
+//       CHECK:   %[[ROW:.+]] = vector.load %[[C_SMEM]][%{{.+}}, %[[COL]]] : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+//       CHECK:   vector.transfer_write %[[ROW]], %{{.+}} {in_bounds = [true]} : vector<4xf32>, memref<256x256xf32>
+func.func @mma_sync_filled_staged(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 32]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+/// bf16 operands: MLIR 22's conversion has no bf16 fragments, but m16n8k16
+/// lays them out as f16's; gpucg converts the contraction as f16 and gives
+/// the ldmatrix results and the mma.sync operands their bf16 type back.
+// CHECK-LABEL: func.func @mma_sync_bf16
+//   CHECK-NOT:   builtin.unrealized_conversion_cast
+//       CHECK:   scf.for
+//   CHECK-DAG:     %[[A:.+]] = nvgpu.ldmatrix {{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x32x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+//   CHECK-DAG:     %[[B:.+]] = nvgpu.ldmatrix {{.+}} transpose = true} : memref<2x32x32xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+//       CHECK:     nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+//   CHECK-NOT:   vector<4x2xf16>
+//   CHECK-NOT:   builtin.unrealized_conversion_cast
+func.func @mma_sync_bf16(%a: tensor<256x128xbf16>, %b: tensor<128x256xbf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x128xbf16>, tensor<128x256xbf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+/// bf16 with B transposed through indexing_maps: B is read row by row of N,
+/// so its ldmatrix is not transposed.
+// CHECK-LABEL: func.func @mma_sync_bf16_transposed_b
+//       CHECK:   scf.for
+//   CHECK-DAG:     %[[A:.+]] = nvgpu.ldmatrix {{.+}} transpose = false} : memref<2x32x32xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+//   CHECK-DAG:     %[[B:.+]] = nvgpu.ldmatrix {{.+}} transpose = false} : memref<2x32x32xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+//       CHECK:     nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+func.func @mma_sync_bf16_transposed_b(%a: tensor<256x128xbf16>, %b: tensor<256x128xbf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x128xbf16>, tensor<256x128xbf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}

@@ -50,12 +50,14 @@ FailureOr<scf::ForallOp> tileAndDistributeToWorkgroups(RewriterBase &rewriter,
 
 /// Tiles and distributes the work of each workgroup of kernel `funcOp`
 /// (bufferized, workgroup-tiled, carrying gpucg.translation_info and a root
-/// op with gpucg.lowering_config): promotes the accumulator (tensor cores,
-/// more than one K step) and A and B (more than one warp) of matmuls to
-/// workgroup memory with barriers, tiles the reduction loops by the level-0
-/// sizes into scf.for, and distributes the parallel loops of the tile's
-/// linalg ops by the level-1 sizes cyclically over warps (`toWarps`) or
-/// threads. Functions without a translation_info, or with pipeline None or
+/// op with gpucg.lowering_config): stages the accumulator of tensor-core
+/// matmuls in workgroup memory (each warp initializes its part from the
+/// fill producing C, or from C; the workgroup copies the tile out after the
+/// K loop), promotes A and B (more than one warp) of matmuls to workgroup
+/// memory with barriers, tiles the reduction loops by the level-0 sizes
+/// into scf.for, and distributes the parallel loops of the tile's linalg
+/// ops by the level-1 sizes cyclically over warps (`toWarps`) or threads.
+/// Functions without a translation_info, or with pipeline None or
 /// WarpReduction, are left alone.
 LogicalResult tileAndDistributeInWorkgroup(RewriterBase &rewriter,
                                            FunctionOpInterface funcOp,
@@ -71,10 +73,12 @@ LogicalResult multiBufferWorkgroupAllocs(RewriterBase &rewriter,
                                          unsigned numBuffers);
 
 /// Vectorizes the static warp-level linalg ops of `funcOp` (all but
-/// workgroup-memory copies), canonicalizes the contractions for MMA
-/// conversion (`populatePrepareVectorToMMAPatterns`), unrolls vector.contract
-/// and the vector ops around it to `instructionShape` (M, N, K of the MMA
-/// instruction) and hoists the accumulator out of the K loop.
+/// workgroup-wide copies), canonicalizes the contractions for MMA conversion
+/// (`populatePrepareVectorToMMAPatterns`), unrolls vector.contract and the
+/// vector ops around it to `instructionShape` (M, N, K of the MMA
+/// instruction), hoists the accumulator out of the K loop, forwards its
+/// initial value from what initialized it (a fill's constant, a read of C)
+/// and puts a barrier before its write-back to workgroup memory.
 LogicalResult vectorizeForTensorCores(RewriterBase &rewriter,
                                       FunctionOpInterface funcOp, MmaKind kind,
                                       ArrayRef<int64_t> instructionShape);
@@ -108,8 +112,11 @@ struct TensorCoreConversionOptions {
 /// it is correct for and that is not padded (isPaddedWorkgroupAllocation):
 /// statically shaped, rows of a power of two of at least 32 bytes, every
 /// access an async copy, ldmatrix, load or store of at most 16 bytes that
-/// indexes the buffer itself once views are folded. f32 operands (TF32 on
-/// tensor cores) are an error unless `options.useTf32`.
+/// indexes the buffer itself once views are folded (plain 1-D transfers of
+/// workgroup memory are made vector.load / vector.store first). bf16
+/// mma.sync contractions are converted as f16 ones, and their ldmatrix and
+/// mma.sync ops given their bf16 type back. f32 operands (TF32 on tensor
+/// cores) are an error unless `options.useTf32`.
 LogicalResult
 convertVectorsToTensorCoreOps(RewriterBase &rewriter,
                               FunctionOpInterface funcOp, MmaKind kind,
