@@ -310,6 +310,8 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
       return ifOp;
     };
   }
+  // The op after the loop survives its replacement: the drain goes before it.
+  Operation *afterLoop = loop->getNextNode();
   // Through upstream's pattern, which owns the replacement of the loop.
   RewritePatternSet patterns(loop.getContext());
   scf::populateSCFLoopPipeliningPatterns(patterns, options);
@@ -321,6 +323,20 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
       !changed)
     return loop->getParentOp()->emitOpError()
            << "could not software-pipeline its K loop with depth " << depth;
+  if (!peelEpilogue) {
+    // Without an epilogue, the groups of the predicated iterations past the
+    // end are still in flight when the loop exits, and a zero-filling copy
+    // still writes its destination: whatever reuses those bytes next (the
+    // staged accumulator) would race with them. Drain every group here; the
+    // barrier that guards the reuse then covers the other threads' copies.
+    rewriter.setInsertionPoint(afterLoop);
+    Location loc = afterLoop->getLoc();
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+        ValueRange{});
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, group,
+                                     rewriter.getI32IntegerAttr(0));
+  }
   return success();
 }
 
