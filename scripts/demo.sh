@@ -5,11 +5,12 @@
 #  1. examples/matmul_bias_relu.mlir through the front half (strategy,
 #     workgroup tiling, bufferization, workgroup specialization), then a CPU
 #     run of the untiled and the tiled kernel, compared element by element;
-#  2. examples/matmul_512x128x512_f16.mlir through the named mma.sync
-#     pipeline, summarised, then through gpucg-compile down to PTX and a
-#     cubin, with its ABI file and what ptxas reports;
+#  2. examples/matmul_512x128x512_f16.mlir (the seed) through the named
+#     mma.sync pipeline, summarised;
 #  3. examples/matmul_simt_tile.mlir through gpucg-remove-single-iteration-loop,
-#     with gpucg-opt and with Debian's mlir-opt loading the gpucg plugin.
+#     with gpucg-opt and with Debian's mlir-opt loading the gpucg plugin;
+#  4. the seed through gpucg-compile down to PTX and a cubin: the strategy
+#     chosen, its ABI file, the PTX instruction counts, what ptxas reports.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -72,34 +73,6 @@ echo "  nvgpu.mma.sync: $(count 'nvgpu.mma.sync(')  nvgpu.ldmatrix: $(count 'nvg
 echo "  K loop waits: $(grep -o 'numGroups = [0-9]*' "$OUT/matmul_512x128x512_f16.mma-sync.mlir" | sort | uniq -c | tr -s ' ' | paste -sd, -)"
 echo "  full output: $OUT/matmul_512x128x512_f16.mma-sync.mlir"
 
-#--- 2b. The seed matmul down to a GPU binary ------------------------------#
-echo
-echo "=== $SEED through gpucg-compile to PTX, a cubin and its ABI file"
-KDIR="$OUT/seed-kernel"
-rm -rf "$KDIR"
-"$GPUCG_OPT" "$SEED" --mlir-print-local-scope \
-  --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' |
-  grep -oE 'gpucg\.translation_info = #[^>]*>' | sed 's/^/  chosen: /'
-"$GPUCG_OPT" "$SEED" \
-  --pass-pipeline="builtin.module(gpucg-compile{format=isa output-dir=$KDIR})" \
-  -o "$OUT/matmul_512x128x512_f16.ptx.mlir"
-echo "  launch facts ($KDIR/matmul_kernel.abi):"
-grep -E '^(grid_.|block_.|dynamic_shared_memory|calling_convention|argument) ' \
-  "$KDIR/matmul_kernel.abi" | paste -sd ';' - | sed 's/;/; /g; s/^/    /'
-ptx_count() { grep -c -- "$1" "$KDIR/matmul_kernel.ptx" || true; }
-echo "  PTX: mma.sync $(ptx_count 'mma.sync.aligned'), ldmatrix $(ptx_count 'ldmatrix.sync'), cp.async $(ptx_count 'cp.async.cg.shared.global'), 128-bit global stores $(ptx_count 'st.global.v4')"
-PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
-if [[ -x "$PTXAS" ]]; then
-  "$GPUCG_OPT" "$SEED" \
-    --pass-pipeline="builtin.module(gpucg-compile{format=bin output-dir=$KDIR})" \
-    -o /dev/null
-  echo "  cubin: $KDIR/matmul_kernel.cubin ($(stat -c %s "$KDIR/matmul_kernel.cubin") bytes); ptxas -v says:"
-  "$PTXAS" -arch=sm_80 -v "$KDIR/matmul_kernel.ptx" -o /dev/null 2>&1 |
-    grep -E 'registers|spill|stack' | sed 's/ptxas info *: */    /'
-else
-  echo "  (no ptxas: the CUDA toolkit is not installed; PTX only)"
-fi
-
 #--- 3. Removing single-iteration loops, with gpucg-opt and the plugin ------#
 EXAMPLE="$SOURCE_DIR/examples/matmul_simt_tile.mlir"
 PIPELINE='builtin.module(func.func(gpucg-remove-single-iteration-loop))'
@@ -122,3 +95,32 @@ else
   exit 1
 fi
 echo "  scf.for loops: $(count_loops < "$EXAMPLE") before, $(count_loops < "$OUT/matmul_simt_tile.out.mlir") after"
+
+#--- 4. The seed matmul down to a GPU binary -------------------------------#
+echo
+echo "=== $SEED through gpucg-compile to PTX, a cubin and its ABI file"
+KDIR="$OUT/seed-kernel"
+rm -rf "$KDIR"
+"$GPUCG_OPT" "$SEED" --mlir-print-local-scope \
+  --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' |
+  grep -oE 'gpucg\.(translation_info|lowering_config) = #[^>]*>' |
+  sed 's/^/  chosen: /'
+"$GPUCG_OPT" "$SEED" \
+  --pass-pipeline="builtin.module(gpucg-compile{format=isa output-dir=$KDIR})" \
+  -o "$OUT/matmul_512x128x512_f16.ptx.mlir"
+echo "  launch facts ($KDIR/matmul_kernel.abi):"
+grep -E '^(grid_.|block_.|dynamic_shared_memory|calling_convention|argument) ' \
+  "$KDIR/matmul_kernel.abi" | paste -sd ';' - | sed 's/;/; /g; s/^/    /'
+ptx_count() { grep -c -- "$1" "$KDIR/matmul_kernel.ptx" || true; }
+echo "  PTX: mma.sync $(ptx_count 'mma.sync.aligned'), ldmatrix $(ptx_count 'ldmatrix.sync'), cp.async $(ptx_count 'cp.async.cg.shared.global'), 128-bit global stores $(ptx_count 'st.global.v4')"
+PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+if [[ -x "$PTXAS" ]]; then
+  "$GPUCG_OPT" "$SEED" \
+    --pass-pipeline="builtin.module(gpucg-compile{format=bin output-dir=$KDIR})" \
+    -o /dev/null
+  echo "  cubin: $KDIR/matmul_kernel.cubin ($(stat -c %s "$KDIR/matmul_kernel.cubin") bytes); ptxas -v says:"
+  "$PTXAS" -arch=sm_80 -v "$KDIR/matmul_kernel.ptx" -o /dev/null 2>&1 |
+    grep -E 'registers|spill|stack' | sed 's/ptxas info *: */    /'
+else
+  echo "  (no ptxas: the CUDA toolkit is not installed; PTX only)"
+fi

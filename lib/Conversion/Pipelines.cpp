@@ -36,7 +36,10 @@ void mlir::gpucg::buildLowerToNVVMPipeline(
   target.optLevel = options.optLevel;
   pm.addPass(createAttachNVVMTarget(target));
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format;
+  binary.compilationTarget =
+      stringifyCompilationTarget(options.format.getValue()).lower();
+  // gpu-module-to-binary spells them offload, assembly, binary, fatbin; its
+  // parser also takes isa and bin.
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

@@ -43,14 +43,19 @@ struct LowerToNVVMPipelineOptions
       llvm::cl::init("")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX features (e.g. +ptx80); the newest the chip needs "
-                     "if empty"),
+      llvm::cl::desc("PTX features (e.g. +ptx80); if empty, LLVM's default "
+                     "for the chip (the lowest PTX version it supports)"),
       llvm::cl::init("")};
-  Option<std::string> format{
+  Option<gpu::CompilationTarget> format{
       *this, "format",
-      llvm::cl::desc("What gpu-module-to-binary produces: isa (PTX), bin "
-                     "(cubin, needs ptxas), fatbin, llvm, offloading"),
-      llvm::cl::init("bin")};
+      llvm::cl::desc("What gpu-module-to-binary produces"),
+      llvm::cl::init(gpu::CompilationTarget::Binary),
+      llvm::cl::values(
+          clEnumValN(gpu::CompilationTarget::Assembly, "isa", "PTX"),
+          clEnumValN(gpu::CompilationTarget::Binary, "bin",
+                     "a cubin (runs ptxas)"),
+          clEnumValN(gpu::CompilationTarget::Fatbin, "fatbin",
+                     "a fatbin (runs ptxas and fatbinary)"))};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level (0-3)"),
                             llvm::cl::init(3)};
@@ -71,12 +76,19 @@ struct CompilePipelineOptions
       llvm::cl::init("")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX features; the newest the chip needs if empty"),
+      llvm::cl::desc("PTX features (e.g. +ptx80); if empty, LLVM's default "
+                     "for the chip"),
       llvm::cl::init("")};
-  Option<std::string> format{
+  Option<gpu::CompilationTarget> format{
       *this, "format",
-      llvm::cl::desc("isa (PTX), bin (cubin) or fatbin"),
-      llvm::cl::init("bin")};
+      llvm::cl::desc("What gpu-module-to-binary produces"),
+      llvm::cl::init(gpu::CompilationTarget::Binary),
+      llvm::cl::values(
+          clEnumValN(gpu::CompilationTarget::Assembly, "isa", "PTX"),
+          clEnumValN(gpu::CompilationTarget::Binary, "bin",
+                     "a cubin (runs ptxas)"),
+          clEnumValN(gpu::CompilationTarget::Fatbin, "fatbin",
+                     "a fatbin (runs ptxas and fatbinary)"))};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level (0-3)"),
                             llvm::cl::init(3)};

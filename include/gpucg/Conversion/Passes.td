@@ -83,9 +83,10 @@ def ConvertToNVVM : Pass<"gpucg-convert-to-nvvm", "gpu::GPUModuleOp"> {
   let summary = "Lower a gpu.module of gpucg kernels to the LLVM and NVVM "
                 "dialects in one conversion";
   let description = [{
-    Lowers everything gpucg's pipelines leave in a `gpu.module` (`affine`,
-    `scf`, `vector` including 1-D transfers on workgroup memory, `memref`,
-    `arith`, `math`, `gpu`, `nvgpu` with gpucg's extra patterns) to the
+    Lowers everything gpucg's pipelines leave in a `gpu.module` (linalg ops
+    on buffers, as loops; `affine`, `scf`, `vector` including 1-D transfers
+    on workgroup memory, `memref`, `arith`, `math`, `gpu`, `nvgpu` with
+    gpucg's extra patterns) to the
     `llvm` and `nvvm` dialects, then checks that nothing else survived: an
     op from any other dialect is an error naming it.
   }];

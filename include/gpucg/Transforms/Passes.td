@@ -247,9 +247,11 @@ def TileAndDistribute : Pass<"gpucg-tile-and-distribute", "func::FuncOp"> {
     `gpucg.lowering_config`; workgroup specialization makes two) of a
     bufferized, workgroup-tiled kernel:
 
-    1. tensor-core matmuls whose K loop has more than one iteration get
-       their accumulator promoted to workgroup memory (copied in before the
-       K loop, out after it);
+    1. tensor-core matmuls get their accumulator staged in workgroup
+       memory: each warp initializes its own part (with the constant of a
+       `linalg.fill` of C, which is then erased, else with a copy of C) and
+       the workgroup copies the tile out after the K loop;
+       `gpucg-tensor-core-vectorization` keeps it in registers in between;
     2. the reduction loops are tiled by the level-0 sizes into a serial
        `scf.for`;
     3. matmuls of workgroups with more than one warp get A and B promoted
@@ -261,7 +263,10 @@ def TileAndDistribute : Pass<"gpucg-tile-and-distribute", "func::FuncOp"> {
        distributed cyclically over warps (`distribute-to-warp=true`, tensor-
        core pipelines: `gpu.thread_id x / 32` over N, `gpu.thread_id y` over
        M) or threads (SIMT pipelines: x over the innermost tiled loop, then
-       y, z);
+       y, z). The partial-tile branch of workgroup specialization, which no
+       MMA fits, is distributed over threads one element at a time even on
+       tensor-core pipelines: warp-level scalar ops would have every lane of
+       a warp update the same elements;
     5. the function is canonicalized with the single-iteration-loop
        patterns, thread ids bounded by the workgroup size, so that the
        warp / thread tiles are static.
@@ -313,8 +318,8 @@ def MultiBuffering : Pass<"gpucg-multi-buffering", "func::FuncOp"> {
     the allocation gets a leading dimension of `num-buffers` and iteration
     `iv` uses buffer `((iv - lb) / step) mod num-buffers`, so that software
     pipelining can fill one buffer while another is read. Allocations used
-    outside loops (the accumulator, copied in before and out after the K
-    loop) are left alone. An allocation used only inside loops that cannot
+    outside loops (the staged accumulator, written after the K loop) are
+    left alone. An allocation used only inside loops that cannot
     be multi-buffered (users in two loops, data carried from one iteration
     to the next) is an error, since pipelining depends on it.
 
@@ -392,14 +397,17 @@ def TensorCoreVectorization
   let summary = "Vectorize warp-level linalg ops to MMA-instruction-shaped vectors";
   let description = [{
     For a tensor-core kernel (after `gpucg-tile-and-distribute`): vectorizes
-    every static linalg op but the workgroup-memory copies with upstream
+    every static linalg op but the workgroup-wide copies and the scalar
+    partial-tile branch of workgroup specialization with upstream
     `linalg::vectorize`, turns reductions of products into `vector.contract`,
     drops unit dimensions, canonicalizes the contractions for MMA
     (`populatePrepareVectorToMMAPatterns`), unrolls `vector.contract` and the
     reads, writes and elementwise ops around it to the instruction shape of
     the root's `lowering_config` level 2 (WMMA 16x16x16 / 16x16x8 TF32;
-    mma.sync 16x8x16 / 16x8x8 TF32 / 16x8x32 i8), and hoists the
-    accumulator's reads and writes out of the K loop.
+    mma.sync 16x8x16 / 16x8x8 TF32 / 16x8x32 i8), hoists the
+    accumulator's reads and writes out of the K loop, forwards its first
+    value from its initialization (zeros in registers, no store and read
+    back), and puts a barrier before its write-back to workgroup memory.
 
     ```mlir
     linalg.matmul ins(%a : memref<16x16xf16, ...>, %b : memref<16x16xf16, ...>)
