@@ -132,6 +132,14 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
            << " tile sizes, but the op has " << rootOp.getNumLoops()
            << " loops";
 
+  // Upstream's tiling crashes on a zero-trip loop (MLIR 22.1,
+  // linalg::computeTileSizes), and such a kernel has no workgroup to run.
+  for (auto [pos, size] : llvm::enumerate(rootOp.getStaticLoopRanges()))
+    if (size == 0)
+      return rootOp.emitOpError()
+             << "has an empty iteration space (loop " << pos
+             << " has 0 iterations): there is no workgroup to launch";
+
   auto [target, tileSizes] = getTilingTarget(rootOp, level0);
   int64_t numTiled = llvm::count_if(tileSizes, [](int64_t s) { return s; });
   if (numTiled == 0)

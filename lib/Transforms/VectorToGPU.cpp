@@ -437,6 +437,32 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
              << "MMA preparation patterns did not converge";
   }
 
+  // Upstream's conversions take matrix contractions only (2-D operands and
+  // accumulator), and on a long chain of anything else they spend time
+  // quadratic in its length in backward slices before skipping it (a
+  // transposed i8 operand unrolls to hundreds of row-times-row dot
+  // products). Say so before calling them.
+  WalkResult notMatrix = funcOp.walk([&](vector::ContractionOp contract) {
+    if (isInWorkgroupSpecializationRemainder(contract))
+      return WalkResult::advance();
+    auto accType = dyn_cast<VectorType>(contract.getAccType());
+    if (contract.getLhsType().getRank() == 2 &&
+        contract.getRhsType().getRank() == 2 && accType &&
+        accType.getRank() == 2)
+      return WalkResult::advance();
+    contract.emitOpError()
+        << "was not converted to "
+        << (kind == MmaKind::Wmma ? "WMMA" : "mma.sync")
+        << " operations: it is not a matrix multiply (operands "
+        << contract.getLhsType() << " and " << contract.getRhsType()
+        << " into " << contract.getAccType()
+        << "; tensor cores take 2-D operands and accumulator), as the "
+           "operands' layout left it after unrolling";
+    return WalkResult::interrupt();
+  });
+  if (notMatrix.wasInterrupted())
+    return failure();
+
   aside.emplace(funcOp);
   if (kind == MmaKind::Wmma) {
     if (failed(convertVectorToMMAOps(rewriter, funcOp)))

@@ -30,3 +30,19 @@ func.func @four_grid_dims(%a: tensor<2x2x2x8xf32>, %b: tensor<2x2x2x8xf32>) -> t
     ins(%a, %b : tensor<2x2x2x8xf32>, tensor<2x2x2x8xf32>) outs(%e : tensor<2x2x2x8xf32>) -> tensor<2x2x2x8xf32>
   return %0 : tensor<2x2x2x8xf32>
 }
+
+// -----
+
+/// A zero-size dimension (fuzzer seed 23, case 158: upstream's tiling crashed
+/// on the zero-trip loop).
+func.func @empty_iteration_space(%a: tensor<0x128x192xf16>, %init: tensor<192xf16>) -> tensor<192xf16>
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  // expected-error @+1 {{'linalg.reduce' op has an empty iteration space (loop 0 has 0 iterations): there is no workgroup to launch}}
+  %r = linalg.reduce ins(%a : tensor<0x128x192xf16>) outs(%init : tensor<192xf16>) dimensions = [0, 1]
+    {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[0, 0, 64], [0, 0, 1]]>}
+    (%in: f16, %acc: f16) {
+      %s = arith.addf %in, %acc : f16
+      linalg.yield %s : f16
+    }
+  return %r : tensor<192xf16>
+}
