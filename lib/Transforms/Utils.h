@@ -38,8 +38,8 @@ bool isWorkgroupMemory(Type type);
 
 /// Checks a pass's `mma` option against the MMA family of `info`, a
 /// tensor-core pipeline's translation info. Emits an error on `op` and fails
-/// when the option contradicts the pipeline (or the pipeline has no MMA
-/// family).
+/// when the option contradicts the pipeline; succeeds for `auto` and for
+/// pipelines without an MMA family.
 LogicalResult verifyMmaOption(Operation *op, TranslationInfoAttr info,
                               MmaPreference mma);
 

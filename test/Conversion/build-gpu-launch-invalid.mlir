@@ -147,3 +147,26 @@ func.func @tensor_workgroup_loop(%a: tensor<64xf32>) -> tensor<64xf32> attribute
   } {mapping = [#gpu.block<x>]}
   return %r : tensor<64xf32>
 }
+
+// -----
+
+func.func @dynamic_workgroup_alloc(%a: memref<64xf32>, %n: index) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{allocates workgroup memory of type 'memref<?xf32, #gpu.address_space<workgroup>>'; a launch needs a static shape and an identity layout}}
+  %s = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+  scf.forall (%i) in (2) {
+    %v = memref.load %a[%i] : memref<64xf32>
+    memref.store %v, %s[%i] : memref<?xf32, #gpu.address_space<workgroup>>
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @linear_block_mapping(%a: memref<64xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{maps a dimension to #gpu.block<linear_dim_0>; only #gpu.block<x>, <y> and <z> are supported}}
+  scf.forall (%i) in (2) {
+  } {mapping = [#gpu.block<linear_dim_0>]}
+  return
+}

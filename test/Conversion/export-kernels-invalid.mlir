@@ -39,3 +39,40 @@ module attributes {gpu.container_module} {
   }
   gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<4xf32>, %m: memref<i32>) {
+    %c1 = arith.constant 1 : index
+    %smem = memref.load %m[] : memref<i32>
+    // expected-error @+1 {{has a dynamic shared memory size that is not a constant}}
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %smem args(%a : memref<4xf32>)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<4xf32>)
+    return
+  }
+  // expected-error @+1 {{holds an object for #rocdl.target; gpucg exports NVVM objects only}}
+  gpu.binary @k [#gpu.object<#rocdl.target, bin = "x">]
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  llvm.func @f() {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{is not in a func.func}}
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    llvm.return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
