@@ -102,7 +102,7 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
                         ? options.padding.getValue()
                         : getDefaultBankConflictPaddingBits(kind);
   fpm.addPass(createReduceBankConflicts(ReduceBankConflictsOptions{
-      /*paddingBits=*/static_cast<uint64_t>(padding)}));
+      /*paddingBits=*/static_cast<unsigned>(padding)}));
   VectorToGPUOptions toGpu;
   toGpu.mma = mma;
   toGpu.swizzle = swizzlesWorkgroupMemory(kind);
