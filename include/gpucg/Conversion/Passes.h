@@ -33,13 +33,19 @@ namespace gpucg {
 #define GEN_PASS_REGISTRATION
 #include "gpucg/Conversion/Passes.h.inc"
 
-/// Options of `gpucg-lower-to-nvvm`: from distributed kernels to binaries.
-struct LowerToNVVMPipelineOptions
-    : public PassPipelineOptions<LowerToNVVMPipelineOptions> {
+/// The options that say what binary to make, shared by `gpucg-lower-to-nvvm`
+/// and `gpucg-compile` (CRTP over PassPipelineOptions, so that each pipeline
+/// keeps its own options type).
+template <typename Derived>
+struct BinaryPipelineOptions : public PassPipelineOptions<Derived> {
+  template <typename T>
+  using Option = ::mlir::detail::PassOptions::Option<T>;
+
   Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("Target chip (e.g. sm_80); the module's gpucg.target if "
-                     "empty, sm_80 without one"),
+      llvm::cl::desc("Target chip (e.g. sm_80); if empty, the module's "
+                     "gpucg.target (gpucg-compile needs one of the two; "
+                     "gpucg-lower-to-nvvm falls back to sm_80)"),
       llvm::cl::init("")};
   Option<std::string> features{
       *this, "features",
@@ -47,8 +53,7 @@ struct LowerToNVVMPipelineOptions
                      "for the chip (the lowest PTX version it supports)"),
       llvm::cl::init("")};
   Option<gpu::CompilationTarget> format{
-      *this, "format",
-      llvm::cl::desc("What gpu-module-to-binary produces"),
+      *this, "format", llvm::cl::desc("What gpu-module-to-binary produces"),
       llvm::cl::init(gpu::CompilationTarget::Binary),
       llvm::cl::values(
           clEnumValN(gpu::CompilationTarget::Assembly, "isa", "PTX"),
@@ -66,36 +71,14 @@ struct LowerToNVVMPipelineOptions
       llvm::cl::init(true)};
 };
 
-/// Options of `gpucg-compile`: a module of kernels on tensors to binaries.
+/// Options of `gpucg-lower-to-nvvm`: from distributed kernels to binaries.
+struct LowerToNVVMPipelineOptions
+    : public BinaryPipelineOptions<LowerToNVVMPipelineOptions> {};
+
+/// Options of `gpucg-compile`: a module of kernels on tensors to binaries
+/// and their ABI files.
 struct CompilePipelineOptions
-    : public PassPipelineOptions<CompilePipelineOptions> {
-  Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("Target chip (e.g. sm_80); the module's gpucg.target if "
-                     "empty"),
-      llvm::cl::init("")};
-  Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("PTX features (e.g. +ptx80); if empty, LLVM's default "
-                     "for the chip"),
-      llvm::cl::init("")};
-  Option<gpu::CompilationTarget> format{
-      *this, "format",
-      llvm::cl::desc("What gpu-module-to-binary produces"),
-      llvm::cl::init(gpu::CompilationTarget::Binary),
-      llvm::cl::values(
-          clEnumValN(gpu::CompilationTarget::Assembly, "isa", "PTX"),
-          clEnumValN(gpu::CompilationTarget::Binary, "bin",
-                     "a cubin (runs ptxas)"),
-          clEnumValN(gpu::CompilationTarget::Fatbin, "fatbin",
-                     "a fatbin (runs ptxas and fatbinary)"))};
-  Option<unsigned> optLevel{*this, "opt-level",
-                            llvm::cl::desc("LLVM optimization level (0-3)"),
-                            llvm::cl::init(3)};
-  Option<bool> barePointers{
-      *this, "bare-pointers",
-      llvm::cl::desc("Bare-pointer memref kernel arguments"),
-      llvm::cl::init(true)};
+    : public BinaryPipelineOptions<CompilePipelineOptions> {
   Option<std::string> outputDir{
       *this, "output-dir",
       llvm::cl::desc("Write each kernel's binary and .abi file here (nothing "
