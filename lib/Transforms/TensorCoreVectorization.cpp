@@ -472,6 +472,33 @@ static void separateAccumulatorWriteBack(RewriterBase &rewriter,
   });
 }
 
+/// Rewrites `generic` as the linalg.contract with its indexing maps when
+/// that op's implicit body (casts of A and B to C's type, multiply, add)
+/// is exactly `generic`'s, so nothing about the arithmetic changes.
+/// (linalg::specializeGenericOp would be the upstream way, but MLIR 22.1's
+/// drops a transposed B's map when it makes a batch_matmul.)
+static FailureOr<linalg::ContractOp>
+convertGenericToContract(RewriterBase &rewriter, linalg::GenericOp generic) {
+  if (generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
+      generic.getNumResults() != 0 ||
+      !linalg::isaContractionOpInterface(generic))
+    return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(generic);
+  auto contract = linalg::ContractOp::create(
+      rewriter, generic.getLoc(), generic.getDpsInputs(),
+      generic.getDpsInits(), generic.getIndexingMaps());
+  if (!OperationEquivalence::isRegionEquivalentTo(
+          &generic.getRegion(), &contract.getRegion(),
+          OperationEquivalence::IgnoreLocations)) {
+    rewriter.eraseOp(contract);
+    return failure();
+  }
+  contract->setDiscardableAttrs(generic->getDiscardableAttrDictionary());
+  rewriter.eraseOp(generic);
+  return contract;
+}
+
 LogicalResult
 mlir::gpucg::vectorizeForTensorCores(RewriterBase &rewriter,
                                      FunctionOpInterface funcOp, MmaKind kind,
@@ -488,6 +515,18 @@ mlir::gpucg::vectorizeForTensorCores(RewriterBase &rewriter,
   });
   for (linalg::LinalgOp op : candidates) {
     rewriter.setInsertionPoint(op);
+    // A linalg.generic contraction vectorizes as broadcasts and a
+    // multi_reduction, which the contraction patterns below fold back only
+    // for some operand layouts (not a batched (n, k) B, say); left that way
+    // it unrolls to thousands of dot products. As a linalg.contract (same
+    // indexing maps, same body) it vectorizes straight to one
+    // vector.contract.
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+      if (FailureOr<linalg::ContractOp> contract =
+              convertGenericToContract(rewriter, generic);
+          succeeded(contract))
+        op = *contract;
+    }
     // Contractions become vector.contract directly (with the element
     // extensions folded in), not multi_reduction(mul(ext, ext)).
     if (succeeded(linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},

@@ -152,3 +152,32 @@ func.func @mma_sync_generic_transposed_b(%a: tensor<512x128xf16>, %b: tensor<512
   } -> tensor<512x512xf32>
   return %0 : tensor<512x512xf32>
 }
+
+// -----
+
+/// A batched generic contraction with B indexed (batch, n, k) and an f16
+/// accumulator (a fuzzer case). It becomes a linalg.contract with the same
+/// maps, then one vector.contract per warp, unrolled to 4x4x2 WMMA contracts
+/// of 16x16x16 per K step; as broadcasts and a multi_reduction it used to
+/// unroll to 8192 masked dot products and take most of a minute.
+// CHECK-LABEL: func.func @wmma_batched_generic_transposed_b
+//   CHECK-NOT:   vector.mask
+//       CHECK:   scf.for
+// CHECK-COUNT-32:  vector.contract {{.+}} : vector<16x16xf16>, vector<16x16xf16> into vector<16x16xf16>
+//   CHECK-NOT:   vector.contract
+//   CHECK-NOT:   vector.mask
+func.func @wmma_batched_generic_transposed_b(%a: tensor<64x512x128xf16>, %b: tensor<64x128x128xf16>) -> tensor<64x512x128xf16> {
+  %e = tensor.empty() : tensor<64x512x128xf16>
+  %zero = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<64x512x128xf16>) -> tensor<64x512x128xf16>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 32], [1, 64, 64, 0], [0, 16, 16, 16]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], pipeline_depth = 4>>}
+    ins(%a, %b : tensor<64x512x128xf16>, tensor<64x128x128xf16>) outs(%f : tensor<64x512x128xf16>) {
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %acc, %p : f16
+    linalg.yield %s : f16
+  } -> tensor<64x512x128xf16>
+  return %0 : tensor<64x512x128xf16>
+}
