@@ -246,8 +246,17 @@ struct TensorCoreSharedMemory {
   /// operands' bytes (dead by then), so it only costs what it exceeds them by.
   int64_t cStaging;
   int64_t rowPadding;
+  /// Whether M or N leaves partial tiles. Workgroup specialization then
+  /// gives them a path of their own with its own multi-buffered operands,
+  /// which gpucg-pack-shared-memory-alloc cannot yet overlap with the full
+  /// path's staging buffer (allocated above the specialization's scf.if,
+  /// so live across both paths): the two add up.
+  bool partialTiles;
 
-  int64_t total() const { return std::max(operands, cStaging); }
+  int64_t total() const {
+    return partialTiles ? addSat(operands, cStaging)
+                        : std::max(operands, cStaging);
+  }
 };
 } // namespace
 
@@ -284,7 +293,8 @@ getTensorCoreSharedMemory(linalg::LinalgOp op, const MatmulShape &shape,
   int64_t a = getOperandTileBytes(op, *op.getDpsInputOperand(0), tile, padding);
   int64_t b = getOperandTileBytes(op, *op.getDpsInputOperand(1), tile, padding);
   int64_t c = getOperandTileBytes(op, *op.getDpsInitOperand(0), tile, padding);
-  return {mulSat(depth, addSat(a, b)), c, padding};
+  bool partialTiles = shape.m() % tileM != 0 || shape.n() % tileN != 0;
+  return {mulSat(depth, addSat(a, b)), c, padding, partialTiles};
 }
 
 /// Registers for addresses, indices, the loop counter and predicates beside
@@ -773,7 +783,11 @@ verifyTensorCoreSharedMemory(linalg::LinalgOp op, const MatmulShape &shape,
          << "pipeline_depth " << depth << " x (A " << tileM << "x" << tileK
          << " + B " << tileK << "x" << tileN << " tiles) take "
          << bytes.operands << " bytes, and the " << tileM << "x" << tileN
-         << " C tile staged for the store, which reuses their bytes, "
+         << " C tile staged for the store, "
+         << (bytes.partialTiles
+                 ? "which partial tiles' path keeps apart from their "
+                   "operands, "
+                 : "which reuses their bytes, ")
          << bytes.cStaging << " (rows padded by " << bytes.rowPadding
          << " bytes for " << stringifyMmaKind(kind) << ")";
 }

@@ -27,6 +27,7 @@
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,9 +39,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Iterators.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace gpucg {
@@ -365,55 +369,164 @@ static void eraseDeadOps(RewriterBase &rewriter, FunctionOpInterface funcOp) {
 static LogicalResult emitUnsupportedBf16Fragment(Operation *op) {
   return op->emitOpError()
          << "handles a bf16 mma.sync fragment, which gpucg only converts when "
-            "nvgpu.ldmatrix loads it from workgroup memory and "
-            "nvgpu.mma.sync uses it directly";
+            "it is loaded by nvgpu.ldmatrix, or by vector.load or memref.load "
+            "ops inserted into a zero vector, and nvgpu.mma.sync uses it "
+            "directly";
 }
 
+namespace {
+/// Rebuilds, with bf16 elements, the f16 fragments that the upstream
+/// conversion made from the f16 views of bf16 buffers. A fragment is one of
+/// the shapes that conversion emits: an nvgpu.ldmatrix of a view, or
+/// per-lane vector.load (rows) or memref.load (elements) ops of a view
+/// inserted into a zero vector (the operands it cannot load with ldmatrix,
+/// e.g. from global memory).
+class Bf16FragmentBuilder {
+public:
+  Bf16FragmentBuilder(RewriterBase &rewriter,
+                      ArrayRef<UnrealizedConversionCastOp> views)
+      : rewriter(rewriter), bf16(rewriter.getBF16Type()) {
+    for (UnrealizedConversionCastOp view : views)
+      bufferOfView[view.getResult(0)] = view.getOperand(0);
+  }
+
+  /// The bf16 counterpart of f16 fragment `value`, or null (with an error)
+  /// when `value` is not built from the views as above.
+  Value getBf16(Value value) {
+    if (Value known = rebuilt.lookup(value))
+      return known;
+    Operation *def = value.getDefiningOp();
+    if (!def) {
+      (void)emitUnsupportedBf16Fragment(
+          value.getParentBlock()->getParentOp());
+      return nullptr;
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(def);
+    Value result =
+        llvm::TypeSwitch<Operation *, Value>(def)
+            .Case([&](nvgpu::LdMatrixOp op) -> Value {
+              Value buffer = bufferOfView.lookup(op.getSrcMemref());
+              if (!buffer)
+                return nullptr;
+              return nvgpu::LdMatrixOp::create(
+                  rewriter, op.getLoc(), withElementType(op.getType(), bf16),
+                  buffer, op.getIndices(), op.getTransposeAttr(),
+                  op.getNumTilesAttr());
+            })
+            .Case([&](vector::LoadOp op) -> Value {
+              Value buffer = bufferOfView.lookup(op.getBase());
+              if (!buffer)
+                return nullptr;
+              return vector::LoadOp::create(
+                  rewriter, op.getLoc(),
+                  cast<VectorType>(withElementType(op.getType(), bf16)),
+                  buffer, op.getIndices());
+            })
+            .Case([&](memref::LoadOp op) -> Value {
+              Value buffer = bufferOfView.lookup(op.getMemRef());
+              if (!buffer)
+                return nullptr;
+              return memref::LoadOp::create(rewriter, op.getLoc(), buffer,
+                                            op.getIndices());
+            })
+            .Case([&](vector::InsertOp op) -> Value {
+              Value element = getBf16(op.getValueToStore());
+              Value dest = element ? getBf16(op.getDest()) : Value();
+              if (!dest)
+                return nullptr;
+              return vector::InsertOp::create(rewriter, op.getLoc(), element,
+                                              dest, op.getMixedPosition());
+            })
+            .Case([&](vector::BroadcastOp op) -> Value {
+              if (!matchPattern(op.getSource(), m_AnyZeroFloat()))
+                return nullptr;
+              return zero(op.getLoc(), op.getType());
+            })
+            .Case([&](arith::ConstantOp op) -> Value {
+              if (!matchPattern(op.getResult(), m_AnyZeroFloat()))
+                return nullptr;
+              return zero(op.getLoc(), op.getType());
+            })
+            .Default([](Operation *) { return Value(); });
+    if (!result) {
+      (void)emitUnsupportedBf16Fragment(def);
+      return nullptr;
+    }
+    rebuilt[value] = result;
+    return result;
+  }
+
+private:
+  Value zero(Location loc, Type f16Type) {
+    auto type = cast<VectorType>(withElementType(f16Type, bf16));
+    return arith::ConstantOp::create(
+        rewriter, loc, type,
+        DenseElementsAttr::get(type, rewriter.getZeroAttr(bf16)));
+  }
+
+  RewriterBase &rewriter;
+  Type bf16;
+  DenseMap<Value, Value> bufferOfView;
+  DenseMap<Value, Value> rebuilt;
+};
+} // namespace
+
 /// Gives the fragments of the contractions punBf16Contractions made f16
-/// their bf16 type back: each ldmatrix of an f16 view reads the bf16 buffer,
-/// each mma.sync of such fragments multiplies bf16. Fails, with an error,
-/// where a fragment was loaded or used otherwise.
+/// their bf16 type back: every nvgpu.mma.sync that uses a value read through
+/// an f16 view multiplies bf16 fragments rebuilt from the bf16 buffers (the
+/// bits loaded are the same). Fails, with an error, where a view is used
+/// otherwise or a fragment is built in another way.
 static LogicalResult
 restoreBf16Fragments(RewriterBase &rewriter, FunctionOpInterface funcOp,
                      ArrayRef<UnrealizedConversionCastOp> casts) {
   if (casts.empty())
     return success();
+  // The conversion leaves the f16 contractions and reads it replaced: erase
+  // them (and the views nothing uses: `casts` must not be read again).
+  DenseSet<Operation *> views;
+  for (UnrealizedConversionCastOp view : casts)
+    views.insert(view);
+  auto getLiveViews = [&] {
+    SmallVector<UnrealizedConversionCastOp> live;
+    funcOp.walk([&](UnrealizedConversionCastOp view) {
+      if (views.contains(view))
+        live.push_back(view);
+    });
+    return live;
+  };
   eraseDeadOps(rewriter, funcOp);
-  Type bf16 = rewriter.getBF16Type();
-  DenseMap<Value, Value> restored;
+  SmallVector<UnrealizedConversionCastOp> liveViews = getLiveViews();
+
   SetVector<nvgpu::MmaSyncOp> mmas;
-  for (UnrealizedConversionCastOp view : casts) {
-    Value buffer = view.getOperand(0);
-    for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
-      auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(user);
-      if (!ldmatrix)
+  for (UnrealizedConversionCastOp view : liveViews) {
+    for (Operation *user : view->getUsers()) {
+      if (!isa<nvgpu::LdMatrixOp, vector::LoadOp, memref::LoadOp>(user))
         return emitUnsupportedBf16Fragment(user);
-      rewriter.setInsertionPoint(ldmatrix);
-      auto bf16Load = nvgpu::LdMatrixOp::create(
-          rewriter, ldmatrix.getLoc(),
-          withElementType(ldmatrix.getType(), bf16), buffer,
-          ldmatrix.getIndices(), ldmatrix.getTransposeAttr(),
-          ldmatrix.getNumTilesAttr());
-      restored[ldmatrix.getResult()] = bf16Load.getResult();
-      for (Operation *fragmentUser : ldmatrix->getUsers()) {
-        auto mma = dyn_cast<nvgpu::MmaSyncOp>(fragmentUser);
-        if (!mma)
-          return emitUnsupportedBf16Fragment(fragmentUser);
-        mmas.insert(mma);
-      }
+      SetVector<Operation *> slice;
+      getForwardSlice(user, &slice);
+      for (Operation *op : slice)
+        if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op))
+          mmas.insert(mma);
     }
   }
+  Bf16FragmentBuilder builder(rewriter, liveViews);
   for (nvgpu::MmaSyncOp mma : mmas) {
-    Value a = restored.lookup(mma.getMatrixA());
-    Value b = restored.lookup(mma.getMatrixB());
-    if (!a || !b)
-      return emitUnsupportedBf16Fragment(mma);
+    Value a = builder.getBf16(mma.getMatrixA());
+    Value b = a ? builder.getBf16(mma.getMatrixB()) : Value();
+    if (!b)
+      return failure();
     rewriter.setInsertionPoint(mma);
     rewriter.replaceOpWithNewOp<nvgpu::MmaSyncOp>(
         mma, mma.getType(), a, b, mma.getMatrixC(), mma.getMmaShapeAttr(),
         mma.getTf32EnabledAttr());
   }
+  // Dead now: the f16 fragments, the views' loads and the views.
   eraseDeadOps(rewriter, funcOp);
+  // A view still used feeds something other than an mma.sync fragment.
+  SmallVector<UnrealizedConversionCastOp> leftViews = getLiveViews();
+  if (!leftViews.empty())
+    return emitUnsupportedBf16Fragment(*leftViews.front()->getUsers().begin());
   return success();
 }
 

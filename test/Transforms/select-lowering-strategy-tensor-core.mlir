@@ -161,3 +161,16 @@ func.func @matmul_tf32_4096(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>
   %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32>) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
 }
+
+/// The same with partial tiles in M and N: workgroup specialization gives
+/// them a path with its own operand buffers, which the full path's C staging
+/// buffer does not overlap, so both count against sm_90's 232448 bytes. Four
+/// stages (4 x 26880 + 133120 = 240640 bytes) used to be picked and then
+/// refused by gpucg-build-gpu-launch; three fit (213760).
+// SM90-LABEL: func.func @matmul_tf32_unaligned
+//  SM90-SAME:   pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = wmma
+//       SM90:   tile_sizes = {{\[}}[128, 256, 16], [64, 64, 0], [16, 16, 8]]
+func.func @matmul_tf32_unaligned(%a: tensor<4095x4096xf32>, %b: tensor<4096x4097xf32>, %c: tensor<4095x4097xf32>) -> tensor<4095x4097xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4095x4096xf32>, tensor<4096x4097xf32>) outs(%c : tensor<4095x4097xf32>) -> tensor<4095x4097xf32>
+  return %0 : tensor<4095x4097xf32>
+}

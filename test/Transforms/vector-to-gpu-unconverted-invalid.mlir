@@ -19,28 +19,6 @@ func.func @operands_not_read(%va: vector<16x16xf16>, %vb: vector<8x16xf16>, %vc:
 
 // -----
 
-#map_a = affine_map<(m, n, k) -> (m, k)>
-#map_b = affine_map<(m, n, k) -> (n, k)>
-#map_c = affine_map<(m, n, k) -> (m, n)>
-
-/// bf16 operands read from global memory: upstream loads their fragments
-/// element- or row-wise (no ldmatrix), which gpucg cannot retype to bf16.
-func.func @bf16_from_global(%a: memref<16x16xbf16>, %b: memref<8x16xbf16>, %c: memref<16x8xf32>)
-    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [32, 1, 1], subgroup_size = 32, mma_kind = mma_sync>} {
-  %c0 = arith.constant 0 : index
-  %p = arith.constant 0.0 : bf16
-  %f = arith.constant 0.0 : f32
-  // expected-error @+1 {{'vector.load' op handles a bf16 mma.sync fragment, which gpucg only converts when nvgpu.ldmatrix loads it from workgroup memory and nvgpu.mma.sync uses it directly}}
-  %va = vector.transfer_read %a[%c0, %c0], %p {in_bounds = [true, true]} : memref<16x16xbf16>, vector<16x16xbf16>
-  %vb = vector.transfer_read %b[%c0, %c0], %p {in_bounds = [true, true]} : memref<8x16xbf16>, vector<8x16xbf16>
-  %vc = vector.transfer_read %c[%c0, %c0], %f {in_bounds = [true, true]} : memref<16x8xf32>, vector<16x8xf32>
-  %r = vector.contract {indexing_maps = [#map_a, #map_b, #map_c], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %va, %vb, %vc : vector<16x16xbf16>, vector<8x16xbf16> into vector<16x8xf32>
-  vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<16x8xf32>
-  return
-}
-
-// -----
-
 /// A contraction that is not a matrix multiply (a row-times-row dot product,
 /// what an i8 batch matmul with A transposed unrolls to): refused before
 /// upstream's conversion, which spends quadratic time on a chain of them
