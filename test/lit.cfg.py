@@ -2,7 +2,9 @@
 """lit configuration of the gpucg regression tests."""
 
 import os
+import re
 import shlex
+import subprocess
 import sys
 
 import lit.formats
@@ -144,3 +146,78 @@ if nvdisasm:
 config.substitutions.append(
     ("%sass_mix", shlex.quote(sys.executable) + " "
      + shlex.quote(os.path.join(gpucg_source_root, "scripts", "sass-mix.py"))))
+
+# The CUDA runtime (docs/Runtime.md): libgpucg_cuda_runtime.so, its tools and
+# the driver stand-in its tests load without a GPU (GPUCG_CUDA_DRIVER).
+config.substitutions.extend([
+    ("%gpucg_runtime_lib",
+     os.path.join(config.gpucg_lib_dir, "libgpucg_cuda_runtime.so")),
+    ("%gpucg_fake_cuda",
+     os.path.join(config.gpucg_lib_dir, "libgpucg_fake_cuda.so")),
+    ("%gpucg_runtime_tests",
+     os.path.join(config.gpucg_tools_dir, "gpucg-runtime-tests")),
+    ("%gpucg_cuda_probe", os.path.join(config.gpucg_tools_dir, "gpucg-cuda-probe")),
+    ("%gpucg_bench", os.path.join(config.gpucg_tools_dir, "gpucg-bench")),
+])
+# C test programs against the runtime, built like it (sanitizers included).
+gpucg_cc = [config.gpucg_c_compiler, "-std=c11", "-D_POSIX_C_SOURCE=200809L",
+            "-I" + os.path.join(gpucg_source_root, "runtime", "include")]
+if "address" in config.gpucg_sanitizers:
+    gpucg_cc.append("-fsanitize=address")
+if "undefined" in config.gpucg_sanitizers:
+    gpucg_cc += ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"]
+config.substitutions.append(("%gpucg_cc", " ".join(map(shlex.quote, gpucg_cc))))
+config.substitutions.append(
+    ("%gpucg_runtime_link", "-L{0} -Wl,-rpath,{0} -lgpucg_cuda_runtime".format(
+        shlex.quote(config.gpucg_lib_dir))))
+
+# The toolkit's headers (feature `cuda-toolkit`), empty without them.
+cuda_include = next((d for d in config.cuda_include_dirs.split(";")
+                     if d and os.path.exists(os.path.join(d, "cuda.h"))), "")
+if cuda_include:
+    config.available_features.add("cuda-toolkit")
+config.substitutions.append(("%cuda_include", cuda_include))
+
+# Tests that run kernels say `REQUIRES: cuda-gpu`: set only when
+# gpucg-cuda-probe, run here, loads the driver and allocates memory on every
+# device. The environment of the runtime's tests: CUDA's device selection,
+# and in the checked build what CUDA needs under ASan (the driver maps the
+# address range ASan protects by default; leaks inside the driver are not
+# gpucg's).
+llvm_config.with_system_environment(["CUDA_VISIBLE_DEVICES", "GPUCG_DEVICE"])
+config.gpucg_cuda_environment = {}
+if "asan" in config.available_features:
+    config.gpucg_cuda_environment = {
+        "ASAN_OPTIONS": config.environment["ASAN_OPTIONS"] + ":protect_shadow_gap=0",
+        "LSAN_OPTIONS": "suppressions=" + os.path.join(
+            config.test_source_root, "Runtime", "cuda-driver.lsan.supp"),
+    }
+
+
+def probe_cuda_gpu():
+    """gpucg-cuda-probe's description of the GPUs, or None when none is usable."""
+    probe = os.path.join(config.gpucg_tools_dir, "gpucg-cuda-probe")
+    if not os.access(probe, os.X_OK):
+        return None
+    environment = dict(config.environment)
+    environment.update(config.gpucg_cuda_environment)
+    if "asan" in config.available_features:
+        environment["ASAN_OPTIONS"] += ":detect_leaks=0"
+    try:
+        result = subprocess.run([probe], env=environment, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, timeout=30,
+                                universal_newlines=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+cuda_gpu = probe_cuda_gpu()
+if cuda_gpu:
+    config.available_features.add("cuda-gpu")
+    lit_config.note("cuda-gpu: " + cuda_gpu.replace("\n", "; "))
+    # The first device's chip (`sm_90`), for tests that build a cubin for it:
+    # a cubin runs only on its own major compute capability.
+    chip = re.search(r"\bsm_[0-9]+\b", cuda_gpu)
+    if chip:
+        config.substitutions.append(("%gpucg_gpu_chip", chip.group(0)))

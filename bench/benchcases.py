@@ -1,0 +1,163 @@
+"""The shapes file of gpucg-bench, for the Python tools of bench/.
+
+bench/src/cases.c reads the same format in C; both give every case the same
+key, which joins the rows of gpucg-bench's CSV, triton_matmul.py's CSV and
+the kernel manifest of compile_kernels.py. Format (docs/Benchmark.md):
+
+    # comment
+    M N K in_type acc_type [nn|nt] [name]
+
+`nn`: B is K x N; `nt`: B is N x K (C = A * B^T, a PyTorch Linear weight).
+Type pairs: f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32 (TF32), i8 -> i32.
+"""
+
+import re
+import sys
+from dataclasses import dataclass
+
+SUPPORTED_PAIRS = {("f16", "f32"), ("f16", "f16"), ("bf16", "f32"),
+                   ("f32", "f32"), ("i8", "i32")}
+IN_TYPES = ("f16", "bf16", "f32", "i8")
+ACC_TYPES = ("f32", "f16", "i32")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_.+-]{1,95}")
+INT32_MAX = 2147483647
+
+
+@dataclass
+class Case:
+    m: int
+    n: int
+    k: int
+    in_type: str
+    acc_type: str
+    transpose_b: bool
+    name: str
+    file: str
+    line: int
+
+    @property
+    def layout(self):
+        return "nt" if self.transpose_b else "nn"
+
+    @property
+    def key(self):
+        return (f"{self.in_type}_{self.acc_type}_{self.layout}_"
+                f"{self.m}x{self.n}x{self.k}")
+
+    @property
+    def function_name(self):
+        return f"gemm_{self.key}"
+
+    @property
+    def flops(self):
+        return 2 * self.m * self.n * self.k
+
+    @property
+    def value_range(self):
+        """Inputs are integers in [-r, r] (exact: docs/Benchmark.md)."""
+        return 1 if self.acc_type == "f16" else 2
+
+
+class ShapesError(Exception):
+    """Malformed shapes file(s); the message lists every bad line."""
+
+
+def _parse_dimension(text):
+    if not text.isdigit():
+        return None
+    value = int(text)
+    return value if 1 <= value <= INT32_MAX else None
+
+
+def _parse_line(fields):
+    """Returns (m, n, k, in, acc, transpose_b, name or None) or an error."""
+    if not 5 <= len(fields) <= 7:
+        return (f"expected 5 to 7 fields (M N K in_type acc_type [nn|nt] "
+                f"[name]), got {len(fields)}")
+    dims = []
+    for label, text in zip("MNK", fields[:3]):
+        value = _parse_dimension(text)
+        if value is None:
+            return f"{label} must be an integer from 1 to 2147483647, got '{text}'"
+        dims.append(value)
+    in_type, acc_type = fields[3], fields[4]
+    if in_type not in IN_TYPES:
+        return f"unknown in_type '{in_type}' (expected f16, bf16, f32 or i8)"
+    if acc_type not in ACC_TYPES:
+        return f"unknown acc_type '{acc_type}' (expected f32, f16 or i32)"
+    if (in_type, acc_type) not in SUPPORTED_PAIRS:
+        return (f"unsupported types {in_type} -> {acc_type} (supported: "
+                "f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32 (TF32), "
+                "i8 -> i32)")
+    transpose_b = False
+    if len(fields) >= 6:
+        if fields[5] not in ("nn", "nt"):
+            return ("the 6th field is the layout of B, 'nn' (K x N) or 'nt' "
+                    f"(N x K), got '{fields[5]}'")
+        transpose_b = fields[5] == "nt"
+    name = None
+    if len(fields) == 7:
+        if not NAME_PATTERN.fullmatch(fields[6]):
+            return (f"invalid name '{fields[6]}' (1 to 95 characters of "
+                    "A-Z a-z 0-9 _ - . +)")
+        name = fields[6]
+    return (*dims, in_type, acc_type, transpose_b, name)
+
+
+def read_shapes(paths):
+    """Reads shapes files into a list of Case; raises ShapesError listing
+    every malformed line as FILE:LINE: error: ..."""
+    cases, errors, seen = [], [], {}
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+        except OSError as error:
+            errors.append(f"{path}: error: cannot open the shapes file: "
+                          f"{error.strerror}")
+            continue
+        for number, line in enumerate(lines, 1):
+            fields = line.split("#", 1)[0].split()
+            if not fields:
+                continue
+            parsed = _parse_line(fields)
+            if isinstance(parsed, str):
+                errors.append(f"{path}:{number}: error: {parsed}")
+                continue
+            m, n, k, in_type, acc_type, transpose_b, name = parsed
+            case = Case(m, n, k, in_type, acc_type, transpose_b, "", path,
+                        number)
+            case.name = name or case.key
+            if case.key in seen:
+                first = seen[case.key]
+                errors.append(f"{path}:{number}: error: duplicate case "
+                              f"{case.key} (first at {first.file}:{first.line})")
+                continue
+            seen[case.key] = case
+            cases.append(case)
+    if errors:
+        raise ShapesError("\n".join(errors))
+    return cases
+
+
+def select(cases, filters):
+    """The cases whose key or name contains one of `filters` (all if none)."""
+    if not filters:
+        return list(cases)
+    return [c for c in cases
+            if any(f in c.key or f in c.name for f in filters)]
+
+
+def read_shapes_or_exit(paths, filters, tool):
+    """read_shapes + select for a command-line tool: exit status 2 on error."""
+    try:
+        cases = read_shapes(paths)
+    except ShapesError as error:
+        print(error, file=sys.stderr)
+        sys.exit(2)
+    selected = select(cases, filters)
+    if not selected:
+        print(f"{tool}: no case selected ({len(cases)} in the shapes files)",
+              file=sys.stderr)
+        sys.exit(2)
+    return selected

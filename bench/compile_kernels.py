@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""Compiles gpucg-bench's cases with gpucg-compile into a kernels directory.
+
+    bench/compile_kernels.py --shapes bench/shapes/squares.txt --out kernels
+    bench/compile_kernels.py --shapes FILE --out DIR --chip sm_80 -j 8
+
+For every case of the shapes files (format: docs/Benchmark.md) it writes the
+linalg source DIR/src/<key>.mlir (C = 0, then C += A * B or A * B^T, for
+`#gpucg.target<chip = CHIP>`) and runs
+
+    gpucg-opt DIR/src/<key>.mlir --pass-pipeline='builtin.module(
+        gpucg-compile{chip=CHIP format=FORMAT output-dir=DIR})'
+
+in parallel. DIR then holds, for each compiled case, the binaries and
+`.abi` files of its launches (docs/ABI.md), and DIR/manifest.txt says which
+`.abi` files each case launches, in order, or that it failed (the reason is
+in DIR/logs/<key>.log and printed). DIR is self-contained: copy it to the
+GPU machine and point `gpucg-bench --kernels DIR` at it.
+
+Exit status: 0 every case compiled; 1 some failed (the manifest is still
+written, with `failed` lines); 2 bad usage, shapes file or gpucg-opt.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchcases  # noqa: E402
+
+SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
+SOURCE_DIR = os.path.dirname(SCRIPT_DIR)
+FORMATS = {"bin": "cubin", "isa": "ptx", "fatbin": "fatbin"}
+LAUNCH_PATTERN = re.compile(r"gpu\.launch_func\s+@[\w$.-]+::@([\w$.-]+)")
+# What compile_kernels.py writes into DIR, and so may remove from it.
+OWN_FILE_SUFFIXES = (".abi", ".cubin", ".ptx", ".fatbin", ".bc")
+OWN_DIRECTORIES = ("src", "logs")
+
+
+def find_gpucg_opt(explicit):
+    """--gpucg-opt, else $GPUCG_OPT, else build/bin/gpucg-opt, else PATH."""
+    candidates = [explicit, os.environ.get("GPUCG_OPT"),
+                  os.path.join(SOURCE_DIR, "build", "bin", "gpucg-opt")]
+    for candidate in candidates:
+        if not candidate:
+            continue
+        resolved = shutil.which(candidate) if os.sep not in candidate else (
+            candidate if os.access(candidate, os.X_OK) else None)
+        if resolved:
+            return resolved
+        if candidate == explicit:
+            return None
+    return shutil.which("gpucg-opt")
+
+
+def native_chip(gpucg_opt):
+    """sm_XY of this machine's GPU: from `gpucg-bench --device-info` (beside
+    gpucg-opt, or on PATH; the device gpucg-bench will use), else from
+    nvidia-smi (GPU 0). None when neither can tell."""
+    bench = os.path.join(os.path.dirname(gpucg_opt), "gpucg-bench")
+    commands = []
+    for candidate in (bench, shutil.which("gpucg-bench")):
+        if candidate and os.access(candidate, os.X_OK):
+            commands.append([candidate, "--device-info"])
+    if shutil.which("nvidia-smi"):
+        commands.append(["nvidia-smi", "--query-gpu=compute_cap",
+                         "--format=csv,noheader", "--id=0"])
+    for command in commands:
+        try:
+            result = subprocess.run(command, capture_output=True, text=True,
+                                    timeout=60, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if result.returncode != 0:
+            continue
+        if command[0].endswith("nvidia-smi"):
+            match = re.fullmatch(r"(\d+)\.(\d+)", result.stdout.strip())
+            if match:
+                return f"sm_{match.group(1)}{match.group(2)}"
+        else:
+            match = re.search(r"\bsm_\d+\b", result.stdout)
+            if match:
+                return match.group(0)
+    return None
+
+
+def git_commit():
+    try:
+        result = subprocess.run(
+            ["git", "-C", SOURCE_DIR, "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    commit = result.stdout.strip()
+    if result.returncode or not commit:
+        return "unknown"
+    dirty = subprocess.run(
+        ["git", "-C", SOURCE_DIR, "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True, text=True, timeout=30, check=False)
+    return commit + ("+changes" if dirty.stdout.strip() else "")
+
+
+def mlir_source(case, chip):
+    """C = 0; C += A * B (nn) or A * B^T (nt), all row-major, on tensors."""
+    t_in, t_acc = case.in_type, case.acc_type
+    a_type = f"tensor<{case.m}x{case.k}x{t_in}>"
+    b_shape = (case.n, case.k) if case.transpose_b else (case.k, case.n)
+    b_type = f"tensor<{b_shape[0]}x{b_shape[1]}x{t_in}>"
+    c_type = f"tensor<{case.m}x{case.n}x{t_acc}>"
+    zero = "0" if t_acc.startswith("i") else "0.0"
+    maps = ""
+    if case.transpose_b:
+        maps = ("indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
+                "affine_map<(m, n, k) -> (n, k)>, "
+                "affine_map<(m, n, k) -> (m, n)>]\n                       ")
+    layout = ("C = A * B^T, B is N x K (nt)" if case.transpose_b
+              else "C = A * B, B is K x N (nn)")
+    return f"""\
+// gpucg-bench case {case.key} ({case.name}, {case.file}:{case.line}),
+// written by bench/compile_kernels.py: {layout}, row-major, C zeroed first.
+module attributes {{gpucg.target = #gpucg.target<chip = "{chip}">}} {{
+  func.func @{case.function_name}(%a: {a_type}, %b: {b_type},
+      %c: {c_type}) -> {c_type} {{
+    %zero = arith.constant {zero} : {t_acc}
+    %init = linalg.fill ins(%zero : {t_acc}) outs(%c : {c_type}) -> {c_type}
+    %0 = linalg.matmul {maps}ins(%a, %b : {a_type}, {b_type})
+                       outs(%init : {c_type}) -> {c_type}
+    return %0 : {c_type}
+  }}
+}}
+"""
+
+
+def first_error(text):
+    """The first diagnostic line of gpucg-opt's stderr, for the summary."""
+    for line in text.splitlines():
+        if "error:" in line:
+            return line.strip()
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[0].strip() if lines else "(no output)"
+
+
+def compile_case(case, args, gpucg_opt, out_dir):
+    """Returns (case, kernels or None, seconds, message)."""
+    source = os.path.join(out_dir, "src", case.key + ".mlir")
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write(mlir_source(case, args.chip))
+    pipeline = (f"builtin.module(gpucg-compile{{chip={args.chip} "
+                f"format={args.format} output-dir={out_dir}}})")
+    with tempfile.TemporaryDirectory(prefix="gpucg-bench-") as scratch:
+        lowered = os.path.join(scratch, "lowered.mlir")
+        command = [gpucg_opt, source, "--pass-pipeline=" + pipeline,
+                   "-o", lowered]
+        start = time.monotonic()
+        try:
+            result = subprocess.run(command, capture_output=True, text=True,
+                                    timeout=args.timeout, check=False)
+            status, stderr = result.returncode, result.stderr
+        except subprocess.TimeoutExpired as error:
+            status = None
+            stderr = error.stderr or ""
+            if isinstance(stderr, bytes):
+                stderr = stderr.decode(errors="replace")
+            stderr += f"\ncompile_kernels.py: error: timed out after {args.timeout} s\n"
+        seconds = time.monotonic() - start
+        kernels, problem = None, None
+        if status == 0:
+            with open(lowered, encoding="utf-8", errors="replace") as handle:
+                launches = LAUNCH_PATTERN.findall(handle.read())
+            kernels, problem = check_launches(launches, out_dir)
+        elif status is not None:
+            problem = first_error(stderr)
+        else:
+            problem = f"timed out after {args.timeout} s"
+    if kernels is None:
+        log = os.path.join(out_dir, "logs", case.key + ".log")
+        with open(log, "w", encoding="utf-8") as handle:
+            handle.write("$ " + " ".join(
+                f"'{part}'" if " " in part or "{" in part else part
+                for part in command) + "\n")
+            handle.write(f"exit status: {status}\n")
+            handle.write(stderr)
+            if problem and status == 0:
+                handle.write(f"compile_kernels.py: error: {problem}\n")
+    return case, kernels, seconds, problem
+
+
+def check_launches(launches, out_dir):
+    """The .abi files of the host function's launches, checked: each exists
+    and names a binary that exists."""
+    if not launches:
+        return None, "gpucg-opt succeeded but the output launches no kernel"
+    abis = []
+    for kernel in launches:
+        abi = kernel + ".abi"
+        path = os.path.join(out_dir, abi)
+        if not os.path.exists(path):
+            return None, f"gpucg-opt wrote no {abi}"
+        binary = None
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) == 2 and fields[0] == "binary":
+                    binary = fields[1]
+        if not binary or not os.path.exists(os.path.join(out_dir, binary)):
+            return None, f"{abi} names a binary that is not there ({binary})"
+        abis.append(abi)
+    return abis, None
+
+
+def prepare_output(out_dir):
+    """Creates DIR, or empties one this script wrote (it has manifest.txt)."""
+    if os.path.isdir(out_dir) and os.listdir(out_dir):
+        if not os.path.exists(os.path.join(out_dir, "manifest.txt")):
+            print(f"compile_kernels.py: {out_dir} is not empty and has no "
+                  "manifest.txt; refusing to write into it", file=sys.stderr)
+            sys.exit(2)
+        for entry in os.listdir(out_dir):
+            path = os.path.join(out_dir, entry)
+            if entry in OWN_DIRECTORIES and os.path.isdir(path):
+                shutil.rmtree(path)
+            elif entry == "manifest.txt" or entry.endswith(OWN_FILE_SUFFIXES):
+                os.remove(path)
+    for sub in ("",) + OWN_DIRECTORIES:
+        os.makedirs(os.path.join(out_dir, sub), exist_ok=True)
+
+
+def write_manifest(out_dir, args, results):
+    lines = [
+        "# gpucg-bench kernels (docs/Benchmark.md), written by "
+        "bench/compile_kernels.py",
+        "# case KEY ok ABI...: the .abi files its host function launches, "
+        "in order",
+        "# case KEY failed: gpucg-compile failed; logs/KEY.log says why",
+        "manifest 1",
+        f"chip {args.chip}",
+        f"format {FORMATS[args.format]}",
+        f"commit {args.commit}",
+        "created " + datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    ]
+    for case, kernels, _, _ in results:
+        if kernels:
+            lines.append(f"case {case.key} ok " + " ".join(kernels))
+        else:
+            lines.append(f"case {case.key} failed")
+    with open(os.path.join(out_dir, "manifest.txt"), "w",
+              encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description="Compile gpucg-bench's cases with gpucg-compile "
+                    "(docs/Benchmark.md).")
+    parser.add_argument("--shapes", action="append", required=True,
+                        metavar="FILE", help="shapes file (repeatable)")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="kernels directory to write")
+    parser.add_argument("--chip", default="sm_90",
+                        help="target chip (default sm_90: H100/H200; sm_80: "
+                             "A100; native: this machine's GPU)")
+    parser.add_argument("--format", default="bin", choices=sorted(FORMATS),
+                        help="gpucg-compile format: bin (cubin, default), isa "
+                             "(PTX, needs no CUDA), fatbin")
+    parser.add_argument("--gpucg-opt", metavar="PATH",
+                        help="gpucg-opt (default: $GPUCG_OPT, "
+                             "build/bin/gpucg-opt, PATH)")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                        help="parallel compilations (default: CPU count)")
+    parser.add_argument("--filter", action="append", default=[],
+                        metavar="TEXT",
+                        help="only cases whose key or name contains TEXT")
+    parser.add_argument("--timeout", type=float, default=600,
+                        help="seconds per compilation (default 600)")
+    parser.add_argument("--commit", default=None,
+                        help="gpucg commit for the manifest (default: git)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print failures and the summary only")
+    args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error("-j must be at least 1")
+    if args.chip != "native" and not re.fullmatch(r"sm_\d+a?", args.chip):
+        parser.error("--chip must look like sm_90 or sm_90a, or be native, "
+                     f"got '{args.chip}'")
+
+    cases = benchcases.read_shapes_or_exit(args.shapes, args.filter,
+                                           "compile_kernels.py")
+    gpucg_opt = find_gpucg_opt(args.gpucg_opt)
+    if not gpucg_opt:
+        print("compile_kernels.py: gpucg-opt not found (--gpucg-opt, "
+              "$GPUCG_OPT, build/bin/gpucg-opt or PATH); build gpucg first",
+              file=sys.stderr)
+        return 2
+    if args.chip == "native":
+        args.chip = native_chip(gpucg_opt)
+        if not args.chip:
+            print("compile_kernels.py: --chip native: no GPU found (neither "
+                  "gpucg-bench --device-info nor nvidia-smi could tell)",
+                  file=sys.stderr)
+            return 2
+    if args.commit is None:
+        args.commit = git_commit()
+    out_dir = os.path.abspath(args.out)
+    prepare_output(out_dir)
+
+    print(f"compile_kernels.py: {len(cases)} cases for {args.chip} "
+          f"(format={args.format}) with {gpucg_opt}, {args.jobs} jobs, "
+          f"into {out_dir}", flush=True)
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(compile_case, case, args, gpucg_opt, out_dir)
+                   for case in cases]
+        for done, future in enumerate(concurrent.futures.as_completed(futures),
+                                      1):
+            case, kernels, seconds, problem = future.result()
+            results.append((case, kernels, seconds, problem))
+            if kernels and not args.quiet:
+                print(f"[{done}/{len(cases)}] ok      {case.key} "
+                      f"({seconds:.1f} s): {' '.join(kernels)}", flush=True)
+            elif not kernels:
+                print(f"[{done}/{len(cases)}] FAILED  {case.key} "
+                      f"({case.file}:{case.line}): {problem} "
+                      f"[logs/{case.key}.log]", flush=True)
+    order = {case.key: index for index, case in enumerate(cases)}
+    results.sort(key=lambda result: order[result[0].key])
+    write_manifest(out_dir, args, results)
+    failed = [case.key for case, kernels, _, _ in results if not kernels]
+    print(f"compile_kernels.py: {len(cases) - len(failed)} compiled, "
+          f"{len(failed)} failed; manifest: "
+          f"{os.path.join(out_dir, 'manifest.txt')}")
+    for key in failed:
+        print(f"  failed: {key} (logs/{key}.log)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

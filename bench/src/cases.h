@@ -1,0 +1,157 @@
+/*===- cases.h - gpucg-bench: cases, kernel manifest, data, reference ------===*\
+|*                                                                            *|
+|* The parts of gpucg-bench that need no GPU and no CUDA header: the shapes   *|
+|* file and the kernel manifest (formats in docs/Benchmark.md), the seeded    *|
+|* small-integer inputs, the host reference and the element-wise comparison.  *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef GPUCG_BENCH_CASES_H
+#define GPUCG_BENCH_CASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*===----------------------------------------------------------------------===*/
+/* Element types                                                              */
+/*===----------------------------------------------------------------------===*/
+
+typedef enum bench_type {
+  BENCH_F16 = 0,
+  BENCH_BF16,
+  BENCH_F32,
+  BENCH_I8,
+  BENCH_I32,
+  BENCH_TYPE_COUNT
+} bench_type;
+
+/* The MLIR spelling ("f16", "bf16", "f32", "i8", "i32"). */
+const char *bench_type_name(bench_type type);
+/* Bytes per element. */
+size_t bench_type_size(bench_type type);
+
+/*===----------------------------------------------------------------------===*/
+/* Cases (the shapes file)                                                    */
+/*===----------------------------------------------------------------------===*/
+
+#define BENCH_NAME_MAX 96
+#define BENCH_KEY_MAX 96
+
+/* One GEMM: C[M,N] = A[M,K] * B, all row-major; B is K x N (`nn`) or N x K
+   (`nt`, C = A * B^T, the layout of a PyTorch Linear weight). */
+typedef struct bench_case {
+  int64_t m, n, k;
+  bench_type in;  /* type of A and B */
+  bench_type acc; /* type of C (and of the accumulation) */
+  int transpose_b;
+  char name[BENCH_NAME_MAX]; /* label; the key when the line gives none */
+  char key[BENCH_KEY_MAX];   /* <in>_<acc>_<nn|nt>_<M>x<N>x<K> */
+  const char *file;          /* the shapes file (owned by the list) */
+  int line;
+} bench_case;
+
+typedef struct bench_case_list {
+  bench_case *cases;
+  int count;
+  int capacity;
+  char **files; /* names of the files read, owned */
+  int num_files;
+} bench_case_list;
+
+/* Appends the cases of a shapes file to `list`. Reports every malformed line
+   as "FILE:LINE: error: ..." on `errors` and keeps going; returns the number
+   of errors (0: all lines were good). A key already in `list` is an error. */
+int bench_read_shapes(const char *path, bench_case_list *list, FILE *errors);
+void bench_case_list_free(bench_case_list *list);
+
+/* 2*M*N*K. */
+double bench_case_flops(const bench_case *c);
+
+/* The range [-r, r] the case's inputs are drawn from: 1 for an f16
+   accumulator, else 2 (docs/Benchmark.md says why both are exact). */
+int bench_case_value_range(const bench_case *c);
+
+/* The host function name compile_kernels.py gives the case: gemm_<key>. */
+void bench_case_function_name(const bench_case *c, char *buffer, size_t size);
+
+/*===----------------------------------------------------------------------===*/
+/* The kernel manifest (written by bench/compile_kernels.py)                  */
+/*===----------------------------------------------------------------------===*/
+
+typedef enum bench_kernel_state {
+  BENCH_KERNEL_OK = 0,
+  BENCH_KERNEL_FAILED, /* compile_kernels.py could not compile it */
+  BENCH_KERNEL_MISSING /* the manifest has no line for the case */
+} bench_kernel_state;
+
+#define BENCH_MAX_LAUNCHES 8
+
+typedef struct bench_manifest_entry {
+  char key[BENCH_KEY_MAX];
+  bench_kernel_state state;
+  int num_launches;
+  char *abi[BENCH_MAX_LAUNCHES]; /* .abi file names in launch order, owned */
+  int line;
+} bench_manifest_entry;
+
+typedef struct bench_manifest {
+  char path[4096]; /* the manifest file */
+  char directory[4096];
+  char chip[32];
+  char format[16];
+  char commit[128];
+  char created[64];
+  bench_manifest_entry *entries;
+  int count;
+} bench_manifest;
+
+#define BENCH_MANIFEST_NAME "manifest.txt"
+
+/* Reads DIRECTORY/manifest.txt. Errors are "FILE:LINE: error: ..." on
+   `errors`; returns their number (a missing file is one). */
+int bench_read_manifest(const char *directory, bench_manifest *manifest,
+                        FILE *errors);
+void bench_manifest_free(bench_manifest *manifest);
+/* The entry for `key`, or NULL. */
+const bench_manifest_entry *bench_manifest_find(const bench_manifest *manifest,
+                                                const char *key);
+
+/*===----------------------------------------------------------------------===*/
+/* Inputs, host reference, comparison                                         */
+/*===----------------------------------------------------------------------===*/
+
+/* Fills `values[0 .. count)` with integers drawn uniformly from
+   [-range, range] by splitmix64 seeded with (seed, key, which): the same
+   seed gives the same data for a case whatever else the run selects.
+   `which` is 'A' or 'B'. */
+void bench_fill_values(int8_t *values, size_t count, uint64_t seed,
+                       const char *key, int which, int range);
+
+/* Encodes small integers as `type` elements into `out` (count elements). */
+void bench_encode(const int8_t *values, size_t count, bench_type type,
+                  void *out);
+
+/* Element `index` of an array of `type` as a double (f16 and bf16 decoded
+   exactly, NaN and infinities included). */
+double bench_decode(const void *data, bench_type type, size_t index);
+
+/* C = A * B (or A * B^T) on the host in 64-bit integers, as doubles. */
+void bench_host_reference(const bench_case *c, const int8_t *a,
+                          const int8_t *b, double *out);
+
+typedef struct bench_comparison {
+  size_t mismatches;    /* elements that differ (NaN differs from all) */
+  double max_abs_error; /* +inf when a NaN is involved */
+  size_t first_index[5]; /* the first mismatching elements */
+  int num_first;
+} bench_comparison;
+
+/* Compares `got` (count elements of `type`) with `expected` of the same type,
+   or with the doubles `expected_exact` when that is not NULL. Elements are
+   equal when their values are (+0 == -0). */
+void bench_compare(const void *got, const void *expected,
+                   const double *expected_exact, bench_type type,
+                   size_t count, bench_comparison *result);
+
+#endif /* GPUCG_BENCH_CASES_H */

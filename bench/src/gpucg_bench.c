@@ -1,0 +1,1272 @@
+/*===- gpucg_bench.c - gpucg kernels against cuBLAS, checked and timed ----===*\
+|*                                                                            *|
+|* gpucg-bench reads a shapes file, loads the kernels bench/compile_kernels.py *|
+|* compiled for it (through libgpucg_cuda_runtime's C API only), checks every *|
+|* element of C against cuBLAS (and a host reference for small sizes) and     *|
+|* times both with CUDA events, L2 flushed before every run. Usage, formats   *|
+|* and methodology: docs/Benchmark.md.                                        *|
+|*                                                                            *|
+|* Exit status: 0 every case agreed (and ran); 1 a case mismatched, failed,   *|
+|* or (--check) had no kernel; 2 bad options or input files; 77 no usable     *|
+|* CUDA GPU or driver (the runtime's reason is printed).                      *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "cases.h"
+#include "gpucg_runtime.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+  EXIT_ALL_OK = 0,
+  EXIT_CASE_FAILED = 1,
+  EXIT_USAGE = 2,
+  EXIT_NO_GPU = 77,
+};
+
+#define MAX_LIST_OPTION 32
+
+/*===----------------------------------------------------------------------===*/
+/* Options                                                                    */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct options {
+  const char *shapes[MAX_LIST_OPTION];
+  int num_shapes;
+  const char *filters[MAX_LIST_OPTION];
+  int num_filters;
+  const char *kernels;
+  const char *csv;
+  const char *commit;
+  int list;
+  int check;
+  int device_info;
+  int flush;
+  int iterations;
+  int warmup;
+  int device;
+  uint64_t seed;
+  double host_check_limit; /* largest M*N*K checked on the host */
+} options;
+
+static void printUsage(FILE *out) {
+  fputs(
+      "usage: gpucg-bench --shapes FILE [--shapes FILE...] --kernels DIR "
+      "[options]\n"
+      "       gpucg-bench --list --shapes FILE [--kernels DIR]\n"
+      "       gpucg-bench --device-info\n"
+      "\n"
+      "Checks gpucg-compiled GEMM kernels element by element against cuBLAS\n"
+      "and times both (docs/Benchmark.md).\n"
+      "\n"
+      "  --shapes FILE        cases, one per line: M N K in_type acc_type "
+      "[nn|nt] [name]\n"
+      "  --kernels DIR        kernels and manifest.txt from "
+      "bench/compile_kernels.py\n"
+      "  --filter TEXT        only cases whose key or name contains TEXT "
+      "(repeatable)\n"
+      "  --list               print the parsed cases (and their kernels with "
+      "--kernels);\n"
+      "                       needs no GPU\n"
+      "  --check              correctness only: no timing\n"
+      "  --iterations N       timed runs per kernel (default 100)\n"
+      "  --warmup N           untimed runs first (default 10)\n"
+      "  --no-flush           do not flush L2 between runs\n"
+      "  --host-check MNK     check on the host when M*N*K <= MNK (default "
+      "134217728; 0: never)\n"
+      "  --seed N             input seed (default 1)\n"
+      "  --device N           CUDA device ordinal (default 0)\n"
+      "  --csv FILE           also write the rows as CSV\n"
+      "  --commit TEXT        gpucg commit, for the header\n"
+      "  --device-info        print the header (GPU, driver, CUDA) and exit\n"
+      "\n"
+      "Exit status: 0 all cases agree; 1 a case mismatched, failed or (with\n"
+      "--check) has no kernel; 2 bad usage or input; 77 no CUDA GPU or "
+      "driver.\n",
+      out);
+}
+
+static int parseInt(const char *text, long long min, long long max,
+                    long long *value) {
+  char *end;
+  long long parsed = strtoll(text, &end, 10);
+  if (!*text || *end || parsed < min || parsed > max)
+    return 0;
+  *value = parsed;
+  return 1;
+}
+
+/* Returns 1 on success, 0 after printing the problem. */
+static int parseOptions(int argc, char **argv, options *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->flush = 1;
+  opt->iterations = 100;
+  opt->warmup = 10;
+  opt->seed = 1;
+  opt->host_check_limit = 134217728.0;
+  for (int i = 1; i < argc; ++i) {
+    char *arg = argv[i];
+    const char *value = NULL;
+    char name[64];
+    char *equals = strchr(arg, '=');
+    if (strncmp(arg, "--", 2) == 0 && equals &&
+        (size_t)(equals - arg) < sizeof name) {
+      memcpy(name, arg, (size_t)(equals - arg));
+      name[equals - arg] = '\0';
+      value = equals + 1;
+    } else {
+      snprintf(name, sizeof name, "%s", arg);
+    }
+    /* Flags without a value. */
+    int *flag = NULL;
+    int flagValue = 1;
+    if (!strcmp(name, "--list"))
+      flag = &opt->list;
+    else if (!strcmp(name, "--check"))
+      flag = &opt->check;
+    else if (!strcmp(name, "--device-info"))
+      flag = &opt->device_info;
+    else if (!strcmp(name, "--no-flush"))
+      flag = &opt->flush, flagValue = 0;
+    if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+      printUsage(stdout);
+      exit(EXIT_ALL_OK);
+    }
+    if (flag) {
+      if (value) {
+        fprintf(stderr, "gpucg-bench: %s takes no value\n", name);
+        return 0;
+      }
+      *flag = flagValue;
+      continue;
+    }
+    if (strncmp(name, "--", 2) != 0) {
+      fprintf(stderr, "gpucg-bench: unexpected argument '%s'\n", arg);
+      return 0;
+    }
+    static const char *const valueOptions[] = {
+        "--shapes", "--filter",     "--kernels", "--csv",
+        "--commit", "--iterations", "--warmup",  "--device",
+        "--seed",   "--host-check"};
+    int known = 0;
+    for (size_t j = 0; j < sizeof valueOptions / sizeof valueOptions[0]; ++j)
+      known |= !strcmp(name, valueOptions[j]);
+    if (!known) {
+      fprintf(stderr, "gpucg-bench: unknown option '%s' (see --help)\n",
+              name);
+      return 0;
+    }
+    if (!value) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "gpucg-bench: %s needs a value\n", name);
+        return 0;
+      }
+      value = argv[++i];
+    }
+    long long number;
+    if (!strcmp(name, "--shapes") || !strcmp(name, "--filter")) {
+      int isShapes = !strcmp(name, "--shapes");
+      int *count = isShapes ? &opt->num_shapes : &opt->num_filters;
+      if (*count == MAX_LIST_OPTION) {
+        fprintf(stderr, "gpucg-bench: at most %d %s options\n",
+                MAX_LIST_OPTION, name);
+        return 0;
+      }
+      (isShapes ? opt->shapes : opt->filters)[(*count)++] = value;
+    } else if (!strcmp(name, "--kernels")) {
+      opt->kernels = value;
+    } else if (!strcmp(name, "--csv")) {
+      opt->csv = value;
+    } else if (!strcmp(name, "--commit")) {
+      opt->commit = value;
+    } else if (!strcmp(name, "--iterations") &&
+               parseInt(value, 1, 1000000, &number)) {
+      opt->iterations = (int)number;
+    } else if (!strcmp(name, "--warmup") &&
+               parseInt(value, 0, 1000000, &number)) {
+      opt->warmup = (int)number;
+    } else if (!strcmp(name, "--device") &&
+               parseInt(value, 0, 1023, &number)) {
+      opt->device = (int)number;
+    } else if (!strcmp(name, "--seed") &&
+               parseInt(value, 0, INT64_MAX, &number)) {
+      opt->seed = (uint64_t)number;
+    } else if (!strcmp(name, "--host-check") &&
+               parseInt(value, 0, INT64_MAX, &number)) {
+      opt->host_check_limit = (double)number;
+    } else {
+      fprintf(stderr, "gpucg-bench: invalid value '%s' for %s\n", value,
+              name);
+      return 0;
+    }
+  }
+  if (!opt->device_info && opt->num_shapes == 0) {
+    fprintf(stderr, "gpucg-bench: --shapes FILE is required (see --help)\n");
+    return 0;
+  }
+  if (!opt->device_info && !opt->list && !opt->kernels) {
+    fprintf(stderr, "gpucg-bench: --kernels DIR is required (see --help)\n");
+    return 0;
+  }
+  return 1;
+}
+
+static int isSelected(const options *opt, const bench_case *c) {
+  if (opt->num_filters == 0)
+    return 1;
+  for (int i = 0; i < opt->num_filters; ++i)
+    if (strstr(c->key, opt->filters[i]) || strstr(c->name, opt->filters[i]))
+      return 1;
+  return 0;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* --list                                                                     */
+/*===----------------------------------------------------------------------===*/
+
+static const char *kernelStateName(bench_kernel_state state) {
+  switch (state) {
+  case BENCH_KERNEL_OK:
+    return "ok";
+  case BENCH_KERNEL_FAILED:
+    return "failed";
+  case BENCH_KERNEL_MISSING:
+    return "missing";
+  }
+  return "?";
+}
+
+static void listCases(const bench_case_list *cases, const options *opt,
+                      const bench_manifest *manifest) {
+  int selected = 0;
+  for (int i = 0; i < cases->count; ++i)
+    selected += isSelected(opt, &cases->cases[i]);
+  printf("# %d cases", selected);
+  if (manifest)
+    printf(", kernels from %s (chip %s, format %s)", manifest->path,
+           manifest->chip[0] ? manifest->chip : "?",
+           manifest->format[0] ? manifest->format : "?");
+  printf("\n");
+  for (int i = 0; i < cases->count; ++i) {
+    const bench_case *c = &cases->cases[i];
+    if (!isSelected(opt, c))
+      continue;
+    printf("%s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
+           " in=%s acc=%s B=%s values=[-%d,%d] gflop=%.3f name=%s at=%s:%d",
+           c->key, c->m, c->n, c->k, bench_type_name(c->in),
+           bench_type_name(c->acc), c->transpose_b ? "NxK" : "KxN",
+           bench_case_value_range(c), bench_case_value_range(c),
+           bench_case_flops(c) * 1e-9, c->name, c->file, c->line);
+    if (manifest) {
+      const bench_manifest_entry *entry =
+          bench_manifest_find(manifest, c->key);
+      printf(" kernel=%s",
+             kernelStateName(entry ? entry->state : BENCH_KERNEL_MISSING));
+      for (int j = 0; entry && j < entry->num_launches; ++j)
+        printf("%c%s", j ? ',' : ':', entry->abi[j]);
+    }
+    printf("\n");
+  }
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Errors                                                                     */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct error_buffer {
+  char text[2048];
+} error_buffer;
+
+static void setError(error_buffer *error, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(error->text, sizeof error->text, format, args);
+  va_end(args);
+}
+
+#define TRY_CUDA(error, call)                                                  \
+  do {                                                                         \
+    cudaError_t status_ = (call);                                              \
+    if (status_ != cudaSuccess) {                                              \
+      setError((error), "%s: %s (%s)", #call, cudaGetErrorName(status_),       \
+               cudaGetErrorString(status_));                                   \
+      goto done;                                                               \
+    }                                                                          \
+  } while (0)
+
+#define TRY_CUBLAS(error, call)                                                \
+  do {                                                                         \
+    cublasStatus_t status_ = (call);                                           \
+    if (status_ != CUBLAS_STATUS_SUCCESS) {                                    \
+      setError((error), "%s: %s (%s)", #call, cublasGetStatusName(status_),    \
+               cublasGetStatusString(status_));                                \
+      goto done;                                                               \
+    }                                                                          \
+  } while (0)
+
+#define TRY_GPUCG(error, call)                                                 \
+  do {                                                                         \
+    gpucg_status status_ = (call);                                             \
+    if (status_ != GPUCG_SUCCESS) {                                            \
+      setError((error), "%s: %s: %s", #call, gpucg_status_name(status_),       \
+               gpucg_last_error());                                            \
+      goto done;                                                               \
+    }                                                                          \
+  } while (0)
+
+/*===----------------------------------------------------------------------===*/
+/* The GPU session                                                            */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct session {
+  const options *opt;
+  gpucg_device_info info;
+  int runtime_version;
+  int cublas_version;
+  cudaStream_t stream;
+  cublasHandle_t cublas;
+  uint64_t flush_buffer;
+  size_t flush_bytes;
+  unsigned flush_counter;
+  cudaEvent_t *start;
+  cudaEvent_t *stop;
+  int num_events;
+  float *samples;
+} session;
+
+/* Opens the device: EXIT_ALL_OK, EXIT_NO_GPU or EXIT_CASE_FAILED. */
+static int openSession(session *s, const options *opt) {
+  memset(s, 0, sizeof *s);
+  s->opt = opt;
+  error_buffer error = {{0}};
+  gpucg_status status = gpucg_init(opt->device);
+  if (status == GPUCG_ERROR_NO_DRIVER) {
+    fprintf(stderr, "gpucg-bench: no CUDA GPU: %s\n", gpucg_last_error());
+    return EXIT_NO_GPU;
+  }
+  if (status != GPUCG_SUCCESS) {
+    int count = 0;
+    if (gpucg_device_count(&count) == GPUCG_SUCCESS && opt->device >= count) {
+      fprintf(stderr, "gpucg-bench: no CUDA GPU %d (%d visible): %s\n",
+              opt->device, count, gpucg_last_error());
+      return EXIT_NO_GPU;
+    }
+    fprintf(stderr, "gpucg-bench: gpucg_init(%d): %s: %s\n", opt->device,
+            gpucg_status_name(status), gpucg_last_error());
+    return EXIT_CASE_FAILED;
+  }
+  TRY_GPUCG(&error, gpucg_device_get_info(&s->info));
+  /* The CUDA runtime and cuBLAS share the device's primary context, which
+     gpucg_init made current. A driver older than the runtime is no usable
+     GPU either. */
+  cudaError_t cudaStatus = cudaSetDevice(opt->device);
+  if (cudaStatus == cudaErrorInsufficientDriver ||
+      cudaStatus == cudaErrorNoDevice) {
+    fprintf(stderr, "gpucg-bench: no usable CUDA GPU: cudaSetDevice(%d): %s (%s)\n",
+            opt->device, cudaGetErrorName(cudaStatus),
+            cudaGetErrorString(cudaStatus));
+    return EXIT_NO_GPU;
+  }
+  if (cudaStatus != cudaSuccess) {
+    setError(&error, "cudaSetDevice(%d): %s (%s)", opt->device,
+             cudaGetErrorName(cudaStatus), cudaGetErrorString(cudaStatus));
+    goto done;
+  }
+  TRY_CUDA(&error, cudaRuntimeGetVersion(&s->runtime_version));
+  /* A blocking stream: ordered with the legacy default stream, on which the
+     runtime's synchronous copies run. */
+  TRY_CUDA(&error, cudaStreamCreate(&s->stream));
+  TRY_CUBLAS(&error, cublasCreate(&s->cublas));
+  TRY_CUBLAS(&error, cublasSetStream(s->cublas, s->stream));
+  TRY_CUBLAS(&error, cublasGetVersion(s->cublas, &s->cublas_version));
+  if (!opt->check && !opt->device_info) {
+    s->num_events = opt->iterations;
+    s->start = calloc((size_t)s->num_events, sizeof *s->start);
+    s->stop = calloc((size_t)s->num_events, sizeof *s->stop);
+    s->samples = calloc((size_t)s->num_events, sizeof *s->samples);
+    if (!s->start || !s->stop || !s->samples) {
+      setError(&error, "out of host memory for %d events", s->num_events);
+      goto done;
+    }
+    for (int i = 0; i < s->num_events; ++i) {
+      TRY_CUDA(&error, cudaEventCreate(&s->start[i]));
+      TRY_CUDA(&error, cudaEventCreate(&s->stop[i]));
+    }
+    if (opt->flush) {
+      /* Twice the L2, so that no operand survives the write. */
+      s->flush_bytes = s->info.l2_cache_bytes > 0
+                           ? 2 * (size_t)s->info.l2_cache_bytes
+                           : (size_t)256 << 20;
+      TRY_GPUCG(&error, gpucg_malloc(&s->flush_buffer, s->flush_bytes));
+    }
+  }
+  return EXIT_ALL_OK;
+done:
+  fprintf(stderr, "gpucg-bench: %s\n", error.text);
+  return EXIT_CASE_FAILED;
+}
+
+static void closeSession(session *s) {
+  for (int i = 0; i < s->num_events; ++i) {
+    if (s->start && s->start[i])
+      cudaEventDestroy(s->start[i]);
+    if (s->stop && s->stop[i])
+      cudaEventDestroy(s->stop[i]);
+  }
+  free(s->start);
+  free(s->stop);
+  free(s->samples);
+  if (s->flush_buffer)
+    gpucg_free(s->flush_buffer);
+  if (s->cublas)
+    cublasDestroy(s->cublas);
+  if (s->stream)
+    cudaStreamDestroy(s->stream);
+}
+
+static void formatVersion(int version, char *buffer, size_t size) {
+  snprintf(buffer, size, "%d.%d", version / 1000, (version % 1000) / 10);
+}
+
+static void printHeader(FILE *out, const char *prefix, const session *s,
+                        const bench_manifest *manifest) {
+  const options *opt = s->opt;
+  char date[64] = "?";
+  time_t now = time(NULL);
+  struct tm *utc = gmtime(&now);
+  if (utc)
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", utc);
+  char driver[32], runtime[32];
+  formatVersion(s->info.driver_version, driver, sizeof driver);
+  formatVersion(s->runtime_version, runtime, sizeof runtime);
+  fprintf(out, "%sgpucg-bench: gpucg kernels against cuBLAS (docs/Benchmark.md)\n",
+          prefix);
+  fprintf(out, "%sdate: %s\n", prefix, date);
+  fprintf(out,
+          "%sgpu: %s, sm_%d%d, %d SMs, %.1f MiB L2, %.1f GiB, device %d\n",
+          prefix, s->info.name, s->info.compute_capability_major,
+          s->info.compute_capability_minor, s->info.multiprocessor_count,
+          s->info.l2_cache_bytes / 1048576.0,
+          (double)s->info.total_memory_bytes / 1073741824.0, opt->device);
+  fprintf(out,
+          "%sdriver: CUDA %s (cuDriverGetVersion %d); runtime: CUDA %s; "
+          "cuBLAS %d.%d.%d\n",
+          prefix, driver, s->info.driver_version, runtime,
+          s->cublas_version / 10000, (s->cublas_version % 10000) / 100,
+          s->cublas_version % 100);
+  fprintf(out, "%scommit: %s\n", prefix, opt->commit ? opt->commit : "(not given)");
+  if (manifest)
+    fprintf(out, "%skernels: %s (chip %s, format %s, compiled %s, gpucg %s)\n",
+            prefix, manifest->directory, manifest->chip[0] ? manifest->chip : "?",
+            manifest->format[0] ? manifest->format : "?",
+            manifest->created[0] ? manifest->created : "?",
+            manifest->commit[0] ? manifest->commit : "?");
+  if (opt->check)
+    fprintf(out,
+            "%smethod: --check, one run each, every element compared; "
+            "seed %" PRIu64 "\n",
+            prefix, opt->seed);
+  else
+    fprintf(out,
+            "%smethod: %d warm-up + %d timed runs per kernel, CUDA events, "
+            "%s; every element compared; seed %" PRIu64 "\n",
+            prefix, opt->warmup, opt->iterations,
+            opt->flush ? "L2 flushed (memset) before every run"
+                       : "no L2 flush",
+            opt->seed);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* One case                                                                   */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct timing {
+  int valid;
+  double median, min, max, p25, p75; /* milliseconds */
+} timing;
+
+typedef enum case_status {
+  CASE_OK = 0,
+  CASE_MISMATCH,
+  CASE_ERROR,
+  CASE_NO_KERNEL,
+} case_status;
+
+static const char *const caseStatusNames[] = {"ok", "MISMATCH", "ERROR",
+                                              "NO-KERNEL"};
+
+typedef struct case_result {
+  case_status status;
+  error_buffer message;
+  int has_kernel;
+  timing gpucg, cublas;
+  double max_abs_error;
+  size_t mismatches;
+  int host_checked;
+  int registers, static_shared, dynamic_shared, local_bytes;
+  int num_launches;
+  unsigned grid[3], block[3];
+  int context_lost; /* a CUDA error the context does not survive */
+  int cublas_unsupported; /* CUBLAS_STATUS_NOT_SUPPORTED for this case */
+} case_result;
+
+/* Device buffers and kernels of a case. */
+typedef struct case_run {
+  const bench_case *c;
+  uint64_t a, b, c_gpucg, c_cublas;
+  int64_t sizes[3][2];
+  gpucg_kernel *kernels[BENCH_MAX_LAUNCHES];
+  int num_kernels;
+} case_run;
+
+static cudaDataType cudaTypeOf(bench_type type) {
+  switch (type) {
+  case BENCH_F16:
+    return CUDA_R_16F;
+  case BENCH_BF16:
+    return CUDA_R_16BF;
+  case BENCH_F32:
+    return CUDA_R_32F;
+  case BENCH_I8:
+    return CUDA_R_8I;
+  case BENCH_I32:
+  case BENCH_TYPE_COUNT:
+    break;
+  }
+  return CUDA_R_32I;
+}
+
+/* cuBLAS with the types gpucg uses: f32 accumulation for f16/bf16 -> f32,
+   f16 for f16 -> f16, TF32 tensor cores for f32 (gpucg's WMMA TF32), i32 for
+   i8. Row-major C = A * op(B) is column-major C^T = op(B)^T * A^T. */
+static cublasStatus_t runCublas(const session *s, const case_run *run) {
+  const bench_case *c = run->c;
+  union {
+    float f;
+    int32_t i;
+    uint16_t h;
+  } alpha, beta;
+  memset(&alpha, 0, sizeof alpha);
+  memset(&beta, 0, sizeof beta);
+  cublasComputeType_t compute;
+  switch (c->acc) {
+  case BENCH_F16:
+    compute = CUBLAS_COMPUTE_16F;
+    alpha.h = 0x3C00; /* 1.0 */
+    break;
+  case BENCH_I32:
+    compute = CUBLAS_COMPUTE_32I;
+    alpha.i = 1;
+    break;
+  default:
+    compute = c->in == BENCH_F32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                 : CUBLAS_COMPUTE_32F;
+    alpha.f = 1.0f;
+    break;
+  }
+  const int m = (int)c->m, n = (int)c->n, k = (int)c->k;
+  return cublasGemmEx(s->cublas, c->transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N,
+                      CUBLAS_OP_N, n, m, k, &alpha,
+                      (const void *)(uintptr_t)run->b, cudaTypeOf(c->in),
+                      c->transpose_b ? k : n, (const void *)(uintptr_t)run->a,
+                      cudaTypeOf(c->in), k, &beta,
+                      (void *)(uintptr_t)run->c_cublas, cudaTypeOf(c->acc), n,
+                      compute, CUBLAS_GEMM_DEFAULT);
+}
+
+static gpucg_status runGpucg(const session *s, const case_run *run) {
+  gpucg_argument arguments[3];
+  memset(arguments, 0, sizeof arguments);
+  const uint64_t pointers[3] = {run->a, run->b, run->c_gpucg};
+  for (int i = 0; i < 3; ++i) {
+    arguments[i].device_pointer = pointers[i];
+    arguments[i].rank = 2;
+    arguments[i].sizes = run->sizes[i];
+  }
+  for (int i = 0; i < run->num_kernels; ++i) {
+    gpucg_status status = gpucg_kernel_launch(run->kernels[i], arguments, 3,
+                                              (void *)s->stream, NULL);
+    if (status != GPUCG_SUCCESS)
+      return status;
+  }
+  return GPUCG_SUCCESS;
+}
+
+static int compareDoubles(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static double percentile(const double *sorted, int count, double q) {
+  double position = q * (count - 1);
+  int low = (int)position;
+  int high = low + 1 < count ? low + 1 : low;
+  return sorted[low] + (position - low) * (sorted[high] - sorted[low]);
+}
+
+/* Times `iterations` runs of gpucg (which=0) or cuBLAS (which=1), each
+   after an L2 flush, with a pair of events around the run only. */
+static int timeRuns(session *s, const case_run *run, int which, timing *t,
+                    error_buffer *error) {
+  const options *opt = s->opt;
+  double *sorted = NULL;
+  for (int i = 0; i < opt->warmup + opt->iterations; ++i) {
+    int timed = i >= opt->warmup;
+    int index = i - opt->warmup;
+    if (s->flush_bytes)
+      TRY_CUDA(error, cudaMemsetAsync((void *)(uintptr_t)s->flush_buffer,
+                                      (int)(s->flush_counter++ & 0xFF),
+                                      s->flush_bytes, s->stream));
+    if (timed)
+      TRY_CUDA(error, cudaEventRecord(s->start[index], s->stream));
+    if (which == 0)
+      TRY_GPUCG(error, runGpucg(s, run));
+    else
+      TRY_CUBLAS(error, runCublas(s, run));
+    if (timed)
+      TRY_CUDA(error, cudaEventRecord(s->stop[index], s->stream));
+  }
+  TRY_CUDA(error, cudaEventSynchronize(s->stop[opt->iterations - 1]));
+  sorted = malloc((size_t)opt->iterations * sizeof *sorted);
+  if (!sorted) {
+    setError(error, "out of host memory");
+    goto done;
+  }
+  for (int i = 0; i < opt->iterations; ++i) {
+    TRY_CUDA(error,
+             cudaEventElapsedTime(&s->samples[i], s->start[i], s->stop[i]));
+    sorted[i] = s->samples[i];
+  }
+  qsort(sorted, (size_t)opt->iterations, sizeof *sorted, compareDoubles);
+  t->min = sorted[0];
+  t->max = sorted[opt->iterations - 1];
+  t->median = percentile(sorted, opt->iterations, 0.5);
+  t->p25 = percentile(sorted, opt->iterations, 0.25);
+  t->p75 = percentile(sorted, opt->iterations, 0.75);
+  t->valid = 1;
+  free(sorted);
+  return 1;
+done:
+  free(sorted);
+  return 0;
+}
+
+/* Loads the case's kernels and checks that their ABI describes this case:
+   three memref arguments of the case's types and shapes. */
+static int loadKernels(const bench_manifest *manifest,
+                       const bench_manifest_entry *entry, case_run *run,
+                       case_result *r) {
+  const bench_case *c = run->c;
+  const bench_type types[3] = {c->in, c->in, c->acc};
+  char path[8192];
+  for (int i = 0; i < entry->num_launches; ++i) {
+    snprintf(path, sizeof path, "%s/%s", manifest->directory, entry->abi[i]);
+    TRY_GPUCG(&r->message, gpucg_kernel_load(path, &run->kernels[i]));
+    ++run->num_kernels;
+    const gpucg_abi *abi = gpucg_kernel_get_abi(run->kernels[i]);
+    for (int j = 0; j < abi->num_arguments; ++j) {
+      const gpucg_abi_argument *argument = &abi->arguments[j];
+      int index = argument->function_argument;
+      if (argument->kind != GPUCG_ABI_ARGUMENT_MEMREF || index < 0 ||
+          index > 2 || argument->rank != 2 ||
+          strcmp(argument->element_type, bench_type_name(types[index])) != 0 ||
+          argument->shape[0] != run->sizes[index][0] ||
+          argument->shape[1] != run->sizes[index][1]) {
+        setError(&r->message,
+                 "%s: argument %d (function argument %d, %s) does not match "
+                 "the case %s",
+                 path, j, index, argument->element_type, c->key);
+        goto done;
+      }
+    }
+    gpucg_kernel_attributes attributes;
+    TRY_GPUCG(&r->message,
+              gpucg_kernel_get_attributes(run->kernels[i], &attributes));
+    /* The row shows the heaviest kernel's registers and shared memory. */
+    if (attributes.registers_per_thread > r->registers) {
+      r->registers = attributes.registers_per_thread;
+      r->local_bytes = attributes.local_bytes_per_thread;
+    }
+    if (attributes.static_shared_bytes + attributes.dynamic_shared_bytes >
+        r->static_shared + r->dynamic_shared) {
+      r->static_shared = attributes.static_shared_bytes;
+      r->dynamic_shared = attributes.dynamic_shared_bytes;
+    }
+    if (i == 0) {
+      for (int d = 0; d < 3; ++d) {
+        r->block[d] = abi->block[d];
+        r->grid[d] = abi->grid[d].kind == GPUCG_ABI_EXTENT_CONSTANT
+                         ? (unsigned)abi->grid[d].value
+                         : 0;
+      }
+    }
+  }
+  r->num_launches = run->num_kernels;
+  return 1;
+done:
+  return 0;
+}
+
+/* Fills A and B on the host, uploads them, and returns the integer values
+   (for the host reference) or NULL when the case is too large for it. */
+static int uploadInputs(const session *s, case_run *run, int8_t **hostA,
+                        int8_t **hostB, case_result *r) {
+  const bench_case *c = run->c;
+  const size_t countA = (size_t)c->m * (size_t)c->k;
+  const size_t countB = (size_t)c->k * (size_t)c->n;
+  const size_t elementSize = bench_type_size(c->in);
+  const int range = bench_case_value_range(c);
+  int8_t *values = NULL;
+  void *encoded = NULL;
+  int ok = 0;
+  for (int which = 0; which < 2; ++which) {
+    size_t count = which == 0 ? countA : countB;
+    values = malloc(count);
+    encoded = malloc(count * elementSize);
+    if (!values || !encoded) {
+      setError(&r->message, "out of host memory for %zu elements of %c",
+               count, which == 0 ? 'A' : 'B');
+      goto done;
+    }
+    bench_fill_values(values, count, s->opt->seed, c->key,
+                      which == 0 ? 'A' : 'B', range);
+    bench_encode(values, count, c->in, encoded);
+    TRY_GPUCG(&r->message,
+              gpucg_copy_to_device(which == 0 ? run->a : run->b, encoded,
+                                   count * elementSize));
+    free(encoded);
+    encoded = NULL;
+    *(which == 0 ? hostA : hostB) = values;
+    values = NULL;
+  }
+  /* A copy from pageable memory may return before its DMA lands. */
+  TRY_GPUCG(&r->message, gpucg_synchronize());
+  ok = 1;
+done:
+  free(values);
+  free(encoded);
+  return ok;
+}
+
+static void appendMessage(error_buffer *message, const char *format, ...) {
+  size_t used = strlen(message->text);
+  if (used + 3 >= sizeof message->text)
+    return;
+  if (used) {
+    memcpy(message->text + used, "; ", 3);
+    used += 2;
+  }
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message->text + used, sizeof message->text - used, format, args);
+  va_end(args);
+}
+
+/* Runs cuBLAS once: 1 when it takes the case, 0 when it answers
+   CUBLAS_STATUS_NOT_SUPPORTED (noted in the result), -1 on another error. */
+static int probeCublas(session *s, const case_run *run, case_result *r) {
+  cublasStatus_t status = runCublas(s, run);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    return 1;
+  if (status == CUBLAS_STATUS_NOT_SUPPORTED) {
+    r->cublas_unsupported = 1;
+    appendMessage(&r->message,
+                  "cuBLAS does not support this case (cublasGemmEx: "
+                  "CUBLAS_STATUS_NOT_SUPPORTED): no cuBLAS column%s",
+                  r->has_kernel ? ", checked against the host reference only"
+                                : "");
+    return 0;
+  }
+  appendMessage(&r->message, "cublasGemmEx: %s (%s)",
+                cublasGetStatusName(status), cublasGetStatusString(status));
+  return -1;
+}
+
+static void describeMismatches(const char *what, const bench_comparison *cmp,
+                               const bench_case *c, const void *got,
+                               const void *other, const double *exact,
+                               error_buffer *message) {
+  size_t used = strlen(message->text);
+  int written = snprintf(message->text + used, sizeof message->text - used,
+                         "%s%s: %zu elements differ, max |error| %g;",
+                         used ? "; " : "", what, cmp->mismatches,
+                         cmp->max_abs_error);
+  for (int i = 0; i < cmp->num_first && written > 0; ++i) {
+    used = strlen(message->text);
+    size_t index = cmp->first_index[i];
+    written = snprintf(message->text + used, sizeof message->text - used,
+                       " C[%zu][%zu] = %g, expected %g;",
+                       index / (size_t)c->n, index % (size_t)c->n,
+                       bench_decode(got, c->acc, index),
+                       exact ? exact[index] : bench_decode(other, c->acc, index));
+  }
+}
+
+static void mergeComparison(case_result *r, const bench_comparison *cmp) {
+  if (cmp->max_abs_error > r->max_abs_error)
+    r->max_abs_error = cmp->max_abs_error;
+  if (cmp->mismatches > r->mismatches)
+    r->mismatches = cmp->mismatches;
+}
+
+/* Runs gpucg and cuBLAS once into C buffers pre-filled with a byte pattern
+   that no result can have, and compares every element: gpucg against
+   cuBLAS, and both against the host reference when there is one. */
+static int checkOnce(session *s, case_run *run, const double *reference,
+                     void *hostGpucg, void *hostCublas, case_result *r) {
+  const bench_case *c = run->c;
+  const int withCublas = !r->cublas_unsupported;
+  if (!withCublas && !reference) {
+    appendMessage(&r->message, "no reference to check against (the case is "
+                               "over --host-check)");
+    return 0;
+  }
+  const size_t count = (size_t)c->m * (size_t)c->n;
+  const size_t bytes = count * bench_type_size(c->acc);
+  bench_comparison cmp;
+  TRY_CUDA(&r->message, cudaMemsetAsync((void *)(uintptr_t)run->c_gpucg, 0x7F,
+                                        bytes, s->stream));
+  TRY_GPUCG(&r->message, runGpucg(s, run));
+  if (withCublas) {
+    TRY_CUDA(&r->message, cudaMemsetAsync((void *)(uintptr_t)run->c_cublas,
+                                          0x7F, bytes, s->stream));
+    TRY_CUBLAS(&r->message, runCublas(s, run));
+  }
+  TRY_CUDA(&r->message, cudaStreamSynchronize(s->stream));
+  TRY_GPUCG(&r->message, gpucg_copy_to_host(hostGpucg, run->c_gpucg, bytes));
+  if (withCublas) {
+    TRY_GPUCG(&r->message,
+              gpucg_copy_to_host(hostCublas, run->c_cublas, bytes));
+    bench_compare(hostGpucg, hostCublas, NULL, c->acc, count, &cmp);
+    mergeComparison(r, &cmp);
+    if (cmp.mismatches)
+      describeMismatches("gpucg vs cuBLAS", &cmp, c, hostGpucg, hostCublas,
+                         NULL, &r->message);
+  }
+  if (reference) {
+    r->host_checked = 1;
+    bench_compare(hostGpucg, NULL, reference, c->acc, count, &cmp);
+    mergeComparison(r, &cmp);
+    if (cmp.mismatches)
+      describeMismatches("gpucg vs host", &cmp, c, hostGpucg, NULL, reference,
+                         &r->message);
+    if (withCublas) {
+      bench_compare(hostCublas, NULL, reference, c->acc, count, &cmp);
+      if (cmp.mismatches) {
+        describeMismatches("cuBLAS vs host (the reference itself is off)",
+                           &cmp, c, hostCublas, NULL, reference, &r->message);
+        r->status = CASE_ERROR;
+        return 0;
+      }
+    }
+  }
+  if (r->mismatches)
+    r->status = CASE_MISMATCH;
+  return 1;
+done:
+  return 0;
+}
+
+/* Whether the context is still usable after an error of this case. */
+static int contextAlive(void) {
+  cudaError_t status = cudaDeviceSynchronize();
+  if (status == cudaSuccess)
+    return 1;
+  return 0;
+}
+
+static void runCase(session *s, const bench_case *c,
+                    const bench_manifest *manifest, case_result *r) {
+  memset(r, 0, sizeof *r);
+  case_run run;
+  memset(&run, 0, sizeof run);
+  run.c = c;
+  run.sizes[0][0] = c->m, run.sizes[0][1] = c->k;
+  run.sizes[1][0] = c->transpose_b ? c->n : c->k;
+  run.sizes[1][1] = c->transpose_b ? c->k : c->n;
+  run.sizes[2][0] = c->m, run.sizes[2][1] = c->n;
+  int8_t *hostA = NULL, *hostB = NULL;
+  double *reference = NULL;
+  void *hostGpucg = NULL, *hostCublas = NULL;
+
+  const bench_manifest_entry *entry = bench_manifest_find(manifest, c->key);
+  r->has_kernel = entry && entry->state == BENCH_KERNEL_OK;
+  if (!r->has_kernel) {
+    r->status = CASE_NO_KERNEL;
+    setError(&r->message, "%s",
+             entry ? "compile_kernels.py could not compile it (its log is in "
+                     "the kernels directory's logs/)"
+                   : "not in the kernel manifest (run bench/compile_kernels.py "
+                     "on this shapes file)");
+    /* Without --check, cuBLAS is still timed: the baseline stays useful. */
+    if (s->opt->check)
+      return;
+  } else if (!loadKernels(manifest, entry, &run, r)) {
+    r->status = CASE_ERROR;
+    goto done;
+  }
+
+  const size_t countC = (size_t)c->m * (size_t)c->n;
+  const size_t bytesC = countC * bench_type_size(c->acc);
+  const size_t inSize = bench_type_size(c->in);
+  TRY_GPUCG(&r->message,
+            gpucg_malloc(&run.a, (size_t)c->m * (size_t)c->k * inSize));
+  TRY_GPUCG(&r->message,
+            gpucg_malloc(&run.b, (size_t)c->k * (size_t)c->n * inSize));
+  TRY_GPUCG(&r->message, gpucg_malloc(&run.c_cublas, bytesC));
+  if (r->has_kernel)
+    TRY_GPUCG(&r->message, gpucg_malloc(&run.c_gpucg, bytesC));
+  if (!uploadInputs(s, &run, &hostA, &hostB, r))
+    goto done;
+  if (probeCublas(s, &run, r) < 0)
+    goto done;
+
+  if (r->has_kernel) {
+    if ((double)c->m * (double)c->n * (double)c->k <=
+        s->opt->host_check_limit) {
+      reference = malloc(countC * sizeof *reference);
+      if (!reference) {
+        setError(&r->message, "out of host memory for the reference");
+        goto done;
+      }
+      bench_host_reference(c, hostA, hostB, reference);
+    }
+    hostGpucg = malloc(bytesC);
+    hostCublas = malloc(bytesC);
+    if (!hostGpucg || !hostCublas) {
+      setError(&r->message, "out of host memory for C");
+      goto done;
+    }
+    if (!checkOnce(s, &run, reference, hostGpucg, hostCublas, r))
+      goto done;
+  }
+  free(hostA);
+  free(hostB);
+  hostA = hostB = NULL;
+
+  if (!s->opt->check) {
+    if (r->has_kernel && !timeRuns(s, &run, 0, &r->gpucg, &r->message))
+      goto done;
+    if (!r->cublas_unsupported &&
+        !timeRuns(s, &run, 1, &r->cublas, &r->message))
+      goto done;
+    /* The last timed run's C must still be right (a race shows here). */
+    if (r->has_kernel && r->status == CASE_OK && !r->cublas_unsupported) {
+      TRY_CUDA(&r->message, cudaStreamSynchronize(s->stream));
+      TRY_GPUCG(&r->message,
+                gpucg_copy_to_host(hostGpucg, run.c_gpucg, bytesC));
+      bench_comparison cmp;
+      bench_compare(hostGpucg, hostCublas, NULL, c->acc, countC, &cmp);
+      if (cmp.mismatches) {
+        mergeComparison(r, &cmp);
+        describeMismatches("after timing, gpucg vs cuBLAS", &cmp, c,
+                           hostGpucg, hostCublas, NULL, &r->message);
+        r->status = CASE_MISMATCH;
+      }
+    }
+  }
+  goto cleanup;
+
+done:
+  r->status = CASE_ERROR;
+  r->context_lost = !contextAlive();
+cleanup:
+  /* Nothing of the case may still run when its buffers go. */
+  cudaStreamSynchronize(s->stream);
+  free(hostA);
+  free(hostB);
+  free(reference);
+  free(hostGpucg);
+  free(hostCublas);
+  const uint64_t buffers[4] = {run.a, run.b, run.c_gpucg, run.c_cublas};
+  for (int i = 0; i < 4; ++i)
+    if (buffers[i])
+      gpucg_free(buffers[i]);
+  for (int i = 0; i < run.num_kernels; ++i)
+    gpucg_kernel_unload(run.kernels[i]);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Output                                                                     */
+/*===----------------------------------------------------------------------===*/
+
+static double tflops(const bench_case *c, const timing *t) {
+  return t->valid && t->median > 0 ? bench_case_flops(c) / (t->median * 1e9)
+                                   : 0.0;
+}
+
+static void formatTflops(const bench_case *c, const timing *t, char *buffer,
+                         size_t size) {
+  if (!t->valid) {
+    snprintf(buffer, size, "-");
+    return;
+  }
+  /* The spread: the interquartile range relative to the median. */
+  snprintf(buffer, size, "%.2f (%.1f%%)", tflops(c, t),
+           t->median > 0 ? 100.0 * (t->p75 - t->p25) / t->median : 0.0);
+}
+
+static void formatError(const case_result *r, char *buffer, size_t size) {
+  if (!r->has_kernel || r->status == CASE_ERROR)
+    snprintf(buffer, size, "-");
+  else
+    snprintf(buffer, size, "%g", r->max_abs_error);
+}
+
+static void printTableHeader(const options *opt) {
+  if (opt->check)
+    printf("%-36s %-28s %-9s %8s %10s %4s %5s %7s\n", "case", "name",
+           "result", "max_err", "mismatches", "host", "regs", "smem");
+  else
+    printf("%-36s %-28s %17s %17s %6s %8s %10s %5s %7s %s\n", "case", "name",
+           "gpucg TFLOP/s", "cuBLAS TFLOP/s", "ratio", "max_err",
+           "mismatches", "regs", "smem", "result");
+}
+
+static void printRow(const options *opt, const bench_case *c,
+                     const case_result *r) {
+  char error[32], mismatches[32], regs[16], smem[16];
+  formatError(r, error, sizeof error);
+  if (r->has_kernel && r->status != CASE_ERROR)
+    snprintf(mismatches, sizeof mismatches, "%zu", r->mismatches);
+  else
+    snprintf(mismatches, sizeof mismatches, "-");
+  if (r->num_launches) {
+    snprintf(regs, sizeof regs, "%d", r->registers);
+    snprintf(smem, sizeof smem, "%d", r->static_shared + r->dynamic_shared);
+  } else {
+    snprintf(regs, sizeof regs, "-");
+    snprintf(smem, sizeof smem, "-");
+  }
+  const char *name = strcmp(c->name, c->key) ? c->name : "";
+  if (opt->check) {
+    printf("%-36s %-28s %-9s %8s %10s %4s %5s %7s\n", c->key, name,
+           caseStatusNames[r->status], error, mismatches,
+           r->host_checked ? "yes" : "no", regs, smem);
+  } else {
+    char gpucg[32], cublas[32], ratio[16];
+    formatTflops(c, &r->gpucg, gpucg, sizeof gpucg);
+    formatTflops(c, &r->cublas, cublas, sizeof cublas);
+    if (r->gpucg.valid && r->cublas.valid && r->gpucg.median > 0)
+      snprintf(ratio, sizeof ratio, "%.3f", r->cublas.median / r->gpucg.median);
+    else
+      snprintf(ratio, sizeof ratio, "-");
+    printf("%-36s %-28s %17s %17s %6s %8s %10s %5s %7s %s\n", c->key, name,
+           gpucg, cublas, ratio, error, mismatches, regs, smem,
+           caseStatusNames[r->status]);
+  }
+  if (r->message.text[0])
+    printf("    %s: %s\n", c->key, r->message.text);
+  fflush(stdout);
+}
+
+static void csvString(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const char *p = text; *p; ++p) {
+    if (*p == '"')
+      fputc('"', out);
+    fputc(*p == '\n' ? ' ' : *p, out);
+  }
+  fputc('"', out);
+}
+
+static void csvTiming(FILE *out, const bench_case *c, const timing *t) {
+  if (t->valid)
+    fprintf(out, ",%.4f,%.6f,%.6f,%.6f,%.6f,%.6f", tflops(c, t), t->median,
+            t->min, t->p25, t->p75, t->max);
+  else
+    fprintf(out, ",,,,,,");
+}
+
+static void csvHeader(FILE *out) {
+  fputs("key,name,m,n,k,in_type,acc_type,layout,status,"
+        "gpucg_tflops,gpucg_ms_median,gpucg_ms_min,gpucg_ms_p25,gpucg_ms_p75,"
+        "gpucg_ms_max,"
+        "cublas_tflops,cublas_ms_median,cublas_ms_min,cublas_ms_p25,"
+        "cublas_ms_p75,cublas_ms_max,"
+        "ratio,max_abs_error,mismatches,host_checked,registers,"
+        "static_shared_bytes,dynamic_shared_bytes,local_bytes,launches,grid,"
+        "block,message\n",
+        out);
+}
+
+static void csvRow(FILE *out, const bench_case *c, const case_result *r) {
+  fprintf(out, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,%s,%s", c->key,
+          c->name, c->m, c->n, c->k, bench_type_name(c->in),
+          bench_type_name(c->acc), c->transpose_b ? "nt" : "nn",
+          caseStatusNames[r->status]);
+  csvTiming(out, c, &r->gpucg);
+  csvTiming(out, c, &r->cublas);
+  if (r->gpucg.valid && r->cublas.valid && r->gpucg.median > 0)
+    fprintf(out, ",%.4f", r->cublas.median / r->gpucg.median);
+  else
+    fprintf(out, ",");
+  if (r->has_kernel && r->status != CASE_ERROR)
+    fprintf(out, ",%g,%zu", r->max_abs_error, r->mismatches);
+  else
+    fprintf(out, ",,");
+  fprintf(out, ",%d", r->host_checked);
+  if (r->num_launches)
+    fprintf(out, ",%d,%d,%d,%d,%d,%ux%ux%u,%ux%ux%u", r->registers,
+            r->static_shared, r->dynamic_shared, r->local_bytes,
+            r->num_launches, r->grid[0], r->grid[1], r->grid[2], r->block[0],
+            r->block[1], r->block[2]);
+  else
+    fprintf(out, ",,,,,,,");
+  fputc(',', out);
+  csvString(out, r->message.text);
+  fputc('\n', out);
+  fflush(out);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Main                                                                       */
+/*===----------------------------------------------------------------------===*/
+
+/* sm_XY of the manifest against the device: a cubin for sm_XY loads on X.Y
+   and later minors of X (docs/ABI.md). */
+static void warnOnChip(const session *s, const bench_manifest *manifest) {
+  int major = 0, minor = 0;
+  if (sscanf(manifest->chip, "sm_%1d%1d", &major, &minor) != 2)
+    return;
+  if (major != s->info.compute_capability_major ||
+      minor > s->info.compute_capability_minor)
+    fprintf(stderr,
+            "gpucg-bench: warning: the kernels are for %s, the GPU is "
+            "sm_%d%d; cubins will not load (compile with --chip sm_%d%d)\n",
+            manifest->chip, s->info.compute_capability_major,
+            s->info.compute_capability_minor,
+            s->info.compute_capability_major,
+            s->info.compute_capability_minor);
+}
+
+static int runAll(session *s, const bench_case_list *cases,
+                  const bench_manifest *manifest) {
+  const options *opt = s->opt;
+  FILE *csv = NULL;
+  if (opt->csv) {
+    csv = fopen(opt->csv, "w");
+    if (!csv) {
+      fprintf(stderr, "gpucg-bench: cannot write %s\n", opt->csv);
+      return EXIT_USAGE;
+    }
+    printHeader(csv, "# ", s, manifest);
+    csvHeader(csv);
+  }
+  printHeader(stdout, "# ", s, manifest);
+  printTableHeader(opt);
+  int counts[4] = {0, 0, 0, 0}, failedCompile = 0, total = 0;
+  int stopped = 0;
+  for (int i = 0; i < cases->count; ++i) {
+    const bench_case *c = &cases->cases[i];
+    if (!isSelected(opt, c))
+      continue;
+    ++total;
+    case_result r;
+    runCase(s, c, manifest, &r);
+    ++counts[r.status];
+    if (r.status == CASE_NO_KERNEL && bench_manifest_find(manifest, c->key))
+      ++failedCompile;
+    printRow(opt, c, &r);
+    if (csv)
+      csvRow(csv, c, &r);
+    if (r.context_lost) {
+      fprintf(stderr,
+              "gpucg-bench: the CUDA context did not survive %s's error; "
+              "stopping\n",
+              c->key);
+      stopped = 1;
+      break;
+    }
+  }
+  if (csv)
+    fclose(csv);
+  printf("# %d cases: %d ok, %d mismatched, %d errors, %d without a gpucg "
+         "kernel (%d failed to compile, %d not in the manifest)%s\n",
+         total, counts[CASE_OK], counts[CASE_MISMATCH], counts[CASE_ERROR],
+         counts[CASE_NO_KERNEL], failedCompile,
+         counts[CASE_NO_KERNEL] - failedCompile,
+         stopped ? "; stopped early" : "");
+  if (counts[CASE_MISMATCH] || counts[CASE_ERROR] || stopped)
+    return EXIT_CASE_FAILED;
+  if (opt->check && counts[CASE_NO_KERNEL])
+    return EXIT_CASE_FAILED;
+  return EXIT_ALL_OK;
+}
+
+int main(int argc, char **argv) {
+  options opt;
+  if (!parseOptions(argc, argv, &opt))
+    return EXIT_USAGE;
+
+  bench_case_list cases;
+  memset(&cases, 0, sizeof cases);
+  bench_manifest manifest;
+  memset(&manifest, 0, sizeof manifest);
+  int exitCode = EXIT_ALL_OK;
+  int haveManifest = 0;
+
+  int errors = 0;
+  for (int i = 0; i < opt.num_shapes; ++i)
+    errors += bench_read_shapes(opt.shapes[i], &cases, stderr);
+  if (errors) {
+    fprintf(stderr, "gpucg-bench: %d error%s in the shapes file%s\n", errors,
+            errors == 1 ? "" : "s", opt.num_shapes == 1 ? "" : "s");
+    exitCode = EXIT_USAGE;
+    goto exit;
+  }
+  int selected = 0;
+  for (int i = 0; i < cases.count; ++i)
+    selected += isSelected(&opt, &cases.cases[i]);
+  if (!opt.device_info && selected == 0) {
+    fprintf(stderr, "gpucg-bench: no case selected (%d in the shapes file%s)\n",
+            cases.count, opt.num_shapes == 1 ? "" : "s");
+    exitCode = EXIT_USAGE;
+    goto exit;
+  }
+
+  if (opt.list) {
+    if (opt.kernels) {
+      if (bench_read_manifest(opt.kernels, &manifest, stderr)) {
+        exitCode = EXIT_USAGE;
+        goto exit;
+      }
+      haveManifest = 1;
+    }
+    listCases(&cases, &opt, haveManifest ? &manifest : NULL);
+    goto exit;
+  }
+
+  /* Everything below needs a GPU. */
+  session s;
+  exitCode = openSession(&s, &opt);
+  if (exitCode != EXIT_ALL_OK)
+    goto close;
+  if (opt.device_info) {
+    printHeader(stdout, "", &s, NULL);
+    goto close;
+  }
+  if (bench_read_manifest(opt.kernels, &manifest, stderr)) {
+    exitCode = EXIT_USAGE;
+    goto close;
+  }
+  haveManifest = 1;
+  warnOnChip(&s, &manifest);
+  exitCode = runAll(&s, &cases, &manifest);
+close:
+  closeSession(&s);
+exit:
+  if (haveManifest)
+    bench_manifest_free(&manifest);
+  bench_case_list_free(&cases);
+  return exitCode;
+}

@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""The Triton column of gpucg-bench: the project's own Triton GEMM, timed on
+the same shapes files with the same method (docs/Benchmark.md).
+
+    bench/triton_matmul.py --shapes bench/shapes/squares.txt --csv triton.csv
+    bench/triton_matmul.py --list --shapes FILE      # the parsed cases, no GPU
+
+The kernel is a tiled GEMM (grouped tile order, masked edges, accumulation
+in f32, or f16 / i32 for the f16 -> f16 and i8 -> i32 cases, TF32 for f32
+inputs) tuned by triton.autotune over a handful of tile configurations per
+shape. Inputs are seeded integers in the ranges gpucg-bench uses; every
+element of C is compared with torch.matmul in float64, which is exact for
+them. Timing: warm-up runs, then --iterations runs, each after an L2 flush
+(a memset of twice the L2), each timed alone with CUDA events; median and
+quartiles, as gpucg-bench does. Rows share gpucg-bench's case keys.
+
+Exit status: 0 all cases agree; 1 a case mismatched or failed; 2 bad usage
+or shapes file; 77 skipped: Triton or PyTorch cannot be imported, or no CUDA
+GPU (the reason is printed).
+"""
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import zlib
+from datetime import datetime, timezone
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchcases  # noqa: E402
+
+EXIT_SKIPPED = 77
+TOOL = "triton_matmul.py"
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(
+        description="Time the project's Triton GEMM on gpucg-bench's shapes "
+                    "(docs/Benchmark.md).")
+    parser.add_argument("--shapes", action="append", required=True,
+                        metavar="FILE", help="shapes file (repeatable)")
+    parser.add_argument("--filter", action="append", default=[],
+                        metavar="TEXT",
+                        help="only cases whose key or name contains TEXT")
+    parser.add_argument("--csv", metavar="FILE", help="write the rows as CSV")
+    parser.add_argument("--iterations", type=int, default=100,
+                        help="timed runs per case (default 100)")
+    parser.add_argument("--warmup", type=int, default=10,
+                        help="untimed runs first (default 10)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="input seed (default 1)")
+    parser.add_argument("--no-flush", action="store_true",
+                        help="do not flush L2 between runs")
+    parser.add_argument("--check", action="store_true",
+                        help="correctness only: no timing")
+    parser.add_argument("--list", action="store_true",
+                        help="print the parsed cases and exit (no GPU)")
+    args = parser.parse_args()
+    if args.iterations < 1 or args.warmup < 0:
+        parser.error("--iterations must be at least 1, --warmup at least 0")
+    return args
+
+
+def import_gpu_stack():
+    """(torch, triton, tl), or exits with EXIT_SKIPPED and the reason."""
+    try:
+        import torch
+        import triton
+        import triton.language as tl
+    except ImportError as error:
+        print(f"{TOOL}: skipped: cannot import Triton and PyTorch ({error}); "
+              "the Triton column needs both", file=sys.stderr)
+        sys.exit(EXIT_SKIPPED)
+    if not torch.cuda.is_available():
+        print(f"{TOOL}: skipped: PyTorch sees no CUDA GPU", file=sys.stderr)
+        sys.exit(EXIT_SKIPPED)
+    return torch, triton, tl
+
+
+def build_kernel(triton, tl):
+    """The GEMM kernel and its autotuned configurations."""
+
+    def config(bm, bn, bk, group, stages, warps):
+        return triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
+                              "GROUP_M": group},
+                             num_stages=stages, num_warps=warps)
+
+    configs = [
+        config(128, 256, 64, 8, 3, 8),
+        config(256, 128, 64, 8, 3, 8),
+        config(128, 128, 64, 8, 4, 8),
+        config(128, 128, 32, 8, 4, 4),
+        config(64, 256, 32, 8, 4, 4),
+        config(128, 64, 32, 8, 4, 4),
+        config(64, 128, 64, 8, 4, 4),
+        config(64, 64, 64, 8, 4, 4),
+        config(16, 128, 128, 1, 4, 4),  # few rows: decode-sized M
+        config(32, 64, 128, 1, 4, 4),
+    ]
+
+    @triton.autotune(configs=configs, key=["M", "N", "K", "ACC_KIND", "TF32"])
+    @triton.jit
+    def gemm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                    stride_am, stride_ak, stride_bk, stride_bn,
+                    stride_cm, stride_cn,
+                    ACC_KIND: tl.constexpr,  # 0: f32, 1: f16, 2: i32
+                    TF32: tl.constexpr,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+        # Grouped order: GROUP_M rows of tiles share their B columns in L2.
+        pid = tl.program_id(0)
+        num_pid_m = tl.cdiv(M, BLOCK_M)
+        num_pid_n = tl.cdiv(N, BLOCK_N)
+        num_pid_in_group = GROUP_M * num_pid_n
+        group_id = pid // num_pid_in_group
+        first_pid_m = group_id * GROUP_M
+        group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+        pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+        pid_n = (pid % num_pid_in_group) // group_size_m
+
+        offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        offs_k = tl.arange(0, BLOCK_K)
+        a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+        if ACC_KIND == 1:
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)
+        elif ACC_KIND == 2:
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+        else:
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k_step in range(0, tl.cdiv(K, BLOCK_K)):
+            k_left = K - k_step * BLOCK_K
+            a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) &
+                        (offs_k[None, :] < k_left), other=0)
+            b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) &
+                        (offs_n[None, :] < N), other=0)
+            if TF32:
+                acc = tl.dot(a, b, acc, input_precision="tf32")
+            elif ACC_KIND == 1:
+                acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+            elif ACC_KIND == 2:
+                acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+            else:
+                acc = tl.dot(a, b, acc)
+            a_ptrs += BLOCK_K * stride_ak
+            b_ptrs += BLOCK_K * stride_bk
+        c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+        tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+    return gemm_kernel
+
+
+class Runner:
+    def __init__(self, torch, triton, tl, args):
+        self.torch = torch
+        self.triton = triton
+        self.args = args
+        self.kernel = build_kernel(triton, tl)
+        self.dtypes = {"f16": torch.float16, "bf16": torch.bfloat16,
+                       "f32": torch.float32, "i8": torch.int8,
+                       "i32": torch.int32}
+        props = torch.cuda.get_device_properties(0)
+        self.props = props
+        l2_bytes = getattr(props, "L2_cache_size", 0) or 0
+        self.flush = None
+        if not args.no_flush and not args.check:
+            flush_bytes = 2 * l2_bytes if l2_bytes else 256 << 20
+            self.flush = torch.empty(flush_bytes, dtype=torch.uint8,
+                                     device="cuda")
+        self.flush_counter = 0
+
+    def inputs(self, case):
+        """Seeded integers in [-r, r]: exact in every type (docs/Benchmark.md)."""
+        torch = self.torch
+        seed = (self.args.seed * 1000003 + zlib.crc32(case.key.encode())) % (1 << 63)
+        generator = torch.Generator(device="cuda").manual_seed(seed)
+        r = case.value_range
+        b_shape = (case.n, case.k) if case.transpose_b else (case.k, case.n)
+        a = torch.randint(-r, r + 1, (case.m, case.k), generator=generator,
+                          device="cuda", dtype=torch.int32)
+        b = torch.randint(-r, r + 1, b_shape, generator=generator,
+                          device="cuda", dtype=torch.int32)
+        dtype = self.dtypes[case.in_type]
+        return a.to(dtype), b.to(dtype)
+
+    def launch(self, case, a, b, c):
+        # B as K x N through its strides: for `nt` it is the transposed view
+        # of the N x K tensor (no copy).
+        b_kn = b.t() if case.transpose_b else b
+        acc_kind = {"f32": 0, "f16": 1, "i32": 2}[case.acc_type]
+        grid = lambda meta: (  # noqa: E731
+            self.triton.cdiv(case.m, meta["BLOCK_M"]) *
+            self.triton.cdiv(case.n, meta["BLOCK_N"]),)
+        self.kernel[grid](a, b_kn, c, case.m, case.n, case.k,
+                          a.stride(0), a.stride(1), b_kn.stride(0),
+                          b_kn.stride(1), c.stride(0), c.stride(1),
+                          ACC_KIND=acc_kind, TF32=case.in_type == "f32")
+
+    def time(self, run):
+        """Median, quartiles, min and max in ms, as gpucg-bench times."""
+        torch = self.torch
+        stream = torch.cuda.current_stream()
+        for _ in range(self.args.warmup):
+            self._flush()
+            run()
+        starts = [torch.cuda.Event(enable_timing=True)
+                  for _ in range(self.args.iterations)]
+        stops = [torch.cuda.Event(enable_timing=True)
+                 for _ in range(self.args.iterations)]
+        for start, stop in zip(starts, stops):
+            self._flush()
+            start.record(stream)
+            run()
+            stop.record(stream)
+        torch.cuda.synchronize()
+        samples = sorted(start.elapsed_time(stop)
+                         for start, stop in zip(starts, stops))
+        return {"median": statistics.median(samples),
+                "min": samples[0], "max": samples[-1],
+                "p25": percentile(samples, 0.25),
+                "p75": percentile(samples, 0.75)}
+
+    def _flush(self):
+        if self.flush is not None:
+            self.flush.fill_(self.flush_counter & 0xFF)
+            self.flush_counter += 1
+
+    def run_case(self, case):
+        torch = self.torch
+        row = {"key": case.key, "name": case.name, "m": case.m, "n": case.n,
+               "k": case.k, "in_type": case.in_type,
+               "acc_type": case.acc_type, "layout": case.layout,
+               "status": "ok", "message": "", "config": ""}
+        try:
+            a, b = self.inputs(case)
+            # A value no result can have, so that an unwritten element shows.
+            fill = 0x7F7F7F7F if case.acc_type == "i32" else math.nan
+            c = torch.full((case.m, case.n), fill,
+                           dtype=self.dtypes[case.acc_type], device="cuda")
+            self.launch(case, a, b, c)
+            b_kn = b.t() if case.transpose_b else b
+            reference = torch.matmul(a.double(), b_kn.double())
+            got = c.double()
+            differ = got != reference
+            mismatches = int(differ.sum().item())
+            max_error = float((got - reference).abs().max().item()) if got.numel() else 0.0
+            if math.isnan(max_error):
+                max_error = math.inf
+            row["mismatches"] = mismatches
+            row["max_abs_error"] = max_error
+            if mismatches:
+                row["status"] = "MISMATCH"
+                index = int(differ.flatten().nonzero()[0].item())
+                i, j = divmod(index, case.n)
+                row["message"] = (f"{mismatches} elements differ from "
+                                  f"torch.matmul in float64; C[{i}][{j}] = "
+                                  f"{got[i, j].item()}, expected "
+                                  f"{reference[i, j].item()}")
+            del reference, got, differ
+            best = getattr(self.kernel, "best_config", None)
+            row["config"] = str(best).replace(",", ";") if best else ""
+            if not self.args.check:
+                timing = self.time(lambda: self.launch(case, a, b, c))
+                row.update({f"triton_ms_{name}": value
+                            for name, value in timing.items()})
+                row["triton_tflops"] = case.flops / (timing["median"] * 1e9)
+        except Exception as error:  # a Triton compile or CUDA error: one row
+            row["status"] = "ERROR"
+            row["message"] = f"{type(error).__name__}: {error}".splitlines()[0]
+        finally:
+            torch.cuda.empty_cache()
+        return row
+
+
+def percentile(sorted_values, q):
+    position = q * (len(sorted_values) - 1)
+    low = int(position)
+    high = min(low + 1, len(sorted_values) - 1)
+    return sorted_values[low] + (position - low) * (
+        sorted_values[high] - sorted_values[low])
+
+
+CSV_COLUMNS = ["key", "name", "m", "n", "k", "in_type", "acc_type", "layout",
+               "status", "triton_tflops", "triton_ms_median", "triton_ms_min",
+               "triton_ms_p25", "triton_ms_p75", "triton_ms_max",
+               "max_abs_error", "mismatches", "config", "message"]
+
+
+def csv_value(value):
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}" if not math.isinf(value) else "inf"
+    text = str(value)
+    if any(ch in text for ch in ",\"\n"):
+        text = '"' + text.replace('"', '""').replace("\n", " ") + '"'
+    return text
+
+
+def header_lines(torch, triton, args):
+    props = torch.cuda.get_device_properties(0)
+    date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    method = ("--check, one run each" if args.check else
+              f"{args.warmup} warm-up + {args.iterations} timed runs, CUDA "
+              "events, " + ("no L2 flush" if args.no_flush else
+                            "L2 flushed (memset) before every run"))
+    return [
+        "triton_matmul.py: the project's Triton GEMM (docs/Benchmark.md)",
+        f"date: {date}",
+        f"gpu: {props.name}, sm_{props.major}{props.minor}, "
+        f"{props.multi_processor_count} SMs",
+        f"torch {torch.__version__} (CUDA {torch.version.cuda}), "
+        f"triton {triton.__version__}",
+        f"method: {method}; every element compared with torch.matmul in "
+        f"float64; seed {args.seed}",
+    ]
+
+
+def main():
+    args = parse_args()
+    cases = benchcases.read_shapes_or_exit(args.shapes, args.filter, TOOL)
+    if args.list:
+        for case in cases:
+            print(f"{case.key} name={case.name}")
+        return 0
+    torch, triton, tl = import_gpu_stack()
+    runner = Runner(torch, triton, tl, args)
+    header = header_lines(torch, triton, args)
+    for line in header:
+        print("# " + line)
+    csv = None
+    if args.csv:
+        csv = open(args.csv, "w", encoding="utf-8")
+        for line in header:
+            csv.write("# " + line + "\n")
+        csv.write(",".join(CSV_COLUMNS) + "\n")
+    print(f"{'case':36} {'name':28} {'Triton TFLOP/s':>17} {'max_err':>8} "
+          f"{'mismatches':>10} result")
+    failed = 0
+    for case in cases:
+        row = runner.run_case(case)
+        if row["status"] != "ok":
+            failed += 1
+        tflops = "-"
+        if "triton_tflops" in row:
+            spread = 100 * (row["triton_ms_p75"] - row["triton_ms_p25"]) / row["triton_ms_median"]
+            tflops = f"{row['triton_tflops']:.2f} ({spread:.1f}%)"
+        name = "" if case.name == case.key else case.name
+        print(f"{case.key:36} {name:28} {tflops:>17} "
+              f"{csv_value(row.get('max_abs_error')) or '-':>8} "
+              f"{row.get('mismatches', '-')!s:>10} {row['status']}", flush=True)
+        if row["message"]:
+            print(f"    {case.key}: {row['message']}", flush=True)
+        if csv:
+            csv.write(",".join(csv_value(row.get(column))
+                               for column in CSV_COLUMNS) + "\n")
+            csv.flush()
+    if csv:
+        csv.close()
+    print(f"# {len(cases)} cases: {len(cases) - failed} ok, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
