@@ -8,7 +8,9 @@
 # PyPI packages for them into the project's own virtual environment, .venv/
 # at the repository root (git-ignored), linked as .venv/bin/cuobjdump and
 # .venv/bin/nvdisasm. A failure there is only a warning: the lit tests that
-# read SASS (feature `sass`) are then reported unsupported.
+# read SASS (feature `sass`) are then reported unsupported. NumPy goes into
+# the same .venv for the Python package's tests (test/python, lit feature
+# `numpy`); without it those tests are unsupported.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -92,9 +94,29 @@ install_sass_tools() {
   done
 }
 
+# install_python_packages: NumPy in .venv, for test/python (lit runs those
+# tests with .venv/bin/python when it exists). No network once it is there;
+# never fails the install.
+install_python_packages() {
+  local venv="$SOURCE_DIR/.venv"
+  if "$venv/bin/python" -c 'import numpy' >/dev/null 2>&1; then
+    return 0
+  fi
+  echo "gpucg: installing numpy into $venv (for the Python package's tests)"
+  if [[ ! -x "$venv/bin/pip" ]] && ! /usr/bin/python3 -m venv "$venv"; then
+    echo "gpucg: warning: could not create $venv; NumPy tests will be unsupported" >&2
+    return 0
+  fi
+  if ! "$venv/bin/pip" install -q --disable-pip-version-check --timeout 30 --retries 2 \
+      numpy; then
+    echo "gpucg: warning: pip could not install numpy; NumPy tests will be unsupported" >&2
+  fi
+}
+
 # The CUDA toolkit is optional: without it, the tests that assemble PTX or run
 # on a GPU report "unsupported".
 SOURCE_DIR=$(cd "$(dirname "$0")/.." && pwd)
+install_python_packages
 nvcc_path=$(command -v nvcc 2>/dev/null || true)
 if [[ -z "$nvcc_path" && -x /usr/local/cuda/bin/nvcc ]]; then
   nvcc_path=/usr/local/cuda/bin/nvcc

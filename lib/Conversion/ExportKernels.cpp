@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gpucg/Conversion/ExportKernels.h"
 #include "gpucg/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -116,19 +117,12 @@ static StringRef fileExtension(gpu::CompilationTarget format) {
 }
 
 namespace {
-/// What the ABI file of one kernel says.
-struct KernelAbi {
-  std::string text;
-  std::string binaryName;
-  StringRef binary;
-};
+/// Describes launched kernels as their .abi files say.
+struct KernelDescriber {
+  bool useBarePointers;
 
-struct ExportKernelsPass
-    : public gpucg::impl::ExportKernelsBase<ExportKernelsPass> {
-  using Base::Base;
-
-  FailureOr<KernelAbi> describe(gpu::LaunchFuncOp launch, func::FuncOp host,
-                                SymbolTable &symbols) {
+  FailureOr<gpucg::KernelExport>
+  describe(gpu::LaunchFuncOp launch, func::FuncOp host, SymbolTable &symbols) {
     StringRef moduleName = launch.getKernelModuleName().getValue();
     StringRef kernelName = launch.getKernelName().getValue();
     auto binary = symbols.lookup<gpu::BinaryOp>(moduleName);
@@ -151,16 +145,18 @@ struct ExportKernelsPass
       return failure();
     }
 
-    KernelAbi abi;
-    abi.binaryName =
+    gpucg::KernelExport abi;
+    abi.kernelName = kernelName.str();
+    abi.binaryFileName =
         (kernelName + "." + fileExtension(object.getFormat())).str();
+    abi.abiFileName = (kernelName + ".abi").str();
     abi.binary = object.getObject().getValue();
-    llvm::raw_string_ostream os(abi.text);
+    llvm::raw_string_ostream os(abi.abi);
     os << "# gpucg kernel ABI (docs/ABI.md)\n";
     os << "abi " << kAbiVersion << "\n";
     os << "function " << host.getSymName() << "\n";
     os << "kernel " << kernelName << "\n";
-    os << "binary " << abi.binaryName << "\n";
+    os << "binary " << abi.binaryFileName << "\n";
     os << "format " << fileExtension(object.getFormat()) << "\n";
     os << "chip " << target.getChip() << "\n";
     os << "calling_convention "
@@ -207,6 +203,35 @@ struct ExportKernelsPass
     }
     return abi;
   }
+};
+} // namespace
+
+FailureOr<SmallVector<gpucg::KernelExport>>
+gpucg::describeKernels(ModuleOp module, bool useBarePointers) {
+  SymbolTable symbols(module);
+  KernelDescriber describer{useBarePointers};
+  SmallVector<KernelExport> kernels;
+  WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
+    auto host = launch->getParentOfType<func::FuncOp>();
+    if (!host) {
+      launch.emitOpError() << "is not in a func.func";
+      return WalkResult::interrupt();
+    }
+    FailureOr<KernelExport> abi = describer.describe(launch, host, symbols);
+    if (failed(abi))
+      return WalkResult::interrupt();
+    kernels.push_back(std::move(*abi));
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return kernels;
+}
+
+namespace {
+struct ExportKernelsPass
+    : public gpucg::impl::ExportKernelsBase<ExportKernelsPass> {
+  using Base::Base;
 
   LogicalResult write(StringRef name, StringRef contents) {
     SmallString<256> path(outputDir);
@@ -223,21 +248,9 @@ struct ExportKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    SmallVector<KernelAbi> kernels;
-    WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
-      auto host = launch->getParentOfType<func::FuncOp>();
-      if (!host) {
-        launch.emitOpError() << "is not in a func.func";
-        return WalkResult::interrupt();
-      }
-      FailureOr<KernelAbi> abi = describe(launch, host, symbols);
-      if (failed(abi))
-        return WalkResult::interrupt();
-      kernels.push_back(std::move(*abi));
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    FailureOr<SmallVector<gpucg::KernelExport>> kernels =
+        gpucg::describeKernels(module, useBarePointers);
+    if (failed(kernels))
       return signalPassFailure();
     if (outputDir.empty())
       return;
@@ -247,10 +260,9 @@ struct ExportKernelsPass
                          << error.message();
       return signalPassFailure();
     }
-    for (const KernelAbi &abi : kernels) {
-      StringRef stem = llvm::sys::path::stem(abi.binaryName);
-      if (failed(write(abi.binaryName, abi.binary)) ||
-          failed(write((stem + ".abi").str(), abi.text)))
+    for (const gpucg::KernelExport &kernel : *kernels) {
+      if (failed(write(kernel.binaryFileName, kernel.binary)) ||
+          failed(write(kernel.abiFileName, kernel.abi)))
         return signalPassFailure();
     }
   }

@@ -1,0 +1,51 @@
+//===- ExportKernels.h - Binaries and launch facts for C callers -*- C++
+//-*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// What gpucg-export-kernels writes, as a function: the C API returns the same
+// binaries and .abi texts without going through files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_CONVERSION_EXPORTKERNELS_H
+#define GPUCG_CONVERSION_EXPORTKERNELS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir {
+namespace gpucg {
+
+/// One launched kernel as gpucg-export-kernels writes it (docs/ABI.md).
+struct KernelExport {
+  /// The kernel's symbol in the binary.
+  std::string kernelName;
+  /// `<kernel>.cubin`, `.ptx`, `.fatbin` or `.bc`, by the object's format.
+  std::string binaryFileName;
+  /// `<kernel>.abi`.
+  std::string abiFileName;
+  /// The contents of the .abi file.
+  std::string abi;
+  /// The bytes of the gpu.binary object; owned by the module's context.
+  StringRef binary;
+};
+
+/// Describes every `gpu.launch_func` of `module` whose kernel module has been
+/// serialized, in walk order. `useBarePointers` selects the ABI's
+/// `calling_convention` line; it must match how the kernels were lowered.
+/// On a launch the kernel ABI cannot describe, emits an error on the
+/// offending op and fails.
+FailureOr<SmallVector<KernelExport>> describeKernels(ModuleOp module,
+                                                     bool useBarePointers);
+
+} // namespace gpucg
+} // namespace mlir
+
+#endif // GPUCG_CONVERSION_EXPORTKERNELS_H

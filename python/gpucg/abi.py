@@ -1,0 +1,191 @@
+# ===- abi.py - The kernel ABI file (docs/ABI.md) ---------------------------===#
+#
+# Part of the gpucg project, under the Apache License v2.0 with LLVM
+# Exceptions. See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===------------------------------------------------------------------------===#
+"""Reads the `.abi` text that gpucg-export-kernels writes (docs/ABI.md), so
+that Python can check a call's arguments before it reaches the runtime.
+Needs no library."""
+
+import dataclasses
+import re
+from typing import List, Optional, Tuple
+
+ABI_VERSION = 1
+
+# Bits of the element types the ABI names (MLIR spelling).
+ELEMENT_BITS = {
+    "i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
+    "f16": 16, "bf16": 16, "f32": 32, "f64": 64, "tf32": 32,
+}
+
+
+class AbiError(ValueError):
+    """An .abi text is malformed or of an unknown version."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Extent:
+    """One grid dimension: a constant, `argN.dimD`, or
+    `ceildiv argN.dimD S`."""
+    value: int  # the constant, or the divisor S (1 for argN.dimD)
+    function_argument: Optional[int] = None
+    dim: Optional[int] = None
+
+    def evaluate(self, shapes):
+        """The extent for `shapes` (one shape per function argument)."""
+        if self.function_argument is None:
+            return self.value
+        size = shapes[self.function_argument][self.dim]
+        return (size + self.value - 1) // self.value
+
+    def __str__(self):
+        if self.function_argument is None:
+            return str(self.value)
+        size = f"arg{self.function_argument}.dim{self.dim}"
+        return size if self.value == 1 else f"ceildiv {size} {self.value}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Argument:
+    """One `argument I function_argument J TYPE` line."""
+    index: int
+    function_argument: int
+    kind: str  # "memref" or "scalar"
+    element_type: str
+    shape: Optional[Tuple[Optional[int], ...]]  # memrefs; None for `?`
+
+    @property
+    def element_bits(self):
+        return ELEMENT_BITS.get(self.element_type, 0)
+
+    def describe(self):
+        if self.kind == "scalar":
+            return f"scalar {self.element_type}"
+        dims = "x".join("?" if d is None else str(d) for d in self.shape)
+        return f"memref {self.element_type} {dims or 'scalar'}"
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelAbi:
+    """The launch facts of one kernel."""
+    version: int
+    function: str
+    kernel: str
+    binary: str
+    format: str
+    chip: str
+    calling_convention: str
+    grid: Tuple[Extent, Extent, Extent]
+    block: Tuple[int, int, int]
+    dynamic_shared_memory: int
+    arguments: Tuple[Argument, ...]
+
+    @property
+    def num_function_arguments(self):
+        """How many arguments the host function has, as far as the kernel
+        uses them (the highest `function_argument` + 1)."""
+        return 1 + max((a.function_argument for a in self.arguments),
+                       default=-1)
+
+    def function_arguments(self):
+        """The ABI's argument for each function argument (None for one the
+        kernel does not take), in the function's order."""
+        result = [None] * self.num_function_arguments
+        for argument in self.arguments:
+            result[argument.function_argument] = argument
+        return result
+
+
+_SIZE = re.compile(r"arg(\d+)\.dim(\d+)$")
+
+
+def _parse_extent(words, line_number):
+    if len(words) == 1 and words[0].isdigit():
+        return Extent(int(words[0]))
+    if len(words) == 1 and _SIZE.match(words[0]):
+        match = _SIZE.match(words[0])
+        return Extent(1, int(match.group(1)), int(match.group(2)))
+    if (len(words) == 3 and words[0] == "ceildiv" and _SIZE.match(words[1])
+            and words[2].isdigit() and int(words[2]) > 0):
+        match = _SIZE.match(words[1])
+        return Extent(int(words[2]), int(match.group(1)), int(match.group(2)))
+    raise AbiError(f"line {line_number}: invalid grid extent "
+                   f"'{' '.join(words)}'")
+
+
+def _parse_argument(words, line_number):
+    # argument I function_argument J memref ELT SHAPE | scalar T
+    if (len(words) < 5 or words[1] != "function_argument"
+            or not words[0].isdigit() or not words[2].isdigit()):
+        raise AbiError(f"line {line_number}: invalid argument line")
+    index, function_argument, kind = int(words[0]), int(words[2]), words[3]
+    if kind == "memref" and len(words) == 6:
+        if words[5] == "scalar":
+            shape = ()
+        else:
+            shape = tuple(None if d == "?" else int(d)
+                          for d in words[5].split("x"))
+        return Argument(index, function_argument, kind, words[4], shape)
+    if kind == "scalar" and len(words) == 5:
+        return Argument(index, function_argument, kind, words[4], None)
+    raise AbiError(f"line {line_number}: invalid argument type "
+                   f"'{' '.join(words[3:])}'")
+
+
+def parse(text) -> KernelAbi:
+    """Parses the text of an .abi file; raises AbiError on a malformed one."""
+    facts = {}
+    arguments: List[Argument] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, *words = line.split()
+        try:
+            if key == "argument":
+                arguments.append(_parse_argument(words, number))
+            elif key.startswith("grid_"):
+                facts[key] = _parse_extent(words, number)
+            elif key in ("abi", "block_x", "block_y", "block_z",
+                         "dynamic_shared_memory", "arguments"):
+                facts[key] = int(words[0])
+            else:
+                facts[key] = words[0] if words else ""
+        except AbiError:
+            raise
+        except (ValueError, IndexError):
+            raise AbiError(f"line {number}: invalid '{line}'") from None
+    if facts.get("abi") != ABI_VERSION:
+        raise AbiError(f"unknown ABI version {facts.get('abi')} "
+                       f"(this reader knows {ABI_VERSION})")
+    required = ["function", "kernel", "binary", "format", "chip",
+                "calling_convention", "grid_x", "grid_y", "grid_z",
+                "block_x", "block_y", "block_z", "dynamic_shared_memory",
+                "arguments"]
+    missing = [key for key in required if key not in facts]
+    if missing:
+        raise AbiError("missing line(s): " + ", ".join(missing))
+    if facts["arguments"] != len(arguments):
+        raise AbiError(f"'arguments {facts['arguments']}' but "
+                       f"{len(arguments)} argument line(s)")
+    return KernelAbi(
+        version=facts["abi"], function=facts["function"],
+        kernel=facts["kernel"], binary=facts["binary"],
+        format=facts["format"], chip=facts["chip"],
+        calling_convention=facts["calling_convention"],
+        grid=(facts["grid_x"], facts["grid_y"], facts["grid_z"]),
+        block=(facts["block_x"], facts["block_y"], facts["block_z"]),
+        dynamic_shared_memory=facts["dynamic_shared_memory"],
+        arguments=tuple(arguments))
+
+
+def read(path) -> KernelAbi:
+    """Parses the .abi file at `path`."""
+    with open(path, encoding="utf-8") as file:
+        try:
+            return parse(file.read())
+        except AbiError as error:
+            raise AbiError(f"{path}: {error}") from None

@@ -1,0 +1,242 @@
+# ===- compiler.py - gpucg.compile and the pass registry --------------------===#
+#
+# Part of the gpucg project, under the Apache License v2.0 with LLVM
+# Exceptions. See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===------------------------------------------------------------------------===#
+"""gpucg.compile over mlirGpucgCompile (gpucg-c/Compile.h), and the list of
+gpucg's passes and pipelines (gpucg-c/Passes.h)."""
+
+import dataclasses
+import os
+import pathlib
+from ctypes import byref
+from typing import List, Optional, Union
+
+from . import _capi
+from . import abi as abi_module
+
+# format= spellings, and the file extension gpucg-export-kernels gives each.
+FORMATS = {"ptx": "ptx", "isa": "ptx", "cubin": "cubin", "bin": "cubin",
+           "fatbin": "fatbin"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    """One diagnostic: severity ("error", "warning", "note", "remark"), the
+    location ("file:line:col", or "" when unknown) and the message."""
+    severity: str
+    location: str
+    message: str
+
+    def __str__(self):
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.severity}: {self.message}"
+
+
+class CompileError(Exception):
+    """A compilation failed. `status` says at which stage ("parse error",
+    "pipeline error", "pass failure", ...), `diagnostics` why."""
+
+    def __init__(self, status, diagnostics):
+        self.status = status
+        self.diagnostics = list(diagnostics)
+        errors = [str(d) for d in self.diagnostics if d.severity == "error"]
+        detail = "\n".join(errors or [str(d) for d in self.diagnostics])
+        super().__init__(f"{status}" + (f":\n{detail}" if detail else ""))
+
+
+@dataclasses.dataclass
+class CompiledKernel:
+    """One launched kernel: its binary (PTX as str, a cubin or fatbin as
+    bytes) and the text of its .abi file."""
+    name: str
+    binary_file_name: str
+    binary: Union[str, bytes]
+    abi: str
+
+    @property
+    def abi_info(self) -> abi_module.KernelAbi:
+        """The parsed .abi text."""
+        return abi_module.parse(self.abi)
+
+    def save(self, directory) -> pathlib.Path:
+        """Writes `<kernel>.<ext>` and `<kernel>.abi` into `directory` (made
+        when missing), as gpucg-export-kernels does; returns the .abi path."""
+        directory = pathlib.Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        binary = (self.binary.encode("utf-8") if isinstance(self.binary, str)
+                  else self.binary)
+        (directory / self.binary_file_name).write_bytes(binary)
+        abi_path = directory / (self.name + ".abi")
+        abi_path.write_text(self.abi, encoding="utf-8")
+        return abi_path
+
+
+@dataclasses.dataclass
+class CompileResult:
+    """What a compilation made.
+
+    output: the binary of the first kernel (PTX as str, cubin/fatbin as
+        bytes) when the pipeline made kernels, else the module's text;
+    abi: the first kernel's .abi text, or None;
+    kernels: every launched kernel;
+    module: the module after the pipeline, printed;
+    diagnostics: warnings and remarks (errors raise CompileError).
+    """
+    output: Union[str, bytes]
+    abi: Optional[str]
+    kernels: List[CompiledKernel]
+    module: str
+    diagnostics: List[Diagnostic]
+
+    def save(self, directory):
+        """Saves every kernel (CompiledKernel.save); returns the .abi
+        paths."""
+        return [kernel.save(directory) for kernel in self.kernels]
+
+
+def _read_source(source):
+    if isinstance(source, os.PathLike):
+        path = pathlib.Path(source)
+        return path.read_text(encoding="utf-8"), str(path)
+    if isinstance(source, bytes):
+        return source.decode("utf-8"), "<source>"
+    return source, "<source>"
+
+
+def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
+            features="", opt_level=3, bare_pointers=True, generic=False,
+            verify_each=True, source_name=None) -> CompileResult:
+    """Compiles MLIR `source` (text, or a pathlib.Path to read).
+
+    Without `pipeline`: gpucg-compile for `chip` (None: the module's
+    #gpucg.target) and `format` ("ptx"/"isa" needs no CUDA; "cubin"/"bin"
+    and "fatbin" run the CUDA toolkit's ptxas). With `pipeline`: that textual
+    pipeline (anchored, `builtin.module(...)`, or the passes to nest in the
+    module); `chip` and `format` are then ignored, and the kernels a pipeline
+    serializes (gpucg-compile{...}) come back with ABI texts whose calling
+    convention is `bare_pointers`.
+
+    Raises CompileError with the diagnostics on any failure.
+    """
+    capi = _capi.lib()
+    text, default_name = _read_source(source)
+    if pipeline is None and format not in FORMATS:
+        raise ValueError(f"unknown format '{format}': expected one of "
+                         + ", ".join(sorted(FORMATS)))
+    options = capi.mlirGpucgCompileOptionsGetDefault()
+    owners = []
+
+    def ref(value):
+        string_ref, owner = _capi.string_ref(value or "")
+        owners.append(owner)
+        return string_ref
+
+    options.pipeline = ref(pipeline)
+    if pipeline is None:
+        options.chip = ref(chip)
+        options.format = ref(format)
+    options.features = ref(features)
+    options.optLevel = opt_level
+    options.barePointers = bare_pointers
+    options.printGenericForm = generic
+    options.verifyEachPass = verify_each
+
+    diagnostics = []
+    kernels = []
+    modules = []
+
+    @_capi.MlirGpucgKernelCallback
+    def on_kernel(kernel, _):
+        kernel = kernel.contents
+        file_name = kernel.binaryFileName.str()
+        binary = kernel.binary.bytes()
+        if file_name.endswith(".ptx"):
+            binary = binary.decode("utf-8", errors="replace")
+        kernels.append(CompiledKernel(kernel.name.str(), file_name, binary,
+                                      kernel.abi.str()))
+
+    @_capi.MlirStringCallback
+    def on_module(text_ref, _):
+        modules.append(text_ref.str())
+
+    @_capi.MlirGpucgDiagnosticCallback
+    def on_diagnostic(severity, location, message, _):
+        diagnostics.append(Diagnostic(_capi.SEVERITIES.get(severity, "error"),
+                                      location.str(), message.str()))
+
+    callbacks = _capi.MlirGpucgCompileCallbacks(on_kernel, on_module,
+                                                on_diagnostic, None)
+    status = capi.mlirGpucgCompile(ref(text),
+                                   ref(source_name or default_name),
+                                   byref(options), byref(callbacks))
+    if status != 0:
+        raise CompileError(_capi.COMPILE_STATUS.get(status, str(status)),
+                           diagnostics)
+    module = modules[0] if modules else ""
+    return CompileResult(
+        output=kernels[0].binary if kernels else module,
+        abi=kernels[0].abi if kernels else None,
+        kernels=kernels, module=module, diagnostics=diagnostics)
+
+
+# ===------------------------------------------------------------------------===#
+# Passes and pipelines
+# ===------------------------------------------------------------------------===#
+
+
+@dataclasses.dataclass(frozen=True)
+class PassOption:
+    name: str
+    default: str
+    description: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PassInfo:
+    """One of gpucg's passes or named pipelines."""
+    name: str
+    summary: str
+    kind: str  # "pass" or "pipeline"
+    anchor: str  # "func.func", "builtin.module", "" (any op)
+    options: tuple
+
+    def usage(self):
+        """How a pipeline writes it, with every option at its default."""
+        if not self.options:
+            return self.name
+        values = " ".join(f"{o.name}={o.default}" for o in self.options)
+        return f"{self.name}{{{values}}}"
+
+
+def _entries():
+    capi = _capi.lib()
+    result = []
+    for i in range(capi.mlirGpucgGetNumPassEntries()):
+        entry = capi.mlirGpucgGetPassEntry(i)
+        options = []
+        for j in range(entry.numOptions):
+            option = capi.mlirGpucgGetPassEntryOption(i, j)
+            options.append(PassOption(option.name.str(),
+                                      option.defaultValue.str(),
+                                      option.description.str()))
+        result.append(PassInfo(entry.argument.str(), entry.summary.str(),
+                               "pass" if entry.kind == 0 else "pipeline",
+                               entry.anchor.str(), tuple(options)))
+    return result
+
+
+def passes() -> List[PassInfo]:
+    """gpucg's passes, in name order, with their options."""
+    return [e for e in _entries() if e.kind == "pass"]
+
+
+def pipelines() -> List[PassInfo]:
+    """gpucg's named pipelines, in name order, with their options."""
+    return [e for e in _entries() if e.kind == "pipeline"]
+
+
+def version() -> str:
+    return _capi.lib().mlirGpucgGetVersion().str()

@@ -1,0 +1,42 @@
+# The command line, python -m gpucg.
+#
+# RUN: %sanitizer_preload %gpucg_python -m gpucg compile \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir | FileCheck %s --check-prefix=PTX
+# PTX: .target sm_80
+# PTX: .visible .entry matmul_kernel(
+# PTX: mma.sync.aligned.m16n8k16
+#
+# RUN: rm -rf %t && %sanitizer_preload %gpucg_python -m gpucg compile \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir -o %t | FileCheck %s --check-prefix=SAVED
+# RUN: FileCheck %s --check-prefix=ABI < %t/matmul_kernel.abi
+# RUN: FileCheck %s --check-prefix=PTX < %t/matmul_kernel.ptx
+# SAVED: matmul_kernel.abi
+# ABI: kernel matmul_kernel
+# ABI: format ptx
+#
+# RUN: %sanitizer_preload %gpucg_python -m gpucg compile \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir -p gpucg-matmul-mma-sync \
+# RUN:   | FileCheck %s --check-prefix=MODULE
+# MODULE: nvgpu.mma.sync
+#
+# RUN: not %sanitizer_preload %gpucg_python -m gpucg compile %s 2>&1 \
+# RUN:   | FileCheck %s --check-prefix=BAD
+# BAD: cli.py:1:1: error:
+# BAD: gpucg: parse error
+#
+# RUN: %sanitizer_preload %gpucg_python -m gpucg passes --options \
+# RUN:   | FileCheck %s --check-prefix=PASSES
+# PASSES: pass     gpucg-multi-buffering [func.func]: Multi-buffer
+# PASSES-NEXT: num-buffers=0  Number of buffers
+# PASSES: pipeline gpucg-compile [builtin.module]: From a module of linalg kernels
+# PASSES: format=bin  What gpu-module-to-binary produces
+#
+# A sweep of workgroup tiles; without --run (or without a GPU) it compiles
+# only, and an invalid configuration is reported, not fatal.
+# RUN: %sanitizer_preload %gpucg_python -m gpucg bench \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir \
+# RUN:   --tiles 32x32x32,64x64x32,256x256x32 --workgroup 64x2x1 --depth 2 \
+# RUN:   | FileCheck %s --check-prefix=BENCH
+# BENCH:   32x32x32  compiled grid 16x16x1 block 64x2x1 dynamic smem 0
+# BENCH:   64x64x32  compiled grid 8x8x1 block 64x2x1
+# BENCH: 256x256x32  error {{.*}}bytes of shared memory

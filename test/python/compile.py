@@ -1,0 +1,100 @@
+# RUN: %sanitizer_preload %gpucg_python %s
+"""gpucg.compile: a matmul to PTX and its ABI, the pipeline form, and the
+errors of bad input as CompileError with diagnostics."""
+
+import pathlib
+import tempfile
+import unittest
+
+import gpucg
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+MATMUL = (EXAMPLES / "matmul_512x128x512_f16.mlir").read_text()
+
+
+class CompileTest(unittest.TestCase):
+
+    def test_ptx_and_abi(self):
+        result = gpucg.compile(MATMUL, chip="sm_80", format="ptx")
+        self.assertIsInstance(result.output, str)
+        self.assertIn(".visible .entry matmul_kernel(", result.output)
+        self.assertIn("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                      result.output)
+        self.assertEqual(len(result.kernels), 1)
+        self.assertEqual(result.abi, result.kernels[0].abi)
+        abi = result.kernels[0].abi_info
+        self.assertEqual((abi.function, abi.kernel, abi.format, abi.chip),
+                         ("matmul", "matmul_kernel", "ptx", "sm_80"))
+        self.assertEqual(abi.calling_convention, "bare_pointers")
+        self.assertEqual([str(e) for e in abi.grid], ["16", "16", "1"])
+        self.assertEqual(abi.block, (64, 2, 1))
+        # The kernel takes C first; the function's order is A, B, C.
+        self.assertEqual([a.function_argument for a in abi.arguments],
+                         [2, 0, 1])
+        self.assertEqual([a.describe() for a in abi.function_arguments()],
+                         ["memref f16 512x128", "memref f16 128x512",
+                          "memref f32 512x512"])
+        self.assertIn("gpu.binary @matmul_kernel", result.module)
+
+    def test_save_writes_what_export_kernels_writes(self):
+        result = gpucg.compile(MATMUL, format="isa")
+        with tempfile.TemporaryDirectory() as directory:
+            (abi_path,) = result.save(directory)
+            self.assertEqual(abi_path.name, "matmul_kernel.abi")
+            ptx = pathlib.Path(directory, "matmul_kernel.ptx").read_text()
+            self.assertEqual(ptx, result.output)
+            self.assertEqual(gpucg.abi.read(abi_path).kernel, "matmul_kernel")
+
+    def test_path_source_and_descriptors(self):
+        result = gpucg.compile(EXAMPLES / "matmul_512x128x512_f16.mlir",
+                               bare_pointers=False)
+        self.assertEqual(result.kernels[0].abi_info.calling_convention,
+                         "memref_descriptors")
+
+    def test_pipeline_without_binary(self):
+        result = gpucg.compile(MATMUL, pipeline="gpucg-matmul-mma-sync")
+        self.assertEqual(result.kernels, [])
+        self.assertIsNone(result.abi)
+        self.assertEqual(result.output, result.module)
+        self.assertIn("nvgpu.mma.sync", result.output)
+
+    def test_pipeline_with_binary(self):
+        result = gpucg.compile(
+            MATMUL, pipeline="builtin.module(gpucg-compile{format=isa})")
+        self.assertEqual(result.kernels[0].binary_file_name,
+                         "matmul_kernel.ptx")
+
+    def test_parse_error(self):
+        with self.assertRaises(gpucg.CompileError) as caught:
+            gpucg.compile("func.func @f(%a: i32\n", source_name="bad.mlir")
+        error = caught.exception
+        self.assertEqual(error.status, "parse error")
+        self.assertEqual(error.diagnostics[0].severity, "error")
+        self.assertTrue(error.diagnostics[0].location.startswith("bad.mlir:1:"))
+        self.assertIn("expected ')'", str(error))
+
+    def test_pipeline_error(self):
+        with self.assertRaises(gpucg.CompileError) as caught:
+            gpucg.compile(MATMUL, pipeline="gpucg-no-such-pass")
+        self.assertEqual(caught.exception.status, "pipeline error")
+        self.assertIn("'gpucg-no-such-pass' does not refer to a registered "
+                      "pass", str(caught.exception))
+
+    def test_pass_failure(self):
+        with self.assertRaises(gpucg.CompileError) as caught:
+            gpucg.compile(MATMUL, chip="sm_90")
+        # The module says sm_80; gpucg-attach-nvvm-target refuses another.
+        self.assertEqual(caught.exception.status, "pass failure")
+        self.assertIn("was planned for sm_80 (gpucg.target) but chip=sm_90 "
+                      "was requested", str(caught.exception))
+        # chip=None follows the module's target.
+        self.assertEqual(gpucg.compile(MATMUL, chip=None).kernels[0]
+                         .abi_info.chip, "sm_80")
+
+    def test_unknown_format(self):
+        with self.assertRaisesRegex(ValueError, "unknown format 'sass'"):
+            gpucg.compile(MATMUL, format="sass")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,152 @@
+# REQUIRES: numpy
+# RUN: %sanitizer_preload %gpucg_python %s
+"""gpucg.Kernel's argument checks against the kernel ABI (no GPU needed),
+and the ABI reader."""
+
+import pathlib
+import unittest
+
+import numpy
+
+import gpucg
+from gpucg import abi
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
+# A kernel with a dynamic size and a scalar, as gpucg-export-kernels writes
+# them with memref descriptors.
+DYNAMIC_ABI = """# gpucg kernel ABI (docs/ABI.md)
+abi 1
+function scale
+kernel scale_kernel
+binary scale_kernel.ptx
+format ptx
+chip sm_80
+calling_convention memref_descriptors
+grid_x ceildiv arg0.dim0 32
+grid_y 1
+grid_z 1
+block_x 32
+block_y 1
+block_z 1
+dynamic_shared_memory 0
+arguments 2
+argument 0 function_argument 0 memref f32 ?x64
+argument 1 function_argument 1 scalar f32
+"""
+
+
+class FakeTorchTensor:
+    """Enough of a torch.Tensor for the checks (torch need not be
+    installed)."""
+    __module__ = "torch"
+
+    def __init__(self, shape, dtype, is_cuda=True, contiguous=True, ptr=256):
+        self.shape, self.dtype, self.is_cuda = shape, dtype, is_cuda
+        self.device = "cuda:0" if is_cuda else "cpu"
+        self._contiguous, self._ptr = contiguous, ptr
+
+    def is_contiguous(self):
+        return self._contiguous
+
+    def data_ptr(self):
+        return self._ptr
+
+
+class CheckTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        result = gpucg.compile(EXAMPLES / "matmul_512x128x512_f16.mlir")
+        cls.abi = result.kernels[0].abi_info
+
+    def arrays(self):
+        return (numpy.zeros((512, 128), numpy.float16),
+                numpy.zeros((128, 512), numpy.float16),
+                numpy.zeros((512, 512), numpy.float32))
+
+    def test_good_arguments(self):
+        prepared = gpucg.check_arguments(self.abi, self.arrays())
+        self.assertEqual([p.kind for p in prepared], ["numpy"] * 3)
+
+    def test_count(self):
+        a, b, _ = self.arrays()
+        with self.assertRaisesRegex(
+                TypeError, r"matmul takes 3 argument\(s\) \(memref f16 "
+                r"512x128, memref f16 128x512, memref f32 512x512\), got 2"):
+            gpucg.check_arguments(self.abi, (a, b))
+
+    def test_dtype(self):
+        a, b, c = self.arrays()
+        with self.assertRaisesRegex(
+                TypeError, r"matmul: argument 0: expected an array of "
+                r"float16 \(memref f16 512x128\), got float32"):
+            gpucg.check_arguments(self.abi, (a.astype(numpy.float32), b, c))
+
+    def test_shape(self):
+        a, b, c = self.arrays()
+        with self.assertRaisesRegex(
+                ValueError, "matmul: argument 1: expected shape 128x512, "
+                "got 128x256"):
+            gpucg.check_arguments(self.abi, (a, b[:, :256], c))
+        with self.assertRaisesRegex(ValueError, "expected shape 512x512, "
+                                    "got 512"):
+            gpucg.check_arguments(self.abi, (a, b, c[0]))
+
+    def test_not_an_array(self):
+        a, b, _ = self.arrays()
+        with self.assertRaisesRegex(TypeError, "argument 2: expected a NumPy "
+                                    "array or a torch CUDA tensor"):
+            gpucg.check_arguments(self.abi, (a, b, [[0.0]]))
+
+    def test_torch_checks(self):
+        a, b, _ = self.arrays()
+        good = FakeTorchTensor((512, 512), "torch.float32")
+        self.assertEqual(gpucg.check_arguments(self.abi, (a, b, good))[2].kind,
+                         "torch")
+        cases = [
+            (FakeTorchTensor((512, 512), "torch.float16"), TypeError,
+             r"expected a tensor of torch.float32 \(memref f32 512x512\), "
+             "got torch.float16"),
+            (FakeTorchTensor((512, 512), "torch.float32", is_cuda=False),
+             ValueError, "expected a CUDA tensor, got one on cpu"),
+            (FakeTorchTensor((512, 512), "torch.float32", contiguous=False),
+             ValueError, "must be contiguous"),
+            (FakeTorchTensor((512, 512), "torch.float32", ptr=258),
+             ValueError, "16-byte aligned"),
+        ]
+        for tensor, error, message in cases:
+            with self.subTest(message=message):
+                with self.assertRaisesRegex(error, message):
+                    gpucg.check_arguments(self.abi, (a, b, tensor))
+
+    def test_dynamic_shape_and_scalar(self):
+        kernel_abi = abi.parse(DYNAMIC_ABI)
+        self.assertEqual(str(kernel_abi.grid[0]), "ceildiv arg0.dim0 32")
+        self.assertEqual(kernel_abi.grid[0].evaluate([(100, 64)]), 4)
+        data = numpy.zeros((100, 64), numpy.float32)
+        prepared = gpucg.check_arguments(kernel_abi, (data, 2.0))
+        self.assertEqual(prepared[1].scalar_bits, 0x40000000)
+        with self.assertRaisesRegex(ValueError, r"expected shape \?x64, got "
+                                    "100x32"):
+            gpucg.check_arguments(kernel_abi, (data[:, :32], 2.0))
+        with self.assertRaisesRegex(TypeError, r"argument 1: expected a "
+                                    r"number \(f32\), got str"):
+            gpucg.check_arguments(kernel_abi, (data, "2"))
+
+
+class AbiTest(unittest.TestCase):
+
+    def test_errors(self):
+        with self.assertRaisesRegex(abi.AbiError, "unknown ABI version 2"):
+            abi.parse(DYNAMIC_ABI.replace("abi 1", "abi 2"))
+        with self.assertRaisesRegex(abi.AbiError, "missing line"):
+            abi.parse("abi 1\nfunction f\n")
+        with self.assertRaisesRegex(abi.AbiError, "'arguments 3' but 2"):
+            abi.parse(DYNAMIC_ABI.replace("arguments 2", "arguments 3"))
+        with self.assertRaisesRegex(abi.AbiError, "invalid grid extent"):
+            abi.parse(DYNAMIC_ABI.replace("grid_y 1", "grid_y arg0.dim0 * 2"))
+
+
+if __name__ == "__main__":
+    unittest.main()
