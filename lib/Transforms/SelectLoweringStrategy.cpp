@@ -100,6 +100,12 @@ struct SelectLoweringStrategyPass
       compilationInfoHelper.removeAttr(*root);
     loweringConfigHelper.setAttr(*root, strategy.loweringConfig);
     translationInfoHelper.setAttr(funcOp, strategy.translationInfo);
+    // The passes after this one (the launch's shared-memory limits, the
+    // NVVM target) read the kernel's target: when the chip option chose
+    // another than the enclosing one, the kernel carries the one it was
+    // decided for.
+    if (chipTarget && chipTarget != getTarget(funcOp))
+      dialect->getTargetAttrHelper().setAttr(funcOp, chipTarget);
   }
 
 private:

@@ -19,10 +19,15 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{mma=wmma}))' \
 // RUN:   | FileCheck %s --check-prefix=WMMA
 
-/// The module's gpucg.target (sm_80) decides: mma.sync.
+/// The module's gpucg.target (sm_80) decides: mma.sync. With the chip
+/// option the kernel carries the target it was decided for, which the
+/// later passes (launch limits, NVVM target) read; without it, nothing is
+/// added.
 // CHECK-LABEL: func.func @target_from_module
+//   CHECK-NOT:   gpucg.target
 //  CHECK-SAME:   pipeline = MatmulTensorCoreMmaSync
 // OVERRIDE-LABEL: func.func @target_from_module
+//  OVERRIDE-SAME:   gpucg.target = #gpucg.target<chip = "sm_75"
 //  OVERRIDE-SAME:   pipeline = MatmulTensorCore,
 // WMMA-LABEL: func.func @target_from_module
 //  WMMA-SAME:   pipeline = MatmulTensorCore,

@@ -1,0 +1,25 @@
+// gpucg-compile{chip=sm_80} on a module without a gpucg.target: the chip
+// option reaches every stage, not only the strategy. The strategy picks
+// 128x128x32 tiles and four stages (64 KB of workgroup memory), which
+// gpucg-build-gpu-launch used to check against the 48 KB default of a
+// module without a target ("more than the default target opt-in limit").
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 format=isa output-dir=%t})' -o %t/lowered.mlir
+// RUN: gpucg-opt %t/lowered.mlir > /dev/null
+// RUN: FileCheck %s --check-prefix=ABI < %t/matmul_4096_kernel.abi
+// RUN: FileCheck %s --check-prefix=PTX < %t/matmul_4096_kernel.ptx
+
+// ABI: chip sm_80
+// ABI: block_x 64
+// ABI: block_y 2
+// ABI: dynamic_shared_memory 65536
+
+// PTX: .target sm_80
+// PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+
+func.func @matmul_4096(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  return %0 : tensor<4096x4096xf32>
+}
