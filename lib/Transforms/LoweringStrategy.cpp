@@ -416,7 +416,8 @@ static int64_t pickKTile(const MatmulShape &shape, MmaShapeAttr inst) {
 /// to partial tiles, and whose grid gives every SM a workgroup; else the
 /// smallest such tile (the most workgroups); else, for shapes no candidate
 /// covers well, 32x32 on 2x2 warps with partial tiles, or 16x16 on one warp
-/// when M or N is below 32 or M and N are multiples of 16.
+/// when M or N is below 32 or M and N are multiples of 16; none when M or N
+/// is below 16.
 static const TensorCoreTile *pickWorkgroupTile(const TensorCoreContext &ctx) {
   int64_t m = ctx.shape.m(), n = ctx.shape.n();
   const TensorCoreTile *smallest = nullptr;
@@ -436,6 +437,10 @@ static const TensorCoreTile *pickWorkgroupTile(const TensorCoreContext &ctx) {
   }
   if (smallest)
     return smallest;
+  // With no whole tile, every workgroup would take the scalar path for
+  // partial tiles (workgroup specialization's remainder): no tensor cores.
+  if (m < kOneWarpTile->m || n < kOneWarpTile->n)
+    return nullptr;
   bool fitsTwoWarps = m >= 32 && n >= 32;
   bool alignedTo16 = m % 16 == 0 && n % 16 == 0;
   const TensorCoreTile *fallback =
@@ -715,6 +720,13 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
     os << "M x N = " << shape->m() << " x " << shape->n()
        << " is smaller than the " << inst.getM() << " x " << inst.getN()
        << " instruction";
+    return text;
+  }
+  if (shape->m() < kOneWarpTile->m || shape->n() < kOneWarpTile->n) {
+    os << "M x N = " << shape->m() << " x " << shape->n()
+       << " holds no whole " << kOneWarpTile->m << " x " << kOneWarpTile->n
+       << " workgroup tile (the smallest), so every workgroup would run the "
+          "scalar path for partial tiles";
     return text;
   }
   if (shape->k() < inst.getK() || shape->k() % inst.getK() != 0) {

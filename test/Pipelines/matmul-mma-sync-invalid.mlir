@@ -17,3 +17,17 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
   }
 }
 
+
+// -----
+
+/// N = 9 fits the m16n8k16 instruction but not the smallest workgroup tile
+/// (16 x 16): every workgroup would take the scalar path for partial tiles
+/// (the strategy picks SIMT instead). It used to take the tensor-core path
+/// and fail in upstream's conversion on the scalar path's arith.extf.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @no_whole_tile(%a: tensor<17x16xf16>, %b: tensor<16x9xf16>, %c: tensor<17x9xf32>) -> tensor<17x9xf32> {
+    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: M x N = 17 x 9 holds no whole 16 x 16 workgroup tile (the smallest), so every workgroup would run the scalar path for partial tiles}}
+    %0 = linalg.matmul ins(%a, %b : tensor<17x16xf16>, tensor<16x9xf16>) outs(%c : tensor<17x9xf32>) -> tensor<17x9xf32>
+    return %0 : tensor<17x9xf32>
+  }
+}
