@@ -290,6 +290,9 @@ int bench_read_shapes(const char *path, bench_case_list *list, FILE *errors) {
     ++numErrors;
   }
   fclose(file);
+  /* A manifest with errors is not used: nothing of it is kept. */
+  if (numErrors)
+    bench_manifest_free(manifest);
   return numErrors;
 }
 
@@ -494,6 +497,9 @@ int bench_read_manifest(const char *directory, bench_manifest *manifest,
     ++numErrors;
   }
   fclose(file);
+  /* A manifest with errors is not used: nothing of it is kept. */
+  if (numErrors)
+    bench_manifest_free(manifest);
   return numErrors;
 }
 

@@ -109,7 +109,8 @@ typedef struct bench_manifest {
 #define BENCH_MANIFEST_NAME "manifest.txt"
 
 /* Reads DIRECTORY/manifest.txt. Errors are "FILE:LINE: error: ..." on
-   `errors`; returns their number (a missing file is one). */
+   `errors`; returns their number (a missing file is one). With errors,
+   `manifest` holds no entries (nothing to free). */
 int bench_read_manifest(const char *directory, bench_manifest *manifest,
                         FILE *errors);
 void bench_manifest_free(bench_manifest *manifest);
