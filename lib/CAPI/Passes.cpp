@@ -180,7 +180,10 @@ static std::vector<Entry> buildEntries() {
   entries.push_back(
       describePipeline<TensorCorePipelineOptions>("gpucg-matmul-mma-sync"));
   entries.push_back(
+      describePipeline<SimtPipelineOptions>("gpucg-matmul-simt"));
+  entries.push_back(
       describePipeline<TensorCorePipelineOptions>("gpucg-matmul-tensorcore"));
+  entries.push_back(describePipeline<SimtPipelineOptions>("gpucg-simt"));
   entries.push_back(
       describePipeline<EmptyPipelineOptions>("gpucg-test-lower-to-cpu"));
   return entries;

@@ -48,6 +48,9 @@ struct LowerWorkgroupPass
       buildTensorCoreWorkgroupPipeline(pm, kind, options);
       pm.getDependentDialects(registry);
     }
+    OpPassManager simt(func::FuncOp::getOperationName());
+    buildSimtWorkgroupPipeline(simt);
+    simt.getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -66,12 +69,21 @@ struct LowerWorkgroupPass
       buildTensorCoreWorkgroupPipeline(pm, MmaKind::MmaSync,
                                        options);
       break;
+    // The SIMT stages; WarpReduction kernels are re-planned as
+    // SimtDistribute by their first pass (gpucg-simt-fallback).
+    case Pipeline::SimtDistribute:
+    case Pipeline::Vectorize:
+    case Pipeline::MatmulSimt:
+    case Pipeline::WarpReduction:
+      buildSimtWorkgroupPipeline(pm);
+      break;
     default:
       funcOp.emitOpError()
           << "has translation_info pipeline '"
           << stringifyPipeline(translation.getPipeline())
           << "', which gpucg cannot lower to a GPU binary yet (supported: "
-             "MatmulTensorCore, MatmulTensorCoreMmaSync)";
+             "MatmulTensorCore, MatmulTensorCoreMmaSync, SimtDistribute, "
+             "Vectorize, MatmulSimt, WarpReduction)";
       return signalPassFailure();
     }
     if (failed(runPipeline(pm, funcOp)))

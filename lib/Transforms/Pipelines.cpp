@@ -118,6 +118,37 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   fpm.addPass(createCSEPass());
 }
 
+void mlir::gpucg::buildSimtPipeline(OpPassManager &pm,
+                                    const SimtPipelineOptions &options) {
+  SelectLoweringStrategyOptions strategy;
+  strategy.chip = options.chip;
+  OpPassManager &onTensors = pm.nest<func::FuncOp>();
+  onTensors.addPass(createSelectLoweringStrategy(strategy));
+  onTensors.addPass(createTileAndDistributeToWorkgroups());
+
+  buildBufferizePipeline(pm);
+  buildSimtWorkgroupPipeline(pm.nest<func::FuncOp>());
+}
+
+void mlir::gpucg::buildSimtWorkgroupPipeline(OpPassManager &fpm) {
+  // Inside the workgroup: IREE's LLVMGPUDistribute order, with the
+  // workgroup-memory copies of a promoted matmul spread over the threads.
+  fpm.addPass(createSimtFallback());
+  fpm.addPass(createWorkgroupSpecialization());
+  fpm.addPass(createTileAndDistribute(
+      TileAndDistributeOptions{/*distributeToWarp=*/false}));
+  fpm.addPass(createRemoveSingleIterationLoop());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+  fpm.addPass(createDistributeSharedMemoryCopy());
+  fpm.addPass(createConvertLinalgToLoopsPass());
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createLoopInvariantCodeMotionPass());
+  fpm.addPass(createPackSharedMemoryAlloc());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
@@ -139,6 +170,20 @@ void mlir::gpucg::registerGpucgPassPipelines() {
       [](OpPassManager &pm, const TensorCorePipelineOptions &options) {
         buildTensorCorePipeline(pm, MmaKind::MmaSync, options);
       });
+  registerModulePipeline<SimtPipelineOptions>(
+      "gpucg-simt",
+      "SIMT pipeline for any kernel on tensors, the always-correct fallback: "
+      "strategy, workgroup tiling, bufferization, re-planning as "
+      "SimtDistribute of kernels not distributed over threads, "
+      "specialization, thread distribution, copy distribution, loops, "
+      "shared-memory packing",
+      buildSimtPipeline);
+  registerModulePipeline<SimtPipelineOptions>(
+      "gpucg-matmul-simt",
+      "SIMT (CUDA-core) pipeline for matmul kernels on tensors; the stages "
+      "of gpucg-simt (A and B promoted to workgroup memory for multi-warp "
+      "MatmulSimt workgroups)",
+      buildSimtPipeline);
   registerModulePipeline<EmptyPipelineOptions>(
       "gpucg-bufferize",
       "Bufferize gpucg kernels with one-shot bufferization (function "

@@ -80,6 +80,11 @@ NAMED_PIPELINES = [
          options={"chip": "chip", "depth": "depth", "padding": "pipeline_padding",
                   "schedule": "schedule", "epilogue-peeling": "bool"},
          must_contain="nvgpu.mma.sync"),
+    # The SIMT pipelines take any kernel (others are re-planned as
+    # SimtDistribute), so they have no tensor-core flavor.
+    dict(name="gpucg-simt", anchor="builtin.module", options={"chip": "chip"}, simt=True),
+    dict(name="gpucg-matmul-simt", anchor="builtin.module", options={"chip": "chip"},
+         simt=True),
     dict(name="gpucg-bufferize", anchor="builtin.module", options={}),
     dict(name="gpucg-test-lower-to-cpu", anchor="builtin.module", options={}, test_only=True),
 ]
@@ -117,6 +122,7 @@ OTHER_PASSES = [
     # Runs on any op, so no nesting is wrong for it.
     dict(name="gpucg-strip-attributes", anchor="builtin.module", options={}, any_op=True),
     dict(name="gpucg-test-serialize-threads", anchor="func.func", options={}, test_only=True),
+    dict(name="gpucg-simt-fallback", anchor="func.func", options={}),
 ]
 
 #: How the front stages are configured for a pass fuzzed on its own.
@@ -978,7 +984,7 @@ def gen_pipeline_case(rng, case, include_test):
         case["mode"] = entry["name"]
         if entry.get("must_contain") and not isinstance(case["steps"][0], str):
             case["must_contain"] = entry["must_contain"]
-        if "matmul" not in entry["name"]:
+        if "matmul" not in entry["name"] or entry.get("simt"):
             return None
         return "mma-sync" if "mma-sync" in entry["name"] else "wmma"
     if r < 0.88:

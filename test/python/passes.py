@@ -31,8 +31,8 @@ class PassesTest(unittest.TestCase):
         self.assertEqual({p.name for p in pipelines},
                          {"gpucg-bufferize", "gpucg-compile",
                           "gpucg-lower-to-nvvm", "gpucg-matmul-mma-sync",
-                          "gpucg-matmul-tensorcore",
-                          "gpucg-test-lower-to-cpu"})
+                          "gpucg-matmul-simt", "gpucg-matmul-tensorcore",
+                          "gpucg-simt", "gpucg-test-lower-to-cpu"})
         self.assertTrue(all(p.anchor == "builtin.module" for p in pipelines))
 
     def test_options(self):

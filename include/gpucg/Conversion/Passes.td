@@ -50,12 +50,14 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
   let description = [{
     gpucg's counterpart of IREE's `LowerExecutableTarget`: on a bufferized,
     workgroup-tiled kernel, reads the `gpucg.translation_info` and runs the
-    in-workgroup stages of that pipeline (for `MatmulTensorCore` and
-    `MatmulTensorCoreMmaSync`: specialization, warp distribution,
+    in-workgroup stages of that pipeline: for `MatmulTensorCore` and
+    `MatmulTensorCoreMmaSync`, specialization, warp distribution,
     multi-buffering, vectorization, copy distribution, bank conflicts,
-    vector-to-GPU, software pipelining, packing). Functions without a
-    `translation_info` are left alone; a pipeline gpucg cannot lower yet is
-    an error naming it.
+    vector-to-GPU, software pipelining, packing; for `SimtDistribute`,
+    `MatmulSimt`, `Vectorize` and `WarpReduction`, the SIMT stages
+    (`buildSimtWorkgroupPipeline`: a WarpReduction plan is re-planned as
+    SimtDistribute first, thread distribution, loops). Functions without a
+    `translation_info` are left alone; pipeline `None` is an error.
   }];
   let options = [
     Option<"depth", "depth", "unsigned", "0",

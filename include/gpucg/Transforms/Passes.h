@@ -69,6 +69,14 @@ struct TensorCorePipelineOptions
       llvm::cl::init(true)};
 };
 
+/// Options of the named SIMT pipelines (`gpucg-simt`, `gpucg-matmul-simt`).
+struct SimtPipelineOptions : public PassPipelineOptions<SimtPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip (e.g. sm_80); the "
+                                          "module's gpucg.target if empty"),
+                           llvm::cl::init("")};
+};
+
 /// Adds gpucg's bufferization of kernels to `pm` (on a `builtin.module`):
 /// one-shot bufferization with function boundaries (identity layouts at the
 /// boundaries), dropping results equivalent to an argument, CSE and
@@ -86,6 +94,7 @@ void buildTensorCorePipeline(OpPassManager &pm, MmaKind kind,
 /// Registers gpucg's named pass pipelines, each on a `builtin.module`:
 ///  - `gpucg-matmul-tensorcore` and `gpucg-matmul-mma-sync`
 ///    (buildTensorCorePipeline);
+///  - `gpucg-simt` and `gpucg-matmul-simt` (buildSimtPipeline);
 ///  - `gpucg-bufferize` (buildBufferizePipeline);
 ///  - `gpucg-test-lower-to-cpu`: test only; lowers a (workgroup-tiled)
 ///    kernel and its caller to LLVM for the CPU, running the workgroup
@@ -97,6 +106,22 @@ void buildTensorCorePipeline(OpPassManager &pm, MmaKind kind,
 /// pass manager on func.func.
 void buildTensorCoreWorkgroupPipeline(OpPassManager &fpm, MmaKind kind,
                                       const TensorCorePipelineOptions &options);
+
+/// Adds the whole SIMT pipeline to `pm` (on a `builtin.module`): strategy,
+/// workgroup tiling and bufferization, then buildSimtWorkgroupPipeline.
+/// Kernels the strategy plans for another pipeline are re-planned as
+/// SimtDistribute (gpucg-simt-fallback), so every kernel the strategy takes
+/// gets a correct, if not fast, SIMT lowering.
+void buildSimtPipeline(OpPassManager &pm, const SimtPipelineOptions &options);
+
+/// Adds the in-workgroup stages of the SIMT pipelines (SimtDistribute,
+/// Vectorize, MatmulSimt, and WarpReduction re-planned as SimtDistribute)
+/// to `fpm`, a pass manager on func.func: re-planning, workgroup
+/// specialization, thread distribution (with A/B promotion for
+/// multi-warp MatmulSimt workgroups), single-iteration loop removal,
+/// distribution of workgroup-memory copies, linalg to loops, alias
+/// folding, LICM and shared-memory packing.
+void buildSimtWorkgroupPipeline(OpPassManager &fpm);
 
 void registerGpucgPassPipelines();
 

@@ -54,6 +54,48 @@ def RemoveSingleIterationLoop
   }];
 }
 
+def SimtFallback : Pass<"gpucg-simt-fallback", "func::FuncOp"> {
+  let summary = "Re-plan kernels the SIMT stages cannot distribute as "
+                "SimtDistribute";
+  let description = [{
+    gpucg's SIMT stages (`gpucg-simt`, and `gpucg-compile` for SIMT kernels)
+    distribute each workgroup's tile over threads by per-thread level-1 tile
+    sizes, which the pipelines SimtDistribute, Vectorize and MatmulSimt
+    have. A kernel planned for any other pipeline (WarpReduction, whose
+    in-workgroup lowering gpucg does not have yet, or a tensor-core
+    pipeline, whose level-1 sizes are per warp) is re-planned here as
+    SimtDistribute on the same workgroups: the translation_info becomes
+    SimtDistribute with the same workgroup size, and each op with a
+    `gpucg.lowering_config` keeps its level-0 sizes and gets level-1 sizes
+    of one element per thread on the (innermost three) parallel loops tiled
+    at level 0, none on the reductions. Each thread then computes whole
+    results, reductions serially, which is always correct. Runs after
+    workgroup tiling (the workgroups and the grid do not change). Kernels
+    already distributed over threads, kernels with pipeline None and
+    functions without a `gpucg.translation_info` are left alone.
+
+    Before (rows of 4096 f32, one row per workgroup of 1024 threads):
+
+    ```mlir
+    func.func @row_sum(...) attributes {gpucg.translation_info =
+        #gpucg.translation_info<pipeline = WarpReduction,
+          workgroup_size = [1024, 1, 1], subgroup_size = 32>} {
+      ... linalg.generic {gpucg.lowering_config = #gpucg.lowering_config<
+            tile_sizes = [[1, 4096], [0, 4]]>, ...}
+    ```
+
+    After:
+
+    ```mlir
+    func.func @row_sum(...) attributes {gpucg.translation_info =
+        #gpucg.translation_info<pipeline = SimtDistribute,
+          workgroup_size = [1024, 1, 1]>} {
+      ... linalg.generic {gpucg.lowering_config = #gpucg.lowering_config<
+            tile_sizes = [[1, 4096], [1, 0]]>, ...}
+    ```
+  }];
+}
+
 def SelectLoweringStrategy
     : Pass<"gpucg-select-lowering-strategy", "func::FuncOp"> {
   let summary = "Choose and verify the pipeline and tile sizes of a kernel";

@@ -38,6 +38,21 @@ class ForallOp;
 
 namespace gpucg {
 
+/// Whether kernels of `pipeline` have per-thread level-1 tile sizes, which
+/// gpucg's SIMT stages distribute over threads: SimtDistribute, Vectorize
+/// and MatmulSimt.
+bool isDistributedOverThreads(Pipeline pipeline);
+
+/// Re-plans kernel `funcOp` as SimtDistribute when its pipeline is neither
+/// None nor distributed over threads (isDistributedOverThreads): the
+/// translation_info becomes SimtDistribute on the same workgroup size, and
+/// each op with a gpucg.lowering_config keeps its level-0 sizes and gets
+/// level-1 sizes of one element per thread over the (innermost three)
+/// parallel loops tiled at level 0. Functions without a translation_info are
+/// left alone. Emits an error and fails when there is no workgroup size or
+/// no op with a lowering_config.
+LogicalResult replanAsSimtDistribute(FunctionOpInterface funcOp);
+
 /// Tiles the parallel loops of `rootOp` by its `gpucg.lowering_config`
 /// level-0 sizes into an `scf.forall` mapped to `#gpu.block<x/y/z>` (the
 /// innermost tiled loop is x). On tensors, the chain of elementwise consumers

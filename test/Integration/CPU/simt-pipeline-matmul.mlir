@@ -1,0 +1,67 @@
+// The SIMT matmul (MatmulSimt, 8x32 workgroup tiles, K steps of 16, one
+// warp of 8x4 threads, 2x4 outputs each: no workgroup memory, no barrier)
+// through the in-workgroup stages gpucg-compile runs for it.
+
+// The untiled kernel, run as is, is the reference.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.ref
+// The kernel through the front stages and gpucg-lower-workgroup (the SIMT
+// in-workgroup stages); threads, then workgroups, run one after another.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup), gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.tiled
+// Every element must be equal.
+// RUN: diff %t.ref %t.tiled
+// RUN: FileCheck %s --check-prefix=OUT < %t.tiled
+// OUT: rank = 2 offset = 0 sizes = [64, 96]
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup))' \
+// RUN:   | FileCheck %s --check-prefix=LOWERED
+// LOWERED-LABEL: func.func @kernel
+// LOWERED: gpu.thread_id
+// LOWERED: scf.for
+// LOWERED-NOT: linalg.matmul
+
+func.func @kernel(%a: tensor<64x64xf32>, %b: tensor<64x96xf32>, %c: tensor<64x96xf32>) -> tensor<64x96xf32> {
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[8, 32, 16]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [8, 4, 1]>>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x96xf32>) outs(%c : tensor<64x96xf32>) -> tensor<64x96xf32>
+  return %0 : tensor<64x96xf32>
+}
+
+func.func private @printMemrefF32(memref<*xf32>)
+
+func.func @main() {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %a = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<64x64xf32>
+  %b = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<64x96xf32>
+  %c = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<64x96xf32>
+  %r = func.call @kernel(%a, %b, %c) : (tensor<64x64xf32>, tensor<64x96xf32>, tensor<64x96xf32>) -> tensor<64x96xf32>
+  %m = bufferization.to_buffer %r : tensor<64x96xf32> to memref<64x96xf32>
+  %u = memref.cast %m : memref<64x96xf32> to memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}

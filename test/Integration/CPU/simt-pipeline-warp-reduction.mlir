@@ -1,0 +1,54 @@
+// Rows of 4096 f32: the strategy plans WarpReduction; gpucg-lower-workgroup
+// re-plans it as SimtDistribute (gpucg-simt-fallback), one row per thread of
+// the same 1024-thread workgroups. Numerics of that path.
+
+// The untiled kernel, run as is, is the reference.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.ref
+// The kernel through the front stages and gpucg-lower-workgroup (the SIMT
+// in-workgroup stages); threads, then workgroups, run one after another.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup), gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.tiled
+// Every element must be equal.
+// RUN: diff %t.ref %t.tiled
+// RUN: FileCheck %s --check-prefix=OUT < %t.tiled
+// OUT: rank = 1 offset = 0 sizes = [16]
+
+func.func @kernel(%a: tensor<16x4096xf32>, %c: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+    ins(%a : tensor<16x4096xf32>) outs(%c : tensor<16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+func.func private @printMemrefF32(memref<*xf32>)
+
+func.func @main() {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %a = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<16x4096xf32>
+  %c = tensor.generate {
+  ^bb0(%i0: index):
+    %s = affine.apply affine_map<(d0) -> ((d0 * 1) mod 3)>(%i0)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<16xf32>
+  %r = func.call @kernel(%a, %c) : (tensor<16x4096xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %m = bufferization.to_buffer %r : tensor<16xf32> to memref<16xf32>
+  %u = memref.cast %m : memref<16xf32> to memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
