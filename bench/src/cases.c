@@ -290,9 +290,6 @@ int bench_read_shapes(const char *path, bench_case_list *list, FILE *errors) {
     ++numErrors;
   }
   fclose(file);
-  /* A manifest with errors is not used: nothing of it is kept. */
-  if (numErrors)
-    bench_manifest_free(manifest);
   return numErrors;
 }
 
