@@ -47,10 +47,7 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
                                        const CompilePipelineOptions &options) {
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
-  OpPassManager &onTensors = pm.nest<func::FuncOp>();
-  onTensors.addPass(createSelectLoweringStrategy(strategy));
-  onTensors.addPass(createTileAndDistributeToWorkgroups());
-  buildBufferizePipeline(pm);
+  buildWorkgroupFrontPipeline(pm, strategy);
   pm.addNestedPass<func::FuncOp>(createLowerWorkgroup());
 
   LowerToNVVMPipelineOptions lowering;

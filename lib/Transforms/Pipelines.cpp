@@ -60,21 +60,24 @@ static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
   pm.addPass(createStripAttributes());
 }
 
+void mlir::gpucg::buildWorkgroupFrontPipeline(
+    OpPassManager &pm, const SelectLoweringStrategyOptions &strategy) {
+  OpPassManager &onTensors = pm.nest<func::FuncOp>();
+  onTensors.addPass(createSelectLoweringStrategy(strategy));
+  onTensors.addPass(createTileAndDistributeToWorkgroups());
+  buildBufferizePipeline(pm);
+}
+
 void mlir::gpucg::buildTensorCorePipeline(
     OpPassManager &pm, MmaKind kind, const TensorCorePipelineOptions &options) {
   MmaPreference mma =
       kind == MmaKind::Wmma ? MmaPreference::Wmma : MmaPreference::MmaSync;
 
-  // Strategy and workgroups, on tensors.
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
   strategy.mma = mma;
   strategy.requireTensorCores = true;
-  OpPassManager &onTensors = pm.nest<func::FuncOp>();
-  onTensors.addPass(createSelectLoweringStrategy(strategy));
-  onTensors.addPass(createTileAndDistributeToWorkgroups());
-
-  buildBufferizePipeline(pm);
+  buildWorkgroupFrontPipeline(pm, strategy);
   buildTensorCoreWorkgroupPipeline(pm.nest<func::FuncOp>(), kind, options);
 }
 
@@ -122,11 +125,7 @@ void mlir::gpucg::buildSimtPipeline(OpPassManager &pm,
                                     const SimtPipelineOptions &options) {
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
-  OpPassManager &onTensors = pm.nest<func::FuncOp>();
-  onTensors.addPass(createSelectLoweringStrategy(strategy));
-  onTensors.addPass(createTileAndDistributeToWorkgroups());
-
-  buildBufferizePipeline(pm);
+  buildWorkgroupFrontPipeline(pm, strategy);
   buildSimtWorkgroupPipeline(pm.nest<func::FuncOp>());
 }
 

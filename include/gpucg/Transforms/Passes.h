@@ -83,6 +83,13 @@ struct SimtPipelineOptions : public PassPipelineOptions<SimtPipelineOptions> {
 /// canonicalization.
 void buildBufferizePipeline(OpPassManager &pm);
 
+/// Adds the stages every gpucg pipeline starts with to `pm` (on a
+/// `builtin.module`): on tensors, gpucg-select-lowering-strategy with
+/// `strategy` and gpucg-tile-and-distribute-to-workgroups on each function;
+/// then buildBufferizePipeline.
+void buildWorkgroupFrontPipeline(OpPassManager &pm,
+                                 const SelectLoweringStrategyOptions &strategy);
+
 /// Adds the whole tensor-core pipeline of MMA family `kind` to `pm` (on a
 /// `builtin.module`): from kernels on tensors through strategy, workgroup
 /// tiling, bufferization, specialization, warp distribution,
