@@ -15,7 +15,7 @@ config.name = "GPUCG"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
-                   "lsan.supp"]
+                   "lsan.supp", "Inputs"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gpucg_obj_root, "test")

@@ -1133,11 +1133,23 @@ static void csvRow(FILE *out, const bench_case *c, const case_result *r) {
 /*===----------------------------------------------------------------------===*/
 
 /* sm_XY of the manifest against the device: a cubin for sm_XY loads on X.Y
-   and later minors of X (docs/ABI.md). */
+   and later minors of X, PTX for sm_XY on X.Y and every later chip, which
+   the driver's JIT compiles it for (docs/ABI.md). */
 static void warnOnChip(const session *s, const bench_manifest *manifest) {
   int major = 0, minor = 0;
   if (sscanf(manifest->chip, "sm_%1d%1d", &major, &minor) != 2)
     return;
+  int device = s->info.compute_capability_major * 10 +
+               s->info.compute_capability_minor;
+  if (strcmp(manifest->format, "ptx") == 0) {
+    if (major * 10 + minor > device)
+      fprintf(stderr,
+              "gpucg-bench: warning: the kernels are PTX for %s, newer than "
+              "the GPU (sm_%d); the driver will not load them (compile with "
+              "--chip sm_%d)\n",
+              manifest->chip, device, device);
+    return;
+  }
   if (major != s->info.compute_capability_major ||
       minor > s->info.compute_capability_minor)
     fprintf(stderr,

@@ -16,7 +16,9 @@
 //   over the rows it owns. Shapes that are not a multiple of the vector width
 //   take the widest width that divides them (down to one element); shapes
 //   that are not a multiple of the thread layout leave some threads fewer
-//   iterations. Dynamically shaped copies (partial tiles) are distributed
+//   iterations. The width also divides the row pitch of both sides (a
+//   global row of 33 f16 moves one element at a time), so that no vector
+//   straddles its alignment. Dynamically shaped copies (partial tiles) are distributed
 //   element by element and not vectorized.
 //
 //===----------------------------------------------------------------------===//
@@ -60,6 +62,35 @@ static int64_t getVectorWidth(int64_t innerSize, Type elementType) {
       1, 128 / std::max<unsigned>(8, elementType.getIntOrFloatBitWidth()));
   while (width > 1 && innerSize % width != 0)
     width /= 2;
+  return width;
+}
+
+/// Narrows `width` until every vector of the copy stays aligned to its own
+/// size in `type`: the width must divide every stride but the innermost, and
+/// a static offset. Without that, a row pitch such as 33 f16 (66 bytes) puts
+/// every other row's 16-byte vectors off their alignment, which cp.async and
+/// vector loads fault on (cudaErrorMisalignedAddress). A dynamic offset is a
+/// workgroup or warp tile's origin: its innermost part is a multiple of the
+/// tile's innermost size, which `width` divides, and its outer part a
+/// multiple of the checked strides; the base pointer is 16-byte aligned
+/// (docs/ABI.md). Dynamic strides prove nothing: one element at a time.
+static int64_t getAlignedVectorWidth(int64_t width, MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1)
+    return 1;
+  auto narrowTo = [&](int64_t value) {
+    while (width > 1 && value % width != 0)
+      width /= 2;
+  };
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
+    if (ShapedType::isDynamic(stride))
+      return 1;
+    narrowTo(stride);
+  }
+  if (!ShapedType::isDynamic(offset))
+    narrowTo(offset);
   return width;
 }
 
@@ -116,6 +147,8 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
         cast<MemRefType>(copy.getInputs().front().getType()).hasStaticShape();
     int64_t inner = type.getShape().back();
     int64_t width = isStatic ? getVectorWidth(inner, type.getElementType()) : 1;
+    for (Value operand : {copy.getInputs().front(), copy.getOutputs().front()})
+      width = getAlignedVectorWidth(width, cast<MemRefType>(operand.getType()));
     // Threads along the innermost dimension, and rows per round.
     int64_t threadsPerRow =
         isStatic
@@ -171,7 +204,9 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
       return copy.emitOpError() << "could not be distributed over the "
                                 << numThreads << " threads of the workgroup";
     rewriter.eraseOp(copy);
-    if (!isStatic)
+    // One element per step stays a scalar copy: as a vector it would be
+    // 0-d once unit dims are dropped, which no async copy is made of.
+    if (!isStatic || width == 1)
       continue;
     rewriter.setInsertionPoint(tiled->op);
     if (succeeded(linalg::vectorize(rewriter, tiled->op)))

@@ -331,28 +331,25 @@ namespace {
 struct TensorCoreTile {
   int64_t m, n;
   int64_t warpsX, warpsY;
-  /// The oldest compute capability the tile is a candidate on.
-  int64_t minComputeCapability;
 
   int64_t warpM() const { return m / warpsY; }
   int64_t warpN() const { return n / warpsX; }
 };
 } // namespace
 
-// Largest first. The warp tiles (64x64, 64x64, 32x32, 16x16, 16x16) are
-// multiples of every instruction pickMmaShape picks. 128x256 on 8 warps is
-// for Hopper, whose SMs multiply up to twice as fast as Ampere's: the wider
-// tile cuts the L2 traffic per MMA by a quarter
-// (docs/passes/select-lowering-strategy.md).
+// Largest first. The warp tiles (64x64, 32x32, 16x16, 16x16) are multiples
+// of every instruction pickMmaShape picks. No wider tile: on an H100, 128x256
+// on 8 warps of 64x64 (255 registers, one workgroup per SM) ran 4096^3 f16
+// at 339 TFLOP/s where 128x128 on 4 warps (two workgroups per SM) ran 422,
+// and 8192^3 at 363 against 436 (docs/performance.md).
 static constexpr TensorCoreTile kTensorCoreTiles[] = {
-    {128, 256, 4, 2, 90}, // 8 warps of 64x64, Hopper only
-    {128, 128, 2, 2, 0},  // 4 warps of 64x64
-    {64, 64, 2, 2, 0},    // 4 warps of 32x32
-    {32, 32, 2, 2, 0},    // 4 warps of 16x16
-    {16, 16, 1, 1, 0},    // 1 warp
+    {128, 128, 2, 2}, // 4 warps of 64x64
+    {64, 64, 2, 2},   // 4 warps of 32x32
+    {32, 32, 2, 2},   // 4 warps of 16x16
+    {16, 16, 1, 1},   // 1 warp
 };
-static constexpr const TensorCoreTile *kTwoByTwoWarpTile = &kTensorCoreTiles[3];
-static constexpr const TensorCoreTile *kOneWarpTile = &kTensorCoreTiles[4];
+static constexpr const TensorCoreTile *kTwoByTwoWarpTile = &kTensorCoreTiles[2];
+static constexpr const TensorCoreTile *kOneWarpTile = &kTensorCoreTiles[3];
 
 /// A tile may leave at most 1/kMaxPaddingFraction of its grid's work to the
 /// padding of partial tiles.
@@ -389,8 +386,7 @@ struct TensorCoreContext {
   /// its single-stage buffers.
   bool fits(const TensorCoreTile &tile) const {
     int64_t registersPerThread = registers(tile);
-    return target.getComputeCapability() >= tile.minComputeCapability &&
-           threads(tile) <= target.getMaxThreadsPerBlock() &&
+    return threads(tile) <= target.getMaxThreadsPerBlock() &&
            registersPerThread <= target.getMaxRegistersPerThread() &&
            mulSat(threads(tile), registersPerThread) <=
                target.getMaxRegistersPerBlock() &&

@@ -53,6 +53,9 @@ const char *gpucg_cuda_error_name(CUresult result) {
   if (gpucg_cuda.cuGetErrorName &&
       gpucg_cuda.cuGetErrorName(result, &name) == CUDA_SUCCESS && name)
     return name;
+  /* A driver torn down at exit names no error, not even this one. */
+  if (result == CUDA_ERROR_DEINITIALIZED)
+    return "CUDA_ERROR_DEINITIALIZED";
   snprintf(unknown, sizeof(unknown), "CUresult %d", (int)result);
   return unknown;
 }
@@ -62,6 +65,8 @@ const char *gpucg_cuda_error_string(CUresult result) {
   if (gpucg_cuda.cuGetErrorString &&
       gpucg_cuda.cuGetErrorString(result, &string) == CUDA_SUCCESS && string)
     return string;
+  if (result == CUDA_ERROR_DEINITIALIZED)
+    return "the CUDA driver has been shut down (the process is exiting)";
   return "error code unknown to the driver";
 }
 

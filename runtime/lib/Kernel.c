@@ -16,8 +16,10 @@
 #include "Internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +87,69 @@ static gpucg_status readBinary(const char *path, char **data, size_t *size) {
   return GPUCG_SUCCESS;
 }
 
+/* Little-endian fields of an ELF64 header or section header. */
+static uint64_t readLittleEndian(const unsigned char *at, int bytes) {
+  uint64_t value = 0;
+  for (int i = bytes - 1; i >= 0; --i)
+    value = value << 8 | at[i];
+  return value;
+}
+
+/* The structure of a 64-bit little-endian ELF file (a cubin), within `size`
+   bytes: its header, the program and section header tables, and every
+   section's contents. The driver trusts these offsets: given a cubin cut
+   short, cuModuleLoadData reads past the buffer and the process dies
+   (seen with driver 580 on an H100). */
+static gpucg_status checkElf(const gpucg_kernel *kernel,
+                             const unsigned char *data, size_t size) {
+  const char *path = kernel->binaryPath;
+  enum { headerSize = 64, sectionHeaderSize = 64, noBits = 8 };
+  if (size < headerSize)
+    return gpucg_fail(GPUCG_ERROR_ABI,
+                      "%s is a truncated cubin: %zu bytes, less than the "
+                      "64-byte ELF header",
+                      path, size);
+  if (data[4] != 2 || data[5] != 1)
+    return gpucg_fail(GPUCG_ERROR_ABI,
+                      "%s is not a cubin: not a 64-bit little-endian ELF file",
+                      path);
+  uint64_t phoff = readLittleEndian(data + 32, 8);
+  uint64_t shoff = readLittleEndian(data + 40, 8);
+  uint64_t phentsize = readLittleEndian(data + 54, 2);
+  uint64_t phnum = readLittleEndian(data + 56, 2);
+  uint64_t shentsize = readLittleEndian(data + 58, 2);
+  uint64_t shnum = readLittleEndian(data + 60, 2);
+  /* Each product is below 2^32 (16-bit factors): no overflow. */
+  if (phoff > size || phentsize * phnum > size - phoff)
+    return gpucg_fail(GPUCG_ERROR_ABI,
+                      "%s is a truncated cubin: its %" PRIu64
+                      " program headers end past its %zu bytes",
+                      path, phnum, size);
+  if (shoff > size || shentsize * shnum > size - shoff)
+    return gpucg_fail(GPUCG_ERROR_ABI,
+                      "%s is a truncated cubin: its %" PRIu64
+                      " section headers end past its %zu bytes",
+                      path, shnum, size);
+  if (shnum > 0 && shentsize < sectionHeaderSize)
+    return gpucg_fail(GPUCG_ERROR_ABI,
+                      "%s is not a cubin: section headers of %" PRIu64
+                      " bytes, not 64",
+                      path, shentsize);
+  for (uint64_t i = 0; i < shnum; ++i) {
+    const unsigned char *header = data + shoff + i * shentsize;
+    uint64_t type = readLittleEndian(header + 4, 4);
+    uint64_t offset = readLittleEndian(header + 24, 8);
+    uint64_t bytes = readLittleEndian(header + 32, 8);
+    if (type != noBits && (offset > size || bytes > size - offset))
+      return gpucg_fail(GPUCG_ERROR_ABI,
+                        "%s is a truncated cubin: section %" PRIu64
+                        " (%" PRIu64 " bytes at offset %" PRIu64
+                        ") ends past its %zu bytes",
+                        path, i, bytes, offset, size);
+  }
+  return GPUCG_SUCCESS;
+}
+
 /* What can be told about the binary without the driver. */
 static gpucg_status checkBinary(const gpucg_kernel *kernel, const char *data,
                                 size_t size, const char *abiPath) {
@@ -100,7 +165,7 @@ static gpucg_status checkBinary(const gpucg_kernel *kernel, const char *data,
                         "%s is not a cubin (no ELF header), but %s says "
                         "'format cubin'",
                         kernel->binaryPath, abiPath);
-    return GPUCG_SUCCESS;
+    return checkElf(kernel, (const unsigned char *)data, size);
   case GPUCG_ABI_FORMAT_PTX:
     if (size == 0 || strlen(data) != size)
       return gpucg_fail(GPUCG_ERROR_ABI,

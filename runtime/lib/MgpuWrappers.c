@@ -154,9 +154,17 @@ MGPU_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 MGPU_EXPORT void mgpuModuleUnload(CUmodule module) {
-  if (!module || !enter("mgpuModuleUnload"))
+  if (!module)
     return;
-  /* A module unloaded at exit may outlive the driver's state. */
+  /* gpu-to-llvm unloads modules from global destructors. In a program
+     compiled ahead of time they run at exit, after the driver has torn
+     itself down (CUDA_ERROR_DEINITIALIZED, first from the context query):
+     the module is gone with it, and there is nothing to report. */
+  CUcontext current = NULL;
+  if (gpucg_cuda.cuCtxGetCurrent(&current) == CUDA_ERROR_DEINITIALIZED)
+    return;
+  if (!enter("mgpuModuleUnload"))
+    return;
   CUresult result = gpucg_cuda.cuModuleUnload(module);
   if (result != CUDA_ERROR_DEINITIALIZED)
     check(result, "mgpuModuleUnload", "cuModuleUnload");

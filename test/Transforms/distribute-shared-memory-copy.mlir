@@ -94,10 +94,12 @@ func.func @negative_global_copy(%src: memref<32x16xf16>, %dst: memref<32x16xf16>
 
 // -----
 
-/// Elements without a fixed bit width (index) are copied one at a time.
+/// Elements without a fixed bit width (index) are copied one at a time, as
+/// scalar copies (a 0-d vector would be no async copy).
 // CHECK-LABEL: func.func @copy_index
-//       CHECK:   vector.transfer_read {{.+}} vector<index>
-//   CHECK-NOT:   linalg.copy
+//       CHECK:   gpu.thread_id
+//       CHECK:   linalg.copy ins({{.+}} : memref<1x1xindex, {{.+}}>) outs({{.+}} : memref<1x1xindex, {{.+}}, #gpu.address_space<workgroup>>)
+//   CHECK-NOT:   vector.transfer_read
 func.func @copy_index(%src: memref<8x8xindex>)
     attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 1, 1]>} {
   %smem = memref.alloc() : memref<8x8xindex, #gpu.address_space<workgroup>>
@@ -147,5 +149,48 @@ func.func @negative_warp_copy_in_loop(%c: memref<?x?xf32>, %n: index)
     %w = memref.subview %smem[0, 0] [16, 32] [1, 1] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<16x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
     linalg.copy ins(%part : memref<16x32xf32, strided<[?, 1], offset: ?>>) outs(%w : memref<16x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>)
   }
+  return
+}
+
+// -----
+
+/// The vector width divides the global row pitch: with 36 f16 per row, 16-byte
+/// vectors of every other row would be misaligned, so 8-byte ones (4 x f16).
+// CHECK-LABEL: func.func @copy_pitch_36
+//       CHECK:   vector.transfer_read {{.+}} : memref<{{.+}}>, vector<4xf16>
+//   CHECK-NOT:   vector<8xf16>
+func.func @copy_pitch_36(%src: memref<64x36xf16>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<32x32xf16, #gpu.address_space<workgroup>>
+  %tile = memref.subview %src[0, 0] [32, 32] [1, 1] : memref<64x36xf16> to memref<32x32xf16, strided<[36, 1]>>
+  linalg.copy ins(%tile : memref<32x32xf16, strided<[36, 1]>>) outs(%smem : memref<32x32xf16, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+/// An odd pitch (33 f16) aligns no vector: scalar copies, one element each.
+// CHECK-LABEL: func.func @copy_pitch_33
+//       CHECK:   linalg.copy ins({{.+}} : memref<1x1xf16, strided<[33, 1], offset: ?>>)
+//   CHECK-NOT:   vector.transfer_read
+func.func @copy_pitch_33(%src: memref<64x33xf16>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<32x32xf16, #gpu.address_space<workgroup>>
+  %tile = memref.subview %src[0, 0] [32, 32] [1, 1] : memref<64x33xf16> to memref<32x32xf16, strided<[33, 1]>>
+  linalg.copy ins(%tile : memref<32x32xf16, strided<[33, 1]>>) outs(%smem : memref<32x32xf16, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+/// Dynamic strides prove no alignment: one element at a time.
+// CHECK-LABEL: func.func @copy_dynamic_pitch
+//       CHECK:   linalg.copy ins({{.+}} : memref<1x1xf32, strided<[?, 1], offset: ?>>)
+//   CHECK-NOT:   vector.transfer_read
+func.func @copy_dynamic_pitch(%src: memref<?x?xf32>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %tile = memref.subview %src[0, 0] [16, 32] [1, 1] : memref<?x?xf32> to memref<16x32xf32, strided<[?, 1]>>
+  linalg.copy ins(%tile : memref<16x32xf32, strided<[?, 1]>>) outs(%smem : memref<16x32xf32, #gpu.address_space<workgroup>>)
   return
 }

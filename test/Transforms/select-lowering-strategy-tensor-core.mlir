@@ -13,8 +13,8 @@
 
 /// A large f16 -> f32 matmul. sm_80: 128x128x32 on 2x2 warps of 64x64
 /// (about 248 registers per thread: two workgroups per SM), 4 stages of
-/// 8 + 8 KB of A and B, into which the 64 KB C staging tile fits. sm_90:
-/// 128x256 on 4x2 warps of 64x64, 4 stages of 24 KB. sm_86: the sm_80 tile;
+/// 8 + 8 KB of A and B, into which the 64 KB C staging tile fits. sm_90: the
+/// same (128x256 on 4x2 warps ran slower on an H100). sm_86: the sm_80 tile;
 /// its 64 KB C tile keeps it at one workgroup per SM whatever the depth, so
 /// 4 stages. sm_75: no cp.async (depth 1), and the 128x128 f32 C tile (66 KB
 /// with WMMA's row padding) exceeds its 64 KB: 64x64.
@@ -22,8 +22,8 @@
 //  SM80-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
 //       SM80:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
 // SM90-LABEL: func.func @matmul_f16_4096
-//  SM90-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
-//       SM90:   tile_sizes = {{\[}}[128, 256, 32], [64, 64, 0], [16, 8, 16]]
+//  SM90-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
+//       SM90:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
 // SM86-LABEL: func.func @matmul_f16_4096
 //  SM86-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
 //       SM86:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
@@ -41,8 +41,8 @@ func.func @matmul_f16_4096(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>,
 //  SM80-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
 //       SM80:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
 // SM90-LABEL: func.func @matmul_bf16_4096
-//  SM90-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
-//       SM90:   tile_sizes = {{\[}}[128, 256, 32], [64, 64, 0], [16, 8, 16]]
+//  SM90-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
+//       SM90:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
 // SM75-LABEL: func.func @matmul_bf16_4096
 //  SM75-SAME:   pipeline = MatmulSimt
 func.func @matmul_bf16_4096(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
@@ -74,8 +74,7 @@ func.func @batch_matmul_bf16(%a: tensor<8x1024x1024xbf16>, %b: tensor<8x1024x102
   return %0 : tensor<8x1024x1024xf32>
 }
 
-/// bf16 with B transposed (N x K). On sm_90, 128x256 tiles would make 128
-/// workgroups for 132 SMs: 128x128 (256 workgroups) instead.
+/// bf16 with B transposed (N x K): the same tiles as with B as K x N.
 // SM80-LABEL: func.func @matmul_transpose_b_bf16_2048
 //  SM80-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
 //       SM80:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
@@ -124,8 +123,8 @@ func.func @matmul_f16_1024(%a: tensor<1024x1024xf16>, %b: tensor<1024x1024xf16>,
 //  SM80-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
 //       SM80:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
 // SM90-LABEL: func.func @matmul_f16_unaligned_4000
-//  SM90-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync
-//       SM90:   tile_sizes = {{\[}}[128, 256, 32], [64, 64, 0], [16, 8, 16]]
+//  SM90-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = mma_sync
+//       SM90:   tile_sizes = {{\[}}[128, 128, 32], [64, 64, 0], [16, 8, 16]]
 func.func @matmul_f16_unaligned_4000(%a: tensor<4000x4096xf16>, %b: tensor<4096x4000xf16>, %c: tensor<4000x4000xf32>) -> tensor<4000x4000xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<4000x4096xf16>, tensor<4096x4000xf16>) outs(%c : tensor<4000x4000xf32>) -> tensor<4000x4000xf32>
   return %0 : tensor<4000x4000xf32>
@@ -155,8 +154,8 @@ func.func @matmul_f16_unaligned_200(%a: tensor<200x256xf16>, %b: tensor<256x200x
 //  SM80-SAME:   pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = wmma
 //       SM80:   tile_sizes = {{\[}}[128, 128, 16], [64, 64, 0], [16, 16, 8]]
 // SM90-LABEL: func.func @matmul_tf32_4096
-//  SM90-SAME:   pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = wmma
-//       SM90:   tile_sizes = {{\[}}[128, 256, 16], [64, 64, 0], [16, 16, 8]]
+//  SM90-SAME:   pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = wmma
+//       SM90:   tile_sizes = {{\[}}[128, 128, 16], [64, 64, 0], [16, 16, 8]]
 func.func @matmul_tf32_4096(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32>) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
   return %0 : tensor<4096x4096xf32>
@@ -164,12 +163,13 @@ func.func @matmul_tf32_4096(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>
 
 /// The same with partial tiles in M and N: workgroup specialization gives
 /// them a path with its own operand buffers, which the full path's C staging
-/// buffer does not overlap, so both count against sm_90's 232448 bytes. Four
-/// stages (4 x 26880 + 133120 = 240640 bytes) used to be picked and then
-/// refused by gpucg-build-gpu-launch; three fit (213760).
+/// buffer does not overlap, so both count against sm_90's 232448 bytes. (With
+/// 128x256 tiles, four stages, 4 x 26880 + 133120 = 240640 bytes, used to be
+/// picked and then refused by gpucg-build-gpu-launch.) 128x128 tiles: four
+/// stages of 4 x 17920 bytes and the 66560-byte C staging buffer fit.
 // SM90-LABEL: func.func @matmul_tf32_unaligned
-//  SM90-SAME:   pipeline = MatmulTensorCore, workgroup_size = [128, 2, 1], subgroup_size = 32, pipeline_depth = 3, mma_kind = wmma
-//       SM90:   tile_sizes = {{\[}}[128, 256, 16], [64, 64, 0], [16, 16, 8]]
+//  SM90-SAME:   pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = wmma
+//       SM90:   tile_sizes = {{\[}}[128, 128, 16], [64, 64, 0], [16, 16, 8]]
 func.func @matmul_tf32_unaligned(%a: tensor<4095x4096xf32>, %b: tensor<4096x4097xf32>, %c: tensor<4095x4097xf32>) -> tensor<4095x4097xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<4095x4096xf32>, tensor<4096x4097xf32>) outs(%c : tensor<4095x4097xf32>) -> tensor<4095x4097xf32>
   return %0 : tensor<4095x4097xf32>

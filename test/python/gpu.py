@@ -3,6 +3,7 @@
 """On a GPU: a compiled matmul called on NumPy arrays and, when PyTorch with
 CUDA is importable, on CUDA tensors, against NumPy's and torch's matmul."""
 
+import os
 import pathlib
 import unittest
 
@@ -27,6 +28,15 @@ class GpuTest(unittest.TestCase):
     def setUpClass(cls):
         # PTX for sm_80, which the driver compiles for whatever GPU runs the
         # test (a cubin runs only on its own major compute capability).
+        # $GPUCG_TEST_KERNEL_DIR: the same kernel compiled on another machine
+        # (scripts/gpu-bundle.sh, for a GPU machine without MLIR).
+        precompiled = os.environ.get("GPUCG_TEST_KERNEL_DIR")
+        if precompiled:
+            abis = sorted(pathlib.Path(precompiled).glob("*.abi"))
+            if len(abis) != 1:
+                raise RuntimeError(f"{precompiled}: {len(abis)} .abi files, not 1")
+            cls.kernel = gpucg.Kernel(abis[0])
+            return
         result = gpucg.compile(EXAMPLES / "matmul_512x128x512_f16.mlir",
                                chip="sm_80", format="ptx")
         cls.kernel = gpucg.Kernel.from_compiled(result)
