@@ -22,8 +22,9 @@ EXIT_SKIPPED = 77
 TOOL = "plot.py"
 
 
-def read_csv(path):
-    """(header comment lines, rows as dicts) of a gpucg-bench-style CSV."""
+def read_csv(path, tool=TOOL):
+    """(header comment lines, rows as dicts) of a gpucg-bench-style CSV;
+    errors are printed as `tool`'s."""
     comments, lines = [], []
     try:
         with open(path, encoding="utf-8") as handle:
@@ -33,11 +34,11 @@ def read_csv(path):
                 elif line.strip():
                     lines.append(line)
     except OSError as error:
-        print(f"{TOOL}: cannot read {path}: {error.strerror}", file=sys.stderr)
+        print(f"{tool}: cannot read {path}: {error.strerror}", file=sys.stderr)
         sys.exit(2)
     rows = list(csv.DictReader(lines))
     if rows and "key" not in rows[0]:
-        print(f"{TOOL}: {path} has no 'key' column", file=sys.stderr)
+        print(f"{tool}: {path} has no 'key' column", file=sys.stderr)
         sys.exit(2)
     return comments, rows
 
