@@ -147,7 +147,7 @@ prepare() {
   split-file-22 "$runtime_test" "$BUNDLE/runtime/work"
   while IFS= read -r line; do
     [[ $line == gpucg-opt* ]] || continue
-    (cd "$BUNDLE/runtime/work" && eval "${line/gpucg-opt/$opt}" "") ||
+    (cd "$BUNDLE/runtime/work" && eval "${line/gpucg-opt/$opt}") ||
       die "gpu-errors.test: '$line' failed"
   done < <(run_lines "$runtime_test" | sed "s/%gpucg_gpu_chip/$CHIP/g")
   echo "prepared runtime"

@@ -10,6 +10,9 @@ parser = argparse.ArgumentParser()
 parser.add_argument("out")
 parser.add_argument("--shoff", type=int, default=0)
 parser.add_argument("--shnum", type=int, default=0)
+parser.add_argument("--shentsize", type=int, default=64)
+parser.add_argument("--phoff", type=int, default=0)
+parser.add_argument("--phnum", type=int, default=0)
 parser.add_argument("--section-offset", type=int, default=0)
 parser.add_argument("--section-size", type=int, default=0)
 parser.add_argument("--big-endian", action="store_true")
@@ -19,8 +22,9 @@ ident = b"\x7fELF" + bytes([2, 2 if args.big_endian else 1, 1]) + bytes(9)
 order = ">" if args.big_endian else "<"
 # e_type, e_machine (EM_CUDA), e_version, e_entry, e_phoff, e_shoff, e_flags,
 # e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx
-header = ident + struct.pack(order + "HHIQQQIHHHHHH", 2, 190, 1, 0, 0,
-                             args.shoff, 0, 64, 56, 0, 64, args.shnum, 0)
+header = ident + struct.pack(order + "HHIQQQIHHHHHH", 2, 190, 1, 0,
+                             args.phoff, args.shoff, 0, 64, 56, args.phnum,
+                             args.shentsize, args.shnum, 0)
 data = bytearray(header)
 if args.shnum:
     data += bytes(max(0, args.shoff - len(data)))
