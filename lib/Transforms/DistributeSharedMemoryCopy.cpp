@@ -18,8 +18,9 @@
 //   that are not a multiple of the thread layout leave some threads fewer
 //   iterations. The width also divides the row pitch of both sides (a
 //   global row of 33 f16 moves one element at a time), so that no vector
-//   straddles its alignment. Dynamically shaped copies (partial tiles) are distributed
-//   element by element and not vectorized.
+//   straddles its alignment. Dynamically shaped copies (partial tiles) and
+//   copies of one element per step are distributed element by element and
+//   stay scalar linalg.copy ops.
 //
 //===----------------------------------------------------------------------===//
 
