@@ -186,6 +186,7 @@ static std::vector<Entry> buildEntries() {
   entries.push_back(describePipeline<SimtPipelineOptions>("gpucg-simt"));
   entries.push_back(
       describePipeline<EmptyPipelineOptions>("gpucg-test-lower-to-cpu"));
+  entries.push_back(describePipeline<SimtPipelineOptions>("gpucg-vectorize"));
   return entries;
 }
 

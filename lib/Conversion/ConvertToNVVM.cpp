@@ -303,6 +303,14 @@ struct ConvertToNVVMPass
         return module.emitOpError()
                << "strided-metadata expansion did not converge";
     }
+    // While loops are still scf.for, whose induction variables' alignment
+    // (lower bound and step) is known.
+    module.walk([](Operation *op) {
+      if (auto load = dyn_cast<vector::LoadOp>(op))
+        inferVectorAccessAlignment(load);
+      else if (auto store = dyn_cast<vector::StoreOp>(op))
+        inferVectorAccessAlignment(store);
+    });
     {
       // Structured control flow to branches before the LLVM conversion: an
       // scf.for carrying !gpu.mma_matrix values and async tokens cannot be
@@ -319,12 +327,6 @@ struct ConvertToNVVMPass
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return failure();
     }
-    module.walk([](Operation *op) {
-      if (auto load = dyn_cast<vector::LoadOp>(op))
-        inferVectorAccessAlignment(load);
-      else if (auto store = dyn_cast<vector::StoreOp>(op))
-        inferVectorAccessAlignment(store);
-    });
     return success();
   }
 

@@ -51,6 +51,9 @@ struct LowerWorkgroupPass
     OpPassManager simt(func::FuncOp::getOperationName());
     buildSimtWorkgroupPipeline(simt);
     simt.getDependentDialects(registry);
+    OpPassManager vectorize(func::FuncOp::getOperationName());
+    buildVectorizeWorkgroupPipeline(vectorize);
+    vectorize.getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -69,10 +72,12 @@ struct LowerWorkgroupPass
       buildTensorCoreWorkgroupPipeline(pm, MmaKind::MmaSync,
                                        options);
       break;
+    case Pipeline::Vectorize:
+      buildVectorizeWorkgroupPipeline(pm);
+      break;
     // The SIMT stages; WarpReduction kernels are re-planned as
     // SimtDistribute by their first pass (gpucg-simt-fallback).
     case Pipeline::SimtDistribute:
-    case Pipeline::Vectorize:
     case Pipeline::MatmulSimt:
     case Pipeline::WarpReduction:
       buildSimtWorkgroupPipeline(pm);

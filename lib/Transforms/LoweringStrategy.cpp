@@ -675,6 +675,74 @@ selectVectorizeStrategy(linalg::LinalgOp op, TargetAttr target) {
                               ArrayRef<SmallVector<int64_t>>{level0, level1})};
 }
 
+/// Rows of a short-row reduction each thread reduces at once (independent
+/// accumulators, and loads in flight), and the threads of its workgroup.
+static constexpr int64_t kVectorReductionRowsPerThread = 4;
+static constexpr int64_t kVectorReductionThreads = 64;
+
+/// Reductions over an innermost row too short or too odd for a warp per row
+/// (WarpReduction): each thread reduces whole rows, reading a 128-bit vector
+/// of each of its rows per K step and adding it into a vector accumulator
+/// that stays in registers.
+static std::optional<LoweringStrategy>
+selectVectorizeReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
+  SmallVector<unsigned> reductionDims, parallelDims;
+  op.getReductionDims(reductionDims);
+  op.getParallelDims(parallelDims);
+  int64_t numLoops = op.getNumLoops();
+  if (reductionDims.size() != 1 ||
+      reductionDims.front() != static_cast<unsigned>(numLoops - 1) ||
+      parallelDims.empty() || parallelDims.size() > 3 ||
+      op.getNumDpsInits() != 1 || op.getNumDpsInputs() == 0)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rowSize = ranges.back();
+  if (ShapedType::isDynamic(rowSize) || rowSize == 0)
+    return std::nullopt;
+  // The widest input element sets the vector width (128 bits of it); the
+  // accumulator, one element per row, may be wider (f16 rows summed in f32).
+  unsigned bits = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type type = getElementTypeOrSelf(operand.get());
+    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() < 8 ||
+        type.getIntOrFloatBitWidth() > 64)
+      return std::nullopt;
+    if (op.isDpsInput(&operand))
+      bits = std::max(bits, type.getIntOrFloatBitWidth());
+  }
+  int64_t vector = 128 / bits;
+  while (vector > 1 && rowSize % vector != 0)
+    vector /= 2;
+
+  // Fewer rows than a workgroup's worth: all of them in one (whole, so
+  // vectorized) tile, one row per thread of whole warps.
+  unsigned inner = parallelDims.back();
+  int64_t rowsPerThread = kVectorReductionRowsPerThread;
+  int64_t threads =
+      std::min(kVectorReductionThreads, target.getMaxThreadsPerBlock());
+  int64_t rows = ranges[inner];
+  int64_t tileRows = threads * rowsPerThread;
+  if (!ShapedType::isDynamic(rows) && rows < tileRows) {
+    rowsPerThread = 1;
+    tileRows = rows;
+    threads = std::min(target.getMaxThreadsPerBlock(),
+                       static_cast<int64_t>(
+                           llvm::alignTo(rows, target.getWarpSize())));
+  }
+  SmallVector<int64_t> level0(numLoops, 0), level1(numLoops, 0);
+  for (unsigned pos : parallelDims)
+    level0[pos] = level1[pos] = 1;
+  level0[inner] = tileRows;
+  level1[inner] = rowsPerThread;
+  level0.back() = vector;
+  MLIRContext *ctx = op->getContext();
+  return LoweringStrategy{
+      TranslationInfoAttr::get(ctx, Pipeline::Vectorize, {threads, 1, 1},
+                               std::nullopt, 1, 1, std::nullopt),
+      LoweringConfigAttr::get(ctx,
+                              ArrayRef<SmallVector<int64_t>>{level0, level1})};
+}
+
 std::string mlir::gpucg::explainNoTensorCoreStrategy(
     linalg::LinalgOp rootOp, TargetAttr target, MmaPreference preference) {
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
@@ -751,6 +819,8 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
   }
   if (rootOp.getNumReductionLoops() > 0) {
     if (auto strategy = selectWarpReductionStrategy(rootOp, target))
+      return *strategy;
+    if (auto strategy = selectVectorizeReductionStrategy(rootOp, target))
       return *strategy;
     return selectSimtDistributeStrategy(rootOp, target);
   }
@@ -973,6 +1043,38 @@ verifyWarpReductionStrategy(linalg::LinalgOp op,
   return success();
 }
 
+/// The parallel loops a SIMT workgroup tile is distributed over, innermost
+/// first (the first over x): those tiled at level 0, at most three.
+static SmallVector<unsigned> getThreadDistributedLoops(linalg::LinalgOp op,
+                                                       ArrayRef<int64_t> level0) {
+  SmallVector<unsigned> loops;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (int64_t d = static_cast<int64_t>(level0.size()) - 1;
+       d >= 0 && loops.size() < 3; --d)
+    if (iterators[d] == utils::IteratorType::parallel && level0[d] != 0)
+      loops.push_back(d);
+  return loops;
+}
+
+static LogicalResult verifyVectorizeStrategy(linalg::LinalgOp op,
+                                             const LoweringStrategy &strategy) {
+  // Given level-1 sizes are taken as they are (the distribution is cyclic);
+  // without them, each thread's tile is its equal share of the workgroup's.
+  if (strategy.loweringConfig.getNumLevels() >= 2)
+    return success();
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  ArrayRef<int64_t> workgroup = strategy.translationInfo.getWorkgroupSize();
+  for (auto [dim, pos] : llvm::enumerate(getThreadDistributedLoops(op, level0)))
+    if (level0[pos] % workgroup[dim] != 0)
+      return op.emitOpError()
+             << "workgroup tile " << level0[pos] << " of loop " << pos
+             << " does not split evenly over the " << workgroup[dim]
+             << " threads of workgroup_size " << formatList(workgroup)
+             << "; pipeline Vectorize without level-1 (per-thread) tile "
+                "sizes needs a multiple";
+  return success();
+}
+
 LogicalResult
 mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
                                     const LoweringStrategy &strategy,
@@ -1025,6 +1127,8 @@ mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
     return verifyMatmulSimtStrategy(rootOp, strategy);
   case Pipeline::WarpReduction:
     return verifyWarpReductionStrategy(rootOp, strategy, target);
+  case Pipeline::Vectorize:
+    return verifyVectorizeStrategy(rootOp, strategy);
   default:
     return success();
   }
@@ -1039,6 +1143,21 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
   Pipeline pipeline = info.getPipeline();
   std::optional<MmaKind> mmaKind = info.getTensorCoreMmaKind();
   bool isTensorCore = mmaKind.has_value();
+  if (pipeline == Pipeline::Vectorize) {
+    if (config.getNumLevels() != 1)
+      return strategy;
+    ArrayRef<int64_t> level0 = config.getTileSizes(0);
+    ArrayRef<int64_t> workgroup = info.getWorkgroupSize();
+    SmallVector<int64_t> level1(level0.size(), 0);
+    for (auto [dim, pos] :
+         llvm::enumerate(getThreadDistributedLoops(rootOp, level0)))
+      level1[pos] = level0[pos] / workgroup[dim];
+    return LoweringStrategy{
+        info, LoweringConfigAttr::get(
+                  rootOp->getContext(),
+                  ArrayRef<SmallVector<int64_t>>{SmallVector<int64_t>(level0),
+                                                 level1})};
+  }
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
   unsigned wantedLevels = isTensorCore ? 3 : pipeline == Pipeline::MatmulSimt ? 2 : 0;
   if (!shape || config.getNumLevels() >= wantedLevels)

@@ -19,10 +19,13 @@
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -52,9 +55,16 @@ static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTestSerializeThreads());
   pm.addPass(createForallToForLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Vectorized threads: N-D transfers and reductions to the 1-D vector ops
+  // the LLVM conversion takes.
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll();
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createStripAttributes());
@@ -148,6 +158,39 @@ void mlir::gpucg::buildSimtWorkgroupPipeline(OpPassManager &fpm) {
   fpm.addPass(createCSEPass());
 }
 
+void mlir::gpucg::buildVectorizePipeline(OpPassManager &pm,
+                                         const SimtPipelineOptions &options) {
+  SelectLoweringStrategyOptions strategy;
+  strategy.chip = options.chip;
+  buildWorkgroupFrontPipeline(pm, strategy);
+  buildVectorizeWorkgroupPipeline(pm.nest<func::FuncOp>());
+}
+
+void mlir::gpucg::buildVectorizeWorkgroupPipeline(OpPassManager &fpm) {
+  // Inside the workgroup: IREE's GPUVectorization order on gpucg's stages.
+  // The SIMT distribution first, then each thread's tile as vectors.
+  fpm.addPass(createSimtFallback());
+  fpm.addPass(createWorkgroupSpecialization());
+  fpm.addPass(createTileAndDistribute(
+      TileAndDistributeOptions{/*distributeToWarp=*/false}));
+  fpm.addPass(createRemoveSingleIterationLoop());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+  fpm.addPass(createDistributeSharedMemoryCopy());
+  fpm.addPass(createGenericVectorization());
+  // Transfers index the kernel's buffers directly, so that the accumulator's
+  // read and write are seen to be loop-invariant.
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createOptimizeVectorTransfers());
+  // What was not vectorized (the partial-tile path) runs as scalar loops.
+  fpm.addPass(createConvertLinalgToLoopsPass());
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createLoopInvariantCodeMotionPass());
+  fpm.addPass(createPackSharedMemoryAlloc());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
@@ -183,6 +226,15 @@ void mlir::gpucg::registerGpucgPassPipelines() {
       "of gpucg-simt (A and B promoted to workgroup memory for multi-warp "
       "MatmulSimt workgroups)",
       buildSimtPipeline);
+  registerModulePipeline<SimtPipelineOptions>(
+      "gpucg-vectorize",
+      "SIMT pipeline with each thread's tile as vectors, for elementwise "
+      "and row-reduction kernels on tensors: strategy, workgroup tiling, "
+      "bufferization, specialization, thread distribution, vectorization "
+      "(reductions as vector.multi_reduction), accumulators hoisted into "
+      "registers, store-to-load forwarding, scalar loops for the partial "
+      "tiles",
+      buildVectorizePipeline);
   registerModulePipeline<EmptyPipelineOptions>(
       "gpucg-bufferize",
       "Bufferize gpucg kernels with one-shot bufferization (function "

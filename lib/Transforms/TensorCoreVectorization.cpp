@@ -35,7 +35,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -47,7 +46,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir {
 namespace gpucg {
@@ -176,120 +174,6 @@ getNativeShape(Operation *op, ArrayRef<int64_t> inst) {
   return result;
 }
 
-/// The allocation (or argument) `value` is a view of.
-static Value getRootMemref(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
-/// Whether `op` may touch memory other than through its memref operands.
-static bool hasUnknownMemoryEffects(Operation *op) {
-  if (isa<gpu::BarrierOp>(op) || isMemoryEffectFree(op))
-    return false;
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return false;
-  return !isa<MemoryEffectOpInterface>(op);
-}
-
-/// Whether `root`, the allocation or argument a buffer is a view of, is
-/// memory no other buffer of the kernel aliases: a local allocation, or an
-/// argument of the kernel (gpucg's kernels come from tensors, whose
-/// bufferization never makes an output alias an input).
-static bool isDistinctBuffer(Value root) {
-  if (root.getDefiningOp<memref::AllocOp>())
-    return true;
-  auto arg = dyn_cast<BlockArgument>(root);
-  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
-}
-
-/// Moves one read/write pair of `loop` on the same loop-invariant location
-/// out of the loop, carrying the vector in iter_args. The location must be a
-/// view of a distinct buffer (isDistinctBuffer) that nothing else in the
-/// loop touches.
-/// Upstream's linalg::hoistRedundantVectorTransfers gives up on any buffer
-/// that has views, which every warp's part of a promoted accumulator is.
-static FailureOr<scf::ForOp> hoistOneAccumulator(RewriterBase &rewriter,
-                                                 scf::ForOp loop) {
-  Block *body = loop.getBody();
-  for (auto read : body->getOps<vector::TransferReadOp>()) {
-    if (read.getMask() || !loop.isDefinedOutsideOfLoop(read.getBase()) ||
-        !llvm::all_of(read.getIndices(), [&](Value index) {
-          return loop.isDefinedOutsideOfLoop(index);
-        }))
-      continue;
-    vector::TransferWriteOp write;
-    for (auto candidate : body->getOps<vector::TransferWriteOp>())
-      if (candidate.getBase() == read.getBase() &&
-          candidate.getIndices() == read.getIndices() &&
-          candidate.getVectorType() == read.getVectorType() &&
-          candidate.getPermutationMap() == read.getPermutationMap() &&
-          !candidate.getMask() && read->isBeforeInBlock(candidate))
-        write = candidate;
-    if (!write)
-      continue;
-    Value root = getRootMemref(read.getBase());
-    if (!isDistinctBuffer(root))
-      continue;
-    bool conflict = false;
-    body->walk([&](Operation *op) {
-      if (op == read || op == write || isa<ViewLikeOpInterface>(op))
-        return;
-      // The other pieces of the same accumulator, when provably disjoint.
-      if (auto transfer = dyn_cast<VectorTransferOpInterface>(op))
-        if (transfer.getBase() == read.getBase() &&
-            vector::isDisjointTransferSet(
-                transfer, cast<VectorTransferOpInterface>(read.getOperation())))
-          return;
-      if (hasUnknownMemoryEffects(op))
-        conflict = true;
-      for (Value operand : op->getOperands())
-        if (isa<MemRefType>(operand.getType()) &&
-            getRootMemref(operand) == root)
-          conflict = true;
-    });
-    if (conflict)
-      continue;
-
-    rewriter.moveOpBefore(read, loop);
-    FailureOr<LoopLikeOpInterface> newLoop =
-        cast<LoopLikeOpInterface>(loop.getOperation())
-            .replaceWithAdditionalYields(
-                rewriter, read.getResult(),
-                /*replaceInitOperandUsesInLoop=*/true,
-                [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-                  return SmallVector<Value>{write.getVector()};
-                });
-    if (failed(newLoop))
-      return failure();
-    auto forOp = cast<scf::ForOp>(newLoop->getOperation());
-    rewriter.moveOpAfter(write, forOp);
-    rewriter.modifyOpInPlace(write, [&] {
-      write.getValueToStoreMutable().assign(forOp->getResults().back());
-    });
-    return forOp;
-  }
-  return failure();
-}
-
-/// Keeps accumulators in registers across the K loops of `funcOp`.
-static void hoistAccumulators(RewriterBase &rewriter,
-                              FunctionOpInterface funcOp) {
-  SmallVector<scf::ForOp> loops;
-  funcOp.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-  for (scf::ForOp loop : loops) {
-    // The warp's view of the accumulator is loop-invariant once thread ids
-    // and subviews are out of the loop.
-    moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
-    FailureOr<scf::ForOp> current = loop;
-    while (succeeded(current))
-      if (FailureOr<scf::ForOp> next = hoistOneAccumulator(rewriter, *current);
-          succeeded(next))
-        current = next;
-      else
-        break;
-  }
-}
 
 //===----------------------------------------------------------------------===//
 // Accumulator initialization
@@ -588,7 +472,7 @@ mlir::gpucg::vectorizeForTensorCores(RewriterBase &rewriter,
   }
 
   // 4. The accumulator in registers across the K loop.
-  hoistAccumulators(rewriter, funcOp);
+  hoistLoopInvariantTransfers(rewriter, funcOp);
 
   // 5. Its first value straight from what initialized it: the fill's
   //    constant or the read of C, not a round trip through memory.

@@ -9,6 +9,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dialect.h"
@@ -16,6 +17,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -135,4 +138,25 @@ bool mlir::gpucg::isInWorkgroupSpecializationRemainder(Operation *op) {
       return true;
   }
   return false;
+}
+
+Value mlir::gpucg::getRootMemref(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+bool mlir::gpucg::hasUnknownMemoryEffects(Operation *op) {
+  if (isa<gpu::BarrierOp>(op) || isMemoryEffectFree(op))
+    return false;
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  return !isa<MemoryEffectOpInterface>(op);
+}
+
+bool mlir::gpucg::isDistinctBuffer(Value root) {
+  if (root.getDefiningOp<memref::AllocOp>())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(root);
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
 }

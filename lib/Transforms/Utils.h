@@ -19,6 +19,7 @@ class Operation;
 class Region;
 class RewritePatternSet;
 class Type;
+class Value;
 
 namespace gpucg {
 
@@ -63,6 +64,20 @@ bool isWorkgroupCopy(Operation *copy);
 /// gpucg-workgroup-specialization made (marked gpucg.workgroup_specialization).
 /// That path stays scalar: tensor-core stages leave it to the loop lowering.
 bool isInWorkgroupSpecializationRemainder(Operation *op);
+
+/// The allocation (or argument) `value` is a view of, through any chain of
+/// view-like ops.
+Value getRootMemref(Value value);
+
+/// Whether `op` may touch memory other than through its memref operands
+/// (an op without a memory-effect interface; barriers do not count).
+bool hasUnknownMemoryEffects(Operation *op);
+
+/// Whether `root`, the allocation or argument a buffer is a view of, is
+/// memory no other buffer of the kernel aliases: a local allocation, or an
+/// argument of the kernel (gpucg's kernels come from tensors, whose
+/// bufferization never makes an output alias an input).
+bool isDistinctBuffer(Value root);
 
 } // namespace gpucg
 } // namespace mlir

@@ -85,6 +85,8 @@ NAMED_PIPELINES = [
     dict(name="gpucg-simt", anchor="builtin.module", options={"chip": "chip"}, simt=True),
     dict(name="gpucg-matmul-simt", anchor="builtin.module", options={"chip": "chip"},
          simt=True),
+    dict(name="gpucg-vectorize", anchor="builtin.module", options={"chip": "chip"},
+         simt=True),
     dict(name="gpucg-bufferize", anchor="builtin.module", options={}),
     dict(name="gpucg-test-lower-to-cpu", anchor="builtin.module", options={}, test_only=True),
 ]
@@ -123,6 +125,9 @@ OTHER_PASSES = [
     dict(name="gpucg-strip-attributes", anchor="builtin.module", options={}, any_op=True),
     dict(name="gpucg-test-serialize-threads", anchor="func.func", options={}, test_only=True),
     dict(name="gpucg-simt-fallback", anchor="func.func", options={}),
+    dict(name="gpucg-generic-vectorization", anchor="func.func",
+         options={"max-vector-elements": "uint"}),
+    dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),
 ]
 
 #: How the front stages are configured for a pass fuzzed on its own.

@@ -1,6 +1,7 @@
 // gpucg-compile on the seed reduction, 100000 rows of 100 f32,
-// addf(addf(a, b), acc): SimtDistribute, 256 rows per workgroup, one row per
-// thread; 390 full tiles and a last one of 160 rows (the dynamic branch of
+// addf(addf(a, b), acc), planned SimtDistribute by its compilation_info (the
+// strategy's own plan, Vectorize, is compile-vectorize.mlir's): 256 rows per
+// workgroup, one row per thread; 390 full tiles and a last one of 160 rows (the dynamic branch of
 // workgroup specialization). And rows of 4096, which the strategy plans
 // WarpReduction: gpucg-simt-fallback re-plans them as SimtDistribute (one
 // row per thread of the same 1024-thread workgroups). Down to PTX and ptxas.
@@ -17,6 +18,7 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @row_sum(
 // STRATEGY-SAME: pipeline = SimtDistribute, workgroup_size = [256, 1, 1]
+// STRATEGY: tile_sizes = {{\[}}[256, 0], [1, 0]]
 // STRATEGY-LABEL: func.func @row_sum_4096(
 // STRATEGY-SAME: pipeline = WarpReduction
 
@@ -42,7 +44,10 @@
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
   func.func @row_sum(%a: tensor<100000x100xf32>, %b: tensor<100000x100xf32>, %c: tensor<100000xf32>) -> tensor<100000xf32> {
     %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
-      ins(%a, %b : tensor<100000x100xf32>, tensor<100000x100xf32>) outs(%c : tensor<100000xf32>) {
+      ins(%a, %b : tensor<100000x100xf32>, tensor<100000x100xf32>) outs(%c : tensor<100000xf32>)
+      attrs = {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[256, 0], [1, 0]]>,
+        translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [256, 1, 1]>>} {
     ^bb0(%x: f32, %y: f32, %acc: f32):
       %s = arith.addf %x, %y : f32
       %t = arith.addf %s, %acc : f32

@@ -368,3 +368,21 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
     return %0 : tensor<64x64xf32>
   }
 }
+
+// -----
+
+// Vectorize without per-thread sizes: each thread's share of the workgroup
+// tile must be whole.
+#config = #gpucg.lowering_config<tile_sizes = [[250, 4]]>
+#info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [64, 1, 1]>
+func.func @vectorize_uneven_thread_tile(%a: tensor<1000x100xf32>, %c: tensor<1000xf32>) -> tensor<1000xf32> {
+  // expected-error @+1 {{'linalg.generic' op workgroup tile 250 of loop 0 does not split evenly over the 64 threads of workgroup_size [64, 1, 1]; pipeline Vectorize without level-1 (per-thread) tile sizes needs a multiple}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+    ins(%a : tensor<1000x100xf32>) outs(%c : tensor<1000xf32>)
+    attrs = {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<1000xf32>
+  return %0 : tensor<1000xf32>
+}

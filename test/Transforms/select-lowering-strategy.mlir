@@ -135,13 +135,14 @@ func.func @matmul_tb(%a: tensor<256x64xf16>, %b: tensor<512x64xf16>, %c: tensor<
 }
 
 /// The seed row reduction: rows of 100 are too short for warp reduction, so
-/// 256 rows per workgroup, one per thread; 100000 % 256 leaves a partial tile.
+/// Vectorize: 256 rows per workgroup of 64 threads, 4 rows per thread, a
+/// 128-bit K step (4 f32); 100000 % 256 leaves a partial tile.
 // SM80-LABEL: func.func @rowsum
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [256, 1, 1]>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[256, 0], [1, 0]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [64, 1, 1]>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[256, 4], [4, 0]]>
 // SM75-LABEL: func.func @rowsum
-//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [256, 1, 1]>
-//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[256, 0], [1, 0]]>
+//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [64, 1, 1]>
+//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[256, 4], [4, 0]]>
 func.func @rowsum(%a: tensor<100000x100xf32>, %b: tensor<100000x100xf32>, %c: tensor<100000xf32>) -> tensor<100000xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b : tensor<100000x100xf32>, tensor<100000x100xf32>) outs(%c : tensor<100000xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):

@@ -78,7 +78,8 @@ LogicalResult verifyLoweringStrategy(linalg::LinalgOp rootOp,
 /// Returns `strategy` with the tiling levels that a verified user strategy
 /// may leave out filled in from the others: the warp tile (level 1) and the
 /// instruction shape (level 2) of tensor-core pipelines, the thread tile
-/// (level 1) of MatmulSimt. Expects a strategy that verifyLoweringStrategy
+/// (level 1) of MatmulSimt and Vectorize (each thread an equal share of
+/// the workgroup tile). Expects a strategy that verifyLoweringStrategy
 /// accepted.
 LoweringStrategy completeLoweringStrategy(linalg::LinalgOp rootOp,
                                           const LoweringStrategy &strategy,

@@ -102,6 +102,7 @@ void buildTensorCorePipeline(OpPassManager &pm, MmaKind kind,
 ///  - `gpucg-matmul-tensorcore` and `gpucg-matmul-mma-sync`
 ///    (buildTensorCorePipeline);
 ///  - `gpucg-simt` and `gpucg-matmul-simt` (buildSimtPipeline);
+///  - `gpucg-vectorize` (buildVectorizePipeline);
 ///  - `gpucg-bufferize` (buildBufferizePipeline);
 ///  - `gpucg-test-lower-to-cpu`: test only; lowers a (workgroup-tiled)
 ///    kernel and its caller to LLVM for the CPU, running the workgroup
@@ -129,6 +130,22 @@ void buildSimtPipeline(OpPassManager &pm, const SimtPipelineOptions &options);
 /// distribution of workgroup-memory copies, linalg to loops, alias
 /// folding, LICM and shared-memory packing.
 void buildSimtWorkgroupPipeline(OpPassManager &fpm);
+
+/// Adds the whole vectorizing SIMT pipeline to `pm` (on a `builtin.module`):
+/// strategy, workgroup tiling and bufferization, then
+/// buildVectorizeWorkgroupPipeline.
+void buildVectorizePipeline(OpPassManager &pm,
+                            const SimtPipelineOptions &options);
+
+/// Adds the in-workgroup stages of the vectorizing SIMT pipeline (Vectorize
+/// kernels; any other kernel as buildSimtWorkgroupPipeline distributes it)
+/// to `fpm`, a pass manager on func.func: re-planning, workgroup
+/// specialization, thread distribution, single-iteration loop removal,
+/// distribution of workgroup-memory copies, vectorization of each thread's
+/// static tile, alias folding, accumulators hoisted into registers and
+/// store-to-load forwarding, linalg to loops for what stayed scalar, LICM
+/// and shared-memory packing.
+void buildVectorizeWorkgroupPipeline(OpPassManager &fpm);
 
 void registerGpucgPassPipelines();
 

@@ -483,6 +483,98 @@ def TensorCoreVectorization
   ];
 }
 
+def GenericVectorization
+    : Pass<"gpucg-generic-vectorization", "func::FuncOp"> {
+  let summary = "Vectorize each thread's statically shaped linalg ops";
+  let description = [{
+    For SIMT kernels after `gpucg-tile-and-distribute`: every linalg op
+    whose iteration space is static and has at most `max-vector-elements`
+    points (a thread's tile) becomes vector ops with upstream
+    `linalg::vectorize`: `vector.transfer_read` of each operand over the
+    whole tile, the body on vectors, reductions as `vector.multi_reduction`
+    into the output's vector, and a `vector.transfer_write` of the result.
+    Larger ops, dynamically shaped ones (the partial-tile path of workgroup
+    specialization), empty ones, ops the vectorizer does not take (its
+    precondition) and workgroup-wide copies to or from workgroup memory
+    (`gpucg-distribute-shared-memory-copy`'s business) are left alone; the
+    loop lowering runs them as scalar loops, so the pass never changes what
+    a kernel computes, only how.
+
+    A thread's part of the 100000x100 row sum `addf(addf(a, b), acc)`
+    (4 rows, a K step of 4):
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "reduction"], ...}
+        ins(%a, %b : memref<4x4xf32, strided<[100, 1], offset: ?>>, ...)
+        outs(%c : memref<4xf32, strided<[1], offset: ?>>) { ... }
+    ```
+
+    becomes
+
+    ```mlir
+    %va = vector.transfer_read %a[%c0, %c0], %pad {in_bounds = [true, true]} : memref<4x4xf32, ...>, vector<4x4xf32>
+    %vb = vector.transfer_read %b[%c0, %c0], %pad {in_bounds = [true, true]} : memref<4x4xf32, ...>, vector<4x4xf32>
+    %vc = vector.transfer_read %c[%c0], %pad {in_bounds = [true]} : memref<4xf32, ...>, vector<4xf32>
+    %s = arith.addf %va, %vb : vector<4x4xf32>
+    %r = vector.multi_reduction <add>, %s, %vc [1] : vector<4x4xf32> to vector<4xf32>
+    vector.transfer_write %r, %c[%c0] {in_bounds = [true]} : vector<4xf32>, memref<4xf32, ...>
+    ```
+  }];
+  let options = [
+    Option<"maxVectorElements", "max-vector-elements", "int64_t",
+           /*default=*/"64",
+           "Largest iteration space (product of the loop sizes) vectorized; "
+           "larger ops stay scalar loops. Must be positive">
+  ];
+  let dependentDialects = [
+    "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
+def OptimizeVectorTransfers
+    : Pass<"gpucg-optimize-vector-transfers", "func::FuncOp"> {
+  let summary = "Keep accumulators in registers across loops and forward "
+                "vector stores to loads";
+  let description = [{
+    Cleans up the vector transfers of vectorized thread code:
+      1. leading unit dimensions are cast away (`vector<1x4xf32>` reads and
+         writes become `vector<4xf32>` ones), so that each transfer is one
+         1-D access;
+      2. loop-invariant code is hoisted out of every `scf.for`, and then each
+         `vector.transfer_read` / `vector.transfer_write` pair of the loop on
+         the same loop-invariant location is moved out of it, the vector
+         carried in `iter_args`: a reduction's accumulator stays in registers
+         across the K loop, read once before and written once after. Only
+         for locations in buffers no other buffer aliases (an allocation or
+         a kernel argument) that nothing else in the loop touches;
+      3. in functions without `gpu.barrier` (whose threads then share no
+         memory they write), upstream's store-to-load forwarding and
+         dead-store elimination (`vector::transferOpflowOpt`).
+
+    ```mlir
+    scf.for %k = %c0 to %c100 step %c4 {
+      %acc = vector.transfer_read %c[%i], %pad : memref<100000xf32>, vector<4xf32>
+      %r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x4xf32> to vector<4xf32>
+      vector.transfer_write %r, %c[%i] : vector<4xf32>, memref<100000xf32>
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    %init = vector.transfer_read %c[%i], %pad : memref<100000xf32>, vector<4xf32>
+    %sum = scf.for %k = %c0 to %c100 step %c4 iter_args(%acc = %init) -> (vector<4xf32>) {
+      %r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x4xf32> to vector<4xf32>
+      scf.yield %r : vector<4xf32>
+    }
+    vector.transfer_write %sum, %c[%i] : vector<4xf32>, memref<100000xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
 def DistributeSharedMemoryCopy
     : Pass<"gpucg-distribute-shared-memory-copy", "func::FuncOp"> {
   let summary = "Spread workgroup-memory copies over all threads as 128-bit vectors";

@@ -98,6 +98,28 @@ LogicalResult vectorizeForTensorCores(RewriterBase &rewriter,
                                       FunctionOpInterface funcOp, MmaKind kind,
                                       ArrayRef<int64_t> instructionShape);
 
+/// Vectorizes every linalg op of `funcOp` whose iteration space is static,
+/// non-empty and of at most `maxVectorElements` points with upstream
+/// linalg::vectorize (reductions become vector.multi_reduction), but the
+/// workgroup-wide copies to or from workgroup memory. Ops it does not take
+/// are left as they are.
+void vectorizeThreadTiles(RewriterBase &rewriter, FunctionOpInterface funcOp,
+                          int64_t maxVectorElements);
+
+/// Hoists loop-invariant code out of every scf.for in `root`, then moves
+/// each vector.transfer_read / vector.transfer_write pair of a loop on the
+/// same loop-invariant location out of it, carrying the vector in
+/// iter_args. Only for locations in a distinct buffer (an allocation or a
+/// kernel argument) that nothing else in the loop touches.
+void hoistLoopInvariantTransfers(RewriterBase &rewriter, Operation *root);
+
+/// Casts leading unit dimensions away from the vector ops of `funcOp`,
+/// hoists loop-invariant transfers (hoistLoopInvariantTransfers) and, when
+/// `funcOp` has no gpu.barrier, forwards stores to loads and removes dead
+/// stores (vector::transferOpflowOpt).
+LogicalResult optimizeVectorTransfers(RewriterBase &rewriter,
+                                      FunctionOpInterface funcOp);
+
 /// Splits every copy to or from workgroup memory in `funcOp` over all
 /// threads of a workgroup of `workgroupSize`, each moving up to 128 bits per
 /// step (vector transfers for static shapes, one element at a time for

@@ -11,6 +11,19 @@
 // RUN: diff %t.ref %t.tiled
 // RUN: FileCheck %s --check-prefix=OUT < %t.tiled
 // OUT: rank = 2 offset = 0 sizes = [33, 1000]
+// And through the in-workgroup stages (gpucg-vectorize's), each thread's
+// 4 columns as one vector:
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup), gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.vector
+// RUN: diff %t.ref %t.vector
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup))' \
+// RUN:   | FileCheck %s --check-prefix=VECTOR
+// VECTOR-LABEL: func.func @kernel
+// VECTOR: scf.if
+// VECTOR-COUNT-2: vector.transfer_read {{.*}} vector<4xf32>
+// VECTOR: arith.addf {{.*}} : vector<4xf32>
+// VECTOR: vector.transfer_write {{.*}} vector<4xf32>
+// VECTOR: } else {
 
 // The strategy this test exercises:
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \

@@ -17,8 +17,8 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @kernel
-// STRATEGY-SAME: pipeline = SimtDistribute, workgroup_size = [256, 1, 1]
-// STRATEGY: tile_sizes = {{\[}}[256, 0], [1, 0]]
+// STRATEGY-SAME: pipeline = Vectorize, workgroup_size = [64, 1, 1]
+// STRATEGY: tile_sizes = {{\[}}[256, 4], [4, 0]]
 
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=TILED

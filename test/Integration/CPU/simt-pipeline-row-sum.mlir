@@ -1,6 +1,9 @@
-// The seed reduction, 100000 rows of 100 f32 (SimtDistribute, 256 rows per
-// workgroup, one per thread; a partial last tile of 160 rows) through the
-// in-workgroup stages gpucg-compile runs for it.
+// The seed reduction, 100000 rows of 100 f32 (Vectorize: 256 rows per
+// workgroup of 64 threads, 4 rows and a K step of 4 per thread; a partial
+// last tile of 160 rows) through the in-workgroup stages gpucg-compile runs
+// for it (gpucg-vectorize's): the full tiles as vectors with the
+// accumulators in registers across the K loop, the partial one as scalar
+// loops.
 
 // The untiled kernel, run as is, is the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
@@ -13,6 +16,16 @@
 // RUN: diff %t.ref %t.tiled
 // RUN: FileCheck %s --check-prefix=OUT < %t.tiled
 // OUT: rank = 1 offset = 0 sizes = [100000]
+
+// What ran above is the vectorized kernel:
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup))' \
+// RUN:   | FileCheck %s --check-prefix=VECTOR
+// VECTOR-LABEL: func.func @kernel
+// VECTOR: scf.if
+// VECTOR: scf.for {{.*}} iter_args({{.*}}) -> (vector<4xf32>)
+// VECTOR: vector.multi_reduction <add>, {{.*}} [1] : vector<4x4xf32> to vector<4xf32>
+// VECTOR: } else {
+// VECTOR: memref.load
 
 func.func @kernel(%a: tensor<100000x100xf32>, %b: tensor<100000x100xf32>, %c: tensor<100000xf32>) -> tensor<100000xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
