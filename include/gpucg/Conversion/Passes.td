@@ -53,8 +53,10 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
     in-workgroup stages of that pipeline: for `MatmulTensorCore` and
     `MatmulTensorCoreMmaSync`, specialization, warp distribution,
     multi-buffering, vectorization, copy distribution, bank conflicts,
-    vector-to-GPU, software pipelining, packing; for `SimtDistribute`,
-    `MatmulSimt`, `Vectorize` and `WarpReduction`, the SIMT stages
+    vector-to-GPU, software pipelining, packing; for `Vectorize`, the
+    stages of `gpucg-vectorize` (`buildVectorizeWorkgroupPipeline`: thread
+    distribution, each thread's tile as vectors, accumulators in registers);
+    for `SimtDistribute`, `MatmulSimt` and `WarpReduction`, the SIMT stages
     (`buildSimtWorkgroupPipeline`: a WarpReduction plan is re-planned as
     SimtDistribute first, thread distribution, loops). Functions without a
     `translation_info` are left alone; pipeline `None` is an error.
