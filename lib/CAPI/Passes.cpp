@@ -187,6 +187,8 @@ static std::vector<Entry> buildEntries() {
   entries.push_back(
       describePipeline<EmptyPipelineOptions>("gpucg-test-lower-to-cpu"));
   entries.push_back(describePipeline<SimtPipelineOptions>("gpucg-vectorize"));
+  entries.push_back(
+      describePipeline<SimtPipelineOptions>("gpucg-warp-reduction"));
   return entries;
 }
 

@@ -38,6 +38,7 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -292,6 +293,10 @@ struct ConvertToNVVMPass
       vector::populateVectorFromElementsUnrollPatterns(patterns);
       vector::populateVectorToElementsUnrollPatterns(patterns);
       vector::populateVectorOuterProductLoweringPatterns(patterns);
+      // Warp reductions as butterfly shuffles (gpu.shuffle xor), 32 bits at
+      // a time; NVVM has no other lowering for floating-point ones.
+      populateGpuLowerSubgroupReduceToShufflePatterns(
+          patterns, /*subgroupSize=*/32, /*shuffleBitwidth=*/32);
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
         return module.emitOpError()
                << "vector and memref simplification did not converge";

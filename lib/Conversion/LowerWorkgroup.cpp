@@ -54,6 +54,9 @@ struct LowerWorkgroupPass
     OpPassManager vectorize(func::FuncOp::getOperationName());
     buildVectorizeWorkgroupPipeline(vectorize);
     vectorize.getDependentDialects(registry);
+    OpPassManager reduction(func::FuncOp::getOperationName());
+    buildWarpReductionWorkgroupPipeline(reduction);
+    reduction.getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -75,11 +78,11 @@ struct LowerWorkgroupPass
     case Pipeline::Vectorize:
       buildVectorizeWorkgroupPipeline(pm);
       break;
-    // The SIMT stages; WarpReduction kernels are re-planned as
-    // SimtDistribute by their first pass (gpucg-simt-fallback).
+    case Pipeline::WarpReduction:
+      buildWarpReductionWorkgroupPipeline(pm);
+      break;
     case Pipeline::SimtDistribute:
     case Pipeline::MatmulSimt:
-    case Pipeline::WarpReduction:
       buildSimtWorkgroupPipeline(pm);
       break;
     default:

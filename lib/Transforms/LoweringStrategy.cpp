@@ -608,6 +608,24 @@ static LoweringStrategy selectSimtDistributeStrategy(linalg::LinalgOp op,
                               ArrayRef<SmallVector<int64_t>>{level0, level1})};
 }
 
+/// The bit width of `op`'s widest input element, which sets the width of
+/// the vectors a reduction reads; nothing when an operand's element is not
+/// an integer or float of 8 to 64 bits, or there is no input.
+static std::optional<unsigned> getWidestInputBitwidth(linalg::LinalgOp op) {
+  unsigned bits = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type type = getElementTypeOrSelf(operand.get());
+    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() < 8 ||
+        type.getIntOrFloatBitWidth() > 64)
+      return std::nullopt;
+    if (op.isDpsInput(&operand))
+      bits = std::max(bits, type.getIntOrFloatBitWidth());
+  }
+  if (bits == 0)
+    return std::nullopt;
+  return bits;
+}
+
 /// One warp group per row for rows of at least a warp's worth of vectors.
 static std::optional<LoweringStrategy>
 selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
@@ -618,13 +636,18 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
       reductionDims.front() != static_cast<unsigned>(numLoops - 1) ||
       op.getNumDpsInits() != 1)
     return std::nullopt;
+  // The threads' partials are combined by gpu.subgroup_reduce.
+  if (failed(matchRowReduction(op)))
+    return std::nullopt;
   int64_t rowSize = op.getStaticLoopRanges().back();
+  // Warps reduce with 32-bit shuffles.
   Type elementType = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (ShapedType::isDynamic(rowSize) || rowSize == 0 ||
+  std::optional<unsigned> inputBits = getWidestInputBitwidth(op);
+  if (ShapedType::isDynamic(rowSize) || rowSize == 0 || !inputBits ||
       !elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() > 32)
     return std::nullopt;
   int64_t warp = target.getWarpSize();
-  int64_t vector = 128 / elementType.getIntOrFloatBitWidth();
+  int64_t vector = 128 / *inputBits;
   while (vector > 1 && rowSize % (warp * vector) != 0)
     vector /= 2;
   if (rowSize % (warp * vector) != 0)
@@ -701,16 +724,10 @@ selectVectorizeReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
     return std::nullopt;
   // The widest input element sets the vector width (128 bits of it); the
   // accumulator, one element per row, may be wider (f16 rows summed in f32).
-  unsigned bits = 0;
-  for (OpOperand &operand : op->getOpOperands()) {
-    Type type = getElementTypeOrSelf(operand.get());
-    if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() < 8 ||
-        type.getIntOrFloatBitWidth() > 64)
-      return std::nullopt;
-    if (op.isDpsInput(&operand))
-      bits = std::max(bits, type.getIntOrFloatBitWidth());
-  }
-  int64_t vector = 128 / bits;
+  std::optional<unsigned> bits = getWidestInputBitwidth(op);
+  if (!bits)
+    return std::nullopt;
+  int64_t vector = 128 / *bits;
   while (vector > 1 && rowSize % vector != 0)
     vector /= 2;
 
@@ -1031,8 +1048,20 @@ verifyWarpReductionStrategy(linalg::LinalgOp op,
   if (reductionDims.size() != 1 || reductionDims.front() != numLoops - 1)
     return op.emitOpError() << "pipeline WarpReduction needs exactly one "
                                "reduction loop, the innermost one";
+  if (failed(matchRowReduction(op)))
+    return op.emitOpError()
+           << "pipeline WarpReduction needs a body whose value is combined "
+              "with the accumulator by one op that gpu.subgroup_reduce "
+              "performs (add, mul, min, max, and, or, xor)";
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  for (unsigned pos = 0; pos + 1 < numLoops; ++pos)
+    if (level0[pos] != 1)
+      return op.emitOpError()
+             << "pipeline WarpReduction reduces one row per workgroup, but "
+                "the level-0 tile of parallel loop "
+             << pos << " is " << level0[pos] << " (expected 1)";
   int64_t rowSize = op.getStaticLoopRanges().back();
-  int64_t tile = strategy.loweringConfig.getTileSizes(0).back();
+  int64_t tile = level0.back();
   if (ShapedType::isDynamic(rowSize) || tile <= 0 || rowSize % tile != 0)
     return op.emitOpError()
            << "pipeline WarpReduction needs a static reduction size that is a "

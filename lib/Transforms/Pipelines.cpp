@@ -191,6 +191,32 @@ void mlir::gpucg::buildVectorizeWorkgroupPipeline(OpPassManager &fpm) {
   fpm.addPass(createCSEPass());
 }
 
+void mlir::gpucg::buildWarpReductionPipeline(
+    OpPassManager &pm, const SimtPipelineOptions &options) {
+  SelectLoweringStrategyOptions strategy;
+  strategy.chip = options.chip;
+  buildWorkgroupFrontPipeline(pm, strategy);
+  buildWarpReductionWorkgroupPipeline(pm.nest<func::FuncOp>());
+}
+
+void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
+  // Each row split over its workgroup's threads; then the threads' steps as
+  // vectors, like gpucg-vectorize's, with the partials in registers.
+  fpm.addPass(createDistributeReduction());
+  fpm.addPass(createRemoveSingleIterationLoop());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+  fpm.addPass(createGenericVectorization());
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createOptimizeVectorTransfers());
+  fpm.addPass(createConvertLinalgToLoopsPass());
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createLoopInvariantCodeMotionPass());
+  fpm.addPass(createPackSharedMemoryAlloc());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
@@ -235,6 +261,13 @@ void mlir::gpucg::registerGpucgPassPipelines() {
       "registers, store-to-load forwarding, scalar loops for the partial "
       "tiles",
       buildVectorizePipeline);
+  registerModulePipeline<SimtPipelineOptions>(
+      "gpucg-warp-reduction",
+      "Pipeline for reductions over long innermost rows on tensors: "
+      "strategy, workgroup tiling, bufferization, each row split over its "
+      "workgroup's threads as vectors, combined with gpu.subgroup_reduce "
+      "within warps and through workgroup memory across them",
+      buildWarpReductionPipeline);
   registerModulePipeline<EmptyPipelineOptions>(
       "gpucg-bufferize",
       "Bufferize gpucg kernels with one-shot bufferization (function "

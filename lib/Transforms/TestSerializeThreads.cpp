@@ -60,9 +60,16 @@ struct TestSerializeThreadsPass
                               "gpu.known_block_size to serialize its threads";
       return signalPassFailure();
     }
-    WalkResult barrier = funcOp.walk([&](gpu::BarrierOp op) {
-      op.emitOpError() << "synchronizes the threads of a workgroup; they "
-                          "cannot run one after another";
+    // Barriers and collectives need the threads to run together.
+    WalkResult barrier = funcOp.walk([&](Operation *op) {
+      if (!isa<gpu::BarrierOp, gpu::SubgroupReduceOp, gpu::AllReduceOp,
+               gpu::ShuffleOp>(op))
+        return WalkResult::advance();
+      op->emitOpError() << "synchronizes the threads of a "
+                        << (isa<gpu::BarrierOp, gpu::AllReduceOp>(op)
+                                ? "workgroup"
+                                : "warp")
+                        << "; they cannot run one after another";
       return WalkResult::interrupt();
     });
     if (barrier.wasInterrupted())

@@ -155,7 +155,8 @@ bool mlir::gpucg::hasUnknownMemoryEffects(Operation *op) {
 }
 
 bool mlir::gpucg::isDistinctBuffer(Value root) {
-  if (root.getDefiningOp<memref::AllocOp>())
+  if (root.getDefiningOp<memref::AllocOp>() ||
+      root.getDefiningOp<memref::AllocaOp>())
     return true;
   auto arg = dyn_cast<BlockArgument>(root);
   return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());

@@ -74,7 +74,8 @@ Value getRootMemref(Value value);
 bool hasUnknownMemoryEffects(Operation *op);
 
 /// Whether `root`, the allocation or argument a buffer is a view of, is
-/// memory no other buffer of the kernel aliases: a local allocation, or an
+/// memory no other buffer of the kernel aliases: a local allocation (alloc
+/// or alloca), or an
 /// argument of the kernel (gpucg's kernels come from tensors, whose
 /// bufferization never makes an output alias an input).
 bool isDistinctBuffer(Value root);

@@ -8,8 +8,8 @@ func.func @negative_pipeline_none(%a: memref<4xf32>) attributes {gpucg.translati
 
 // -----
 
-/// gpucg-simt-fallback, first of the SIMT stages, needs the workgroup size
-/// to keep.
+/// gpucg-distribute-reduction, first of the warp-reduction stages, needs the
+/// workgroup size: its threads split each row.
 // expected-error @+1 {{has no workgroup_size in its gpucg.translation_info}}
 func.func @negative_warp_reduction_no_workgroup_size(%a: memref<4xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction>} {
   return
@@ -17,7 +17,7 @@ func.func @negative_warp_reduction_no_workgroup_size(%a: memref<4xf32>) attribut
 
 // -----
 
-/// Re-planning needs the root op's lowering_config.
+/// Distributing the reduction needs the root op's lowering_config.
 // expected-error @+1 {{has a gpucg.translation_info but no op with a gpucg.lowering_config}}
 func.func @negative_warp_reduction_no_root(%a: memref<4xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
   return

@@ -87,6 +87,8 @@ NAMED_PIPELINES = [
          simt=True),
     dict(name="gpucg-vectorize", anchor="builtin.module", options={"chip": "chip"},
          simt=True),
+    dict(name="gpucg-warp-reduction", anchor="builtin.module", options={"chip": "chip"},
+         simt=True),
     dict(name="gpucg-bufferize", anchor="builtin.module", options={}),
     dict(name="gpucg-test-lower-to-cpu", anchor="builtin.module", options={}, test_only=True),
 ]
@@ -128,6 +130,7 @@ OTHER_PASSES = [
     dict(name="gpucg-generic-vectorization", anchor="func.func",
          options={"max-vector-elements": "uint"}),
     dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),
+    dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
 ]
 
 #: How the front stages are configured for a pass fuzzed on its own.

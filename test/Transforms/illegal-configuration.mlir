@@ -386,3 +386,37 @@ func.func @vectorize_uneven_thread_tile(%a: tensor<1000x100xf32>, %c: tensor<100
   } -> tensor<1000xf32>
   return %0 : tensor<1000xf32>
 }
+
+// -----
+
+// WarpReduction combines the threads' partials with gpu.subgroup_reduce.
+#config = #gpucg.lowering_config<tile_sizes = [[1, 128]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>
+func.func @warp_reduction_not_a_subgroup_op(%a: tensor<64x128xf32>, %c: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'linalg.generic' op pipeline WarpReduction needs a body whose value is combined with the accumulator by one op that gpu.subgroup_reduce performs (add, mul, min, max, and, or, xor)}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+    ins(%a : tensor<64x128xf32>) outs(%c : tensor<64xf32>)
+    attrs = {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.subf %acc, %x : f32
+    linalg.yield %t : f32
+  } -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+// WarpReduction: one row per workgroup.
+#config = #gpucg.lowering_config<tile_sizes = [[2, 128]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>
+func.func @warp_reduction_two_rows(%a: tensor<64x128xf32>, %c: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'linalg.generic' op pipeline WarpReduction reduces one row per workgroup, but the level-0 tile of parallel loop 0 is 2 (expected 1)}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+    ins(%a : tensor<64x128xf32>) outs(%c : tensor<64xf32>)
+    attrs = {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}

@@ -54,6 +54,17 @@ func.func @barrier(%out: memref<8xf32>, %v: f32) attributes {gpu.known_block_siz
 
 // -----
 
+// A warp's collective, like a barrier, needs the threads to run together.
+func.func @subgroup_reduce(%out: memref<8xf32>, %v: f32) attributes {gpu.known_block_size = array<i32: 8, 1, 1>} {
+  %tx = gpu.thread_id x
+  // expected-error @+1 {{'gpu.subgroup_reduce' op synchronizes the threads of a warp; they cannot run one after another}}
+  %r = gpu.subgroup_reduce add %v uniform : (f32) -> f32
+  memref.store %r, %out[%tx] : memref<8xf32>
+  return
+}
+
+// -----
+
 func.func @result_of_threads(%v: index) -> index attributes {gpu.known_block_size = array<i32: 8, 1, 1>} {
   %tx = gpu.thread_id x
   %s = arith.addi %tx, %v : index

@@ -33,7 +33,7 @@ class PassesTest(unittest.TestCase):
                           "gpucg-lower-to-nvvm", "gpucg-matmul-mma-sync",
                           "gpucg-matmul-simt", "gpucg-matmul-tensorcore",
                           "gpucg-simt", "gpucg-test-lower-to-cpu",
-                          "gpucg-vectorize"})
+                          "gpucg-vectorize", "gpucg-warp-reduction"})
         self.assertTrue(all(p.anchor == "builtin.module" for p in pipelines))
 
     def test_options(self):

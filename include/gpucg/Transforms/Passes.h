@@ -103,6 +103,7 @@ void buildTensorCorePipeline(OpPassManager &pm, MmaKind kind,
 ///    (buildTensorCorePipeline);
 ///  - `gpucg-simt` and `gpucg-matmul-simt` (buildSimtPipeline);
 ///  - `gpucg-vectorize` (buildVectorizePipeline);
+///  - `gpucg-warp-reduction` (buildWarpReductionPipeline);
 ///  - `gpucg-bufferize` (buildBufferizePipeline);
 ///  - `gpucg-test-lower-to-cpu`: test only; lowers a (workgroup-tiled)
 ///    kernel and its caller to LLVM for the CPU, running the workgroup
@@ -146,6 +147,20 @@ void buildVectorizePipeline(OpPassManager &pm,
 /// store-to-load forwarding, linalg to loops for what stayed scalar, LICM
 /// and shared-memory packing.
 void buildVectorizeWorkgroupPipeline(OpPassManager &fpm);
+
+/// Adds the whole warp-reduction pipeline to `pm` (on a `builtin.module`):
+/// strategy, workgroup tiling and bufferization, then
+/// buildWarpReductionWorkgroupPipeline.
+void buildWarpReductionPipeline(OpPassManager &pm,
+                                const SimtPipelineOptions &options);
+
+/// Adds the in-workgroup stages of the warp-reduction pipeline
+/// (WarpReduction kernels; others are left to the clean-ups) to `fpm`, a
+/// pass manager on func.func: each row split over the workgroup's threads
+/// (gpucg-distribute-reduction), the threads' steps vectorized with their
+/// partials in registers, loops for what stayed scalar, shared-memory
+/// packing.
+void buildWarpReductionWorkgroupPipeline(OpPassManager &fpm);
 
 void registerGpucgPassPipelines();
 

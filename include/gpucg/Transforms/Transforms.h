@@ -16,6 +16,7 @@
 
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/LogicalResult.h"
 
@@ -119,6 +120,29 @@ void hoistLoopInvariantTransfers(RewriterBase &rewriter, Operation *root);
 /// stores (vector::transferOpflowOpt).
 LogicalResult optimizeVectorTransfers(RewriterBase &rewriter,
                                       FunctionOpInterface funcOp);
+
+/// A reduction over an op's innermost loop that gpu.subgroup_reduce can
+/// perform across threads: its combiner's operation and neutral element.
+struct RowReduction {
+  gpu::AllReduceOperation kind;
+  TypedAttr neutral;
+};
+
+/// Matches `op`: one reduction loop, the innermost, one output, and a body
+/// whose value for the output is combined with the accumulator by one op of
+/// a kind gpu.subgroup_reduce has (add, mul, min, max, and, or, xor) and
+/// with a neutral element. Fails otherwise.
+FailureOr<RowReduction> matchRowReduction(linalg::LinalgOp op);
+
+/// For a WarpReduction kernel (after workgroup tiling and bufferization:
+/// one row per workgroup), replaces each root op by a reduction split over
+/// the workgroup's threads: per-thread partials of `v` elements per step
+/// (the level-1 size of the reduction loop) from the neutral element, a
+/// gpu.subgroup_reduce per warp, the warps' partials through workgroup
+/// memory and a second gpu.subgroup_reduce, and thread 0 combining the total
+/// into the output. Other kernels are left alone.
+LogicalResult distributeReductionOverThreads(RewriterBase &rewriter,
+                                             FunctionOpInterface funcOp);
 
 /// Splits every copy to or from workgroup memory in `funcOp` over all
 /// threads of a workgroup of `workgroupSize`, each moving up to 128 bits per

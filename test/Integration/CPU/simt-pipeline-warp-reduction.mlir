@@ -1,13 +1,15 @@
-// Rows of 4096 f32: the strategy plans WarpReduction; gpucg-lower-workgroup
-// re-plans it as SimtDistribute (gpucg-simt-fallback), one row per thread of
-// the same 1024-thread workgroups. Numerics of that path.
+// Rows of 4096 f32: the strategy plans WarpReduction; the gpucg-simt
+// pipeline re-plans it as SimtDistribute (gpucg-simt-fallback), one row per
+// thread of the same 1024-thread workgroups. Numerics of that path. (What
+// gpucg-compile runs for it, gpucg-warp-reduction's stages, synchronizes its
+// threads and cannot run on the CPU: test/Pipelines/compile-warp-reduction.mlir.)
 
 // The untiled kernel, run as is, is the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
-// The kernel through the front stages and gpucg-lower-workgroup (the SIMT
-// in-workgroup stages); threads, then workgroups, run one after another.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup), gpucg-test-lower-to-cpu)' \
+// The kernel through gpucg-simt; threads, then workgroups, run one after
+// another.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-simt{chip=sm_80}, gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.tiled
 // Every element must be equal.
 // RUN: diff %t.ref %t.tiled

@@ -1,0 +1,81 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(gpucg-distribute-reduction))'
+
+// One case per error of gpucg-distribute-reduction, on bufferized
+// workgroup tiles with hand-written plans (the strategy verifier refuses
+// most of them earlier).
+
+// expected-error @+1 {{uses pipeline WarpReduction, which needs workgroup_size [x, 1, 1], got [32, 2, 1]}}
+func.func @two_dimensional_workgroup(%a: memref<1x128xf32>, %c: memref<1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 2, 1]>} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+func.func @not_a_subgroup_reduction(%a: memref<1x128xf32>, %c: memref<1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{is not a reduction of its innermost loop with one combiner that gpu.subgroup_reduce performs (add, mul, min, max, and, or, xor); pipeline WarpReduction cannot split it over threads}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.subf %acc, %x : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+func.func @two_rows_per_workgroup(%a: memref<2x128xf32>, %c: memref<2xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{has a workgroup tile of type 'memref<2xf32>' and row size 128; pipeline WarpReduction needs one row per workgroup (every parallel loop tiled by 1) of static size}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<2x128xf32>) outs(%c : memref<2xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+func.func @partial_warp(%a: memref<1x128xf32>, %c: memref<1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [48, 1, 1]>} {
+  // expected-error @+1 {{is reduced by 48 threads; pipeline WarpReduction needs a multiple of the warp size 32 and at most 1024}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+func.func @zero_vector(%a: memref<1x128xf32>, %c: memref<1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{has level-1 tile 0 on its reduction loop; pipeline WarpReduction reads a positive number of elements per thread and step}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 0]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+func.func @on_tensors(%a: tensor<1x128xf32>, %c: tensor<1xf32>) -> tensor<1xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{must be bufferized before gpucg-distribute-reduction (run gpucg-bufferize)}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<1x128xf32>) outs(%c : tensor<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}

@@ -1,0 +1,112 @@
+// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-distribute-reduction))' --mlir-print-local-scope | FileCheck %s
+// Everything printed parses and verifies again.
+// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-distribute-reduction))' | gpucg-opt --split-input-file > /dev/null
+
+// Rows of 4096 f32: one row per workgroup of 1024 threads (32 warps), 4
+// elements per thread and step. Each thread's partial starts at 0 (the
+// neutral element of addf); the warps' sums meet in workgroup memory.
+// CHECK-LABEL: func.func @row_sum_4096
+//  CHECK-SAME:   pipeline = WarpReduction, workgroup_size = [1024, 1, 1]
+//       CHECK:   scf.forall (%[[ROW:.+]]) in (16)
+//       CHECK:     %[[P:.+]] = memref.alloca() : memref<1xf32>
+//       CHECK:     linalg.fill ins(%{{.+}} : f32) outs(%[[P]] : memref<1xf32>)
+//       CHECK:     %[[TID:.+]] = gpu.thread_id{{ +}}x
+//       CHECK:     %[[LB:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[TID]]]
+//       CHECK:     scf.for %[[K:.+]] = %[[LB]] to %{{.+}} step %{{.+}} {
+//       CHECK:       memref.subview %{{.+}}[0, %[[K]]] [1, 4] [1, 1]
+//       CHECK:       %[[PV:.+]] = memref.subview %[[P]][0] [1] [1]
+//       CHECK:       linalg.generic {{.*}} outs(%[[PV]] : memref<1xf32, strided<[1]>>)
+//       CHECK:     }
+//       CHECK:     %[[MINE:.+]] = memref.load %[[P]][%c0]
+//       CHECK:     %[[W:.+]] = gpu.subgroup_reduce add %[[MINE]] uniform : (f32) -> f32
+//       CHECK:     %[[SH:.+]] = memref.alloc() : memref<32xf32, #gpu.address_space<workgroup>>
+//       CHECK:     scf.if
+//       CHECK:       memref.store %[[W]], %[[SH]][%{{.+}}]
+//       CHECK:     gpu.barrier
+//       CHECK:     %[[X:.+]] = memref.load %[[SH]]
+//       CHECK:     %[[Y:.+]] = arith.select %{{.+}}, %[[X]], %{{.+}} : f32
+//       CHECK:     %[[T:.+]] = gpu.subgroup_reduce add %[[Y]] uniform : (f32) -> f32
+//       CHECK:     scf.if
+//       CHECK:       %[[OLD:.+]] = memref.load
+//       CHECK:       %[[NEW:.+]] = arith.addf %[[T]], %[[OLD]] : f32
+//       CHECK:       memref.store %[[NEW]]
+//   CHECK-NOT:   linalg.generic {{.*}}gpucg.lowering_config
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @row_sum_4096(%a: tensor<16x4096xf32>, %c: tensor<16xf32>) -> tensor<16xf32> {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<16x4096xf32>) outs(%c : tensor<16xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    } -> tensor<16xf32>
+    return %0 : tensor<16xf32>
+  }
+}
+
+// -----
+
+// Rows of 128 i32, their maximum: one warp of 4 each, so no workgroup memory
+// and no barrier; the partial starts at the smallest i32.
+// CHECK-LABEL: func.func @row_max_i32
+//  CHECK-SAME:   workgroup_size = [32, 1, 1]
+//       CHECK:   %[[MIN:.+]] = arith.constant -2147483648 : i32
+//       CHECK:   linalg.fill ins(%[[MIN]] : i32)
+//       CHECK:   %[[W:.+]] = gpu.subgroup_reduce maxsi %{{.+}} uniform : (i32) -> i32
+//   CHECK-NOT:   gpu.barrier
+//   CHECK-NOT:   gpu.subgroup_reduce
+//       CHECK:   arith.maxsi %[[W]], %{{.+}} : i32
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @row_max_i32(%a: tensor<64x128xi32>, %c: tensor<64xi32>) -> tensor<64xi32> {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<64x128xi32>) outs(%c : tensor<64xi32>) {
+    ^bb0(%x: i32, %acc: i32):
+      %m = arith.maxsi %x, %acc : i32
+      linalg.yield %m : i32
+    } -> tensor<64xi32>
+    return %0 : tensor<64xi32>
+  }
+}
+
+// -----
+
+// Not WarpReduction (a Vectorize plan): left alone.
+// CHECK-LABEL: func.func @short_rows
+//  CHECK-SAME:   pipeline = Vectorize
+//   CHECK-NOT:   gpu.subgroup_reduce
+//       CHECK:   linalg.generic
+//   CHECK-NOT:   gpu.subgroup_reduce
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @short_rows(%a: tensor<1000x100xf32>, %c: tensor<1000xf32>) -> tensor<1000xf32> {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<1000x100xf32>) outs(%c : tensor<1000xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    } -> tensor<1000xf32>
+    return %0 : tensor<1000xf32>
+  }
+}
+
+// -----
+
+// The sum of a whole vector into a 0-d output: one workgroup, the partial
+// and the output have no indices.
+// CHECK-LABEL: func.func @total
+//       CHECK:   %[[P:.+]] = memref.alloca() : memref<f32>
+//       CHECK:   memref.load %[[P]][] : memref<f32>
+//       CHECK:   gpu.barrier
+//       CHECK:   scf.if
+//       CHECK:     memref.load %{{.+}}[] : memref<f32
+//       CHECK:     arith.addf
+//       CHECK:     memref.store %{{.+}}, %{{.+}}[] : memref<f32
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @total(%a: tensor<8192xf32>, %c: tensor<f32>) -> tensor<f32> {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%a : tensor<8192xf32>) outs(%c : tensor<f32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    } -> tensor<f32>
+    return %0 : tensor<f32>
+  }
+}
