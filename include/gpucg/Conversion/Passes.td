@@ -56,9 +56,11 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
     vector-to-GPU, software pipelining, packing; for `Vectorize`, the
     stages of `gpucg-vectorize` (`buildVectorizeWorkgroupPipeline`: thread
     distribution, each thread's tile as vectors, accumulators in registers);
-    for `SimtDistribute`, `MatmulSimt` and `WarpReduction`, the SIMT stages
-    (`buildSimtWorkgroupPipeline`: a WarpReduction plan is re-planned as
-    SimtDistribute first, thread distribution, loops). Functions without a
+    for `WarpReduction`, the stages of `gpucg-warp-reduction`
+    (`buildWarpReductionWorkgroupPipeline`: each row over the workgroup's
+    threads, combined with `gpu.subgroup_reduce`); for `SimtDistribute` and
+    `MatmulSimt`, the SIMT stages (`buildSimtWorkgroupPipeline`: thread
+    distribution, loops). Functions without a
     `translation_info` are left alone; pipeline `None` is an error.
   }];
   let options = [

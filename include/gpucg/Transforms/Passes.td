@@ -61,9 +61,9 @@ def SimtFallback : Pass<"gpucg-simt-fallback", "func::FuncOp"> {
     gpucg's SIMT stages (`gpucg-simt`, and `gpucg-compile` for SIMT kernels)
     distribute each workgroup's tile over threads by per-thread level-1 tile
     sizes, which the pipelines SimtDistribute, Vectorize and MatmulSimt
-    have. A kernel planned for any other pipeline (WarpReduction, whose
-    in-workgroup lowering gpucg does not have yet, or a tensor-core
-    pipeline, whose level-1 sizes are per warp) is re-planned here as
+    have. A kernel planned for any other pipeline (WarpReduction, whose own
+    stages are `gpucg-warp-reduction`'s, or a tensor-core pipeline, whose
+    level-1 sizes are per warp) is re-planned here as
     SimtDistribute on the same workgroups: the translation_info becomes
     SimtDistribute with the same workgroup size, and each op with a
     `gpucg.lowering_config` keeps its level-0 sizes and gets level-1 sizes
