@@ -647,6 +647,10 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
       !elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() > 32)
     return std::nullopt;
   int64_t warp = target.getWarpSize();
+  // Rows shorter than one 128-bit step of a whole warp (512 bytes) would
+  // leave lanes idle or loads narrow: Vectorize reduces them per thread.
+  if (rowSize * *inputBits < warp * 128)
+    return std::nullopt;
   int64_t vector = 128 / *inputBits;
   while (vector > 1 && rowSize % (warp * vector) != 0)
     vector /= 2;

@@ -134,6 +134,32 @@ func.func @matmul_tb(%a: tensor<256x64xf16>, %b: tensor<512x64xf16>, %c: tensor<
   return %0 : tensor<256x512xf32>
 }
 
+/// Rows of 32 f32 (128 bytes) divide into warps, but are shorter than one
+/// 128-bit step of a whole warp (512 bytes): Vectorize, not WarpReduction.
+// SM80-LABEL: func.func @rows_of_32
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [64, 1, 1]>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[256, 4], [4, 0]]>
+/// Rows of 128 f32 (512 bytes): one warp per row, 4 per lane.
+// SM80-LABEL: func.func @rows_of_128
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1], subgroup_size = 32>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[1, 128], [0, 4]]>
+func.func @rows_of_32(%a: tensor<4096x32xf32>, %c: tensor<4096xf32>) -> tensor<4096xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4096x32xf32>) outs(%c : tensor<4096xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+func.func @rows_of_128(%a: tensor<4096x128xf32>, %c: tensor<4096xf32>) -> tensor<4096xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4096x128xf32>) outs(%c : tensor<4096xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+
 /// The seed row reduction: rows of 100 are too short for warp reduction, so
 /// Vectorize: 256 rows per workgroup of 64 threads, 4 rows per thread, a
 /// 128-bit K step (4 f32); 100000 % 256 leaves a partial tile.
