@@ -23,13 +23,16 @@
 #                       lines run there as written;
 #            bench/     the full benchmark's kernels (bench/run.sh
 #                       --compile-only);
+#            memory/    the memory-bound benchmark's kernels
+#                       (bench/memory_bound.py --compile-only);
 #            tools/     FileCheck, not, and the libraries they need.
 # run      builds the runtime (its unit tests too) and gpucg-bench with
 #          standalone CMake, runs every prepared test against the tests' own
 #          CHECK lines, with --sanitize also gpucg-bench --check under
 #          compute-sanitizer (memcheck, then racecheck on the small cases),
-#          and prints one PASS/FAIL line per test. The timed benchmark is
-#          separate: bench/run.sh --run-only DIR/bench.
+#          and prints one PASS/FAIL line per test. The timed benchmarks are
+#          separate: bench/run.sh --run-only DIR/bench, and
+#          bench/memory_bound.py --run-only DIR/memory (PyTorch).
 #
 # Exit status: 0 every test passed, 1 a test failed, 2 bad usage or a missing
 # tool, 77 (run) no GPU.
@@ -87,7 +90,7 @@ prepare() {
   for tool in mlir-translate-22 llc-22 llvm-objcopy-22 FileCheck-22; do
     command -v "$tool" >/dev/null || die "$tool not found (llvm-22-tools, mlir-22-tools)"
   done
-  rm -rf "$BUNDLE"/{mlir,launch,check,python,tools}
+  rm -rf "$BUNDLE"/{mlir,launch,check,python,memory,tools}
   mkdir -p "$BUNDLE"/{mlir,launch,check,python,tools/lib}
   echo "$CHIP" >"$BUNDLE/chip"
   git -C "$SOURCE_DIR" rev-parse --short HEAD >"$BUNDLE/commit" 2>/dev/null || echo unknown >"$BUNDLE/commit"
@@ -139,6 +142,11 @@ prepare() {
   "$opt" "$SOURCE_DIR/examples/matmul_512x128x512_f16.mlir" \
     --pass-pipeline="builtin.module(gpucg-compile{chip=sm_80 format=isa output-dir=$BUNDLE/python})" -o /dev/null
   echo "prepared python"
+
+  # The memory-bound benchmark's kernels, for the GPU's chip.
+  GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/memory_bound.py" \
+    --compile-only "$BUNDLE/memory" --chip "$CHIP" --format bin >/dev/null
+  echo "prepared memory"
 
   # test/Runtime/gpu-errors.test: its files and kernels here, the rest there.
   local runtime_test="$SOURCE_DIR/test/Runtime/gpu-errors.test" line

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Memory-bound kernels against the GPU's own copy bandwidth.
+
+Elementwise kernels (with and without a broadcast), row reductions and the
+sum of squares of LLM-width rows (RMSNorm's reduction), compiled by
+gpucg-compile as the strategy plans them (Vectorize, WarpReduction), run on
+small-integer inputs, checked element by element against PyTorch, and
+timed. Each kernel's bandwidth (bytes it must read and write, over its time)
+is set against the device-to-device copy bandwidth measured in the same run
+(a 1 GiB torch copy: reading and writing, like the kernels). The target of
+issue 11 is 90 % of the copy bandwidth for elementwise kernels and large
+reductions.
+
+The two halves run on different machines in this project (MLIR here, the GPU
+there), like bench/run.sh:
+
+    bench/memory_bound.py --compile-only OUT [--chip sm_90] [--filter RE]
+    bench/memory_bound.py --run-only OUT [--repeat 20]
+
+--compile-only writes OUT/kernels/<case>/ (the cubin or PTX and the .abi
+file), OUT/src/<case>.mlir and OUT/manifest.json. --run-only needs the gpucg
+Python package (python/ on PYTHONPATH), libgpucg_cuda_runtime.so
+($GPUCG_RUNTIME_LIB) and PyTorch with CUDA; it writes OUT/results/memory.csv
+and memory.md. Without a usable GPU it says why and exits with status 77.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+
+from compile_kernels import find_gpucg_opt
+
+EXIT_NO_GPU = 77
+BYTES = {"f16": 2, "bf16": 2, "f32": 4}
+
+
+@dataclass
+class Case:
+    name: str
+    kind: str          # add, bias_add, row_sum, sum_of_squares
+    rows: int
+    cols: int
+    dtype: str         # element type of the inputs
+    out_dtype: str     # element type of the result
+
+    @property
+    def function(self):
+        return re.sub(r"[^A-Za-z0-9_]", "_", self.name)
+
+    @property
+    def is_reduction(self):
+        return self.kind in ("row_sum", "sum_of_squares")
+
+    def bytes_moved(self):
+        """What the kernel must read and write at least, once each."""
+        element = BYTES[self.dtype] * self.rows * self.cols
+        if self.kind == "add":
+            return 3 * element
+        if self.kind == "bias_add":
+            return 2 * element + BYTES[self.dtype] * self.cols
+        # Reductions read the input and read and write one result per row.
+        return element + 2 * BYTES[self.out_dtype] * self.rows
+
+
+def all_cases():
+    cases = []
+    for log2 in (20, 24, 28):
+        n = 1 << log2
+        for dtype in ("f16", "bf16", "f32"):
+            cases.append(Case(f"add_{dtype}_2^{log2}", "add", n // 4096, 4096,
+                              dtype, dtype))
+        cases.append(Case(f"bias_add_f16_2^{log2}", "bias_add", n // 4096,
+                          4096, "f16", "f16"))
+    for rows, cols in ((100000, 100), (4096, 4096), (32, 1 << 20),
+                       (1 << 20, 32)):
+        cases.append(Case(f"row_sum_f32_{rows}x{cols}", "row_sum", rows, cols,
+                          "f32", "f32"))
+    for width in (4096, 8192, 14336):
+        cases.append(Case(f"sum_of_squares_f16_4096x{width}",
+                          "sum_of_squares", 4096, width, "f16", "f32"))
+    return cases
+
+
+def mlir_source(case):
+    """A module with the case's kernel on tensors."""
+    t = lambda shape, dtype: f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    a = t((case.rows, case.cols), case.dtype)
+    if case.kind == "add":
+        args = f"%a: {a}, %b: {a}, %out: {a}"
+        maps = "[#id, #id, #id]"
+        iterators = '["parallel", "parallel"]'
+        ins = f"ins(%a, %b : {a}, {a})"
+        outs = f"outs(%out : {a})"
+        body = (f"^bb0(%x: {case.dtype}, %y: {case.dtype}, %o: {case.dtype}):\n"
+                f"      %s = arith.addf %x, %y : {case.dtype}\n"
+                f"      linalg.yield %s : {case.dtype}")
+        result = a
+    elif case.kind == "bias_add":
+        bias = t((case.cols,), case.dtype)
+        args = f"%a: {a}, %bias: {bias}, %out: {a}"
+        maps = "[#id, #cols, #id]"
+        iterators = '["parallel", "parallel"]'
+        ins = f"ins(%a, %bias : {a}, {bias})"
+        outs = f"outs(%out : {a})"
+        body = (f"^bb0(%x: {case.dtype}, %y: {case.dtype}, %o: {case.dtype}):\n"
+                f"      %s = arith.addf %x, %y : {case.dtype}\n"
+                f"      linalg.yield %s : {case.dtype}")
+        result = a
+    else:
+        r = t((case.rows,), case.out_dtype)
+        args = f"%a: {a}, %out: {r}"
+        maps = "[#id, #rows]"
+        iterators = '["parallel", "reduction"]'
+        ins = f"ins(%a : {a})"
+        outs = f"outs(%out : {r})"
+        if case.kind == "row_sum":
+            body = (f"^bb0(%x: {case.dtype}, %acc: {case.out_dtype}):\n"
+                    f"      %s = arith.addf %x, %acc : {case.out_dtype}\n"
+                    f"      linalg.yield %s : {case.out_dtype}")
+        else:
+            body = (f"^bb0(%x: {case.dtype}, %acc: {case.out_dtype}):\n"
+                    f"      %e = arith.extf %x : {case.dtype} to {case.out_dtype}\n"
+                    f"      %q = arith.mulf %e, %e : {case.out_dtype}\n"
+                    f"      %s = arith.addf %q, %acc : {case.out_dtype}\n"
+                    f"      linalg.yield %s : {case.out_dtype}")
+        result = r
+    return f"""// bench/memory_bound.py: {case.name}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+func.func @{case.function}({args}) -> {result} {{
+  %0 = linalg.generic {{indexing_maps = {maps}, iterator_types = {iterators}}}
+      {ins} {outs} {{
+    {body}
+  }} -> {result}
+  return %0 : {result}
+}}
+"""
+
+
+def compile_cases(cases, out, chip, fmt):
+    opt = find_gpucg_opt(None)
+    if not opt:
+        print("memory_bound.py: no gpucg-opt ($GPUCG_OPT, build/bin/gpucg-opt "
+              "or PATH); build gpucg first", file=sys.stderr)
+        return 2
+    os.makedirs(os.path.join(out, "src"), exist_ok=True)
+    manifest, failures = [], 0
+    for case in cases:
+        source = os.path.join(out, "src", f"{case.function}.mlir")
+        with open(source, "w") as f:
+            f.write(mlir_source(case))
+        kernels = os.path.join(out, "kernels", case.function)
+        os.makedirs(kernels, exist_ok=True)
+        strategy = subprocess.run(
+            [opt, source, "--pass-pipeline=builtin.module(func.func("
+             f"gpucg-select-lowering-strategy{{chip={chip}}}))"],
+            capture_output=True, text=True)
+        compiled = subprocess.run(
+            [opt, source, "-o", os.devnull, "--pass-pipeline=builtin.module("
+             f"gpucg-compile{{chip={chip} format={fmt} output-dir={kernels}}})"],
+            capture_output=True, text=True)
+        if strategy.returncode != 0 or compiled.returncode != 0:
+            failures += 1
+            print(f"memory_bound.py: {case.name}: compilation failed:\n"
+                  f"{strategy.stderr}{compiled.stderr}", file=sys.stderr)
+            continue
+        plan = re.search(r"pipeline = (\w+)", strategy.stdout)
+        entry = asdict(case)
+        entry["pipeline"] = plan.group(1) if plan else "?"
+        entry["abi"] = os.path.join("kernels", case.function,
+                                    f"{case.function}_kernel.abi")
+        manifest.append(entry)
+        print(f"compiled {case.name}: {entry['pipeline']}")
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump({"chip": chip, "format": fmt, "cases": manifest}, f,
+                  indent=1)
+    print(f"memory_bound.py: {len(manifest)} compiled, {failures} failed; "
+          f"manifest: {os.path.join(out, 'manifest.json')}")
+    return 1 if failures else 0
+
+
+def no_gpu(reason):
+    print(f"memory_bound.py: no usable CUDA GPU: {reason}", file=sys.stderr)
+    return EXIT_NO_GPU
+
+
+def copy_bandwidth(torch, repeat):
+    """GB/s of a 1 GiB device-to-device copy (bytes read plus written)."""
+    size = 1 << 30
+    src = torch.empty(size, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    for _ in range(3):
+        dst.copy_(src)
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(repeat):
+        dst.copy_(src)
+    stop.record()
+    torch.cuda.synchronize()
+    seconds = start.elapsed_time(stop) / 1000.0 / repeat
+    del src, dst
+    return 2 * size / seconds / 1e9
+
+
+def run_case(torch, gpucg, out, entry, repeat):
+    """Returns (correct, milliseconds)."""
+    dtypes = {"f16": torch.float16, "bf16": torch.bfloat16,
+              "f32": torch.float32}
+    dtype, out_dtype = dtypes[entry["dtype"]], dtypes[entry["out_dtype"]]
+    rows, cols = entry["rows"], entry["cols"]
+    integers = lambda *shape: torch.randint(-3, 4, shape, device="cuda")
+    kernel = gpucg.Kernel(os.path.join(out, entry["abi"]))
+    a = integers(rows, cols).to(dtype)
+    if entry["kind"] in ("add", "bias_add"):
+        b = (integers(rows, cols) if entry["kind"] == "add"
+             else integers(cols)).to(dtype)
+        result = torch.full((rows, cols), -1, dtype=dtype, device="cuda")
+        args = (a, b, result)
+        expected = (a.double() + b.double()).to(dtype)
+    else:
+        result = integers(rows).to(out_dtype)
+        args = (a, result)
+        values = a.double() if entry["kind"] == "row_sum" else a.double() ** 2
+        expected = (result.double() + values.sum(dim=1)).to(out_dtype)
+    kernel(*args)
+    torch.cuda.synchronize()
+    correct = bool(torch.equal(result, expected))
+    milliseconds = kernel.benchmark(*args, repeat=repeat, warmup=3)
+    kernel.close()
+    return correct, milliseconds
+
+
+def run_cases(out, repeat):
+    try:
+        with open(os.path.join(out, "manifest.json")) as f:
+            manifest = json.load(f)
+    except (OSError, ValueError) as error:
+        print(f"memory_bound.py: cannot read {out}/manifest.json: {error}",
+              file=sys.stderr)
+        return 2
+    try:
+        import gpucg
+    except ImportError as error:
+        return no_gpu(f"the gpucg package does not load ({error}); put "
+                      "python/ on PYTHONPATH")
+    if gpucg.device_count() == 0:
+        return no_gpu("the gpucg runtime finds no device (build "
+                      "libgpucg_cuda_runtime.so and set GPUCG_RUNTIME_LIB)")
+    try:
+        import torch
+    except ImportError as error:
+        return no_gpu(f"PyTorch is missing ({error})")
+    if not torch.cuda.is_available():
+        return no_gpu("torch.cuda.is_available() is false")
+
+    copy = copy_bandwidth(torch, repeat)
+    results = os.path.join(out, "results")
+    os.makedirs(results, exist_ok=True)
+    rows, failures = [], 0
+    for entry in manifest["cases"]:
+        case = Case(**{k: entry[k] for k in ("name", "kind", "rows", "cols",
+                                             "dtype", "out_dtype")})
+        correct, ms = run_case(torch, gpucg, out, entry, repeat)
+        gbs = case.bytes_moved() / (ms / 1000.0) / 1e9
+        failures += not correct
+        rows.append((case.name, entry["pipeline"], ms, gbs, gbs / copy,
+                     "yes" if correct else "NO"))
+        print(f"{case.name}: {entry['pipeline']}, {ms:.4f} ms, {gbs:.1f} GB/s "
+              f"({gbs / copy:.2f} of copy), correct: {rows[-1][-1]}")
+    device = torch.cuda.get_device_name()
+    with open(os.path.join(results, "memory.csv"), "w") as f:
+        f.write("case,pipeline,ms,gb_per_s,fraction_of_copy,correct\n")
+        for row in rows:
+            f.write(f"{row[0]},{row[1]},{row[2]:.5f},{row[3]:.2f},"
+                    f"{row[4]:.3f},{row[5]}\n")
+    with open(os.path.join(results, "memory.md"), "w") as f:
+        f.write(f"{device}, chip {manifest['chip']}; device-to-device copy "
+                f"{copy:.0f} GB/s (1 GiB, read + write)\n\n")
+        f.write("| case | pipeline | ms | GB/s | of copy | correct |\n")
+        f.write("| --- | --- | ---: | ---: | ---: | --- |\n")
+        for row in rows:
+            f.write(f"| {row[0]} | {row[1]} | {row[2]:.4f} | {row[3]:.0f} | "
+                    f"{row[4]:.2f} | {row[5]} |\n")
+    print(f"memory_bound.py: copy {copy:.0f} GB/s; {len(rows)} cases, "
+          f"{failures} wrong; results: {results}")
+    return 1 if failures else 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--compile-only", metavar="OUT",
+                      help="compile every case into OUT (needs gpucg-opt)")
+    mode.add_argument("--run-only", metavar="OUT",
+                      help="run OUT's kernels (needs a GPU and PyTorch)")
+    mode.add_argument("--list", action="store_true", help="list the cases")
+    parser.add_argument("--chip", default="sm_90")
+    parser.add_argument("--format", default="bin", choices=("bin", "isa"),
+                        help="cubins (bin, needs ptxas) or PTX (isa)")
+    parser.add_argument("--filter", default="",
+                        help="only cases whose name matches this regex")
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args(argv)
+    cases = [c for c in all_cases() if re.search(args.filter, c.name)]
+    if args.list:
+        for case in cases:
+            print(f"{case.name} {case.kind} {case.rows}x{case.cols} "
+                  f"{case.dtype}->{case.out_dtype} {case.bytes_moved()} bytes")
+        return 0
+    if args.compile_only:
+        return compile_cases(cases, args.compile_only, args.chip, args.format)
+    return run_cases(args.run_only, args.repeat)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
