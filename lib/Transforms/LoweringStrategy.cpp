@@ -570,6 +570,54 @@ selectSimtMatmulStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   return std::nullopt;
 }
 
+/// The parallel loops tiled at level 0, innermost first (at most three):
+/// the loops gpucg-tile-and-distribute-to-workgroups maps to grid x, y and
+/// z, and those a SIMT workgroup tile is distributed over, to thread x, y
+/// and z.
+static SmallVector<unsigned>
+getDistributedParallelLoops(linalg::LinalgOp op, ArrayRef<int64_t> level0) {
+  SmallVector<unsigned> loops;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (int64_t d = static_cast<int64_t>(level0.size()) - 1;
+       d >= 0 && loops.size() < 3; --d)
+    if (iterators[d] == utils::IteratorType::parallel && level0[d] != 0)
+      loops.push_back(d);
+  return loops;
+}
+
+/// CUDA's limits on a grid: 2^31 - 1 workgroups along x, 65535 along y and
+/// z (every chip gpucg targets).
+static constexpr int64_t kMaxGridSize[3] = {2147483647, 65535, 65535};
+
+/// Enlarges the level-0 tiles of the loops on grid y and z (and x) of a SIMT
+/// plan until its static grid fits CUDA's limits: 2^28 elements as rows of
+/// 4096 are 65536 rows. Each tile becomes a multiple of the old one, so
+/// every thread just loops cyclically over more of it.
+static LoweringStrategy fitGridToLimits(linalg::LinalgOp op,
+                                        LoweringStrategy strategy) {
+  LoweringConfigAttr config = strategy.loweringConfig;
+  SmallVector<SmallVector<int64_t>> levels;
+  for (unsigned level = 0; level < config.getNumLevels(); ++level)
+    levels.emplace_back(config.getTileSizes(level));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool changed = false;
+  for (auto [dim, pos] :
+       llvm::enumerate(getDistributedParallelLoops(op, levels.front()))) {
+    int64_t &tile = levels.front()[pos];
+    if (ShapedType::isDynamic(ranges[pos]))
+      continue;
+    int64_t count = llvm::divideCeil(ranges[pos], tile);
+    if (count <= kMaxGridSize[dim])
+      continue;
+    tile *= llvm::divideCeil(count, kMaxGridSize[dim]);
+    changed = true;
+  }
+  if (changed)
+    strategy.loweringConfig =
+        LoweringConfigAttr::get(op->getContext(), levels);
+  return strategy;
+}
+
 /// Rows of a SIMT reduction a workgroup owns, one per thread.
 static constexpr int64_t kSimtReductionRows = 256;
 /// Threads of the generic SIMT strategy, one output element each.
@@ -836,18 +884,22 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
       return *strategy;
     if (auto strategy = selectSimtMatmulStrategy(rootOp, *shape, target))
       return *strategy;
-    return selectSimtDistributeStrategy(rootOp, target);
+    return fitGridToLimits(rootOp, selectSimtDistributeStrategy(rootOp, target));
   }
   if (rootOp.getNumReductionLoops() > 0) {
+    // One row per workgroup: a grid too large for it (more than 65535
+    // batches on y or z) is a Vectorize one, which fits.
     if (auto strategy = selectWarpReductionStrategy(rootOp, target))
-      return *strategy;
+      if (fitGridToLimits(rootOp, *strategy).loweringConfig ==
+          strategy->loweringConfig)
+        return *strategy;
     if (auto strategy = selectVectorizeReductionStrategy(rootOp, target))
-      return *strategy;
-    return selectSimtDistributeStrategy(rootOp, target);
+      return fitGridToLimits(rootOp, *strategy);
+    return fitGridToLimits(rootOp, selectSimtDistributeStrategy(rootOp, target));
   }
   if (auto strategy = selectVectorizeStrategy(rootOp, target))
-    return *strategy;
-  return selectSimtDistributeStrategy(rootOp, target);
+    return fitGridToLimits(rootOp, *strategy);
+  return fitGridToLimits(rootOp, selectSimtDistributeStrategy(rootOp, target));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1076,19 +1128,6 @@ verifyWarpReductionStrategy(linalg::LinalgOp op,
   return success();
 }
 
-/// The parallel loops a SIMT workgroup tile is distributed over, innermost
-/// first (the first over x): those tiled at level 0, at most three.
-static SmallVector<unsigned> getThreadDistributedLoops(linalg::LinalgOp op,
-                                                       ArrayRef<int64_t> level0) {
-  SmallVector<unsigned> loops;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (int64_t d = static_cast<int64_t>(level0.size()) - 1;
-       d >= 0 && loops.size() < 3; --d)
-    if (iterators[d] == utils::IteratorType::parallel && level0[d] != 0)
-      loops.push_back(d);
-  return loops;
-}
-
 static LogicalResult verifyVectorizeStrategy(linalg::LinalgOp op,
                                              const LoweringStrategy &strategy) {
   // Given level-1 sizes are taken as they are (the distribution is cyclic);
@@ -1097,7 +1136,7 @@ static LogicalResult verifyVectorizeStrategy(linalg::LinalgOp op,
     return success();
   ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
   ArrayRef<int64_t> workgroup = strategy.translationInfo.getWorkgroupSize();
-  for (auto [dim, pos] : llvm::enumerate(getThreadDistributedLoops(op, level0)))
+  for (auto [dim, pos] : llvm::enumerate(getDistributedParallelLoops(op, level0)))
     if (level0[pos] % workgroup[dim] != 0)
       return op.emitOpError()
              << "workgroup tile " << level0[pos] << " of loop " << pos
@@ -1151,6 +1190,20 @@ mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
     return rootOp.emitOpError()
            << "lowering_config level 0 tiles " << tiledParallel
            << " parallel loops, but a grid has at most 3 dimensions";
+  ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
+  for (auto [dim, pos] :
+       llvm::enumerate(getDistributedParallelLoops(rootOp, level0))) {
+    if (ShapedType::isDynamic(ranges[pos]))
+      continue;
+    int64_t count = llvm::divideCeil(ranges[pos], level0[pos]);
+    if (count > kMaxGridSize[dim])
+      return rootOp.emitOpError()
+             << "lowering_config level 0 gives " << count
+             << " workgroups along grid " << "xyz"[dim] << " (loop " << pos
+             << " of size " << ranges[pos] << ", tile " << level0[pos]
+             << "); CUDA grids have at most " << kMaxGridSize[dim];
+  }
 
   switch (info.getPipeline()) {
   case Pipeline::MatmulTensorCore:
@@ -1183,7 +1236,7 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
     ArrayRef<int64_t> workgroup = info.getWorkgroupSize();
     SmallVector<int64_t> level1(level0.size(), 0);
     for (auto [dim, pos] :
-         llvm::enumerate(getThreadDistributedLoops(rootOp, level0)))
+         llvm::enumerate(getDistributedParallelLoops(rootOp, level0)))
       level1[pos] = level0[pos] / workgroup[dim];
     return LoweringStrategy{
         info, LoweringConfigAttr::get(

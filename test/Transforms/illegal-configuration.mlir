@@ -420,3 +420,15 @@ func.func @warp_reduction_two_rows(%a: tensor<64x128xf32>, %c: tensor<64xf32>) -
   } -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
+
+// -----
+
+// CUDA grids have at most 65535 workgroups along y and z.
+#config = #gpucg.lowering_config<tile_sizes = [[1, 1024], [1, 8]]>
+#info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [128, 1, 1]>
+func.func @grid_y_too_large(%a: tensor<65536x4096xf16>, %b: tensor<65536x4096xf16>, %c: tensor<65536x4096xf16>) -> tensor<65536x4096xf16> {
+  // expected-error @+1 {{'linalg.add' op lowering_config level 0 gives 65536 workgroups along grid y (loop 0 of size 65536, tile 1); CUDA grids have at most 65535}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<65536x4096xf16>, tensor<65536x4096xf16>) outs(%c : tensor<65536x4096xf16>) -> tensor<65536x4096xf16>
+  return %0 : tensor<65536x4096xf16>
+}
