@@ -75,14 +75,16 @@ struct LowerWorkgroupPass
       buildTensorCoreWorkgroupPipeline(pm, MmaKind::MmaSync,
                                        options);
       break;
+    // Each thread's tile as vectors: elementwise and short-row kernels, and
+    // the SIMT matmul's register tiles (its K steps as vector.contract).
     case Pipeline::Vectorize:
+    case Pipeline::MatmulSimt:
       buildVectorizeWorkgroupPipeline(pm);
       break;
     case Pipeline::WarpReduction:
       buildWarpReductionWorkgroupPipeline(pm);
       break;
     case Pipeline::SimtDistribute:
-    case Pipeline::MatmulSimt:
       buildSimtWorkgroupPipeline(pm);
       break;
     default:

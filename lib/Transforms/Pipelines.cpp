@@ -248,10 +248,11 @@ void mlir::gpucg::registerGpucgPassPipelines() {
       buildSimtPipeline);
   registerModulePipeline<SimtPipelineOptions>(
       "gpucg-matmul-simt",
-      "SIMT (CUDA-core) pipeline for matmul kernels on tensors; the stages "
-      "of gpucg-simt (A and B promoted to workgroup memory for multi-warp "
-      "MatmulSimt workgroups)",
-      buildSimtPipeline);
+      "SIMT (CUDA-core) pipeline for matmul kernels on tensors: A and B "
+      "promoted to workgroup memory for multi-warp MatmulSimt workgroups, "
+      "each thread's outputs in registers, its K steps as vector.contract "
+      "(the stages of gpucg-vectorize)",
+      buildVectorizePipeline);
   registerModulePipeline<SimtPipelineOptions>(
       "gpucg-vectorize",
       "SIMT pipeline with each thread's tile as vectors, for elementwise "

@@ -1,8 +1,9 @@
 // gpucg-compile on a Llama decode step: bf16 1x4096x4096 with B transposed
 // through linalg.matmul's indexing_maps. M = 1 fits no MMA shape, so the
 // strategy plans MatmulSimt with one warp per 1x128 tile (4 columns per
-// thread, K in steps of 8; one warp: nothing promoted, no barrier). Down to
-// PTX and ptxas, for sm_80 and sm_90.
+// thread, K in steps of 8; one warp: nothing promoted, no barrier); each K
+// step is one vector.contract of the thread's 1x4 outputs, kept in
+// registers. Down to PTX and ptxas, for sm_80 and sm_90.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t})' -o %t/lowered.mlir
 // RUN: gpucg-opt %t/lowered.mlir > /dev/null
@@ -20,11 +21,11 @@
 // SM90: .target sm_90
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t90/matmul_bf16_decode_kernel.ptx -o %t90/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// bf16 loads widened to f32 (by shifts), f32 multiply-add, no barrier.
+// bf16 loads of 128 bits (8 of a row of A or of B^T per K step) widened to
+// f32, fused multiply-adds, no barrier.
 // PTX: .entry matmul_bf16_decode_kernel
-// PTX-DAG: ld.global.b16
-// PTX-DAG: mul.rn.f32
-// PTX-DAG: add.rn.f32
+// PTX-DAG: ld.global.v4.b32
+// PTX-DAG: fma.rn.f32
 // PTX-NOT: bar.sync
 // PTX-NOT: mma
 // PTX-NOT: .local

@@ -18,15 +18,20 @@
 // NAMED: gpu.barrier
 // NAMED: vector.transfer_read {{.*}} : memref<256x256xf32>, vector<4xf32>
 // NAMED: gpu.barrier
-// NAMED: arith.mulf
+// Each thread's 4x4 outputs in registers across both K loops, K steps of 4
+// as vector.contract on 128-bit reads of workgroup memory.
+// NAMED: scf.for {{.*}} step %c4 iter_args({{.*}}) -> (vector<4x4xf32>)
+// NAMED: vector.transfer_read {{.*}} #gpu.address_space<workgroup>>, vector<4x4xf32>
+// NAMED: vector.contract
 // NAMED-NOT: linalg.
 
 // PTX: .entry matmul_f32_simt_kernel
 // PTX-DAG: ld.global.v4.b32
 // PTX-DAG: st.shared.v4.b32
-// PTX-DAG: ld.shared.b32
+// PTX-DAG: ld.shared.v4.b32
 // PTX-DAG: bar.sync 0
-// PTX-DAG: mul.rn.f32
+// PTX-DAG: fma.rn.f32
+// PTX-DAG: st.global.v4.b32
 // PTX-NOT: .local
 
 // ABI: grid_x 2

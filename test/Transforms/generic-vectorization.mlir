@@ -1,7 +1,7 @@
 // RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-generic-vectorization))' | FileCheck %s
 // Everything printed parses and verifies again.
 // RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-generic-vectorization))' | gpucg-opt --split-input-file > /dev/null
-// A smaller limit leaves the 16-element reduction scalar.
+// With a limit of 8, the 16-point reduction is split into K steps of 2.
 // RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-generic-vectorization{max-vector-elements=8}))' | FileCheck %s --check-prefix=LIMIT
 
 // A thread's part of the seed row sum: 4 rows, a K step of 4.
@@ -15,9 +15,10 @@
 //   CHECK-NOT:   linalg.generic
 //       CHECK:   return
 // LIMIT-LABEL: func.func @row_sum_tile
-//   LIMIT-NOT:   vector.
-//       LIMIT:   linalg.generic
-//   LIMIT-NOT:   vector.
+//       LIMIT:   scf.for %{{.+}} = %c0 to %c4 step %c2
+//       LIMIT:     vector.transfer_read {{.*}} vector<4x2xf32>
+//       LIMIT:     vector.multi_reduction <add>, {{.*}} [1] : vector<4x2xf32> to vector<4xf32>
+//   LIMIT-NOT:   linalg.generic
 //       LIMIT:   return
 func.func @row_sum_tile(%a: memref<4x4xf32, strided<[100, 1], offset: ?>>,
                         %b: memref<4x4xf32, strided<[100, 1], offset: ?>>,
@@ -91,5 +92,43 @@ func.func @left_alone(%d: memref<?x4xf32>, %dout: memref<?xf32>,
   linalg.add ins(%empty, %empty : memref<0xf32>, memref<0xf32>) outs(%empty : memref<0xf32>)
   %w = memref.alloc() : memref<32x8xf16, #gpu.address_space<workgroup>>
   linalg.copy ins(%g : memref<32x8xf16>) outs(%w : memref<32x8xf16, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// Too many points (4 x 4 x 32 = 512) for one vector op: the reduction loop
+// is tiled so that a step fits (K steps of 4: 64 points), each step one
+// vector.contract of the thread's 4x4 outputs.
+// CHECK-LABEL: func.func @thread_matmul
+//       CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c4
+//       CHECK:     vector.transfer_read {{.*}} vector<4x4xf32>
+//       CHECK:     vector.transfer_read {{.*}} vector<4x4xf32>
+//       CHECK:     vector.contract {{.*}} vector<4x4xf32>, vector<4x4xf32> into vector<4x4xf32>
+//       CHECK:     vector.transfer_write {{.*}} vector<4x4xf32>
+//   CHECK-NOT:   linalg.matmul
+func.func @thread_matmul(%a: memref<4x32xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                         %b: memref<32x4xf32, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>,
+                         %c: memref<4x4xf32, strided<[256, 1], offset: ?>>) {
+  linalg.matmul ins(%a, %b : memref<4x32xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<32x4xf32, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>)
+                outs(%c : memref<4x4xf32, strided<[256, 1], offset: ?>>)
+  return
+}
+
+// -----
+
+// A whole row of 100 per thread: steps of 4 (the largest power of two that
+// divides 100), 128 bits each.
+// CHECK-LABEL: func.func @thread_row
+//       CHECK:   scf.for %{{.+}} = %c0 to %c100 step %c4
+//       CHECK:     vector.transfer_read {{.*}} vector<1x4xf32>
+//       CHECK:     vector.multi_reduction <add>
+func.func @thread_row(%a: memref<1x100xf32, strided<[100, 1], offset: ?>>, %c: memref<1xf32, strided<[1], offset: ?>>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x100xf32, strided<[100, 1], offset: ?>>) outs(%c : memref<1xf32, strided<[1], offset: ?>>) {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
   return
 }

@@ -53,14 +53,15 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
     in-workgroup stages of that pipeline: for `MatmulTensorCore` and
     `MatmulTensorCoreMmaSync`, specialization, warp distribution,
     multi-buffering, vectorization, copy distribution, bank conflicts,
-    vector-to-GPU, software pipelining, packing; for `Vectorize`, the
-    stages of `gpucg-vectorize` (`buildVectorizeWorkgroupPipeline`: thread
-    distribution, each thread's tile as vectors, accumulators in registers);
-    for `WarpReduction`, the stages of `gpucg-warp-reduction`
-    (`buildWarpReductionWorkgroupPipeline`: each row over the workgroup's
-    threads, combined with `gpu.subgroup_reduce`); for `SimtDistribute` and
-    `MatmulSimt`, the SIMT stages (`buildSimtWorkgroupPipeline`: thread
-    distribution, loops). Functions without a
+    vector-to-GPU, software pipelining, packing; for `Vectorize` and
+    `MatmulSimt`, the stages of `gpucg-vectorize`
+    (`buildVectorizeWorkgroupPipeline`: thread distribution, each thread's
+    tile as vectors, accumulators in registers); for `WarpReduction`, the
+    stages of `gpucg-warp-reduction` (`buildWarpReductionWorkgroupPipeline`:
+    each row over the workgroup's threads, combined with
+    `gpu.subgroup_reduce`); for `SimtDistribute`, the SIMT stages
+    (`buildSimtWorkgroupPipeline`: thread distribution, loops). Functions
+    without a
     `translation_info` are left alone; pipeline `None` is an error.
   }];
   let options = [
