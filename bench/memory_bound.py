@@ -89,22 +89,14 @@ def mlir_source(case):
     """A module with the case's kernel on tensors."""
     t = lambda shape, dtype: f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
     a = t((case.rows, case.cols), case.dtype)
-    if case.kind == "add":
-        args = f"%a: {a}, %b: {a}, %out: {a}"
-        maps = "[#id, #id, #id]"
+    if case.kind in ("add", "bias_add"):
+        # out = a + b, b either a whole matrix or one row broadcast (a bias).
+        bias = case.kind == "bias_add"
+        b = t((case.cols,), case.dtype) if bias else a
+        args = f"%a: {a}, %b: {b}, %out: {a}"
+        maps = "[#id, #cols, #id]" if bias else "[#id, #id, #id]"
         iterators = '["parallel", "parallel"]'
-        ins = f"ins(%a, %b : {a}, {a})"
-        outs = f"outs(%out : {a})"
-        body = (f"^bb0(%x: {case.dtype}, %y: {case.dtype}, %o: {case.dtype}):\n"
-                f"      %s = arith.addf %x, %y : {case.dtype}\n"
-                f"      linalg.yield %s : {case.dtype}")
-        result = a
-    elif case.kind == "bias_add":
-        bias = t((case.cols,), case.dtype)
-        args = f"%a: {a}, %bias: {bias}, %out: {a}"
-        maps = "[#id, #cols, #id]"
-        iterators = '["parallel", "parallel"]'
-        ins = f"ins(%a, %bias : {a}, {bias})"
+        ins = f"ins(%a, %b : {a}, {b})"
         outs = f"outs(%out : {a})"
         body = (f"^bb0(%x: {case.dtype}, %y: {case.dtype}, %o: {case.dtype}):\n"
                 f"      %s = arith.addf %x, %y : {case.dtype}\n"

@@ -82,7 +82,8 @@ FailureOr<RowReduction> mlir::gpucg::matchRowReduction(linalg::LinalgOp op) {
     return failure();
   std::optional<gpu::AllReduceOperation> kind =
       getAllReduceOperation(combiners.front());
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiners.front());
+  std::optional<TypedAttr> neutral =
+      arith::getNeutralElement(combiners.front());
   if (!kind || !neutral)
     return failure();
   return RowReduction{*kind, *neutral};
@@ -116,7 +117,7 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
     return op.emitOpError()
            << "has a workgroup tile of type " << initType << " and row size "
            << (ShapedType::isDynamic(rowSize) ? std::string("?")
-                                               : std::to_string(rowSize))
+                                              : std::to_string(rowSize))
            << "; pipeline WarpReduction needs one row per workgroup (every "
               "parallel loop tiled by 1) of static size";
   if (numThreads % warpSize != 0 || numThreads / warpSize > warpSize)
@@ -134,8 +135,7 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
   //    that vectorization and the transfer optimizations keep in registers.
   auto privateType = MemRefType::get(initType.getShape(), accType);
   Value partial = memref::AllocaOp::create(rewriter, loc, privateType);
-  Value neutral =
-      arith::ConstantOp::create(rewriter, loc, reduction->neutral);
+  Value neutral = arith::ConstantOp::create(rewriter, loc, reduction->neutral);
   linalg::FillOp::create(rewriter, loc, neutral, partial);
 
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
@@ -177,16 +177,17 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
   Value mine = memref::LoadOp::create(rewriter, loc, partial, zeros);
 
   // 2. The partials of each warp, then those of the warps.
-  Value total = gpu::SubgroupReduceOp::create(rewriter, loc, mine,
-                                              reduction->kind,
-                                              /*uniform=*/true);
+  Value total =
+      gpu::SubgroupReduceOp::create(rewriter, loc, mine, reduction->kind,
+                                    /*uniform=*/true);
   int64_t numWarps = numThreads / warpSize;
   if (numWarps > 1) {
     auto sharedType = MemRefType::get(
         {numWarps}, accType, MemRefLayoutAttrInterface{},
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     Value shared = memref::AllocOp::create(rewriter, loc, sharedType);
-    Value warpSizeValue = arith::ConstantIndexOp::create(rewriter, loc, warpSize);
+    Value warpSizeValue =
+        arith::ConstantIndexOp::create(rewriter, loc, warpSize);
     Value lane = arith::RemUIOp::create(rewriter, loc, tid, warpSizeValue);
     Value warp = arith::DivUIOp::create(rewriter, loc, tid, warpSizeValue);
     Value isLeader = arith::CmpIOp::create(
@@ -213,8 +214,8 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
   }
 
   // 3. Thread 0 adds the row's total into the output.
-  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                        tid, zero);
+  Value isFirst =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid, zero);
   auto store = scf::IfOp::create(rewriter, loc, isFirst);
   {
     OpBuilder::InsertionGuard guard(rewriter);
@@ -246,16 +247,11 @@ mlir::gpucg::distributeReductionOverThreads(RewriterBase &rewriter,
   TargetAttr target = getTarget(funcOp);
   int64_t warpSize =
       info.getSubgroupSize().value_or(target ? target.getWarpSize() : 32);
-  SmallVector<linalg::LinalgOp> roots;
-  funcOp.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr("gpucg.lowering_config"))
-      roots.push_back(op);
-  });
-  if (roots.empty())
-    return funcOp.emitOpError()
-           << "has a gpucg.translation_info but no op with a "
-              "gpucg.lowering_config (run gpucg-select-lowering-strategy)";
-  for (linalg::LinalgOp root : roots) {
+  FailureOr<SmallVector<linalg::LinalgOp>> roots =
+      getWorkgroupTileRoots(funcOp);
+  if (failed(roots))
+    return failure();
+  for (linalg::LinalgOp root : *roots) {
     auto config =
         root->getAttrOfType<LoweringConfigAttr>("gpucg.lowering_config");
     ArrayRef<int64_t> level1 = config.getTileSizes(1);
@@ -265,8 +261,8 @@ mlir::gpucg::distributeReductionOverThreads(RewriterBase &rewriter,
              << "has level-1 tile " << vectorWidth
              << " on its reduction loop; pipeline WarpReduction reads a "
                 "positive number of elements per thread and step";
-    if (failed(distributeRowReduction(rewriter, root, workgroup[0],
-                                      vectorWidth, warpSize)))
+    if (failed(distributeRowReduction(rewriter, root, workgroup[0], vectorWidth,
+                                      warpSize)))
       return failure();
   }
   return success();

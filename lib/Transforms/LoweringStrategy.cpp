@@ -526,6 +526,23 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
 // SIMT strategies
 //===----------------------------------------------------------------------===//
 
+/// A plan of SIMT pipeline `pipeline` on a workgroup of `workgroup`
+/// threads with tiling levels 0 (workgroup) and 1 (thread), and the
+/// subgroup size it relies on, if any.
+static LoweringStrategy
+makeSimtStrategy(linalg::LinalgOp op, Pipeline pipeline,
+                 ArrayRef<int64_t> workgroup, ArrayRef<int64_t> level0,
+                 ArrayRef<int64_t> level1,
+                 std::optional<int64_t> subgroupSize = std::nullopt) {
+  MLIRContext *ctx = op->getContext();
+  return LoweringStrategy{
+      TranslationInfoAttr::get(ctx, pipeline, workgroup, subgroupSize, 1, 1,
+                               std::nullopt),
+      LoweringConfigAttr::get(ctx, ArrayRef<SmallVector<int64_t>>{
+                                       SmallVector<int64_t>(level0),
+                                       SmallVector<int64_t>(level1)})};
+}
+
 namespace {
 struct SimtMatmulTile {
   int64_t m, n, k;
@@ -559,13 +576,9 @@ selectSimtMatmulStrategy(linalg::LinalgOp op, const MatmulShape &shape,
     level0[shape.kPos] = tile.k;
     level1[shape.mPos] = tile.m / tile.workgroupY;
     level1[shape.nPos] = tile.n / tile.workgroupX;
-    MLIRContext *ctx = op->getContext();
-    return LoweringStrategy{
-        TranslationInfoAttr::get(ctx, Pipeline::MatmulSimt,
-                                 {tile.workgroupX, tile.workgroupY, 1},
-                                 std::nullopt, 1, 1, std::nullopt),
-        LoweringConfigAttr::get(ctx,
-                                ArrayRef<SmallVector<int64_t>>{level0, level1})};
+    return makeSimtStrategy(op, Pipeline::MatmulSimt,
+                            {tile.workgroupX, tile.workgroupY, 1}, level0,
+                            level1);
   }
   return std::nullopt;
 }
@@ -648,12 +661,8 @@ static LoweringStrategy selectSimtDistributeStrategy(linalg::LinalgOp op,
           llvm::alignTo(ranges[inner], target.getWarpSize()));
     level0[inner] = threads;
   }
-  MLIRContext *ctx = op->getContext();
-  return LoweringStrategy{
-      TranslationInfoAttr::get(ctx, Pipeline::SimtDistribute, {threads, 1, 1},
-                               std::nullopt, 1, 1, std::nullopt),
-      LoweringConfigAttr::get(ctx,
-                              ArrayRef<SmallVector<int64_t>>{level0, level1})};
+  return makeSimtStrategy(op, Pipeline::SimtDistribute, {threads, 1, 1}, level0,
+                          level1);
 }
 
 /// The bit width of `op`'s widest input element, which sets the width of
@@ -713,12 +722,8 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
   SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 0);
   level0.back() = threads * vector;
   level1.back() = vector;
-  MLIRContext *ctx = op->getContext();
-  return LoweringStrategy{
-      TranslationInfoAttr::get(ctx, Pipeline::WarpReduction, {threads, 1, 1},
-                               warp, 1, 1, std::nullopt),
-      LoweringConfigAttr::get(ctx,
-                              ArrayRef<SmallVector<int64_t>>{level0, level1})};
+  return makeSimtStrategy(op, Pipeline::WarpReduction, {threads, 1, 1}, level0,
+                          level1, warp);
 }
 
 /// 128-bit vectors along the innermost loop of an all-parallel op.
@@ -742,12 +747,8 @@ selectVectorizeStrategy(linalg::LinalgOp op, TargetAttr target) {
   SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 1);
   level0.back() = threads * vector;
   level1.back() = vector;
-  MLIRContext *ctx = op->getContext();
-  return LoweringStrategy{
-      TranslationInfoAttr::get(ctx, Pipeline::Vectorize, {threads, 1, 1},
-                               std::nullopt, 1, 1, std::nullopt),
-      LoweringConfigAttr::get(ctx,
-                              ArrayRef<SmallVector<int64_t>>{level0, level1})};
+  return makeSimtStrategy(op, Pipeline::Vectorize, {threads, 1, 1}, level0,
+                          level1);
 }
 
 /// Rows of a short-row reduction each thread reduces at once (independent
@@ -804,12 +805,8 @@ selectVectorizeReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
   level0[inner] = tileRows;
   level1[inner] = rowsPerThread;
   level0.back() = vector;
-  MLIRContext *ctx = op->getContext();
-  return LoweringStrategy{
-      TranslationInfoAttr::get(ctx, Pipeline::Vectorize, {threads, 1, 1},
-                               std::nullopt, 1, 1, std::nullopt),
-      LoweringConfigAttr::get(ctx,
-                              ArrayRef<SmallVector<int64_t>>{level0, level1})};
+  return makeSimtStrategy(op, Pipeline::Vectorize, {threads, 1, 1}, level0,
+                          level1);
 }
 
 std::string mlir::gpucg::explainNoTensorCoreStrategy(
@@ -884,7 +881,8 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
       return *strategy;
     if (auto strategy = selectSimtMatmulStrategy(rootOp, *shape, target))
       return *strategy;
-    return fitGridToLimits(rootOp, selectSimtDistributeStrategy(rootOp, target));
+    return fitGridToLimits(rootOp,
+                           selectSimtDistributeStrategy(rootOp, target));
   }
   if (rootOp.getNumReductionLoops() > 0) {
     // One row per workgroup: a grid too large for it (more than 65535
@@ -895,7 +893,8 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
         return *strategy;
     if (auto strategy = selectVectorizeReductionStrategy(rootOp, target))
       return fitGridToLimits(rootOp, *strategy);
-    return fitGridToLimits(rootOp, selectSimtDistributeStrategy(rootOp, target));
+    return fitGridToLimits(rootOp,
+                           selectSimtDistributeStrategy(rootOp, target));
   }
   if (auto strategy = selectVectorizeStrategy(rootOp, target))
     return fitGridToLimits(rootOp, *strategy);
@@ -1056,8 +1055,9 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
                                       info.getPipelineDepth(), target);
 }
 
-static LogicalResult verifyMatmulSimtStrategy(linalg::LinalgOp op,
-                                              const LoweringStrategy &strategy) {
+static LogicalResult
+verifyMatmulSimtStrategy(linalg::LinalgOp op,
+                         const LoweringStrategy &strategy) {
   std::optional<MatmulShape> shape = getMatmulShape(op);
   if (!shape)
     return op.emitOpError() << "pipeline MatmulSimt needs a contraction root "
@@ -1136,7 +1136,8 @@ static LogicalResult verifyVectorizeStrategy(linalg::LinalgOp op,
     return success();
   ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
   ArrayRef<int64_t> workgroup = strategy.translationInfo.getWorkgroupSize();
-  for (auto [dim, pos] : llvm::enumerate(getDistributedParallelLoops(op, level0)))
+  for (auto [dim, pos] :
+       llvm::enumerate(getDistributedParallelLoops(op, level0)))
     if (level0[pos] % workgroup[dim] != 0)
       return op.emitOpError()
              << "workgroup tile " << level0[pos] << " of loop " << pos

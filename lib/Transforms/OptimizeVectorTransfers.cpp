@@ -115,7 +115,7 @@ static FailureOr<scf::ForOp> hoistOneAccumulator(RewriterBase &rewriter,
 }
 
 void mlir::gpucg::hoistLoopInvariantTransfers(RewriterBase &rewriter,
-                                               Operation *root) {
+                                              Operation *root) {
   SmallVector<scf::ForOp> loops;
   root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops) {

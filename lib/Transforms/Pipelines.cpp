@@ -131,72 +131,79 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   fpm.addPass(createCSEPass());
 }
 
-void mlir::gpucg::buildSimtPipeline(OpPassManager &pm,
-                                    const SimtPipelineOptions &options) {
+/// The front stages with the strategy for `options.chip`, then
+/// `workgroupStages` on each function.
+static void buildSimtFamilyPipeline(OpPassManager &pm,
+                                    const SimtPipelineOptions &options,
+                                    void (*workgroupStages)(OpPassManager &)) {
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
   buildWorkgroupFrontPipeline(pm, strategy);
-  buildSimtWorkgroupPipeline(pm.nest<func::FuncOp>());
+  workgroupStages(pm.nest<func::FuncOp>());
+}
+
+/// The SIMT distribution: re-planning, specialization, thread distribution
+/// (A and B of a multi-warp MatmulSimt promoted) and the copies to and from
+/// workgroup memory spread over all threads.
+static void addThreadDistributionStages(OpPassManager &fpm) {
+  fpm.addPass(createSimtFallback());
+  fpm.addPass(createWorkgroupSpecialization());
+  fpm.addPass(createTileAndDistribute(
+      TileAndDistributeOptions{/*distributeToWarp=*/false}));
+  fpm.addPass(createRemoveSingleIterationLoop());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+  fpm.addPass(createDistributeSharedMemoryCopy());
+}
+
+/// Each thread's tile as vectors: vectorization, then transfers that index
+/// the kernel's buffers directly, so that an accumulator's read and write
+/// are seen to be loop-invariant and leave the loop.
+static void addThreadVectorizationStages(OpPassManager &fpm) {
+  fpm.addPass(createGenericVectorization());
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createOptimizeVectorTransfers());
+}
+
+/// What stays linalg (the partial-tile path, or everything in gpucg-simt)
+/// as scalar loops, then clean-ups and one workgroup buffer.
+static void addScalarLoopAndPackingStages(OpPassManager &fpm) {
+  fpm.addPass(createConvertLinalgToLoopsPass());
+  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
+  fpm.addPass(createLoopInvariantCodeMotionPass());
+  fpm.addPass(createPackSharedMemoryAlloc());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
+void mlir::gpucg::buildSimtPipeline(OpPassManager &pm,
+                                    const SimtPipelineOptions &options) {
+  buildSimtFamilyPipeline(pm, options, buildSimtWorkgroupPipeline);
 }
 
 void mlir::gpucg::buildSimtWorkgroupPipeline(OpPassManager &fpm) {
   // Inside the workgroup: IREE's LLVMGPUDistribute order, with the
   // workgroup-memory copies of a promoted matmul spread over the threads.
-  fpm.addPass(createSimtFallback());
-  fpm.addPass(createWorkgroupSpecialization());
-  fpm.addPass(createTileAndDistribute(
-      TileAndDistributeOptions{/*distributeToWarp=*/false}));
-  fpm.addPass(createRemoveSingleIterationLoop());
-  fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createCSEPass());
-  fpm.addPass(createDistributeSharedMemoryCopy());
-  fpm.addPass(createConvertLinalgToLoopsPass());
-  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
-  fpm.addPass(createLoopInvariantCodeMotionPass());
-  fpm.addPass(createPackSharedMemoryAlloc());
-  fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createCSEPass());
+  addThreadDistributionStages(fpm);
+  addScalarLoopAndPackingStages(fpm);
 }
 
 void mlir::gpucg::buildVectorizePipeline(OpPassManager &pm,
                                          const SimtPipelineOptions &options) {
-  SelectLoweringStrategyOptions strategy;
-  strategy.chip = options.chip;
-  buildWorkgroupFrontPipeline(pm, strategy);
-  buildVectorizeWorkgroupPipeline(pm.nest<func::FuncOp>());
+  buildSimtFamilyPipeline(pm, options, buildVectorizeWorkgroupPipeline);
 }
 
 void mlir::gpucg::buildVectorizeWorkgroupPipeline(OpPassManager &fpm) {
   // Inside the workgroup: IREE's GPUVectorization order on gpucg's stages.
   // The SIMT distribution first, then each thread's tile as vectors.
-  fpm.addPass(createSimtFallback());
-  fpm.addPass(createWorkgroupSpecialization());
-  fpm.addPass(createTileAndDistribute(
-      TileAndDistributeOptions{/*distributeToWarp=*/false}));
-  fpm.addPass(createRemoveSingleIterationLoop());
-  fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createCSEPass());
-  fpm.addPass(createDistributeSharedMemoryCopy());
-  fpm.addPass(createGenericVectorization());
-  // Transfers index the kernel's buffers directly, so that the accumulator's
-  // read and write are seen to be loop-invariant.
-  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
-  fpm.addPass(createOptimizeVectorTransfers());
-  // What was not vectorized (the partial-tile path) runs as scalar loops.
-  fpm.addPass(createConvertLinalgToLoopsPass());
-  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
-  fpm.addPass(createLoopInvariantCodeMotionPass());
-  fpm.addPass(createPackSharedMemoryAlloc());
-  fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createCSEPass());
+  addThreadDistributionStages(fpm);
+  addThreadVectorizationStages(fpm);
+  addScalarLoopAndPackingStages(fpm);
 }
 
 void mlir::gpucg::buildWarpReductionPipeline(
     OpPassManager &pm, const SimtPipelineOptions &options) {
-  SelectLoweringStrategyOptions strategy;
-  strategy.chip = options.chip;
-  buildWorkgroupFrontPipeline(pm, strategy);
-  buildWarpReductionWorkgroupPipeline(pm.nest<func::FuncOp>());
+  buildSimtFamilyPipeline(pm, options, buildWarpReductionWorkgroupPipeline);
 }
 
 void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
@@ -206,15 +213,8 @@ void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
   fpm.addPass(createRemoveSingleIterationLoop());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
-  fpm.addPass(createGenericVectorization());
-  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
-  fpm.addPass(createOptimizeVectorTransfers());
-  fpm.addPass(createConvertLinalgToLoopsPass());
-  fpm.addPass(memref::createFoldMemRefAliasOpsPass());
-  fpm.addPass(createLoopInvariantCodeMotionPass());
-  fpm.addPass(createPackSharedMemoryAlloc());
-  fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createCSEPass());
+  addThreadVectorizationStages(fpm);
+  addScalarLoopAndPackingStages(fpm);
 }
 
 //===----------------------------------------------------------------------===//

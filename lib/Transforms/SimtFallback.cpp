@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
@@ -65,16 +67,11 @@ LogicalResult mlir::gpucg::replanAsSimtDistribute(FunctionOpInterface funcOp) {
   MLIRContext *ctx = funcOp.getContext();
   auto *dialect = ctx->getLoadedDialect<GpucgDialect>();
   auto configHelper = dialect->getLoweringConfigAttrHelper();
-  SmallVector<linalg::LinalgOp> roots;
-  funcOp.walk([&](linalg::LinalgOp op) {
-    if (configHelper.isAttrPresent(op))
-      roots.push_back(op);
-  });
-  if (roots.empty())
-    return funcOp.emitOpError()
-           << "has a gpucg.translation_info but no op with a "
-              "gpucg.lowering_config (run gpucg-select-lowering-strategy)";
-  for (linalg::LinalgOp root : roots) {
+  FailureOr<SmallVector<linalg::LinalgOp>> roots =
+      getWorkgroupTileRoots(funcOp);
+  if (failed(roots))
+    return failure();
+  for (linalg::LinalgOp root : *roots) {
     LoweringConfigAttr config = configHelper.getAttr(root);
     ArrayRef<int64_t> level0 = config.getTileSizes(0);
     if (level0.size() != root.getNumLoops())

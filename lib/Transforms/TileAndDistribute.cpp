@@ -396,17 +396,12 @@ LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
 
   // Each copy of the root (the specialized full tile and the remainder) is
   // distributed with the ops of its own block.
-  SmallVector<linalg::LinalgOp> roots;
-  funcOp.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr("gpucg.lowering_config"))
-      roots.push_back(op);
-  });
-  if (roots.empty())
-    return funcOp.emitOpError()
-           << "has a gpucg.translation_info but no op with a "
-              "gpucg.lowering_config (run gpucg-select-lowering-strategy)";
+  FailureOr<SmallVector<linalg::LinalgOp>> roots =
+      getWorkgroupTileRoots(funcOp);
+  if (failed(roots))
+    return failure();
 
-  for (linalg::LinalgOp root : roots) {
+  for (linalg::LinalgOp root : *roots) {
     // The remainder of a tensor-core kernel stays scalar (no MMA fits a
     // partial tile): its warp-level ops would have every lane of a warp
     // update the same accumulator elements, so it is distributed over

@@ -161,3 +161,17 @@ bool mlir::gpucg::isDistinctBuffer(Value root) {
   auto arg = dyn_cast<BlockArgument>(root);
   return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
 }
+
+FailureOr<SmallVector<linalg::LinalgOp>>
+mlir::gpucg::getWorkgroupTileRoots(FunctionOpInterface funcOp) {
+  SmallVector<linalg::LinalgOp> roots;
+  funcOp.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr("gpucg.lowering_config"))
+      roots.push_back(op);
+  });
+  if (roots.empty())
+    return funcOp.emitOpError()
+           << "has a gpucg.translation_info but no op with a "
+              "gpucg.lowering_config (run gpucg-select-lowering-strategy)";
+  return roots;
+}

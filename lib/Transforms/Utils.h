@@ -12,6 +12,8 @@
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/LoweringStrategy.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -64,6 +66,13 @@ bool isWorkgroupCopy(Operation *copy);
 /// gpucg-workgroup-specialization made (marked gpucg.workgroup_specialization).
 /// That path stays scalar: tensor-core stages leave it to the loop lowering.
 bool isInWorkgroupSpecializationRemainder(Operation *op);
+
+/// The root ops of the workgroup tiles of `funcOp`, a kernel with a
+/// gpucg.translation_info: its linalg ops with a gpucg.lowering_config (after
+/// workgroup specialization, one in the full tile and one in the
+/// remainder). Emits an error on `funcOp` and fails when there is none.
+FailureOr<SmallVector<linalg::LinalgOp>>
+getWorkgroupTileRoots(FunctionOpInterface funcOp);
 
 /// The allocation (or argument) `value` is a view of, through any chain of
 /// view-like ops.
