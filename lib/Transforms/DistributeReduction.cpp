@@ -89,6 +89,37 @@ FailureOr<RowReduction> mlir::gpucg::matchRowReduction(linalg::LinalgOp op) {
   return RowReduction{*kind, *neutral};
 }
 
+/// The op that computes `input` of `root` elementwise in the same tile, if
+/// it can be computed one step of the row at a time instead: a linalg op in
+/// the root's block before it, all parallel, with the root's loops, whose
+/// only output is `input`'s buffer (a local allocation that nothing but the
+/// two ops uses), indexed like the root indexes it, by the identity.
+static linalg::LinalgOp getFusableProducer(linalg::LinalgOp root,
+                                           OpOperand *input) {
+  auto alloc = input->get().getDefiningOp<memref::AllocOp>();
+  if (!alloc || !root.getMatchingIndexingMap(input).isIdentity())
+    return nullptr;
+  linalg::LinalgOp producer;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == root.getOperation())
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgOp || producer || linalgOp->getBlock() != root->getBlock() ||
+        !linalgOp->isBeforeInBlock(root))
+      return nullptr;
+    producer = linalgOp;
+  }
+  if (!producer || producer.getNumDpsInits() != 1 ||
+      producer.getDpsInits().front() != alloc.getResult() ||
+      producer.getNumLoops() != root.getNumLoops() ||
+      producer.getNumParallelLoops() != producer.getNumLoops() ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isIdentity() ||
+      llvm::is_contained(producer.getDpsInputs(), alloc.getResult()))
+    return nullptr;
+  return producer;
+}
+
 /// Distributes the reduction of one root op (a workgroup's row) over the
 /// `numThreads` threads of its workgroup, `vectorWidth` elements per thread
 /// and step.
@@ -126,10 +157,29 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
            << "WarpReduction needs a multiple of the warp size " << warpSize
            << " and at most " << warpSize * warpSize;
 
+  // The tile's ops before the root that write its output (a fill of the
+  // accumulator), for thread 0 alone.
+  SmallVector<Operation *> initializers;
+  for (Operation *it = op->getBlock()->empty() ? nullptr
+                                               : &op->getBlock()->front();
+       it && it != op.getOperation(); it = it->getNextNode())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(it))
+      if (llvm::any_of(linalgOp.getDpsInits(),
+                       [&](Value out) { return out == init; }))
+        initializers.push_back(it);
+
   Location loc = op.getLoc();
   MLIRContext *ctx = op->getContext();
   Type accType = initType.getElementType();
   rewriter.setInsertionPoint(op);
+
+  // Elementwise producers of the root's inputs fused into the tile (x * x
+  // of a sum of squares): computed per step into a private buffer of the
+  // step's size instead of by every thread over the whole row.
+  SmallVector<std::pair<unsigned, linalg::LinalgOp>> producers;
+  for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands()))
+    if (linalg::LinalgOp producer = getFusableProducer(op, input))
+      producers.push_back({static_cast<unsigned>(index), producer});
 
   // 1. Each thread's partial, from the neutral element, in a private buffer
   //    that vectorization and the transfer optimizations keep in registers.
@@ -163,14 +213,42 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
       sizes.push_back(rewriter.getIndexAttr(range));
     offsets.back() = loop.getInductionVar();
     sizes.push_back(rewriter.getIndexAttr(vectorWidth));
+    SmallVector<int64_t> stepShape(ranges.begin(), ranges.end());
+    stepShape.back() = vectorWidth;
+    SmallVector<std::pair<unsigned, Value>> stepInputs;
+    for (auto [index, producer] : producers) {
+      Value step = memref::AllocaOp::create(
+          rewriter, loc,
+          MemRefType::get(stepShape, getElementTypeOrSelf(
+                                         producer.getDpsInits().front())));
+      FailureOr<TilingResult> tiledProducer =
+          cast<TilingInterface>(producer.getOperation())
+              .getTiledImplementation(rewriter, offsets, sizes);
+      if (failed(tiledProducer))
+        return op.emitOpError() << "could not be tiled to one vector of "
+                                << vectorWidth << " per thread";
+      auto stepProducer =
+          cast<linalg::LinalgOp>(tiledProducer->tiledOps.front());
+      rewriter.modifyOpInPlace(stepProducer, [&] {
+        stepProducer.getDpsInitOperand(0)->set(step);
+      });
+      stepInputs.push_back({index, step});
+    }
     FailureOr<TilingResult> tiled =
         cast<TilingInterface>(clone.getOperation())
             .getTiledImplementation(rewriter, offsets, sizes);
     if (failed(tiled))
       return op.emitOpError() << "could not be tiled to one vector of "
                               << vectorWidth << " per thread";
+    auto stepRoot = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    for (auto [index, step] : stepInputs)
+      rewriter.modifyOpInPlace(stepRoot, [&, index = index, step = step] {
+        stepRoot.getDpsInputOperand(index)->set(step);
+      });
     rewriter.eraseOp(clone);
   }
+  for (auto [index, producer] : producers)
+    rewriter.eraseOp(producer);
   // Indices of the output's one element (none for a 0-d output).
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   SmallVector<Value> zeros(initType.getRank(), zero);
@@ -213,18 +291,31 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
                                           reduction->kind, /*uniform=*/true);
   }
 
-  // 3. Thread 0 adds the row's total into the output.
+  // 3. Thread 0 adds the row's total into the output. What initializes the
+  //    output in the tile (a fill) and what consumes it (fused elementwise
+  //    consumers, and the views they use: the rest of the tile) run there
+  //    too: run by every thread they would race with thread 0's store.
   Value isFirst =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid, zero);
   auto store = scf::IfOp::create(rewriter, loc, isFirst);
+  Operation *yield = store.thenBlock()->getTerminator();
+  for (Operation *initializer : initializers)
+    rewriter.moveOpBefore(initializer, yield);
   {
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(store.thenBlock()->getTerminator());
+    rewriter.setInsertionPoint(yield);
     Value old = memref::LoadOp::create(rewriter, loc, init, zeros);
     Value combined = vector::makeArithReduction(
         rewriter, loc, gpu::convertReductionKind(reduction->kind), total, old);
     memref::StoreOp::create(rewriter, loc, combined, init, zeros);
   }
+  Operation *terminator = op->getBlock()->getTerminator();
+  SmallVector<Operation *> consumers;
+  for (Operation *it = op->getNextNode(); it != terminator;
+       it = it->getNextNode())
+    consumers.push_back(it);
+  for (Operation *consumer : consumers)
+    rewriter.moveOpBefore(consumer, yield);
   rewriter.eraseOp(op);
   return success();
 }

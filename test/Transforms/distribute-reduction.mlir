@@ -110,3 +110,62 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
     return %0 : tensor<f32>
   }
 }
+
+// -----
+
+// The mean of squares as frontends write it: x * x into a temporary, a
+// zero-filled accumulator, the sum, and a scaling consumer, all fused into
+// the row's workgroup tile. The square is computed one step (4 elements) at
+// a time into a private buffer; the fill, the combination with the total
+// and the consumer run in thread 0, which holds the total.
+// CHECK-LABEL: func.func @mean_of_squares
+//       CHECK:   scf.forall
+//       CHECK:     scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+//       CHECK:       %[[STEP:.+]] = memref.alloca() : memref<1x4xf32>
+//       CHECK:       %[[X:.+]] = memref.subview %{{.+}}[0, %[[K]]] [1, 4] [1, 1]
+//       CHECK:       linalg.generic {{.*}} ins(%[[X]] : {{.*}}) outs(%[[STEP]] : memref<1x4xf32>)
+//       CHECK:         arith.mulf
+//       CHECK:       linalg.generic {{.*}} ins(%[[STEP]] : memref<1x4xf32>)
+//       CHECK:         arith.addf
+//       CHECK:     gpu.subgroup_reduce add
+//       CHECK:     gpu.barrier
+//       CHECK:     %[[TOTAL:.+]] = gpu.subgroup_reduce add
+//       CHECK:     scf.if
+//  CHECK-NEXT:       linalg.fill ins(%{{.+}} : f32) outs(%[[ACC:.+]] : memref<1xf32>)
+//  CHECK-NEXT:       %[[OLD:.+]] = memref.load %[[ACC]]
+//  CHECK-NEXT:       %[[SUM:.+]] = arith.addf %[[TOTAL]], %[[OLD]] : f32
+//  CHECK-NEXT:       memref.store %[[SUM]], %[[ACC]]
+//       CHECK:       linalg.generic {{.*}} ins(%[[ACC]] : memref<1xf32>)
+//       CHECK:         arith.mulf
+//  CHECK-NEXT:         linalg.yield
+//  CHECK-NEXT:       }
+//  CHECK-NEXT:     }
+//  CHECK-NEXT:   } {mapping = [#gpu.block<x>]}
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @mean_of_squares(%a: tensor<16x4096xf32>, %out: tensor<16xf32>) -> tensor<16xf32> {
+    %zero = arith.constant 0.0 : f32
+    %scale = arith.constant 0.000244140625 : f32
+    %e = tensor.empty() : tensor<16x4096xf32>
+    %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x4096xf32>) outs(%e : tensor<16x4096xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %m = arith.mulf %x, %x : f32
+      linalg.yield %m : f32
+    } -> tensor<16x4096xf32>
+    %init = tensor.empty() : tensor<16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%init : tensor<16xf32>) -> tensor<16xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%sq : tensor<16x4096xf32>) outs(%f : tensor<16xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    } -> tensor<16xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%s : tensor<16xf32>) outs(%out : tensor<16xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %m = arith.mulf %x, %scale : f32
+      linalg.yield %m : f32
+    } -> tensor<16xf32>
+    return %r : tensor<16xf32>
+  }
+}

@@ -594,6 +594,11 @@ def DistributeReduction
          `gpu.subgroup_reduce` of those, run by every warp (the neutral
          element past the last warp) so that control flow stays uniform;
       4. thread 0 combining the total with the output's value and storing it.
+    Ops fused into the tile are handled too: an elementwise producer of an
+    input, written to a local buffer only it and the root use, is computed
+    per step into a private buffer of the step's size; ops that write the
+    output before the root (a fill) and every op after it (consumers of the
+    row's result) run in thread 0.
     The combiner must be one op of a kind `gpu.subgroup_reduce` has (add,
     mul, min/max signed, unsigned and float, and, or, xor) with a neutral
     element; other bodies are an error. Floating-point reductions are
