@@ -168,6 +168,8 @@ static void addThreadVectorizationStages(OpPassManager &fpm) {
 /// What stays linalg (the partial-tile path, or everything in gpucg-simt)
 /// as scalar loops, then clean-ups and one workgroup buffer.
 static void addScalarLoopAndPackingStages(OpPassManager &fpm) {
+  // A thread's temporaries on its stack, not in a device malloc.
+  fpm.addPass(createPromoteThreadBuffers());
   fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(memref::createFoldMemRefAliasOpsPass());
   fpm.addPass(createLoopInvariantCodeMotionPass());

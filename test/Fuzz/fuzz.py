@@ -131,6 +131,8 @@ OTHER_PASSES = [
          options={"max-vector-elements": "uint"}),
     dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
+    dict(name="gpucg-promote-thread-buffers", anchor="func.func",
+         options={"max-bytes": "uint"}),
 ]
 
 #: How the front stages are configured for a pass fuzzed on its own.

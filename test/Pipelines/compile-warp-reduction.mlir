@@ -23,6 +23,8 @@
 // RUN: FileCheck %s --check-prefix=SUM < %t/row_sum_4096_kernel.ptx
 // RUN: FileCheck %s --check-prefix=SUM-ABI < %t/row_sum_4096_kernel.abi
 // RUN: FileCheck %s --check-prefix=SQUARES < %t/sum_of_squares_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=FUSED < %t/mean_of_squares_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/mean_of_squares_kernel.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/row_sum_4096_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/row_sum_4096_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/sum_of_squares_f16_kernel.ptx -o %t/c.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -73,6 +75,18 @@
 // SQUARES-DAG: bar.sync 0
 // SQUARES-NOT: .local
 
+// The mean of squares as frontends write it (x * x into a temporary, a
+// zero-filled accumulator, the sum, a scaling consumer): the square per step,
+// the accumulator in thread 0's registers, no device malloc, no local memory.
+// FUSED: .entry mean_of_squares_kernel
+// FUSED-NOT: malloc
+// FUSED-DAG: ld.global.v4.b32
+// FUSED-DAG: mul.rn.f32
+// FUSED-DAG: shfl.sync.bfly.b32
+// FUSED-DAG: bar.sync 0
+// FUSED-NOT: malloc
+// FUSED-NOT: .local
+
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
   func.func @row_sum_4096(%a: tensor<16x4096xf32>, %c: tensor<16xf32>) -> tensor<16xf32> {
     %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
@@ -93,5 +107,31 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
       linalg.yield %t : f32
     } -> tensor<64xf32>
     return %0 : tensor<64xf32>
+  }
+  func.func @mean_of_squares(%a: tensor<16x4096xf32>, %out: tensor<16xf32>) -> tensor<16xf32> {
+    %zero = arith.constant 0.0 : f32
+    %scale = arith.constant 0.000244140625 : f32
+    %e = tensor.empty() : tensor<16x4096xf32>
+    %sq = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<16x4096xf32>) outs(%e : tensor<16x4096xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %m = arith.mulf %x, %x : f32
+      linalg.yield %m : f32
+    } -> tensor<16x4096xf32>
+    %init = tensor.empty() : tensor<16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%init : tensor<16xf32>) -> tensor<16xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%sq : tensor<16x4096xf32>) outs(%f : tensor<16xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    } -> tensor<16xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%s : tensor<16xf32>) outs(%out : tensor<16xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %m = arith.mulf %x, %scale : f32
+      linalg.yield %m : f32
+    } -> tensor<16xf32>
+    return %r : tensor<16xf32>
   }
 }

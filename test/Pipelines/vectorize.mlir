@@ -14,6 +14,7 @@
 // STAGES-NEXT: gpucg-generic-vectorization{max-vector-elements=64}
 // STAGES-NEXT: fold-memref-alias-ops
 // STAGES-NEXT: gpucg-optimize-vector-transfers
+// STAGES-NEXT: gpucg-promote-thread-buffers{max-bytes=1024}
 // STAGES-NEXT: convert-linalg-to-loops
 
 // The seed configuration, as a user gives it: tile [256, 4] (the thread

@@ -575,6 +575,40 @@ def OptimizeVectorTransfers
   ];
 }
 
+def PromoteThreadBuffers
+    : Pass<"gpucg-promote-thread-buffers", "func::FuncOp"> {
+  let summary = "Put a kernel's small per-thread temporary buffers on the "
+                "thread's stack";
+  let description = [{
+    Bufferization gives a tile's temporaries (a fused producer's result, an
+    accumulator from `tensor.empty` + `linalg.fill`) `memref.alloc` ops in
+    the default memory space. In a kernel every thread that runs one
+    allocates its own buffer: the NVVM lowering makes it a device `malloc`
+    that nothing frees. This pass turns each statically shaped `memref.alloc`
+    of at most `max-bytes` bytes in the default memory space (integers and
+    floats; not workgroup memory, not returned) into a `memref.alloca` with
+    the same alignment, and erases its `memref.dealloc`s; LLVM keeps such
+    buffers in registers when their accesses are static. Larger buffers stay
+    as they are. Unlike upstream's `promote-buffers-to-stack`, which decides
+    by size alone, it leaves workgroup memory alone.
+
+    ```mlir
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<1xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %acc = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"1024",
+           "Largest buffer put on the stack, in bytes (at least 0)">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def DistributeReduction
     : Pass<"gpucg-distribute-reduction", "func::FuncOp"> {
   let summary = "Split each WarpReduction row over the threads of its "

@@ -144,6 +144,13 @@ FailureOr<RowReduction> matchRowReduction(linalg::LinalgOp op);
 LogicalResult distributeReductionOverThreads(RewriterBase &rewriter,
                                              FunctionOpInterface funcOp);
 
+/// Replaces each statically shaped memref.alloc of `funcOp` in the default
+/// memory space of at most `maxBytes` bytes (integer or float elements, not
+/// returned) by a memref.alloca with the same alignment, erasing its
+/// deallocations: a kernel's per-thread temporaries on the thread's stack.
+void promoteThreadBuffersToStack(RewriterBase &rewriter,
+                                 FunctionOpInterface funcOp, int64_t maxBytes);
+
 /// Splits every copy to or from workgroup memory in `funcOp` over all
 /// threads of a workgroup of `workgroupSize`, each moving up to 128 bits per
 /// step (vector transfers for static shapes, one element at a time for
