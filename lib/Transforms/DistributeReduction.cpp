@@ -198,13 +198,10 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
       arith::ConstantIndexOp::create(rewriter, loc, numThreads * vectorWidth);
   auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step);
   {
-    // The root, writing into the private partial, tiled to the thread's
-    // vector of the row at the loop's offset.
-    auto clone = cast<linalg::LinalgOp>(rewriter.clone(*op.getOperation()));
-    rewriter.modifyOpInPlace(clone, [&] {
-      clone.getDpsInitOperand(0)->set(partial);
-      clone->removeAttr("gpucg.lowering_config");
-    });
+    // The root and its fused producers, tiled to the thread's vector of the
+    // row at the loop's offset: the root writes into the private partial,
+    // each producer into a private buffer of the step's size that the root
+    // reads instead of the row-sized one.
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(loop.getBody()->getTerminator());
     SmallVector<OpFoldResult> offsets(ranges.size(), rewriter.getIndexAttr(0));
@@ -213,39 +210,42 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
       sizes.push_back(rewriter.getIndexAttr(range));
     offsets.back() = loop.getInductionVar();
     sizes.push_back(rewriter.getIndexAttr(vectorWidth));
+    auto tileToStep =
+        [&](linalg::LinalgOp source) -> FailureOr<linalg::LinalgOp> {
+      FailureOr<TilingResult> tiled =
+          cast<TilingInterface>(source.getOperation())
+              .getTiledImplementation(rewriter, offsets, sizes);
+      if (failed(tiled))
+        return op.emitOpError() << "could not be tiled to one vector of "
+                                << vectorWidth << " per thread";
+      return cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    };
+
     SmallVector<int64_t> stepShape(ranges.begin(), ranges.end());
     stepShape.back() = vectorWidth;
     SmallVector<std::pair<unsigned, Value>> stepInputs;
     for (auto [index, producer] : producers) {
       Value step = memref::AllocaOp::create(
           rewriter, loc,
-          MemRefType::get(stepShape, getElementTypeOrSelf(
-                                         producer.getDpsInits().front())));
-      FailureOr<TilingResult> tiledProducer =
-          cast<TilingInterface>(producer.getOperation())
-              .getTiledImplementation(rewriter, offsets, sizes);
-      if (failed(tiledProducer))
-        return op.emitOpError() << "could not be tiled to one vector of "
-                                << vectorWidth << " per thread";
-      auto stepProducer =
-          cast<linalg::LinalgOp>(tiledProducer->tiledOps.front());
-      rewriter.modifyOpInPlace(stepProducer, [&] {
-        stepProducer.getDpsInitOperand(0)->set(step);
+          MemRefType::get(
+              stepShape, getElementTypeOrSelf(producer.getDpsInits().front())));
+      FailureOr<linalg::LinalgOp> stepProducer = tileToStep(producer);
+      if (failed(stepProducer))
+        return failure();
+      rewriter.modifyOpInPlace(*stepProducer, [&] {
+        stepProducer->getDpsInitOperand(0)->set(step);
       });
       stepInputs.push_back({index, step});
     }
-    FailureOr<TilingResult> tiled =
-        cast<TilingInterface>(clone.getOperation())
-            .getTiledImplementation(rewriter, offsets, sizes);
-    if (failed(tiled))
-      return op.emitOpError() << "could not be tiled to one vector of "
-                              << vectorWidth << " per thread";
-    auto stepRoot = cast<linalg::LinalgOp>(tiled->tiledOps.front());
-    for (auto [index, step] : stepInputs)
-      rewriter.modifyOpInPlace(stepRoot, [&, index = index, step = step] {
-        stepRoot.getDpsInputOperand(index)->set(step);
-      });
-    rewriter.eraseOp(clone);
+    FailureOr<linalg::LinalgOp> stepRoot = tileToStep(op);
+    if (failed(stepRoot))
+      return failure();
+    rewriter.modifyOpInPlace(*stepRoot, [&] {
+      stepRoot->getDpsInitOperand(0)->set(partial);
+      for (auto [index, step] : stepInputs)
+        stepRoot->getDpsInputOperand(index)->set(step);
+      (*stepRoot)->removeAttr("gpucg.lowering_config");
+    });
   }
   for (auto [index, producer] : producers)
     rewriter.eraseOp(producer);

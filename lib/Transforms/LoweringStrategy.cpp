@@ -602,6 +602,32 @@ getDistributedParallelLoops(linalg::LinalgOp op, ArrayRef<int64_t> level0) {
 /// z (every chip gpucg targets).
 static constexpr int64_t kMaxGridSize[3] = {2147483647, 65535, 65535};
 
+namespace {
+/// A grid dimension with more workgroups than CUDA allows.
+struct GridOverflow {
+  unsigned dim;  // 0, 1, 2: x, y, z
+  unsigned pos;  // the loop mapped to it
+  int64_t count; // its workgroups
+};
+} // namespace
+
+/// The first grid dimension, x first, along which level-0 tiles `level0`
+/// give `op`'s static loops more workgroups than CUDA allows; nothing when
+/// the grid fits (dynamic loops are sized on the host).
+static std::optional<GridOverflow> findGridOverflow(linalg::LinalgOp op,
+                                                    ArrayRef<int64_t> level0) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [dim, pos] :
+       llvm::enumerate(getDistributedParallelLoops(op, level0))) {
+    if (ShapedType::isDynamic(ranges[pos]))
+      continue;
+    int64_t count = llvm::divideCeil(ranges[pos], level0[pos]);
+    if (count > kMaxGridSize[dim])
+      return GridOverflow{static_cast<unsigned>(dim), pos, count};
+  }
+  return std::nullopt;
+}
+
 /// Enlarges the level-0 tiles of the loops on grid y and z (and x) of a SIMT
 /// plan until its static grid fits CUDA's limits: 2^28 elements as rows of
 /// 4096 are 65536 rows. Each tile becomes a multiple of the old one, so
@@ -612,22 +638,13 @@ static LoweringStrategy fitGridToLimits(linalg::LinalgOp op,
   SmallVector<SmallVector<int64_t>> levels;
   for (unsigned level = 0; level < config.getNumLevels(); ++level)
     levels.emplace_back(config.getTileSizes(level));
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  bool changed = false;
-  for (auto [dim, pos] :
-       llvm::enumerate(getDistributedParallelLoops(op, levels.front()))) {
-    int64_t &tile = levels.front()[pos];
-    if (ShapedType::isDynamic(ranges[pos]))
-      continue;
-    int64_t count = llvm::divideCeil(ranges[pos], tile);
-    if (count <= kMaxGridSize[dim])
-      continue;
-    tile *= llvm::divideCeil(count, kMaxGridSize[dim]);
-    changed = true;
-  }
-  if (changed)
-    strategy.loweringConfig =
-        LoweringConfigAttr::get(op->getContext(), levels);
+  std::optional<GridOverflow> overflow = findGridOverflow(op, levels.front());
+  if (!overflow)
+    return strategy;
+  for (; overflow; overflow = findGridOverflow(op, levels.front()))
+    levels.front()[overflow->pos] *=
+        llvm::divideCeil(overflow->count, kMaxGridSize[overflow->dim]);
+  strategy.loweringConfig = LoweringConfigAttr::get(op->getContext(), levels);
   return strategy;
 }
 
@@ -888,8 +905,7 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
     // One row per workgroup: a grid too large for it (more than 65535
     // batches on y or z) is a Vectorize one, which fits.
     if (auto strategy = selectWarpReductionStrategy(rootOp, target))
-      if (fitGridToLimits(rootOp, *strategy).loweringConfig ==
-          strategy->loweringConfig)
+      if (!findGridOverflow(rootOp, strategy->loweringConfig.getTileSizes(0)))
         return *strategy;
     if (auto strategy = selectVectorizeReductionStrategy(rootOp, target))
       return fitGridToLimits(rootOp, *strategy);
@@ -1192,19 +1208,14 @@ mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
            << "lowering_config level 0 tiles " << tiledParallel
            << " parallel loops, but a grid has at most 3 dimensions";
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
-  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
-  for (auto [dim, pos] :
-       llvm::enumerate(getDistributedParallelLoops(rootOp, level0))) {
-    if (ShapedType::isDynamic(ranges[pos]))
-      continue;
-    int64_t count = llvm::divideCeil(ranges[pos], level0[pos]);
-    if (count > kMaxGridSize[dim])
-      return rootOp.emitOpError()
-             << "lowering_config level 0 gives " << count
-             << " workgroups along grid " << "xyz"[dim] << " (loop " << pos
-             << " of size " << ranges[pos] << ", tile " << level0[pos]
-             << "); CUDA grids have at most " << kMaxGridSize[dim];
-  }
+  if (std::optional<GridOverflow> overflow = findGridOverflow(rootOp, level0))
+    return rootOp.emitOpError()
+           << "lowering_config level 0 gives " << overflow->count
+           << " workgroups along grid "
+           << "xyz"[overflow->dim] << " (loop " << overflow->pos << " of size "
+           << rootOp.getStaticLoopRanges()[overflow->pos] << ", tile "
+           << level0[overflow->pos] << "); CUDA grids have at most "
+           << kMaxGridSize[overflow->dim];
 
   switch (info.getPipeline()) {
   case Pipeline::MatmulTensorCore:
