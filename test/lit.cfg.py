@@ -158,6 +158,11 @@ config.substitutions.extend([
      os.path.join(config.gpucg_tools_dir, "gpucg-runtime-tests")),
     ("%gpucg_cuda_probe", os.path.join(config.gpucg_tools_dir, "gpucg-cuda-probe")),
     ("%gpucg_bench", os.path.join(config.gpucg_tools_dir, "gpucg-bench")),
+    # The CPU emulator of a workgroup (docs/Emulator-runtime.md).
+    ("%gpucg_emulator_lib",
+     os.path.join(config.gpucg_lib_dir, "libgpucg_emulator.so")),
+    ("%gpucg_emulator_tests",
+     os.path.join(config.gpucg_tools_dir, "gpucg-emulator-tests")),
 ])
 # C test programs against the runtime, built like it (sanitizers included).
 gpucg_cc = [config.gpucg_c_compiler, "-std=c11", "-D_POSIX_C_SOURCE=200809L",

@@ -1,0 +1,304 @@
+/*===- gpucg_emulator.h - Run a CUDA workgroup's per-thread code on a CPU --===*\
+|*                                                                            *|
+|* Part of the gpucg project, under the Apache License v2.0 with LLVM         *|
+|* Exceptions. See LICENSE for license information.                           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* The C11 API of libgpucg_emulator.so (docs/Emulator-runtime.md): a          *|
+|* deterministic CPU emulator of a CUDA workgroup. Kernel code lowered to     *|
+|* LLVM and JIT-compiled by mlir-runner (which loads the library with         *|
+|* -shared-libs) calls these functions; every GPU thread of a workgroup runs  *|
+|* the kernel's per-thread body as a fiber (ucontext), and a deterministic    *|
+|* scheduler switches between them at barriers and warp collectives.          *|
+|*                                                                            *|
+|* Units: sizes and addresses are bytes; addresses are the integer value of a *|
+|* pointer (what llvm.ptrtoint gives); ids and sizes of the grid and block    *|
+|* are counts. `site` arguments are NUL-terminated strings that name the      *|
+|* operation in the source, e.g. "matmul.mlir:12:5: gpu.barrier"; the         *|
+|* emulator keeps the pointer (not a copy) for as long as a launch runs.      *|
+|*                                                                            *|
+|* Errors: a kernel bug (a barrier not reached by every thread, lanes of a    *|
+|* warp at different collectives, a race on workgroup memory, an address      *|
+|* outside workgroup memory, ...) and a misuse of the API are reported on     *|
+|* stderr as lines that start with "gpucg-emulator: error: ", after which the *|
+|* process exits with status 1. No function returns an error status.          *|
+|*                                                                            *|
+|* Threading: the emulator's state is global; one host thread at a time may   *|
+|* configure and launch. The functions marked "thread context" may be called  *|
+|* only by a kernel thread, i.e. from inside the body that gpucg_emu_launch   *|
+|* runs (a call from anywhere else is reported as an error).                  *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef GPUCG_EMULATOR_H
+#define GPUCG_EMULATOR_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define GPUCG_EMULATOR_EXPORT __attribute__((visibility("default")))
+#else
+#define GPUCG_EMULATOR_EXPORT
+#endif
+
+/*===----------------------------------------------------------------------===*/
+/* Launch                                                                     */
+/*===----------------------------------------------------------------------===*/
+
+/* Sets the configuration of the next launches: a grid of grid_x * grid_y *
+   grid_z workgroups, each of block_x * block_y * block_z threads, each with
+   workgroup_bytes bytes of workgroup (CUDA shared) memory. Every size must
+   be at least 1, a block has at most 1024 threads, and workgroup_bytes lies
+   in [0, 2^30]; otherwise an error is reported. The configuration holds
+   until the next call. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_configure(int64_t grid_x, int64_t grid_y,
+                                               int64_t grid_z, int64_t block_x,
+                                               int64_t block_y, int64_t block_z,
+                                               int64_t workgroup_bytes);
+
+/* Runs body(closure) once per GPU thread of every workgroup of the
+   configured grid, and returns when all have returned.
+
+   Workgroups run one after another, in linear order (x fastest, then y, then
+   z). For each one, the workgroup memory (16-byte aligned, one allocation
+   reused across workgroups and launches) is filled with 0xFF bytes, a poison
+   that reads as NaN in f16/bf16/f32/f64, so that a read of memory nobody
+   wrote shows; then every thread runs body(closure) as a fiber with its own
+   stack (256 KiB, or GPUCG_EMU_STACK_KIB KiB, below a guard page).
+
+   A thread's linear id is x + block_x * (y + block_y * z); its warp is
+   linear / 32 and its lane linear % 32 (the last warp of a block whose size
+   is not a multiple of 32 has fewer lanes).
+
+   Scheduling is deterministic: the scheduler takes the warps in linear
+   order (or, when the environment variable GPUCG_EMU_ORDER is `reverse`,
+   read at every launch, in reverse order, lanes too) and runs each warp as
+   far as it can go: its runnable lanes in order, each until it blocks at a
+   barrier or warp collective or returns, and each collective as soon as
+   every lane of the warp waits at it. When every warp waits at the barrier
+   (or returned), it completes the barrier and starts again, until every
+   thread has returned. A warp running ahead of the others is a schedule the
+   GPU may pick, and it shows a missing barrier as data not written yet. A state from which no progress is possible is
+   an error: threads at a barrier while another returned or waits at a
+   different barrier, lanes of a warp at a collective while another lane
+   returned, waits at a barrier or at a different collective.
+
+   Without a prior gpucg_emu_configure, or when called by a kernel thread,
+   an error is reported. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_launch(void (*body)(void *closure),
+                                            void *closure);
+
+/*===----------------------------------------------------------------------===*/
+/* Thread context                                                             */
+/*===----------------------------------------------------------------------===*/
+
+/* gpu.thread_id / gpu.block_id / gpu.block_dim / gpu.grid_dim of the calling
+   kernel thread; dim 0, 1, 2 is x, y, z (any other dim is an error). */
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_thread_id(int64_t dim);
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_block_id(int64_t dim);
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_block_dim(int64_t dim);
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_grid_dim(int64_t dim);
+
+/* gpu.lane_id: the caller's linear thread id modulo 32. */
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_lane_id(void);
+
+/* The descriptor of an MLIR memref<?xi8>, as MLIR's C interface
+   (llvm.emit_c_interface) returns it. */
+typedef struct gpucg_emu_memref_i8 {
+  int8_t *allocated;
+  int8_t *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} gpucg_emu_memref_i8;
+
+/* The current workgroup's memory as memref<?xi8>: offset 0, size
+   workgroup_bytes, stride 1, 16-byte aligned. Thread context. The buffer
+   stays valid, with the last workgroup's content, until the next launch
+   (which may move it). */
+GPUCG_EMULATOR_EXPORT void
+_mlir_ciface_gpucg_emu_workgroup_memory(gpucg_emu_memref_i8 *result);
+
+/* gpu.barrier (PTX bar.sync 0): blocks the caller until every thread of the
+   workgroup waits at the same barrier site; its completion starts a new
+   race-detection epoch. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_barrier(const char *site);
+
+/*===----------------------------------------------------------------------===*/
+/* Warp collectives                                                           */
+/*===----------------------------------------------------------------------===*/
+/* Every lane of the warp calls the function at the same site (a lane that
+   returned, waits at a barrier or at another collective instead is an
+   error); the call blocks until all have arrived, then the operation is
+   computed once for the whole warp from every lane's arguments, and every
+   lane's results are written before any lane resumes. Thread context. */
+
+/* The modes of gpu.shuffle (MLIR's gpu::ShuffleMode). */
+enum {
+  GPUCG_EMU_SHUFFLE_XOR = 0,
+  GPUCG_EMU_SHUFFLE_UP = 1,
+  GPUCG_EMU_SHUFFLE_DOWN = 2,
+  GPUCG_EMU_SHUFFLE_IDX = 3
+};
+
+/* gpu.shuffle as MLIR's NVVM lowering emits it: shfl.sync with member mask
+   lanes [0, width) and clamp value c = width - 1 (xor, down, idx) or
+   c = 32 - width (up), segment mask 0, evaluated as the PTX ISA defines
+   shfl.sync, with b = offset & 31 and maxLane = c & 31:
+     xor:  j = lane ^ b,  valid = j <= maxLane
+     up:   j = lane - b,  valid = j >= maxLane
+     down: j = lane + b,  valid = j <= maxLane
+     idx:  j = b,         valid = j <= maxLane
+   and j = lane when not valid. Returns the 32 bits `value` of lane j in the
+   low half and valid in bit 32: (uint32_t)value_j | (int64_t)valid << 32.
+   width (1..32) and mode must be the same on every lane. A valid j that
+   names a lane the warp does not have (a warp shorter than 32 threads) or a
+   lane outside the member mask is an error. (With this encoding an `up`
+   shuffle of width < 32 is never valid for lanes below width: that is what
+   the hardware does with MLIR's lowering.) */
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_shuffle(int32_t value, int32_t offset,
+                                                int32_t width, int32_t mode,
+                                                const char *site);
+
+/* nvgpu.ldmatrix, PTX ldmatrix.sync.aligned.m8n8.x{1,2,4}{,.trans}.shared.b16.
+   num_tiles (1, 2 or 4) 8x8 matrices of 16-bit elements are read from
+   workgroup memory when the collective completes; lanes 8*i .. 8*i+7 give
+   the addresses of rows 0..7 of matrix i (16 bytes each, 16-byte aligned,
+   inside workgroup memory: an error otherwise), the addresses of lanes from
+   8*num_tiles on are ignored. Every lane receives num_tiles 32-bit registers,
+   written to result_address (4*num_tiles bytes), register i from matrix i:
+     not transposed: row lane/4, elements 2*(lane%4) (low 16 bits) and
+                     2*(lane%4)+1 (high 16 bits);
+     transposed:     column lane/4, elements of rows 2*(lane%4) (low) and
+                     2*(lane%4)+1 (high).
+   Each row read counts, for race detection, as a read of its 16 bytes by
+   the lane that gave its address. num_tiles and transpose must be the same
+   on every lane; the warp must have 32 threads. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_ldmatrix(int64_t row_address,
+                                              int32_t num_tiles,
+                                              int32_t transpose,
+                                              int64_t result_address,
+                                              const char *site);
+
+/* Element types of the matrix operations. In memory: f16, bf16 2 bytes; tf32
+   4 bytes (an f32 bit pattern); f32, s32 4 bytes; f64 8 bytes; s8, u8 1. */
+enum {
+  GPUCG_EMU_F16 = 0,
+  GPUCG_EMU_BF16 = 1,
+  GPUCG_EMU_TF32 = 2,
+  GPUCG_EMU_F32 = 3,
+  GPUCG_EMU_F64 = 4,
+  GPUCG_EMU_S8 = 5,
+  GPUCG_EMU_U8 = 6,
+  GPUCG_EMU_S32 = 7
+};
+
+/* nvgpu.mma.sync, PTX mma.sync.aligned.mMnNkK.row.col: D = A * B + C for an
+   M x K matrix A, K x N matrix B and M x N matrices C and D, whose elements
+   the 32 lanes hold in the fragment layouts of the PTX ISA ("Matrix
+   fragments for mma.m16n8k*", groupID g = lane >> 2, t = lane % 4). Each
+   lane passes the addresses of its A, B, C fragments and of where its D
+   fragment goes, each the nvgpu vector flattened row-major (element i =
+   PTX element a_i, b_i, c_i, d_i); D may be C. Supported:
+     m16n8k16  f16 -> f16 or f32, bf16 -> f32, s8/u8 -> s32
+     m16n8k8   f16 -> f16 or f32, bf16 -> f32, tf32 -> f32
+     m16n8k4   tf32 -> f32
+     m16n8k32  s8/u8 -> s32
+     m8n8k16   s8/u8 -> s32
+     m8n8k4    f64 -> f64
+   (ab_type -> c_type; anything else is an error naming it). Arithmetic: a
+   tf32 operand is its f32 bit pattern with the low 13 mantissa bits dropped
+   (truncation, as the tensor cores read it); the products and their sum over
+   k are computed in double (exact for f16, bf16, tf32 operands), C is added,
+   and the result is rounded once to D's type (round to nearest even, also
+   for f16 with its subnormals, infinities and NaN). Integer products are
+   summed exactly and D wraps around to 32 bits. All arguments but the
+   addresses must be the same on every lane; the warp must have 32 threads. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_mma_sync(int32_t m, int32_t n, int32_t k,
+                                              int32_t ab_type, int32_t c_type,
+                                              int64_t a_address,
+                                              int64_t b_address,
+                                              int64_t c_address,
+                                              int64_t d_address,
+                                              const char *site);
+
+/* gpu.subgroup_mma_compute: D = A * B + C as mma_sync computes it, in the
+   layout gpucg's WMMA lowering defines: of a rows x cols matrix (A: M x K,
+   B: K x N, C and D: M x N), lane L holds the E = rows*cols/32 elements
+   L*E .. L*E+E-1 of the row-major matrix. Types (ab_type -> c_type): f16 or
+   bf16 -> f16 or f32, tf32 -> f32, s8/u8 -> s32, f64 -> f64. M, N, K lie in
+   [1, 256] and M*K, K*N, M*N are multiples of 32; the warp must have 32
+   threads. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_wmma_mma(int32_t m, int32_t n, int32_t k,
+                                              int32_t ab_type, int32_t c_type,
+                                              int64_t a_address,
+                                              int64_t b_address,
+                                              int64_t c_address,
+                                              int64_t d_address,
+                                              const char *site);
+
+/*===----------------------------------------------------------------------===*/
+/* Asynchronous copies (per thread, not collective)                           */
+/*===----------------------------------------------------------------------===*/
+
+/* nvgpu.device_async_copy, PTX cp.async: copies dst_bytes (4, 8 or 16)
+   bytes to workgroup memory at dst_address (inside it and aligned to
+   dst_bytes: an error otherwise), the first src_bytes (0..dst_bytes) read
+   from src_address (aligned to dst_bytes when src_bytes > 0) when the copy is
+   issued, the remaining dst_bytes - src_bytes zeros. The data lands in
+   workgroup memory only when a gpucg_emu_async_wait of the same thread
+   retires the copy's group, or when the thread returns, so a missing or too
+   weak wait leaves readers with stale (or poison) data. `site` (may be
+   NULL) names the copy in race reports on its landing. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_async_copy(int64_t dst_address,
+                                                int64_t src_address,
+                                                int64_t dst_bytes,
+                                                int64_t src_bytes,
+                                                const char *site);
+
+/* nvgpu.device_async_create_group, PTX cp.async.commit_group: puts the
+   caller's copies not yet in a group into a new group (possibly empty) and
+   returns its number: 0, 1, 2, ... per thread and workgroup. Thread
+   context. */
+GPUCG_EMULATOR_EXPORT int32_t gpucg_emu_async_commit(void);
+
+/* nvgpu.device_async_wait, PTX cp.async.wait_group pending_groups: lands,
+   in the order they were issued, the copies of every group the caller
+   committed except the newest pending_groups groups (pending_groups >= 0).
+   Copies not committed yet are never landed by a wait. A landing counts as
+   a write by the caller, in the current epoch, for race detection. Thread
+   context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_async_wait(int32_t pending_groups);
+
+/*===----------------------------------------------------------------------===*/
+/* Race detection                                                             */
+/*===----------------------------------------------------------------------===*/
+
+/* Records that the caller reads (is_write 0) or writes (is_write 1) the
+   `bytes` bytes at `address`. The part outside the current workgroup memory
+   is ignored. Two different threads that access the same byte between two
+   barrier completions (an epoch), at least one of them writing, is a race,
+   reported with both threads, both sites and the byte's offset. Thread
+   context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_access(int64_t address, int64_t bytes,
+                                            int32_t is_write,
+                                            const char *site);
+
+/* Turns race detection on (enabled != 0, the default) or off, for the
+   launches that follow: off, gpucg_emu_access and the emulator's own
+   records (ldmatrix reads, async-copy landings) are ignored, so that a bug
+   can be shown to give wrong numbers without a race report. Host only: an
+   error during a launch. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_set_race_detection(int32_t enabled);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUCG_EMULATOR_H */

@@ -1,0 +1,602 @@
+/*===- EmulatorScheduler.c - Fibers, barriers and the scheduler -----------===*\
+|*                                                                            *|
+|* Part of the gpucg project, under the Apache License v2.0 with LLVM         *|
+|* Exceptions. See LICENSE for license information.                           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* Every GPU thread of a workgroup runs the kernel body as a fiber           *|
+|* (makecontext/swapcontext on an mmap'ed stack). The scheduler, on the       *|
+|* caller's stack, runs one warp after another in a fixed order, each as far *|
+|* as it can go (its collectives completed as soon as all its lanes wait),   *|
+|* then completes the workgroup barrier, and reports a state that cannot     *|
+|* make progress as an error.                                                 *|
+|* docs/Emulator-runtime.md describes the design.                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "EmulatorInternal.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* AddressSanitizer must be told about every stack switch, or it takes the
+   fibers' frames for stack overflows and use-after-returns. */
+#if defined(__SANITIZE_ADDRESS__)
+#define EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_ASAN 1
+#endif
+#endif
+
+#ifdef EMU_ASAN
+#include <dlfcn.h>
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
+#define EMU_START_SWITCH(save, bottom, size)                                   \
+  __sanitizer_start_switch_fiber((save), (bottom), (size))
+#define EMU_FINISH_SWITCH(save, bottom, size)                                  \
+  __sanitizer_finish_switch_fiber((save), (bottom), (size))
+#else
+#define EMU_START_SWITCH(save, bottom, size)                                   \
+  ((void)(save), (void)(bottom), (void)(size))
+#define EMU_FINISH_SWITCH(save, bottom, size)                                  \
+  ((void)(save), (void)(bottom), (void)(size))
+#endif
+
+Emu gpucgEmu;
+
+#ifdef EMU_ASAN
+/* libc's swapcontext, not ASan's interceptor of it: the interceptor warns
+   that it "doesn't fully support" contexts (on stderr, where the emulator's
+   reports go) and clears the shadow of the whole target stack at every
+   switch. With the fiber annotations it is not needed; startThread clears a
+   reused stack's shadow once. */
+typedef int (*EmuSwapContext)(ucontext_t *, const ucontext_t *);
+
+static int switchContext(ucontext_t *from, const ucontext_t *to) {
+  static EmuSwapContext real;
+  if (!real) {
+    /* Looked up in libc's own scope: RTLD_NEXT from a dlopen'ed library
+       (mlir-runner's -shared-libs) can find the interceptor. */
+    void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    void *symbol = libc ? dlsym(libc, "swapcontext") : NULL;
+    if (symbol)
+      memcpy(&real, &symbol, sizeof(real));
+    else
+      real = swapcontext;
+  }
+  return real(from, to);
+}
+#else
+#define switchContext swapcontext
+#endif
+
+static const size_t DefaultStackBytes = 256 * 1024;
+
+/*===----------------------------------------------------------------------===*/
+/* Reports                                                                    */
+/*===----------------------------------------------------------------------===*/
+
+#ifdef EMU_ASAN
+/* exit() runs LeakSanitizer while kernel threads are suspended: a pointer
+   that only a suspended fiber's stack holds (JIT-compiled code's frames) is
+   no leak. Their live parts become root regions; not at every exit, since
+   scanning all stacks of 1024 threads takes seconds. */
+static void registerSuspendedStacks(void) {
+  const Emu *e = &gpucgEmu;
+  for (int32_t i = 0; e->threads && i < e->numThreads && i < e->numStacks;
+       ++i) {
+    const EmuThread *thread = &e->threads[i];
+    unsigned char *top = thread->stack + thread->stackBytes;
+    unsigned char *low = thread->suspendedAt;
+    if (thread->state == EMU_RETURNED || !low || low < thread->stack ||
+        low >= top)
+      continue;
+    /* The frame of switchToScheduler and what swapcontext pushed below. */
+    low = low - thread->stack > 1024 ? low - 1024 : thread->stack;
+    __lsan_register_root_region(low, (size_t)(top - low));
+  }
+}
+#endif
+
+EMU_NORETURN static void printReportAndExit(void) {
+#ifdef EMU_ASAN
+  registerSuspendedStacks();
+#endif
+  fflush(stdout);
+  const char *line = gpucgEmu.message;
+  for (;;) {
+    const char *end = strchr(line, '\n');
+    int length = end ? (int)(end - line) : (int)strlen(line);
+    fprintf(stderr, "gpucg-emulator: error: %.*s\n", length, line);
+    if (!end || !end[1])
+      break;
+    line = end + 1;
+  }
+  fflush(stderr);
+  exit(1);
+}
+
+static void switchToScheduler(EmuThread *thread);
+
+void emuFatal(const char *format, ...) {
+  Emu *e = &gpucgEmu;
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(e->message, sizeof(e->message), format, arguments);
+  va_end(arguments);
+  EmuThread *thread = e->current;
+  if (thread) {
+    /* The scheduler prints and exits, on its own stack. */
+    e->failed = 1;
+    switchToScheduler(thread);
+    abort(); /* never resumed */
+  }
+  printReportAndExit();
+}
+
+const char *emuLinearName(int32_t linear, char buffer[48]) {
+  const Emu *e = &gpucgEmu;
+  int64_t x = linear % e->block[0];
+  int64_t y = linear / e->block[0] % e->block[1];
+  int64_t z = linear / (e->block[0] * e->block[1]);
+  snprintf(buffer, 48, "(%" PRId64 ", %" PRId64 ", %" PRId64 ")", x, y, z);
+  return buffer;
+}
+
+const char *emuThreadName(const EmuThread *thread, char buffer[48]) {
+  return emuLinearName(thread->linear, buffer);
+}
+
+const char *emuWorkgroupName(char buffer[80]) {
+  const Emu *e = &gpucgEmu;
+  snprintf(buffer, 80, "(%" PRId64 ", %" PRId64 ", %" PRId64 ")",
+           e->blockId[0], e->blockId[1], e->blockId[2]);
+  return buffer;
+}
+
+EmuThread *emuRequireThread(const char *function) {
+  EmuThread *thread = gpucgEmu.current;
+  if (!thread)
+    emuFatal("%s called outside a kernel thread (only the body that "
+             "gpucg_emu_launch runs may call it)",
+             function);
+  return thread;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Fibers                                                                     */
+/*===----------------------------------------------------------------------===*/
+
+/* Kernel thread -> scheduler. Returns when the scheduler runs the thread
+   again. */
+static void switchToScheduler(EmuThread *thread) {
+  Emu *e = &gpucgEmu;
+#ifdef EMU_ASAN
+  thread->suspendedAt = __builtin_frame_address(0);
+#endif
+  EMU_START_SWITCH(&thread->fakeStack, e->schedulerStackBottom,
+                   e->schedulerStackBytes);
+  switchContext(&thread->context, &e->scheduler);
+  EMU_FINISH_SWITCH(thread->fakeStack, &e->schedulerStackBottom,
+                    &e->schedulerStackBytes);
+}
+
+static void fiberEntry(void) {
+  Emu *e = &gpucgEmu;
+  EMU_FINISH_SWITCH(NULL, &e->schedulerStackBottom, &e->schedulerStackBytes);
+  e->body(e->closure);
+  EmuThread *thread = e->current;
+  emuLandCopies(thread, -1,
+                "nvgpu.device_async_copy (landed when its thread returned)");
+  thread->state = EMU_RETURNED;
+  /* NULL: this fiber's frames die; its stack is reused by a later one. */
+  EMU_START_SWITCH(NULL, e->schedulerStackBottom, e->schedulerStackBytes);
+  switchContext(&thread->context, &e->scheduler);
+  abort(); /* never resumed */
+}
+
+/* Scheduler -> kernel thread, until it blocks or returns. */
+static void runThread(EmuThread *thread) {
+  Emu *e = &gpucgEmu;
+  e->current = thread;
+  EMU_START_SWITCH(&e->schedulerFakeStack, thread->stack, thread->stackBytes);
+  int status = switchContext(&e->scheduler, &thread->context);
+  EMU_FINISH_SWITCH(e->schedulerFakeStack, NULL, NULL);
+  e->current = NULL;
+  if (status != 0)
+    emuFatal("swapcontext failed");
+  if (e->failed)
+    printReportAndExit();
+}
+
+void emuWaitCollective(EmuThread *thread) {
+  thread->state = EMU_AT_COLLECTIVE;
+  switchToScheduler(thread);
+}
+
+static size_t pageBytes(void) {
+  long page = sysconf(_SC_PAGESIZE);
+  return page > 0 ? (size_t)page : 4096;
+}
+
+static size_t stackBytesFromEnvironment(void) {
+  const char *text = getenv("GPUCG_EMU_STACK_KIB");
+  if (!text || !*text)
+    return DefaultStackBytes;
+  char *end = NULL;
+  long long kib = strtoll(text, &end, 10);
+  if (*end != '\0' || kib < 16 || kib > 1024 * 1024)
+    emuFatal("GPUCG_EMU_STACK_KIB=%s: expected a stack size in KiB, from 16 "
+             "to 1048576",
+             text);
+  size_t page = pageBytes();
+  return ((size_t)kib * 1024 + page - 1) / page * page;
+}
+
+static void freeStack(EmuThread *thread) {
+  size_t page = pageBytes();
+  munmap(thread->stack - page, thread->stackBytes + page);
+  thread->stack = NULL;
+  thread->stackBytes = 0;
+}
+
+/* Gives threads[0..count) a stack of the configured size; stacks stay
+   mapped for later workgroups and launches. */
+static void prepareStacks(int32_t count) {
+  Emu *e = &gpucgEmu;
+  if (!e->threads) {
+    e->threads = calloc(EMU_MAX_THREADS, sizeof(EmuThread));
+    if (!e->threads)
+      emuFatal("out of memory for %d kernel threads", EMU_MAX_THREADS);
+  }
+  size_t bytes = stackBytesFromEnvironment();
+  if (bytes != e->stackBytes) {
+    for (int32_t i = 0; i < e->numStacks; ++i)
+      freeStack(&e->threads[i]);
+    e->numStacks = 0;
+    e->stackBytes = bytes;
+  }
+  size_t page = pageBytes();
+  for (; e->numStacks < count; ++e->numStacks) {
+    EmuThread *thread = &e->threads[e->numStacks];
+    unsigned char *mapping =
+        mmap(NULL, bytes + page, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED)
+      emuFatal("cannot map a %zu-byte stack for kernel thread %d", bytes,
+               e->numStacks);
+    /* Stacks grow down: an overflow runs into this page and faults. */
+    mprotect(mapping, page, PROT_NONE);
+    thread->stack = mapping + page;
+    thread->stackBytes = bytes;
+  }
+}
+
+static void startThread(EmuThread *thread, int32_t linear) {
+  const Emu *e = &gpucgEmu;
+  thread->linear = linear;
+  thread->tid[0] = (int32_t)(linear % e->block[0]);
+  thread->tid[1] = (int32_t)(linear / e->block[0] % e->block[1]);
+  thread->tid[2] = (int32_t)(linear / (e->block[0] * e->block[1]));
+  thread->warp = linear / EMU_WARP_SIZE;
+  thread->lane = linear % EMU_WARP_SIZE;
+  thread->state = EMU_RUNNABLE;
+  thread->site = NULL;
+  thread->fakeStack = NULL;
+  thread->suspendedAt = NULL;
+  thread->numCopies = 0;
+  thread->nextGroup = 0;
+  if (getcontext(&thread->context) != 0)
+    emuFatal("getcontext failed");
+  thread->context.uc_stack.ss_sp = thread->stack;
+  thread->context.uc_stack.ss_size = thread->stackBytes;
+  thread->context.uc_link = NULL;
+  makecontext(&thread->context, fiberEntry, 0);
+#ifdef EMU_ASAN
+  /* What an earlier fiber left poisoned on this stack is stale. */
+  ASAN_UNPOISON_MEMORY_REGION(thread->stack, thread->stackBytes);
+#endif
+}
+
+/*===----------------------------------------------------------------------===*/
+/* The scheduler                                                              */
+/*===----------------------------------------------------------------------===*/
+
+static int sameSite(const char *a, const char *b) {
+  return a == b || strcmp(a, b) == 0;
+}
+
+/* Where a thread that is not at the collective the rest of its warp waits
+   at is, for a report. */
+static void describeOddLane(const EmuThread *thread, char *buffer,
+                            size_t size) {
+  switch (thread->state) {
+  case EMU_RETURNED:
+    snprintf(buffer, size, "returned without reaching it");
+    return;
+  case EMU_AT_BARRIER:
+    snprintf(buffer, size, "waits at the workgroup barrier %s", thread->site);
+    return;
+  case EMU_AT_COLLECTIVE:
+    snprintf(buffer, size, "waits at a different warp collective: %s",
+             thread->site);
+    return;
+  case EMU_RUNNABLE:
+    break;
+  }
+  snprintf(buffer, size, "is runnable");
+}
+
+/* The number of threads of the warp that starts at thread `first`. */
+static int32_t warpLanes(int32_t first) {
+  const Emu *e = &gpucgEmu;
+  return e->numThreads - first < EMU_WARP_SIZE ? e->numThreads - first
+                                               : EMU_WARP_SIZE;
+}
+
+/* Completes the collective that all lanes of the warp starting at `first`
+   wait at, once none of them can run; reports lanes waiting at a
+   collective while another lane cannot join them. Returns whether it
+   completed one. */
+static int completeWarpCollective(int32_t first) {
+  Emu *e = &gpucgEmu;
+  int32_t count = warpLanes(first);
+  EmuThread *lanes[EMU_WARP_SIZE];
+  const EmuThread *leader = NULL;
+  for (int32_t lane = 0; lane < count; ++lane) {
+    lanes[lane] = &e->threads[first + lane];
+    if (!leader && lanes[lane]->state == EMU_AT_COLLECTIVE)
+      leader = lanes[lane];
+  }
+  if (!leader)
+    return 0;
+  int32_t arrived = 0;
+  const EmuThread *odd = NULL;
+  for (int32_t lane = 0; lane < count; ++lane) {
+    const EmuThread *thread = lanes[lane];
+    if (thread->state == EMU_AT_COLLECTIVE && thread->op == leader->op &&
+        sameSite(thread->site, leader->site))
+      ++arrived;
+    else if (!odd)
+      odd = thread;
+  }
+  if (odd) {
+    char where[512], thread[48], workgroup[80];
+    describeOddLane(odd, where, sizeof(where));
+    emuFatal("%s: reached by %d of %d lanes of warp %d of workgroup %s; "
+             "lane %d, thread %s, %s",
+             leader->site, arrived, count, leader->warp,
+             emuWorkgroupName(workgroup), odd->lane,
+             emuThreadName(odd, thread), where);
+  }
+  emuCompleteCollective(lanes, count);
+  for (int32_t lane = 0; lane < count; ++lane)
+    lanes[lane]->state = EMU_RUNNABLE;
+  return 1;
+}
+
+/* Every thread waits at a barrier or returned, at least one waits:
+   completes the barrier or reports why it cannot complete. */
+static void completeBarrier(void) {
+  Emu *e = &gpucgEmu;
+  const EmuThread *leader = NULL, *other = NULL, *returned = NULL;
+  int32_t arrived = 0;
+  for (int32_t i = 0; i < e->numThreads; ++i) {
+    const EmuThread *thread = &e->threads[i];
+    if (thread->state == EMU_RETURNED) {
+      if (!returned)
+        returned = thread;
+    } else if (thread->state == EMU_AT_BARRIER) {
+      if (!leader)
+        leader = thread;
+      if (sameSite(thread->site, leader->site))
+        ++arrived;
+      else if (!other)
+        other = thread;
+    }
+  }
+  char workgroup[80], name[48], otherName[48];
+  if (!leader) /* completeWarpCollective reports every other state */
+    emuFatal("workgroup %s: deadlock: no thread can make progress",
+             emuWorkgroupName(workgroup));
+  if (other)
+    emuFatal("%s: reached by %d of %d threads of workgroup %s, e.g. thread "
+             "%s; thread %s waits at a different barrier: %s",
+             leader->site, arrived, e->numThreads,
+             emuWorkgroupName(workgroup), emuThreadName(leader, name),
+             emuThreadName(other, otherName), other->site);
+  if (returned)
+    emuFatal("%s: reached by %d of %d threads of workgroup %s; thread %s "
+             "returned without reaching it",
+             leader->site, arrived, e->numThreads,
+             emuWorkgroupName(workgroup), emuThreadName(returned, name));
+  emuNewEpoch();
+  for (int32_t i = 0; i < e->numThreads; ++i)
+    if (e->threads[i].state == EMU_AT_BARRIER)
+      e->threads[i].state = EMU_RUNNABLE;
+}
+
+/* Runs the warp that starts at thread `first` as far as it can go: its
+   runnable lanes in order, each until it blocks, and each collective as
+   soon as all its lanes wait at it, until every lane waits at a barrier or
+   returned. Running a warp ahead of the others is a schedule the GPU may
+   pick, and the one that shows a missing barrier as data the other warps
+   have not written yet. Returns whether a lane has not returned. */
+static int runWarp(int32_t first, int reverse) {
+  Emu *e = &gpucgEmu;
+  int32_t count = warpLanes(first);
+  do {
+    for (int32_t step = 0; step < count; ++step) {
+      EmuThread *thread =
+          &e->threads[first + (reverse ? count - 1 - step : step)];
+      if (thread->state == EMU_RUNNABLE)
+        runThread(thread);
+    }
+  } while (completeWarpCollective(first));
+  for (int32_t lane = 0; lane < count; ++lane)
+    if (e->threads[first + lane].state != EMU_RETURNED)
+      return 1;
+  return 0;
+}
+
+static void runWorkgroup(int reverse) {
+  Emu *e = &gpucgEmu;
+  for (int32_t i = 0; i < e->numThreads; ++i)
+    startThread(&e->threads[i], i);
+  emuMemoryBeginWorkgroup();
+  int32_t numWarps = (e->numThreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+  for (;;) {
+    int blocked = 0;
+    for (int32_t step = 0; step < numWarps; ++step) {
+      int32_t warp = reverse ? numWarps - 1 - step : step;
+      blocked |= runWarp(warp * EMU_WARP_SIZE, reverse);
+    }
+    if (!blocked)
+      return;
+    completeBarrier();
+  }
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Launch                                                                     */
+/*===----------------------------------------------------------------------===*/
+
+void gpucg_emu_configure(int64_t grid_x, int64_t grid_y, int64_t grid_z,
+                         int64_t block_x, int64_t block_y, int64_t block_z,
+                         int64_t workgroup_bytes) {
+  Emu *e = &gpucgEmu;
+  if (e->current || e->launching)
+    emuFatal("gpucg_emu_configure called during a launch");
+  const char *problem = NULL;
+  char buffer[64];
+  if (grid_x < 1 || grid_y < 1 || grid_z < 1 || block_x < 1 || block_y < 1 ||
+      block_z < 1)
+    problem = "every grid and block size must be at least 1";
+  else if (grid_x > INT32_MAX || grid_y > INT32_MAX || grid_z > INT32_MAX)
+    problem = "a grid size is at most 2^31 - 1";
+  else if (block_x > EMU_MAX_THREADS || block_y > EMU_MAX_THREADS ||
+           block_z > EMU_MAX_THREADS ||
+           block_x * block_y * block_z > EMU_MAX_THREADS) {
+    snprintf(buffer, sizeof(buffer), "a block has at most %d threads",
+             EMU_MAX_THREADS);
+    problem = buffer;
+  } else if (workgroup_bytes < 0 || workgroup_bytes > ((int64_t)1 << 30))
+    problem = "the workgroup memory size must be in [0, 2^30] bytes";
+  if (problem)
+    emuFatal("gpucg_emu_configure: invalid launch configuration: grid (%" PRId64
+             ", %" PRId64 ", %" PRId64 "), block (%" PRId64 ", %" PRId64
+             ", %" PRId64 "), %" PRId64 " bytes of workgroup memory: %s",
+             grid_x, grid_y, grid_z, block_x, block_y, block_z,
+             workgroup_bytes, problem);
+  e->grid[0] = grid_x;
+  e->grid[1] = grid_y;
+  e->grid[2] = grid_z;
+  e->block[0] = block_x;
+  e->block[1] = block_y;
+  e->block[2] = block_z;
+  e->workgroupBytes = workgroup_bytes;
+  e->configured = 1;
+}
+
+/* GPUCG_EMU_ORDER: whether the scheduler sweeps in reverse order. */
+static int reverseOrder(void) {
+  const char *order = getenv("GPUCG_EMU_ORDER");
+  if (!order || !*order || strcmp(order, "forward") == 0)
+    return 0;
+  if (strcmp(order, "reverse") == 0)
+    return 1;
+  emuFatal("GPUCG_EMU_ORDER=%s: expected `forward` or `reverse`", order);
+}
+
+void gpucg_emu_launch(void (*body)(void *closure), void *closure) {
+  Emu *e = &gpucgEmu;
+  if (e->current || e->launching)
+    emuFatal("gpucg_emu_launch called from a kernel thread");
+  if (!e->configured)
+    emuFatal("gpucg_emu_launch: no launch configuration (call "
+             "gpucg_emu_configure first)");
+  if (!body)
+    emuFatal("gpucg_emu_launch: the body is NULL");
+  int reverse = reverseOrder();
+  e->numThreads = (int32_t)(e->block[0] * e->block[1] * e->block[2]);
+  prepareStacks(e->numThreads);
+  emuMemoryPrepare();
+  e->body = body;
+  e->closure = closure;
+  e->launching = 1;
+  for (int64_t z = 0; z < e->grid[2]; ++z)
+    for (int64_t y = 0; y < e->grid[1]; ++y)
+      for (int64_t x = 0; x < e->grid[0]; ++x) {
+        e->blockId[0] = x;
+        e->blockId[1] = y;
+        e->blockId[2] = z;
+        runWorkgroup(reverse);
+      }
+  e->launching = 0;
+  e->body = NULL;
+  e->closure = NULL;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Thread context                                                             */
+/*===----------------------------------------------------------------------===*/
+
+static int dimension(const char *function, int64_t dim) {
+  if (dim < 0 || dim > 2)
+    emuFatal("%s: dimension %" PRId64 " is not 0 (x), 1 (y) or 2 (z)",
+             function, dim);
+  return (int)dim;
+}
+
+int64_t gpucg_emu_thread_id(int64_t dim) {
+  const EmuThread *thread = emuRequireThread("gpucg_emu_thread_id");
+  return thread->tid[dimension("gpucg_emu_thread_id", dim)];
+}
+
+int64_t gpucg_emu_block_id(int64_t dim) {
+  emuRequireThread("gpucg_emu_block_id");
+  return gpucgEmu.blockId[dimension("gpucg_emu_block_id", dim)];
+}
+
+int64_t gpucg_emu_block_dim(int64_t dim) {
+  emuRequireThread("gpucg_emu_block_dim");
+  return gpucgEmu.block[dimension("gpucg_emu_block_dim", dim)];
+}
+
+int64_t gpucg_emu_grid_dim(int64_t dim) {
+  emuRequireThread("gpucg_emu_grid_dim");
+  return gpucgEmu.grid[dimension("gpucg_emu_grid_dim", dim)];
+}
+
+int64_t gpucg_emu_lane_id(void) {
+  return emuRequireThread("gpucg_emu_lane_id")->lane;
+}
+
+void _mlir_ciface_gpucg_emu_workgroup_memory(gpucg_emu_memref_i8 *result) {
+  emuRequireThread("gpucg_emu_workgroup_memory");
+  if (!result)
+    emuFatal("gpucg_emu_workgroup_memory: the result descriptor is NULL");
+  Emu *e = &gpucgEmu;
+  result->allocated = (int8_t *)e->memory;
+  result->aligned = (int8_t *)e->memory;
+  result->offset = 0;
+  result->sizes[0] = e->workgroupBytes;
+  result->strides[0] = 1;
+}
+
+void gpucg_emu_barrier(const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_barrier");
+  thread->state = EMU_AT_BARRIER;
+  thread->site = site ? site : "(unknown gpu.barrier)";
+  switchToScheduler(thread);
+}

@@ -1,0 +1,1581 @@
+/*===- gpucg-emulator-tests.c - Unit tests of libgpucg_emulator.so --------===*\
+|*                                                                            *|
+|* Part of the gpucg project, under the Apache License v2.0 with LLVM         *|
+|* Exceptions. See LICENSE for license information.                           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* Each subcommand launches kernel bodies (plain C functions) on the         *|
+|* emulator and prints what they computed next to what the test expected;    *|
+|* the lit tests of test/Emulator check the output. A mismatch prints a line *|
+|* starting "FAIL: " and the program exits 1. The *-error subcommands        *|
+|* provoke one of the emulator's reports, which exits 1 on its own.          *|
+|*                                                                            *|
+|* The fragment layouts here are per-element tables written from the PTX    *|
+|* ISA's "Matrix fragments for mma.m16n8k*" text, apart from the emulator's  *|
+|* formulas, so that a wrong layout on either side shows. `list` prints the  *|
+|* subcommands.                                                              *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "gpucg_emulator.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(condition, ...)                                                  \
+  do {                                                                         \
+    if (!(condition)) {                                                        \
+      ++failures;                                                              \
+      if (failures <= 20) {                                                    \
+        printf("FAIL: ");                                                      \
+        printf(__VA_ARGS__);                                                   \
+        printf("\n");                                                          \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+static int64_t addressOf(const void *pointer) {
+  return (int64_t)(intptr_t)pointer;
+}
+
+/* The workgroup memory of the calling kernel thread. */
+static unsigned char *workgroupMemory(void) {
+  gpucg_emu_memref_i8 memref;
+  _mlir_ciface_gpucg_emu_workgroup_memory(&memref);
+  return (unsigned char *)(memref.aligned + memref.offset);
+}
+
+static int linearThreadId(void) {
+  return (int)(gpucg_emu_thread_id(0) +
+               gpucg_emu_block_dim(0) *
+                   (gpucg_emu_thread_id(1) +
+                    gpucg_emu_block_dim(1) * gpucg_emu_thread_id(2)));
+}
+
+static void launch1d(int64_t threads, int64_t workgroupBytes,
+                     void (*body)(void *), void *closure) {
+  gpucg_emu_configure(1, 1, 1, threads, 1, 1, workgroupBytes);
+  gpucg_emu_launch(body, closure);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* The test's own element encodings (exact values only)                       */
+/*===----------------------------------------------------------------------===*/
+
+static int typeBytes(int type) {
+  switch (type) {
+  case GPUCG_EMU_F16:
+  case GPUCG_EMU_BF16:
+    return 2;
+  case GPUCG_EMU_F64:
+    return 8;
+  case GPUCG_EMU_S8:
+  case GPUCG_EMU_U8:
+    return 1;
+  default:
+    return 4;
+  }
+}
+
+static void testBug(const char *what, double value) {
+  printf("test bug: %s: %.17g\n", what, value);
+  exit(2);
+}
+
+/* f16 bits of a value that f16 represents exactly. */
+static uint16_t halfOf(double value) {
+  uint16_t sign = signbit(value) ? 0x8000 : 0;
+  double magnitude = fabs(value);
+  if (magnitude == 0)
+    return sign;
+  int exponent;
+  double fraction = frexp(magnitude, &exponent); /* [0.5, 1) * 2^exponent */
+  int unbiased = exponent - 1;
+  double mantissa;
+  uint16_t field;
+  if (unbiased >= -14) {
+    mantissa = (2 * fraction - 1) * 1024;
+    field = (uint16_t)((unbiased + 15) << 10);
+  } else {
+    mantissa = magnitude * 16777216.0; /* units of 2^-24 */
+    field = 0;
+  }
+  if (unbiased > 15 || mantissa != floor(mantissa))
+    testBug("not an f16", value);
+  return sign | field | (uint16_t)mantissa;
+}
+
+static double halfValue(uint16_t bits) {
+  int exponent = (bits >> 10) & 31, mantissa = bits & 1023;
+  double magnitude;
+  if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (exponent == 0)
+    magnitude = mantissa / 16777216.0;
+  else
+    magnitude = (1 + mantissa / 1024.0) * pow(2, exponent - 15);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+static void encode(int type, double value, unsigned char *out) {
+  switch (type) {
+  case GPUCG_EMU_F16: {
+    uint16_t bits = halfOf(value);
+    memcpy(out, &bits, 2);
+    return;
+  }
+  case GPUCG_EMU_BF16: {
+    float single = (float)value;
+    uint32_t bits;
+    memcpy(&bits, &single, 4);
+    if ((double)single != value || (bits & 0xFFFF))
+      testBug("not a bf16", value);
+    uint16_t high = (uint16_t)(bits >> 16);
+    memcpy(out, &high, 2);
+    return;
+  }
+  case GPUCG_EMU_TF32:
+  case GPUCG_EMU_F32: {
+    float single = (float)value;
+    if ((double)single != value)
+      testBug("not an f32", value);
+    memcpy(out, &single, 4);
+    return;
+  }
+  case GPUCG_EMU_F64:
+    memcpy(out, &value, 8);
+    return;
+  case GPUCG_EMU_S8:
+    if (value < -128 || value > 127)
+      testBug("not an s8", value);
+    *out = (unsigned char)(int8_t)value;
+    return;
+  case GPUCG_EMU_U8:
+    if (value < 0 || value > 255)
+      testBug("not a u8", value);
+    *out = (unsigned char)value;
+    return;
+  case GPUCG_EMU_S32: {
+    int32_t integer = (int32_t)value;
+    memcpy(out, &integer, 4);
+    return;
+  }
+  }
+}
+
+static double decode(int type, const unsigned char *in) {
+  switch (type) {
+  case GPUCG_EMU_F16: {
+    uint16_t bits;
+    memcpy(&bits, in, 2);
+    return halfValue(bits);
+  }
+  case GPUCG_EMU_F32: {
+    float single;
+    memcpy(&single, in, 4);
+    return single;
+  }
+  case GPUCG_EMU_F64: {
+    double value;
+    memcpy(&value, in, 8);
+    return value;
+  }
+  case GPUCG_EMU_S32: {
+    int32_t integer;
+    memcpy(&integer, in, 4);
+    return integer;
+  }
+  }
+  return NAN;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* mma.sync fragment layouts, one table entry per fragment element            */
+/*===----------------------------------------------------------------------===*/
+
+/* Row or column of an element: `base` is groupID (G) or threadID_in_group
+   times 1, 2 or 4 (T1, T2, T4), plus `plus`. */
+enum { G, T1, T2, T4 };
+typedef struct Place {
+  signed char rowBase, rowPlus, colBase, colPlus;
+} Place;
+
+static int placeBase(int base, int lane) {
+  int group = lane / 4, inGroup = lane % 4;
+  switch (base) {
+  case G:
+    return group;
+  case T1:
+    return inGroup;
+  case T2:
+    return 2 * inGroup;
+  default:
+    return 4 * inGroup;
+  }
+}
+
+/* m16n8k16 .f16/.bf16: A (a0..a7), B (b0..b3). */
+static const Place AF16K16[] = {{G, 0, T2, 0}, {G, 0, T2, 1}, {G, 8, T2, 0},
+                                {G, 8, T2, 1}, {G, 0, T2, 8}, {G, 0, T2, 9},
+                                {G, 8, T2, 8}, {G, 8, T2, 9}};
+static const Place BF16K16[] = {
+    {T2, 0, G, 0}, {T2, 1, G, 0}, {T2, 8, G, 0}, {T2, 9, G, 0}};
+/* m16n8k8 .f16/.bf16. */
+static const Place AF16K8[] = {
+    {G, 0, T2, 0}, {G, 0, T2, 1}, {G, 8, T2, 0}, {G, 8, T2, 1}};
+static const Place BF16K8[] = {{T2, 0, G, 0}, {T2, 1, G, 0}};
+/* m16n8k8 .tf32: a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4). */
+static const Place ATf32K8[] = {
+    {G, 0, T1, 0}, {G, 8, T1, 0}, {G, 0, T1, 4}, {G, 8, T1, 4}};
+static const Place BTf32K8[] = {{T1, 0, G, 0}, {T1, 4, G, 0}};
+/* m16n8k4 .tf32. */
+static const Place ATf32K4[] = {{G, 0, T1, 0}, {G, 8, T1, 0}};
+static const Place BTf32K4[] = {{T1, 0, G, 0}};
+/* m16n8k32 .s8/.u8. */
+static const Place AI8K32[] = {
+    {G, 0, T4, 0},  {G, 0, T4, 1},  {G, 0, T4, 2},  {G, 0, T4, 3},
+    {G, 8, T4, 0},  {G, 8, T4, 1},  {G, 8, T4, 2},  {G, 8, T4, 3},
+    {G, 0, T4, 16}, {G, 0, T4, 17}, {G, 0, T4, 18}, {G, 0, T4, 19},
+    {G, 8, T4, 16}, {G, 8, T4, 17}, {G, 8, T4, 18}, {G, 8, T4, 19}};
+static const Place BI8K32[] = {{T4, 0, G, 0},  {T4, 1, G, 0},  {T4, 2, G, 0},
+                               {T4, 3, G, 0},  {T4, 16, G, 0}, {T4, 17, G, 0},
+                               {T4, 18, G, 0}, {T4, 19, G, 0}};
+/* m16n8k16 .s8/.u8. */
+static const Place AI8K16[] = {{G, 0, T4, 0}, {G, 0, T4, 1}, {G, 0, T4, 2},
+                               {G, 0, T4, 3}, {G, 8, T4, 0}, {G, 8, T4, 1},
+                               {G, 8, T4, 2}, {G, 8, T4, 3}};
+static const Place BI8K16[] = {
+    {T4, 0, G, 0}, {T4, 1, G, 0}, {T4, 2, G, 0}, {T4, 3, G, 0}};
+/* m8n8k16 .s8/.u8 (B as m16n8k16's). */
+static const Place AI8M8[] = {
+    {G, 0, T4, 0}, {G, 0, T4, 1}, {G, 0, T4, 2}, {G, 0, T4, 3}};
+/* m8n8k4 .f64. */
+static const Place AF64[] = {{G, 0, T1, 0}};
+static const Place BF64[] = {{T1, 0, G, 0}};
+/* Accumulators: m16n8 c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t), c3 (g+8,
+   2t+1); m8n8 c0 (g, 2t), c1 (g, 2t+1). */
+static const Place CM16N8[] = {
+    {G, 0, T2, 0}, {G, 0, T2, 1}, {G, 8, T2, 0}, {G, 8, T2, 1}};
+static const Place CM8N8[] = {{G, 0, T2, 0}, {G, 0, T2, 1}};
+
+#define TABLE(t) t, (int)(sizeof(t) / sizeof(t[0]))
+
+typedef struct MmaCase {
+  const char *name;
+  int m, n, k, abType, cType;
+  const Place *a;
+  int aCount;
+  const Place *b;
+  int bCount;
+  const Place *c;
+  int cCount;
+} MmaCase;
+
+static const MmaCase MmaCases[] = {
+    {"m16n8k16-f16", 16, 8, 16, GPUCG_EMU_F16, GPUCG_EMU_F32, TABLE(AF16K16),
+     TABLE(BF16K16), TABLE(CM16N8)},
+    {"m16n8k16-f16-c16", 16, 8, 16, GPUCG_EMU_F16, GPUCG_EMU_F16,
+     TABLE(AF16K16), TABLE(BF16K16), TABLE(CM16N8)},
+    {"m16n8k16-bf16", 16, 8, 16, GPUCG_EMU_BF16, GPUCG_EMU_F32, TABLE(AF16K16),
+     TABLE(BF16K16), TABLE(CM16N8)},
+    {"m16n8k8-f16", 16, 8, 8, GPUCG_EMU_F16, GPUCG_EMU_F32, TABLE(AF16K8),
+     TABLE(BF16K8), TABLE(CM16N8)},
+    {"m16n8k8-f16-c16", 16, 8, 8, GPUCG_EMU_F16, GPUCG_EMU_F16, TABLE(AF16K8),
+     TABLE(BF16K8), TABLE(CM16N8)},
+    {"m16n8k8-bf16", 16, 8, 8, GPUCG_EMU_BF16, GPUCG_EMU_F32, TABLE(AF16K8),
+     TABLE(BF16K8), TABLE(CM16N8)},
+    {"m16n8k8-tf32", 16, 8, 8, GPUCG_EMU_TF32, GPUCG_EMU_F32, TABLE(ATf32K8),
+     TABLE(BTf32K8), TABLE(CM16N8)},
+    {"m16n8k4-tf32", 16, 8, 4, GPUCG_EMU_TF32, GPUCG_EMU_F32, TABLE(ATf32K4),
+     TABLE(BTf32K4), TABLE(CM16N8)},
+    {"m16n8k32-s8", 16, 8, 32, GPUCG_EMU_S8, GPUCG_EMU_S32, TABLE(AI8K32),
+     TABLE(BI8K32), TABLE(CM16N8)},
+    {"m16n8k32-u8", 16, 8, 32, GPUCG_EMU_U8, GPUCG_EMU_S32, TABLE(AI8K32),
+     TABLE(BI8K32), TABLE(CM16N8)},
+    {"m16n8k16-s8", 16, 8, 16, GPUCG_EMU_S8, GPUCG_EMU_S32, TABLE(AI8K16),
+     TABLE(BI8K16), TABLE(CM16N8)},
+    {"m16n8k16-u8", 16, 8, 16, GPUCG_EMU_U8, GPUCG_EMU_S32, TABLE(AI8K16),
+     TABLE(BI8K16), TABLE(CM16N8)},
+    {"m8n8k16-s8", 8, 8, 16, GPUCG_EMU_S8, GPUCG_EMU_S32, TABLE(AI8M8),
+     TABLE(BI8K16), TABLE(CM8N8)},
+    {"m8n8k16-u8", 8, 8, 16, GPUCG_EMU_U8, GPUCG_EMU_S32, TABLE(AI8M8),
+     TABLE(BI8K16), TABLE(CM8N8)},
+    {"m8n8k4-f64", 8, 8, 4, GPUCG_EMU_F64, GPUCG_EMU_F64, TABLE(AF64),
+     TABLE(BF64), TABLE(CM8N8)},
+};
+
+/* Element i of `lane`'s fragment sits at (*row, *col). */
+static void place(const Place *table, int i, int lane, int *row, int *col) {
+  *row = placeBase(table[i].rowBase, lane) + table[i].rowPlus;
+  *col = placeBase(table[i].colBase, lane) + table[i].colPlus;
+}
+
+/* The 32 lanes' fragments must cover the rows x cols matrix once. */
+static int tableCoversOnce(const Place *table, int count, int rows,
+                           int cols, const char *what) {
+  int seen[32 * 32] = {0};
+  if (count * 32 != rows * cols) {
+    printf("FAIL: %s: %d elements per lane do not make %dx%d\n", what, count,
+           rows, cols);
+    return 0;
+  }
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < count; ++i) {
+      int row, col;
+      place(table, i, lane, &row, &col);
+      if (row < 0 || row >= rows || col < 0 || col >= cols ||
+          seen[row * cols + col]++) {
+        printf("FAIL: %s: lane %d element %d at (%d, %d)\n", what, lane, i,
+               row, col);
+        return 0;
+      }
+    }
+  return 1;
+}
+
+typedef struct MmaRun {
+  const MmaCase *mc;
+  const unsigned char *a, *b, *c; /* row-major, encoded */
+  unsigned char *d;
+  int inPlace; /* D's address is C's */
+} MmaRun;
+
+static void mmaBody(void *closure) {
+  const MmaRun *run = closure;
+  const MmaCase *mc = run->mc;
+  int lane = (int)gpucg_emu_lane_id();
+  int abBytes = typeBytes(mc->abType), cBytes = typeBytes(mc->cType);
+  unsigned char a[64], b[64], c[64], d[64];
+  int row, col;
+  for (int i = 0; i < mc->aCount; ++i) {
+    place(mc->a, i, lane, &row, &col);
+    memcpy(a + i * abBytes, run->a + (row * mc->k + col) * abBytes, abBytes);
+  }
+  for (int i = 0; i < mc->bCount; ++i) {
+    place(mc->b, i, lane, &row, &col);
+    memcpy(b + i * abBytes, run->b + (row * mc->n + col) * abBytes, abBytes);
+  }
+  for (int i = 0; i < mc->cCount; ++i) {
+    place(mc->c, i, lane, &row, &col);
+    memcpy(c + i * cBytes, run->c + (row * mc->n + col) * cBytes, cBytes);
+  }
+  memset(d, 0xAB, sizeof(d));
+  unsigned char *result = run->inPlace ? c : d;
+  gpucg_emu_mma_sync(mc->m, mc->n, mc->k, mc->abType, mc->cType,
+                     addressOf(a), addressOf(b), addressOf(c),
+                     addressOf(result), "test.mlir:20:7: nvgpu.mma.sync");
+  for (int i = 0; i < mc->cCount; ++i) {
+    place(mc->c, i, lane, &row, &col);
+    memcpy(run->d + (row * mc->n + col) * cBytes, result + i * cBytes, cBytes);
+  }
+}
+
+static int isFloat(int type) {
+  return type == GPUCG_EMU_F16 || type == GPUCG_EMU_BF16 ||
+         type == GPUCG_EMU_TF32 || type == GPUCG_EMU_F32 ||
+         type == GPUCG_EMU_F64;
+}
+
+/* Operand values: small multiples of 1/2 and 1/4 (exact in every float
+   type and their products and sums exact), integers over the whole s8/u8
+   range, accumulators near the int32 limits to see the wrap-around. */
+static double valueA(int type, int row, int col) {
+  if (type == GPUCG_EMU_S8)
+    return (row * 37 + col * 11 + 5) % 256 - 128;
+  if (type == GPUCG_EMU_U8)
+    return (row * 37 + col * 11 + 5) % 256;
+  return ((row * 7 + col * 3) % 9 - 4) * 0.5;
+}
+
+static double valueB(int type, int row, int col) {
+  if (type == GPUCG_EMU_S8)
+    return (row * 13 + col * 29 + 1) % 256 - 128;
+  if (type == GPUCG_EMU_U8)
+    return (row * 13 + col * 29 + 1) % 256;
+  return ((row * 5 + col * 11) % 7 - 3) * 0.25;
+}
+
+static double valueC(int type, int row, int col) {
+  if (type == GPUCG_EMU_S32) {
+    if (row == 0 && col == 0)
+      return 2147483647.0 - 10;
+    if (row == 1 && col == 0)
+      return -2147483648.0 + 3;
+    return (row * 1000003 + col * 7919) % 200000 - 100000;
+  }
+  return ((row * 3 + col) % 5 - 2) * 0.125;
+}
+
+/* What a tf32 operand holds in memory: for every third element, the value
+   plus the bits 11 and 12 places below its leading bit. tf32 keeps 10
+   mantissa bits: the tensor cores drop them (truncation); rounding to
+   nearest would round up (they exceed half an ulp), so the sum would
+   differ. */
+static double storedTf32(double value, int row, int col) {
+  if ((row + col) % 3 != 0 || value == 0)
+    return value;
+  int exponent;
+  frexp(value, &exponent); /* leading bit 2^(exponent - 1) */
+  double extra = ldexp(1, exponent - 12) + ldexp(1, exponent - 13);
+  return value < 0 ? value - extra : value + extra;
+}
+
+static int runMmaCase(const MmaCase *mc) {
+  int m = mc->m, n = mc->n, k = mc->k;
+  int abBytes = typeBytes(mc->abType), cBytes = typeBytes(mc->cType);
+  if (!tableCoversOnce(mc->a, mc->aCount, m, k, "A layout") ||
+      !tableCoversOnce(mc->b, mc->bCount, k, n, "B layout") ||
+      !tableCoversOnce(mc->c, mc->cCount, m, n, "C layout"))
+    return 1;
+  unsigned char a[16 * 32 * 8], b[32 * 8 * 8], c[16 * 8 * 8], d[16 * 8 * 8];
+  double av[16 * 32], bv[32 * 8], cv[16 * 8];
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < k; ++col) {
+      double value = valueA(mc->abType, row, col);
+      av[row * k + col] = value;
+      if (mc->abType == GPUCG_EMU_TF32)
+        value = storedTf32(value, row, col);
+      encode(mc->abType, value, a + (row * k + col) * abBytes);
+    }
+  for (int row = 0; row < k; ++row)
+    for (int col = 0; col < n; ++col) {
+      double value = valueB(mc->abType, row, col);
+      bv[row * n + col] = value;
+      if (mc->abType == GPUCG_EMU_TF32)
+        value = storedTf32(value, row, col);
+      encode(mc->abType, value, b + (row * n + col) * abBytes);
+    }
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) {
+      cv[row * n + col] = valueC(mc->cType, row, col);
+      encode(mc->cType, cv[row * n + col], c + (row * n + col) * cBytes);
+    }
+  int mismatches[2] = {0, 0};
+  for (int inPlace = 0; inPlace < 2; ++inPlace) {
+    memset(d, 0xCD, sizeof(d));
+    MmaRun run = {mc, a, b, c, d, inPlace};
+    launch1d(32, 0, mmaBody, &run);
+    for (int row = 0; row < m; ++row)
+      for (int col = 0; col < n; ++col) {
+        double got = decode(mc->cType, d + (row * n + col) * cBytes);
+        double expected;
+        if (isFloat(mc->cType)) {
+          double sum = cv[row * n + col];
+          for (int i = 0; i < k; ++i)
+            sum += av[row * k + i] * bv[i * n + col];
+          expected = sum; /* exact here, and exact in D's type */
+          unsigned char bits[8];
+          encode(mc->cType, expected, bits);
+        } else {
+          /* Wrap-around 32-bit accumulation, in unsigned arithmetic. */
+          uint32_t sum = (uint32_t)(int32_t)cv[row * n + col];
+          for (int i = 0; i < k; ++i)
+            sum += (uint32_t)(int32_t)(av[row * k + i] * bv[i * n + col]);
+          expected = (double)(int32_t)sum;
+        }
+        if (got != expected) {
+          ++mismatches[inPlace];
+          CHECK(0, "%s%s: D[%d][%d] is %.9g, expected %.9g", mc->name,
+                inPlace ? " (D = C)" : "", row, col, got, expected);
+        }
+      }
+  }
+  printf("mma %s: %d elements of D, %d mismatches, %d with D = C\n", mc->name,
+         m * n, mismatches[0], mismatches[1]);
+  return mismatches[0] + mismatches[1] ? 1 : 0;
+}
+
+static int mmaCommand(const char *name) {
+  for (size_t i = 0; i < sizeof(MmaCases) / sizeof(MmaCases[0]); ++i)
+    if (strcmp(MmaCases[i].name, name) == 0)
+      return runMmaCase(&MmaCases[i]);
+  printf("error: no mma case %s\n", name);
+  return 2;
+}
+
+static int mmaAllCommand(void) {
+  int failed = 0;
+  for (size_t i = 0; i < sizeof(MmaCases) / sizeof(MmaCases[0]); ++i)
+    failed |= runMmaCase(&MmaCases[i]);
+  return failed;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* f16 rounding of mma.sync's D                                               */
+/*===----------------------------------------------------------------------===*/
+
+/* m16n8k8 f16 -> f16 with B's row 0 all 1 and row 1 all 2^-11: D[r][0] =
+   A[r][0] + A[r][1] * 2^-11 + C[r][0], rounded once to f16. */
+typedef struct RoundingCase {
+  double a0, a1, c;
+  uint16_t expected;
+  const char *what;
+} RoundingCase;
+
+static const RoundingCase RoundingCases[] = {
+    {1, 0, 2048, 0x6800, "2049 ties to even 2048"},
+    {3, 0, 2048, 0x6802, "2051 ties to even 2052"},
+    {16, 0, 65504, 0x7C00, "65520 ties to infinity"},
+    {15, 0, 65504, 0x7BFF, "65519 rounds to 65504"},
+    {0, 0x1p-14, 0, 0x0000, "2^-25 ties to even 0"},
+    {0, 3 * 0x1p-14, 0, 0x0002, "1.5 * 2^-24 ties to even 2 * 2^-24"},
+    {0, 5 * 0x1p-14, 0, 0x0002, "2.5 * 2^-24 ties to even 2 * 2^-24"},
+    {-1, 0, -2048, 0xE800, "-2049 ties to even -2048"},
+    {1, 0, NAN, 0x7E00, "NaN stays NaN"},
+    {1, 0, -1, 0x0000, "1 + -1 is +0"},
+    {-1, 0, INFINITY, 0x7C00, "infinity stays infinity"},
+    {1023 * 0x1p-24, 1.5 * 0x1p-14, 0, 0x0400,
+     "1023.75 * 2^-24 rounds up to the smallest normal"},
+    {0.5, 0, 2047, 0x6800, "2047.5 ties to even 2048 (next binade)"},
+    {0, 0x1p-14, 1, 0x3C00, "1 + 2^-25 rounds to 1"},
+    {0, -3 * 0x1p-14, 0, 0x8002, "-1.5 * 2^-24 ties to even -2 * 2^-24"},
+    {0.5, 0, 0.25, 0x3A00, "0.75 is exact"},
+};
+
+static int mmaF16RoundingCommand(void) {
+  const MmaCase *mc = NULL;
+  for (size_t i = 0; i < sizeof(MmaCases) / sizeof(MmaCases[0]); ++i)
+    if (strcmp(MmaCases[i].name, "m16n8k8-f16-c16") == 0)
+      mc = &MmaCases[i];
+  unsigned char a[16 * 8 * 2] = {0}, b[8 * 8 * 2] = {0}, c[16 * 8 * 2] = {0},
+                d[16 * 8 * 2];
+  int cases = (int)(sizeof(RoundingCases) / sizeof(RoundingCases[0]));
+  for (int row = 0; row < cases; ++row) {
+    const RoundingCase *rc = &RoundingCases[row];
+    encode(GPUCG_EMU_F16, rc->a0, a + (row * 8 + 0) * 2);
+    encode(GPUCG_EMU_F16, rc->a1, a + (row * 8 + 1) * 2);
+    uint16_t cBits = isnan(rc->c)   ? 0x7E00
+                     : isinf(rc->c) ? (rc->c < 0 ? 0xFC00 : 0x7C00)
+                                    : halfOf(rc->c);
+    memcpy(c + row * 8 * 2, &cBits, 2);
+  }
+  for (int col = 0; col < 8; ++col) {
+    encode(GPUCG_EMU_F16, 1, b + (0 * 8 + col) * 2);
+    encode(GPUCG_EMU_F16, 0x1p-11, b + (1 * 8 + col) * 2);
+  }
+  MmaRun run = {mc, a, b, c, d, 0};
+  launch1d(32, 0, mmaBody, &run);
+  int mismatches = 0;
+  for (int row = 0; row < cases; ++row) {
+    uint16_t got;
+    memcpy(&got, d + row * 8 * 2, 2);
+    int ok = got == RoundingCases[row].expected;
+    mismatches += !ok;
+    printf("%s: 0x%04x %s\n", RoundingCases[row].what, got,
+           ok ? "ok" : "WRONG");
+    CHECK(ok, "expected 0x%04x", RoundingCases[row].expected);
+  }
+  return mismatches ? 1 : 0;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* WMMA                                                                       */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct WmmaCase {
+  const char *name;
+  int m, n, k, abType, cType;
+} WmmaCase;
+
+static const WmmaCase WmmaCases[] = {
+    {"16x16x16-f16", 16, 16, 16, GPUCG_EMU_F16, GPUCG_EMU_F32},
+    {"32x8x16-f16-c16", 32, 8, 16, GPUCG_EMU_F16, GPUCG_EMU_F16},
+    {"8x32x16-bf16", 8, 32, 16, GPUCG_EMU_BF16, GPUCG_EMU_F32},
+    {"16x16x8-tf32", 16, 16, 8, GPUCG_EMU_TF32, GPUCG_EMU_F32},
+    {"16x16x16-s8", 16, 16, 16, GPUCG_EMU_S8, GPUCG_EMU_S32},
+    {"8x8x4-f64", 8, 8, 4, GPUCG_EMU_F64, GPUCG_EMU_F64},
+};
+
+typedef struct WmmaRun {
+  const WmmaCase *wc;
+  const unsigned char *a, *b, *c;
+  unsigned char *d;
+} WmmaRun;
+
+/* gpucg's WMMA layout: lane L holds elements L*E .. L*E+E-1 of the
+   row-major matrix. */
+static void wmmaBody(void *closure) {
+  const WmmaRun *run = closure;
+  const WmmaCase *wc = run->wc;
+  int lane = (int)gpucg_emu_lane_id();
+  int abBytes = typeBytes(wc->abType), cBytes = typeBytes(wc->cType);
+  size_t aPart = (size_t)(wc->m * wc->k / 32 * abBytes);
+  size_t bPart = (size_t)(wc->k * wc->n / 32 * abBytes);
+  size_t cPart = (size_t)(wc->m * wc->n / 32 * cBytes);
+  unsigned char a[128], b[128], c[128], d[128];
+  memcpy(a, run->a + lane * aPart, aPart);
+  memcpy(b, run->b + lane * bPart, bPart);
+  memcpy(c, run->c + lane * cPart, cPart);
+  gpucg_emu_wmma_mma(wc->m, wc->n, wc->k, wc->abType, wc->cType, addressOf(a),
+                     addressOf(b), addressOf(c), addressOf(d),
+                     "test.mlir:30:9: gpu.subgroup_mma_compute");
+  memcpy(run->d + lane * cPart, d, cPart);
+}
+
+static int wmmaCommand(const char *name) {
+  const WmmaCase *wc = NULL;
+  for (size_t i = 0; i < sizeof(WmmaCases) / sizeof(WmmaCases[0]); ++i)
+    if (strcmp(WmmaCases[i].name, name) == 0)
+      wc = &WmmaCases[i];
+  if (!wc) {
+    printf("error: no wmma case %s\n", name);
+    return 2;
+  }
+  int m = wc->m, n = wc->n, k = wc->k;
+  int abBytes = typeBytes(wc->abType), cBytes = typeBytes(wc->cType);
+  static unsigned char a[32 * 32 * 8], b[32 * 32 * 8], c[32 * 32 * 8],
+      d[32 * 32 * 8];
+  static double av[32 * 32], bv[32 * 32], cv[32 * 32];
+  for (int i = 0; i < m * k; ++i) {
+    av[i] = valueA(wc->abType, i / k, i % k);
+    double stored = wc->abType == GPUCG_EMU_TF32
+                        ? storedTf32(av[i], i / k, i % k)
+                        : av[i];
+    encode(wc->abType, stored, a + i * abBytes);
+  }
+  for (int i = 0; i < k * n; ++i) {
+    bv[i] = valueB(wc->abType, i / n, i % n);
+    double stored = wc->abType == GPUCG_EMU_TF32
+                        ? storedTf32(bv[i], i / n, i % n)
+                        : bv[i];
+    encode(wc->abType, stored, b + i * abBytes);
+  }
+  for (int i = 0; i < m * n; ++i) {
+    cv[i] = valueC(wc->cType, i / n, i % n);
+    encode(wc->cType, cv[i], c + i * cBytes);
+  }
+  WmmaRun run = {wc, a, b, c, d};
+  launch1d(32, 0, wmmaBody, &run);
+  int mismatches = 0;
+  for (int row = 0; row < m; ++row)
+    for (int col = 0; col < n; ++col) {
+      double expected;
+      if (isFloat(wc->cType)) {
+        expected = cv[row * n + col];
+        for (int i = 0; i < k; ++i)
+          expected += av[row * k + i] * bv[i * n + col];
+      } else {
+        uint32_t sum = (uint32_t)(int32_t)cv[row * n + col];
+        for (int i = 0; i < k; ++i)
+          sum += (uint32_t)(int32_t)(av[row * k + i] * bv[i * n + col]);
+        expected = (double)(int32_t)sum;
+      }
+      double got = decode(wc->cType, d + (row * n + col) * cBytes);
+      if (got != expected) {
+        ++mismatches;
+        CHECK(0, "wmma %s: D[%d][%d] is %.9g, expected %.9g", name, row, col,
+              got, expected);
+      }
+    }
+  printf("wmma %s: %d elements of D, %d mismatches\n", name, m * n,
+         mismatches);
+  return mismatches ? 1 : 0;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* ldmatrix                                                                   */
+/*===----------------------------------------------------------------------===*/
+
+enum { LdmatrixBytes = 1024 };
+
+typedef struct LdmatrixRun {
+  int tiles, transpose;
+  uint32_t result[32][4];
+  int64_t memoryOffsetOfRow[32]; /* of lane L's row */
+} LdmatrixRun;
+
+/* Workgroup memory holds 16-bit element e at byte 2e, value 0x4000 + e. */
+static uint16_t patternAt(int64_t byteOffset) {
+  return (uint16_t)(0x4000 + byteOffset / 2);
+}
+
+/* Lane L gives row L%8 of matrix L/8 at one of the 64 16-byte rows of the
+   buffer, scattered (13 is odd, so this is a permutation). */
+static int64_t rowOffset(int lane) { return (int64_t)((lane * 13 + 7) % 64) * 16; }
+
+static void fillPattern(unsigned char *memory, int lane, int lanes,
+                        int64_t bytes) {
+  int64_t share = bytes / lanes;
+  for (int64_t offset = lane * share; offset < (lane + 1) * share;
+       offset += 2) {
+    uint16_t value = patternAt(offset);
+    memcpy(memory + offset, &value, 2);
+  }
+  gpucg_emu_access(addressOf(memory + lane * share), share, 1,
+                   "test.mlir:40:5: memref.store");
+}
+
+static void ldmatrixBody(void *closure) {
+  LdmatrixRun *run = closure;
+  int lane = (int)gpucg_emu_lane_id();
+  unsigned char *memory = workgroupMemory();
+  fillPattern(memory, lane, 32, LdmatrixBytes);
+  gpucg_emu_barrier("test.mlir:41:5: gpu.barrier");
+  /* Lanes past 8 * tiles pass an address that must be ignored. */
+  int64_t address = lane < 8 * run->tiles ? addressOf(memory + rowOffset(lane))
+                                          : (int64_t)7;
+  run->memoryOffsetOfRow[lane] = rowOffset(lane);
+  uint32_t result[4] = {0, 0, 0, 0};
+  gpucg_emu_ldmatrix(address, run->tiles, run->transpose, addressOf(result),
+                     "test.mlir:42:10: nvgpu.ldmatrix");
+  memcpy(run->result[lane], result, sizeof(result));
+}
+
+/* Element (row, col) of matrix `tile`: row `row` is the row lane
+   8*tile+row gave. */
+static uint16_t matrixElement(const LdmatrixRun *run, int tile, int row,
+                              int col) {
+  return patternAt(run->memoryOffsetOfRow[8 * tile + row] + 2 * col);
+}
+
+static int ldmatrixCommand(int tiles, int transpose) {
+  LdmatrixRun run;
+  memset(&run, 0, sizeof(run));
+  run.tiles = tiles;
+  run.transpose = transpose;
+  launch1d(32, LdmatrixBytes, ldmatrixBody, &run);
+  int mismatches = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int tile = 0; tile < tiles; ++tile) {
+      /* PTX: without .trans, a thread holds row lane/4, elements
+         2*(lane%4) and +1; with .trans, column lane/4 of rows 2*(lane%4)
+         and +1. The first element is the low half. */
+      uint16_t low, high;
+      if (!transpose) {
+        low = matrixElement(&run, tile, lane / 4, 2 * (lane % 4));
+        high = matrixElement(&run, tile, lane / 4, 2 * (lane % 4) + 1);
+      } else {
+        low = matrixElement(&run, tile, 2 * (lane % 4), lane / 4);
+        high = matrixElement(&run, tile, 2 * (lane % 4) + 1, lane / 4);
+      }
+      uint32_t expected = (uint32_t)low | (uint32_t)high << 16;
+      if (run.result[lane][tile] != expected) {
+        ++mismatches;
+        CHECK(0, "lane %d register %d is 0x%08x, expected 0x%08x", lane, tile,
+              run.result[lane][tile], expected);
+      }
+    }
+  for (int lane = 0; lane < 32; ++lane)
+    for (int tile = tiles; tile < 4; ++tile)
+      CHECK(run.result[lane][tile] == 0,
+            "lane %d register %d past num_tiles was written", lane, tile);
+  printf("ldmatrix x%d%s: 32 lanes, %d mismatches; lane 5 register 0 = "
+         "0x%08x\n",
+         tiles, transpose ? ".trans" : "", mismatches, run.result[5][0]);
+  return mismatches || failures ? 1 : 0;
+}
+
+/* A (16x16 f16, row-major, 32-byte rows at offset 0) with ldmatrix.x4 and B
+   (16x8 f16, K x N row-major, 16-byte rows at offset 512) with
+   ldmatrix.x2.trans, fed to mma.m16n8k16: D must be A * B. */
+typedef struct LdmatrixMmaRun {
+  float d[16 * 8];
+} LdmatrixMmaRun;
+
+static double crossA(int row, int col) {
+  return ((row * 3 + col * 5) % 11 - 5) * 0.25;
+}
+static double crossB(int row, int col) { return ((row + 2 * col) % 7 - 3) * 0.5; }
+
+static void ldmatrixMmaBody(void *closure) {
+  LdmatrixMmaRun *run = closure;
+  int lane = (int)gpucg_emu_lane_id();
+  unsigned char *memory = workgroupMemory();
+  /* Lane L writes A's row L/2 half L%2 and B's row L/2 (lanes 0..15 do). */
+  for (int col = (lane % 2) * 8; col < (lane % 2) * 8 + 8; ++col)
+    encode(GPUCG_EMU_F16, crossA(lane / 2, col),
+           memory + (lane / 2) * 32 + col * 2);
+  gpucg_emu_access(addressOf(memory + (lane / 2) * 32 + (lane % 2) * 16), 16,
+                   1, "test.mlir:50:5: vector.store");
+  if (lane < 16) {
+    for (int col = 0; col < 8; ++col)
+      encode(GPUCG_EMU_F16, crossB(lane, col), memory + 512 + lane * 16 + col * 2);
+    gpucg_emu_access(addressOf(memory + 512 + lane * 16), 16, 1,
+                     "test.mlir:51:5: vector.store");
+  }
+  gpucg_emu_barrier("test.mlir:52:5: gpu.barrier");
+  uint32_t aRegisters[4], bRegisters[2];
+  gpucg_emu_ldmatrix(addressOf(memory + (lane % 16) * 32 + (lane / 16) * 16),
+                     4, 0, addressOf(aRegisters),
+                     "test.mlir:53:10: nvgpu.ldmatrix");
+  gpucg_emu_ldmatrix(addressOf(memory + 512 + (lane % 16) * 16), 2, 1,
+                     addressOf(bRegisters), "test.mlir:54:10: nvgpu.ldmatrix");
+  float c[4] = {0, 0, 0, 0}, d[4];
+  gpucg_emu_mma_sync(16, 8, 16, GPUCG_EMU_F16, GPUCG_EMU_F32,
+                     addressOf(aRegisters), addressOf(bRegisters),
+                     addressOf(c), addressOf(d),
+                     "test.mlir:55:10: nvgpu.mma.sync");
+  for (int i = 0; i < 4; ++i) {
+    int row, col;
+    place(CM16N8, i, lane, &row, &col);
+    run->d[row * 8 + col] = d[i];
+  }
+}
+
+static int ldmatrixMmaCommand(void) {
+  LdmatrixMmaRun run;
+  memset(&run, 0, sizeof(run));
+  launch1d(32, 768, ldmatrixMmaBody, &run);
+  int mismatches = 0;
+  for (int row = 0; row < 16; ++row)
+    for (int col = 0; col < 8; ++col) {
+      double expected = 0;
+      for (int i = 0; i < 16; ++i)
+        expected += crossA(row, i) * crossB(i, col);
+      if (run.d[row * 8 + col] != expected) {
+        ++mismatches;
+        CHECK(0, "D[%d][%d] is %g, expected %g", row, col,
+              run.d[row * 8 + col], expected);
+      }
+    }
+  printf("ldmatrix.x4 A, ldmatrix.x2.trans B, mma m16n8k16: 128 elements, %d "
+         "mismatches; D[3][5] = %g\n",
+         mismatches, run.d[3 * 8 + 5]);
+  return mismatches ? 1 : 0;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Shuffle                                                                    */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct ShuffleRun {
+  int width, mode, offset; /* offset -1: per lane (3 * lane + 1) % 32 */
+  int64_t result[64];
+} ShuffleRun;
+
+static int shuffleOffset(const ShuffleRun *run, int lane) {
+  return run->offset >= 0 ? run->offset : (3 * lane + 1) % 32;
+}
+
+static int32_t laneValue(int lane) { return 1000 + 7 * lane; }
+
+static void shuffleBody(void *closure) {
+  ShuffleRun *run = closure;
+  int lane = (int)gpucg_emu_lane_id();
+  run->result[linearThreadId()] =
+      gpucg_emu_shuffle(laneValue(lane), shuffleOffset(run, lane), run->width,
+                        run->mode, "test.mlir:60:12: gpu.shuffle");
+}
+
+/* What gpu.shuffle gives for xor, down and idx: lane lane^o, lane+o, o,
+   valid when below width (the PTX formula with MLIR's clamp width - 1
+   agrees). For up, gpu.shuffle's description says lane-o, valid when >= 0;
+   MLIR's NVVM lowering passes the clamp 32 - width without the segment-mask
+   shift CUDA uses, so the PTX formula makes it valid when lane - o >=
+   32 - width: the same for width 32, never for lanes below a narrower
+   width. The emulator does what the hardware does. */
+static int expectedSource(int mode, int width, int lane, int offset,
+                          int *valid) {
+  int source;
+  switch (mode) {
+  case GPUCG_EMU_SHUFFLE_XOR:
+    source = lane ^ offset;
+    *valid = source < width;
+    break;
+  case GPUCG_EMU_SHUFFLE_DOWN:
+    source = lane + offset;
+    *valid = source < width;
+    break;
+  case GPUCG_EMU_SHUFFLE_IDX:
+    source = offset;
+    *valid = source < width;
+    break;
+  default:
+    source = lane - offset;
+    *valid = width == 32 ? source >= 0 : source >= 32 - width;
+    break;
+  }
+  return *valid ? source : lane;
+}
+
+static const char *ModeNames[] = {"xor", "up", "down", "idx"};
+
+static int shuffleCommand(int threads, int width) {
+  static const int Offsets[] = {0, 1, 2, 5, 8, 15, 16, 31, -1};
+  int mismatches = 0, runs = 0, valids = 0;
+  for (int mode = 0; mode < 4; ++mode)
+    for (size_t o = 0; o < sizeof(Offsets) / sizeof(Offsets[0]); ++o) {
+      ShuffleRun run;
+      memset(&run, 0, sizeof(run));
+      run.width = width;
+      run.mode = mode;
+      run.offset = Offsets[o];
+      /* Offsets that would read a lane the warp does not have, or outside
+         the member mask, are the error tests' business. */
+      int skip = 0;
+      for (int lane = 0; lane < threads; ++lane) {
+        int valid, source = expectedSource(mode, width, lane,
+                                           shuffleOffset(&run, lane), &valid);
+        if (valid && (source >= threads || source >= width))
+          skip = 1;
+      }
+      if (skip)
+        continue;
+      launch1d(threads, 0, shuffleBody, &run);
+      ++runs;
+      for (int lane = 0; lane < threads; ++lane) {
+        int valid, source = expectedSource(mode, width, lane,
+                                           shuffleOffset(&run, lane), &valid);
+        int64_t expected =
+            (int64_t)(uint32_t)laneValue(source) | (int64_t)valid << 32;
+        valids += valid;
+        if (run.result[lane] != expected) {
+          ++mismatches;
+          CHECK(0, "%s width %d offset %d lane %d: 0x%" PRIx64
+                   ", expected 0x%" PRIx64,
+                ModeNames[mode], width, shuffleOffset(&run, lane), lane,
+                run.result[lane], expected);
+        }
+      }
+    }
+  printf("shuffle width %d, %d threads: %d launches, %d valid results, %d "
+         "mismatches\n",
+         width, threads, runs, valids, mismatches);
+  return mismatches ? 1 : 0;
+}
+
+/* One shuffle per mode, with the results of a few lanes: readable in the
+   lit test. */
+static int shuffleShowCommand(int threads, int width) {
+  for (int mode = 0; mode < 4; ++mode) {
+    ShuffleRun run;
+    memset(&run, 0, sizeof(run));
+    run.width = width;
+    run.mode = mode;
+    run.offset = 1;
+    launch1d(threads, 0, shuffleBody, &run);
+    printf("%s 1 width %d:", ModeNames[mode], width);
+    for (int lane = 0; lane < threads; lane += threads / 8)
+      printf(" %d:%d/%d", lane, (int)((int32_t)run.result[lane] - 1000) / 7,
+             (int)(run.result[lane] >> 32));
+    printf("\n");
+  }
+  return 0;
+}
+
+static void shuffleErrorBody(void *closure) {
+  const int *args = closure; /* width, mode, offset */
+  int lane = (int)gpucg_emu_lane_id();
+  gpucg_emu_shuffle(laneValue(lane), args[2], args[0], args[1],
+                    "test.mlir:61:12: gpu.shuffle");
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Barriers, ids, order                                                       */
+/*===----------------------------------------------------------------------===*/
+
+enum { BlockX = 8, BlockY = 4, BlockZ = 2, BlockThreads = 64 };
+
+typedef struct BarrierRun {
+  int32_t out[2][2][BlockThreads];
+  int mismatchesInBody;
+} BarrierRun;
+
+/* Every thread writes its slot, waits, reads both neighbours' slots, in a
+   loop whose barriers are inside the loop body. */
+static void barrierBody(void *closure) {
+  BarrierRun *run = closure;
+  int linear = linearThreadId();
+  int bx = (int)gpucg_emu_block_id(0), by = (int)gpucg_emu_block_id(1);
+  int32_t *slots = (int32_t *)(void *)workgroupMemory();
+  int32_t sum = 0;
+  for (int step = 0; step < 3; ++step) {
+    int32_t mine = (bx * 10 + by) * 100000 + step * 1000 + linear;
+    slots[linear] = mine;
+    gpucg_emu_access(addressOf(&slots[linear]), 4, 1,
+                     "test.mlir:70:7: memref.store");
+    gpucg_emu_barrier("test.mlir:71:7: gpu.barrier");
+    int left = (linear + BlockThreads - 1) % BlockThreads;
+    int right = (linear + 1) % BlockThreads;
+    gpucg_emu_access(addressOf(&slots[left]), 4, 0,
+                     "test.mlir:72:7: memref.load");
+    gpucg_emu_access(addressOf(&slots[right]), 4, 0,
+                     "test.mlir:73:7: memref.load");
+    int32_t expectedLeft = mine - linear + left;
+    int32_t expectedRight = mine - linear + right;
+    if (slots[left] != expectedLeft || slots[right] != expectedRight)
+      ++run->mismatchesInBody;
+    sum += slots[left] + slots[right];
+    if (step % 2 == 0) /* a barrier in an if, taken uniformly */
+      gpucg_emu_barrier("test.mlir:75:9: gpu.barrier");
+    else
+      gpucg_emu_barrier("test.mlir:77:9: gpu.barrier");
+  }
+  run->out[bx][by][linear] = sum;
+}
+
+static int barrierCommand(void) {
+  BarrierRun run;
+  memset(&run, 0, sizeof(run));
+  gpucg_emu_configure(2, 2, 1, BlockX, BlockY, BlockZ, BlockThreads * 4);
+  gpucg_emu_launch(barrierBody, &run);
+  int mismatches = run.mismatchesInBody;
+  for (int bx = 0; bx < 2; ++bx)
+    for (int by = 0; by < 2; ++by)
+      for (int linear = 0; linear < BlockThreads; ++linear) {
+        int32_t expected = 0;
+        for (int step = 0; step < 3; ++step) {
+          int32_t base = (bx * 10 + by) * 100000 + step * 1000;
+          expected += 2 * base + (linear + BlockThreads - 1) % BlockThreads +
+                      (linear + 1) % BlockThreads;
+        }
+        if (run.out[bx][by][linear] != expected) {
+          ++mismatches;
+          CHECK(0, "workgroup (%d, %d) thread %d: %d, expected %d", bx, by,
+                linear, run.out[bx][by][linear], expected);
+        }
+      }
+  printf("barrier: 4 workgroups of %dx%dx%d threads, 3 steps, %d "
+         "mismatches\n",
+         BlockX, BlockY, BlockZ, mismatches);
+  return mismatches ? 1 : 0;
+}
+
+/* The scheduling order: each thread logs when it starts, after a barrier,
+   and after a shuffle. */
+typedef struct OrderRun {
+  int log[3][8];
+  int count[3];
+} OrderRun;
+
+static void orderBody(void *closure) {
+  OrderRun *run = closure;
+  int linear = linearThreadId();
+  run->log[0][run->count[0]++] = linear;
+  gpucg_emu_barrier("test.mlir:80:5: gpu.barrier");
+  run->log[1][run->count[1]++] = linear;
+  gpucg_emu_shuffle(linear, 1, 32, GPUCG_EMU_SHUFFLE_XOR,
+                    "test.mlir:81:5: gpu.shuffle");
+  run->log[2][run->count[2]++] = linear;
+}
+
+static int orderCommand(void) {
+  OrderRun run;
+  memset(&run, 0, sizeof(run));
+  launch1d(8, 0, orderBody, &run);
+  static const char *phases[] = {"start", "after barrier", "after shuffle"};
+  for (int phase = 0; phase < 3; ++phase) {
+    printf("%s:", phases[phase]);
+    for (int i = 0; i < run.count[phase]; ++i)
+      printf(" %d", run.log[phase][i]);
+    printf("\n");
+  }
+  return 0;
+}
+
+/* Ids, dimensions and the workgroup memory descriptor, seen by a few
+   threads of a 3-d grid; every workgroup starts with poisoned memory. */
+typedef struct IdsRun {
+  char lines[64][160];
+  int count;
+  int poisonMismatches;
+} IdsRun;
+
+static void idsBody(void *closure) {
+  IdsRun *run = closure;
+  gpucg_emu_memref_i8 memref;
+  _mlir_ciface_gpucg_emu_workgroup_memory(&memref);
+  int linear = linearThreadId();
+  if (linear == 0) {
+    for (int64_t i = 0; i < memref.sizes[0]; ++i)
+      if ((unsigned char)memref.aligned[i] != 0xFF)
+        ++run->poisonMismatches;
+    /* Scribble: the next workgroup must not see it. */
+    memset(memref.aligned, 0x11, (size_t)memref.sizes[0]);
+  }
+  if (linear != 0 && linear != 37 && linear != 47)
+    return;
+  if (run->count >= 64)
+    return;
+  snprintf(run->lines[run->count++], 160,
+           "block (%" PRId64 ", %" PRId64 ", %" PRId64 ") thread (%" PRId64
+           ", %" PRId64 ", %" PRId64 ") lane %" PRId64 " of (%" PRId64
+           ", %" PRId64 ", %" PRId64 ") in (%" PRId64 ", %" PRId64
+           ", %" PRId64 "), memory %" PRId64 " bytes, offset %" PRId64
+           ", stride %" PRId64 ", %s",
+           gpucg_emu_block_id(0), gpucg_emu_block_id(1), gpucg_emu_block_id(2),
+           gpucg_emu_thread_id(0), gpucg_emu_thread_id(1),
+           gpucg_emu_thread_id(2), gpucg_emu_lane_id(), gpucg_emu_block_dim(0),
+           gpucg_emu_block_dim(1), gpucg_emu_block_dim(2),
+           gpucg_emu_grid_dim(0), gpucg_emu_grid_dim(1), gpucg_emu_grid_dim(2),
+           memref.sizes[0], memref.offset, memref.strides[0],
+           (uintptr_t)memref.aligned % 16 == 0 ? "16-byte aligned"
+                                                : "MISALIGNED");
+}
+
+static int idsCommand(void) {
+  IdsRun run;
+  memset(&run, 0, sizeof(run));
+  gpucg_emu_configure(2, 1, 2, 5, 3, 4, 100);
+  gpucg_emu_launch(idsBody, &run);
+  for (int i = 0; i < run.count; ++i)
+    printf("%s\n", run.lines[i]);
+  printf("poison mismatches: %d\n", run.poisonMismatches);
+  return run.poisonMismatches ? 1 : 0;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Async copies                                                               */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct AsyncRun {
+  _Alignas(16) unsigned char source[32][64];
+  unsigned char seen[32][8][16]; /* what lane L saw at each check */
+  int32_t groups[32][3];
+  unsigned char *memory;
+} AsyncRun;
+
+static void readOwn(const unsigned char *memory, int64_t offset,
+                    unsigned char *into) {
+  gpucg_emu_access(addressOf(memory + offset), 16, 0,
+                   "test.mlir:90:9: vector.load");
+  memcpy(into, memory + offset, 16);
+}
+
+/* Each lane owns 64 bytes of workgroup memory at 64 * lane. */
+static void asyncBody(void *closure) {
+  AsyncRun *run = closure;
+  int lane = (int)gpucg_emu_lane_id();
+  unsigned char *memory = workgroupMemory();
+  int64_t mine = 64 * lane;
+  if (lane == 0)
+    run->memory = memory;
+  /* 1. A copy lands only at the wait: before it, the poison shows. */
+  gpucg_emu_async_copy(addressOf(memory + mine), addressOf(run->source[lane]),
+                       16, 16, NULL);
+  run->groups[lane][0] = gpucg_emu_async_commit();
+  readOwn(memory, mine, run->seen[lane][0]);
+  gpucg_emu_async_wait(0);
+  readOwn(memory, mine, run->seen[lane][1]);
+  /* 2. Zero fill: 8 of 16 bytes from the source. */
+  gpucg_emu_async_copy(addressOf(memory + mine + 16),
+                       addressOf(run->source[lane] + 16), 16, 8, NULL);
+  run->groups[lane][1] = gpucg_emu_async_commit();
+  gpucg_emu_async_wait(0);
+  readOwn(memory, mine + 16, run->seen[lane][2]);
+  /* 3. Two groups; wait(1) leaves the newest pending. */
+  gpucg_emu_async_copy(addressOf(memory + mine + 32),
+                       addressOf(run->source[lane] + 32), 8, 8, NULL);
+  gpucg_emu_async_copy(addressOf(memory + mine + 40),
+                       addressOf(run->source[lane] + 40), 4, 4, NULL);
+  gpucg_emu_async_commit();
+  gpucg_emu_async_copy(addressOf(memory + mine + 48),
+                       addressOf(run->source[lane] + 48), 16, 16, NULL);
+  run->groups[lane][2] = gpucg_emu_async_commit();
+  gpucg_emu_async_wait(1);
+  readOwn(memory, mine + 32, run->seen[lane][3]);
+  readOwn(memory, mine + 48, run->seen[lane][4]);
+  gpucg_emu_async_wait(0);
+  readOwn(memory, mine + 48, run->seen[lane][5]);
+  /* 4. A copy not committed: no wait lands it, returning does. */
+  gpucg_emu_async_copy(addressOf(memory + 2048 + 16 * lane),
+                       addressOf(run->source[lane]), 16, 16, NULL);
+  gpucg_emu_async_wait(0);
+  readOwn(memory, 2048 + 16 * lane, run->seen[lane][6]);
+}
+
+static int compareBytes(const unsigned char *got, const unsigned char *source,
+                        int fromSource, int zeros, int poison) {
+  for (int i = 0; i < fromSource; ++i)
+    if (got[i] != source[i])
+      return 0;
+  for (int i = fromSource; i < fromSource + zeros; ++i)
+    if (got[i] != 0)
+      return 0;
+  for (int i = fromSource + zeros; i < fromSource + zeros + poison; ++i)
+    if (got[i] != 0xFF)
+      return 0;
+  return 1;
+}
+
+static int asyncCopyCommand(void) {
+  static AsyncRun run;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 64; ++i)
+      run.source[lane][i] = (unsigned char)(lane * 64 + i + 1);
+  launch1d(32, 4096, asyncBody, &run);
+  int bad[8] = {0};
+  for (int lane = 0; lane < 32; ++lane) {
+    const unsigned char *source = run.source[lane];
+    bad[0] += !compareBytes(run.seen[lane][0], source, 0, 0, 16);
+    bad[1] += !compareBytes(run.seen[lane][1], source, 16, 0, 0);
+    bad[2] += !compareBytes(run.seen[lane][2], source + 16, 8, 8, 0);
+    bad[3] += !compareBytes(run.seen[lane][3], source + 32, 12, 0, 4);
+    bad[4] += !compareBytes(run.seen[lane][4], source + 48, 0, 0, 16);
+    bad[5] += !compareBytes(run.seen[lane][5], source + 48, 16, 0, 0);
+    bad[6] += !compareBytes(run.seen[lane][6], source, 0, 0, 16);
+    /* After the launch, the last workgroup's memory: landed on return. */
+    bad[7] += !compareBytes(run.memory + 2048 + 16 * lane, source, 16, 0, 0);
+  }
+  static const char *what[] = {
+      "before the wait: poison",
+      "after wait(0): the source",
+      "src_bytes 8 of 16: 8 bytes, 8 zeros",
+      "wait(1): the older group landed (8 + 4 bytes), 4 poison bytes",
+      "wait(1): the newest group still pending: poison",
+      "wait(0): the newest group landed",
+      "uncommitted copy after wait(0): poison",
+      "uncommitted copy after the thread returned: landed",
+  };
+  int failed = 0;
+  for (int i = 0; i < 8; ++i) {
+    printf("%s: %d of 32 lanes wrong\n", what[i], bad[i]);
+    failed |= bad[i] != 0;
+  }
+  printf("groups of lane 3: %d %d %d\n", run.groups[3][0], run.groups[3][1],
+         run.groups[3][2]);
+  return failed;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Error reports                                                              */
+/*===----------------------------------------------------------------------===*/
+
+/* Threads from linear id 40 on return early. */
+static void barrierReturnedBody(void *closure) {
+  (void)closure;
+  if (linearThreadId() >= 40)
+    return;
+  gpucg_emu_barrier("test.mlir:100:5: gpu.barrier");
+}
+
+/* Even and odd threads wait at different barriers. */
+static void barrierMismatchBody(void *closure) {
+  (void)closure;
+  if (linearThreadId() % 2 == 0)
+    gpucg_emu_barrier("test.mlir:110:7: gpu.barrier");
+  else
+    gpucg_emu_barrier("test.mlir:112:7: gpu.barrier");
+}
+
+/* Lanes 16.. of warp 1 take another branch, with another shuffle. */
+static void warpDivergenceBody(void *closure) {
+  (void)closure;
+  int linear = linearThreadId();
+  if (linear < 48)
+    gpucg_emu_shuffle(linear, 1, 32, GPUCG_EMU_SHUFFLE_XOR,
+                      "test.mlir:120:9: gpu.shuffle");
+  else
+    gpucg_emu_shuffle(linear, 2, 32, GPUCG_EMU_SHUFFLE_XOR,
+                      "test.mlir:122:9: gpu.shuffle");
+}
+
+/* Lane 5 goes to the barrier while its warp does an mma.sync. */
+static void warpBarrierBody(void *closure) {
+  (void)closure;
+  float a[8] = {0}, b[4] = {0}, c[4] = {0};
+  if (gpucg_emu_lane_id() == 5)
+    gpucg_emu_barrier("test.mlir:130:5: gpu.barrier");
+  gpucg_emu_mma_sync(16, 8, 16, GPUCG_EMU_F16, GPUCG_EMU_F32, addressOf(a),
+                     addressOf(b), addressOf(c), addressOf(c),
+                     "test.mlir:131:12: nvgpu.mma.sync");
+}
+
+/* Lane 31 returns while its warp does an ldmatrix. */
+static void warpReturnedBody(void *closure) {
+  (void)closure;
+  uint32_t result[4];
+  if (gpucg_emu_lane_id() == 31)
+    return;
+  gpucg_emu_ldmatrix(addressOf(workgroupMemory()), 1, 0, addressOf(result),
+                     "test.mlir:140:12: nvgpu.ldmatrix");
+}
+
+/* Thread 3 writes a word that thread 4 then accesses without a barrier. */
+static void raceBody(void *closure) {
+  const int *secondWrites = closure;
+  int linear = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  gpucg_emu_access(addressOf(memory + 4 * linear), 4, 1,
+                   "test.mlir:150:5: memref.store");
+  gpucg_emu_barrier("test.mlir:151:5: gpu.barrier");
+  if (linear == 3)
+    gpucg_emu_access(addressOf(memory + 40), 8, 1,
+                     "test.mlir:153:7: vector.store");
+  if (linear == 4)
+    gpucg_emu_access(addressOf(memory + 44), 4, *secondWrites,
+                     *secondWrites ? "test.mlir:155:7: memref.store"
+                                   : "test.mlir:155:7: memref.load");
+}
+
+/* Reads by two threads, then a write by a third. */
+static void raceReadWriteBody(void *closure) {
+  (void)closure;
+  int linear = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  if (linear == 1 || linear == 2)
+    gpucg_emu_access(addressOf(memory + 8), 4, 0,
+                     "test.mlir:160:7: memref.load");
+  if (linear == 2)
+    gpucg_emu_access(addressOf(memory + 8), 2, 1,
+                     "test.mlir:161:7: memref.store");
+}
+
+/* Lanes write their rows, then ldmatrix reads them without a barrier. */
+static void ldmatrixRaceBody(void *closure) {
+  (void)closure;
+  int lane = (int)gpucg_emu_lane_id();
+  unsigned char *memory = workgroupMemory();
+  gpucg_emu_access(addressOf(memory + 16 * ((lane + 1) % 32)), 16, 1,
+                   "test.mlir:170:5: vector.store");
+  uint32_t result[4];
+  gpucg_emu_ldmatrix(addressOf(memory + 16 * lane), 4, 0, addressOf(result),
+                     "test.mlir:171:12: nvgpu.ldmatrix");
+}
+
+/* A copy lands while another thread reads its destination. */
+static void asyncRaceBody(void *closure) {
+  const unsigned char *source = closure;
+  int linear = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  if (linear == 1)
+    gpucg_emu_access(addressOf(memory + 16), 4, 0,
+                     "test.mlir:180:7: memref.load");
+  if (linear == 0) {
+    gpucg_emu_async_copy(addressOf(memory + 16), addressOf(source), 16, 16, NULL);
+    gpucg_emu_async_commit();
+    gpucg_emu_async_wait(0);
+  }
+}
+
+typedef struct LdmatrixErrorRun {
+  int64_t offset; /* of lane 9's row */
+  int tiles;
+} LdmatrixErrorRun;
+
+static void ldmatrixErrorBody(void *closure) {
+  const LdmatrixErrorRun *run = closure;
+  int lane = (int)gpucg_emu_lane_id();
+  unsigned char *memory = workgroupMemory();
+  int64_t offset = lane == 9 ? run->offset : 16 * lane;
+  uint32_t result[4];
+  gpucg_emu_ldmatrix(addressOf(memory) + offset, run->tiles, 0,
+                     addressOf(result), "test.mlir:190:12: nvgpu.ldmatrix");
+}
+
+typedef struct AsyncErrorRun {
+  int64_t dstOffset, dstBytes, srcBytes;
+} AsyncErrorRun;
+
+static void asyncErrorBody(void *closure) {
+  const AsyncErrorRun *run = closure;
+  _Alignas(16) unsigned char source[16] = {0};
+  if (linearThreadId() == 2)
+    gpucg_emu_async_copy(addressOf(workgroupMemory()) + run->dstOffset,
+                         addressOf(source), run->dstBytes, run->srcBytes, NULL);
+}
+
+static void mmaUnsupportedBody(void *closure) {
+  const int *types = closure;
+  unsigned char a[64] = {0}, b[64] = {0}, c[64] = {0};
+  gpucg_emu_mma_sync(16, 8, 16, types[0], types[1], addressOf(a), addressOf(b),
+                     addressOf(c), addressOf(c),
+                     "test.mlir:200:12: nvgpu.mma.sync");
+}
+
+static void disagreeBody(void *closure) {
+  (void)closure;
+  uint32_t result[4];
+  int lane = (int)gpucg_emu_lane_id();
+  gpucg_emu_ldmatrix(addressOf(workgroupMemory() + 16 * lane),
+                     lane == 7 ? 2 : 4, 0, addressOf(result),
+                     "test.mlir:210:12: nvgpu.ldmatrix");
+}
+
+static void dimensionBody(void *closure) {
+  (void)closure;
+  gpucg_emu_thread_id(3);
+}
+
+static void nestedLaunchBody(void *closure) {
+  gpucg_emu_launch(nestedLaunchBody, closure);
+}
+
+static void emptyBody(void *closure) { (void)closure; }
+
+/* The stack is the fiber's own: a deep recursion of big frames. */
+static int64_t recurse(int depth, volatile unsigned char *previous) {
+  volatile unsigned char frame[1024];
+  frame[0] = (unsigned char)depth;
+  frame[1023] = previous ? previous[0] : 0;
+  if (depth == 0)
+    return frame[0] + frame[1023];
+  return recurse(depth - 1, frame) + frame[1023];
+}
+
+static void stackBody(void *closure) {
+  int64_t *sums = closure;
+  sums[linearThreadId()] = recurse(150, NULL);
+  gpucg_emu_barrier("test.mlir:220:5: gpu.barrier");
+}
+
+static int errorCommand(const char *name) {
+  static _Alignas(16) unsigned char source[16];
+  if (strcmp(name, "barrier-returned") == 0) {
+    gpucg_emu_configure(1, 1, 1, 16, 4, 1, 0);
+    gpucg_emu_launch(barrierReturnedBody, NULL);
+  } else if (strcmp(name, "barrier-mismatch") == 0) {
+    gpucg_emu_configure(3, 1, 1, 64, 1, 1, 0);
+    gpucg_emu_launch(barrierMismatchBody, NULL);
+  } else if (strcmp(name, "warp-divergence") == 0) {
+    launch1d(64, 0, warpDivergenceBody, NULL);
+  } else if (strcmp(name, "warp-barrier") == 0) {
+    launch1d(32, 0, warpBarrierBody, NULL);
+  } else if (strcmp(name, "warp-returned") == 0) {
+    launch1d(32, 64, warpReturnedBody, NULL);
+  } else if (strcmp(name, "race-write-write") == 0 ||
+             strcmp(name, "race-write-read") == 0) {
+    int secondWrites = strcmp(name, "race-write-write") == 0;
+    gpucg_emu_configure(1, 1, 1, 4, 2, 1, 64);
+    gpucg_emu_launch(raceBody, &secondWrites);
+  } else if (strcmp(name, "race-read-write") == 0) {
+    launch1d(8, 64, raceReadWriteBody, NULL);
+  } else if (strcmp(name, "race-ldmatrix") == 0) {
+    launch1d(32, 512, ldmatrixRaceBody, NULL);
+  } else if (strcmp(name, "race-async-copy") == 0) {
+    launch1d(4, 64, asyncRaceBody, source);
+  } else if (strcmp(name, "ldmatrix-out-of-range") == 0) {
+    LdmatrixErrorRun run = {1024 - 8, 4};
+    launch1d(32, 1024, ldmatrixErrorBody, &run);
+  } else if (strcmp(name, "ldmatrix-below-range") == 0) {
+    LdmatrixErrorRun run = {-16, 2};
+    launch1d(32, 1024, ldmatrixErrorBody, &run);
+  } else if (strcmp(name, "ldmatrix-misaligned") == 0) {
+    LdmatrixErrorRun run = {40, 2};
+    launch1d(32, 1024, ldmatrixErrorBody, &run);
+  } else if (strcmp(name, "ldmatrix-tiles") == 0) {
+    LdmatrixErrorRun run = {144, 3};
+    launch1d(32, 1024, ldmatrixErrorBody, &run);
+  } else if (strcmp(name, "ldmatrix-disagree") == 0) {
+    launch1d(32, 1024, disagreeBody, NULL);
+  } else if (strcmp(name, "async-copy-out-of-range") == 0) {
+    AsyncErrorRun run = {56, 16, 16};
+    launch1d(4, 64, asyncErrorBody, &run);
+  } else if (strcmp(name, "async-copy-misaligned") == 0) {
+    AsyncErrorRun run = {8, 16, 16};
+    launch1d(4, 64, asyncErrorBody, &run);
+  } else if (strcmp(name, "async-copy-size") == 0) {
+    AsyncErrorRun run = {0, 16, 17};
+    launch1d(4, 64, asyncErrorBody, &run);
+  } else if (strcmp(name, "shuffle-member-mask") == 0) {
+    int args[3] = {16, GPUCG_EMU_SHUFFLE_UP, 1};
+    launch1d(32, 0, shuffleErrorBody, args);
+  } else if (strcmp(name, "shuffle-missing-lane") == 0) {
+    int args[3] = {32, GPUCG_EMU_SHUFFLE_DOWN, 1};
+    launch1d(48, 0, shuffleErrorBody, args);
+  } else if (strcmp(name, "mma-unsupported") == 0) {
+    int types[2] = {GPUCG_EMU_BF16, GPUCG_EMU_F16};
+    launch1d(32, 0, mmaUnsupportedBody, types);
+  } else if (strcmp(name, "mma-partial-warp") == 0) {
+    int types[2] = {GPUCG_EMU_F16, GPUCG_EMU_F32};
+    launch1d(40, 0, mmaUnsupportedBody, types);
+  } else if (strcmp(name, "configure-invalid") == 0) {
+    gpucg_emu_configure(1, 0, 1, 32, 1, 1, 0);
+  } else if (strcmp(name, "configure-too-many-threads") == 0) {
+    gpucg_emu_configure(1, 1, 1, 32, 33, 1, 0);
+  } else if (strcmp(name, "launch-unconfigured") == 0) {
+    gpucg_emu_launch(emptyBody, NULL);
+  } else if (strcmp(name, "outside-kernel") == 0) {
+    gpucg_emu_lane_id();
+  } else if (strcmp(name, "bad-dimension") == 0) {
+    launch1d(1, 0, dimensionBody, NULL);
+  } else if (strcmp(name, "nested-launch") == 0) {
+    launch1d(2, 0, nestedLaunchBody, NULL);
+  } else if (strcmp(name, "order-invalid") == 0) {
+    launch1d(2, 0, emptyBody, NULL);
+  } else {
+    printf("error: unknown subcommand %s-error\n", name);
+    return 2;
+  }
+  printf("no error reported\n");
+  return 0;
+}
+
+/* Fiber stacks: 1024 threads, each with a deep recursion. */
+static int stackCommand(void) {
+  static int64_t sums[1024];
+  gpucg_emu_configure(1, 1, 1, 1024, 1, 1, 0);
+  gpucg_emu_launch(stackBody, sums);
+  int mismatches = 0;
+  for (int i = 0; i < 1024; ++i)
+    mismatches += sums[i] != sums[0];
+  printf("1024 threads, 150 nested 1 KiB frames each: %d mismatches\n",
+         mismatches);
+  return mismatches ? 1 : 0;
+}
+
+/*===----------------------------------------------------------------------===*/
+
+static const char *Commands[] = {
+    "mma CASE | mma-all | mma-f16-rounding | wmma CASE | ldmatrix "
+    "{1,2,4} {0,1} | ldmatrix-mma | shuffle THREADS WIDTH | shuffle-show "
+    "THREADS WIDTH | barrier | order | ids | async-copy | stack | "
+    "NAME-error | list",
+};
+
+static int listCommand(void) {
+  printf("%s\nmma cases:", Commands[0]);
+  for (size_t i = 0; i < sizeof(MmaCases) / sizeof(MmaCases[0]); ++i)
+    printf(" %s", MmaCases[i].name);
+  printf("\nwmma cases:");
+  for (size_t i = 0; i < sizeof(WmmaCases) / sizeof(WmmaCases[0]); ++i)
+    printf(" %s", WmmaCases[i].name);
+  printf("\n");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  /* In order with the emulator's reports on stderr. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  int status = -1;
+  const char *command = argc >= 2 ? argv[1] : "";
+  size_t length = strlen(command);
+  if (argc == 3 && strcmp(command, "mma") == 0)
+    status = mmaCommand(argv[2]);
+  else if (argc == 2 && strcmp(command, "mma-all") == 0)
+    status = mmaAllCommand();
+  else if (argc == 2 && strcmp(command, "mma-f16-rounding") == 0)
+    status = mmaF16RoundingCommand();
+  else if (argc == 3 && strcmp(command, "wmma") == 0)
+    status = wmmaCommand(argv[2]);
+  else if (argc == 4 && strcmp(command, "ldmatrix") == 0)
+    status = ldmatrixCommand(atoi(argv[2]), atoi(argv[3]));
+  else if (argc == 2 && strcmp(command, "ldmatrix-mma") == 0)
+    status = ldmatrixMmaCommand();
+  else if (argc == 4 && strcmp(command, "shuffle") == 0)
+    status = shuffleCommand(atoi(argv[2]), atoi(argv[3]));
+  else if (argc == 4 && strcmp(command, "shuffle-show") == 0)
+    status = shuffleShowCommand(atoi(argv[2]), atoi(argv[3]));
+  else if (argc == 2 && strcmp(command, "barrier") == 0)
+    status = barrierCommand();
+  else if (argc == 2 && strcmp(command, "order") == 0)
+    status = orderCommand();
+  else if (argc == 2 && strcmp(command, "ids") == 0)
+    status = idsCommand();
+  else if (argc == 2 && strcmp(command, "async-copy") == 0)
+    status = asyncCopyCommand();
+  else if (argc == 2 && strcmp(command, "stack") == 0)
+    status = stackCommand();
+  else if (argc == 2 && strcmp(command, "list") == 0)
+    status = listCommand();
+  else if (argc == 2 && length > 6 &&
+           strcmp(command + length - 6, "-error") == 0) {
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)(length - 6), command);
+    status = errorCommand(name);
+  }
+  if (status < 0) {
+    fprintf(stderr, "usage: %s %s\n", argv[0], Commands[0]);
+    return 2;
+  }
+  if (failures)
+    printf("FAIL: %d checks failed\n", failures);
+  return status || failures ? 1 : 0;
+}
