@@ -145,8 +145,10 @@ static void buildSimtFamilyPipeline(OpPassManager &pm,
 /// The SIMT distribution: re-planning, specialization, thread distribution
 /// (A and B of a multi-warp MatmulSimt promoted) and the copies to and from
 /// workgroup memory spread over all threads.
-static void addThreadDistributionStages(OpPassManager &fpm) {
-  fpm.addPass(createSimtFallback());
+static void
+addThreadDistributionStages(OpPassManager &fpm,
+                            const SimtFallbackOptions &fallback = {}) {
+  fpm.addPass(createSimtFallback(fallback));
   fpm.addPass(createWorkgroupSpecialization());
   fpm.addPass(createTileAndDistribute(
       TileAndDistributeOptions{/*distributeToWarp=*/false}));
@@ -215,6 +217,13 @@ void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
   fpm.addPass(createRemoveSingleIterationLoop());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
+  // Kernels the strategy did not plan as WarpReduction (rows too short, not
+  // a reduction; only the named pipeline sees them) take the SIMT thread
+  // distribution, which leaves WarpReduction kernels alone: undistributed,
+  // every thread would compute, and read-modify-write, the whole tile.
+  SimtFallbackOptions fallback;
+  fallback.keepWarpReduction = true;
+  addThreadDistributionStages(fpm, fallback);
   addThreadVectorizationStages(fpm);
   addScalarLoopAndPackingStages(fpm);
 }

@@ -94,7 +94,13 @@ LogicalResult mlir::gpucg::replanAsSimtDistribute(FunctionOpInterface funcOp) {
 namespace {
 struct SimtFallbackPass
     : public gpucg::impl::SimtFallbackBase<SimtFallbackPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    TranslationInfoAttr info = getTranslationInfo(getOperation());
+    if (keepWarpReduction && info &&
+        info.getPipeline() == Pipeline::WarpReduction)
+      return;
     if (failed(replanAsSimtDistribute(getOperation())))
       signalPassFailure();
   }

@@ -126,7 +126,8 @@ OTHER_PASSES = [
     # Runs on any op, so no nesting is wrong for it.
     dict(name="gpucg-strip-attributes", anchor="builtin.module", options={}, any_op=True),
     dict(name="gpucg-test-serialize-threads", anchor="func.func", options={}, test_only=True),
-    dict(name="gpucg-simt-fallback", anchor="func.func", options={}),
+    dict(name="gpucg-simt-fallback", anchor="func.func",
+         options={"keep-warp-reduction": "bool"}),
     dict(name="gpucg-generic-vectorization", anchor="func.func",
          options={"max-vector-elements": "uint"}),
     dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),

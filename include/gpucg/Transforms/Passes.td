@@ -93,7 +93,15 @@ def SimtFallback : Pass<"gpucg-simt-fallback", "func::FuncOp"> {
       ... linalg.generic {gpucg.lowering_config = #gpucg.lowering_config<
             tile_sizes = [[1, 4096], [1, 0]]>, ...}
     ```
+
+    With `keep-warp-reduction`, WarpReduction kernels are left to
+    `gpucg-distribute-reduction` (the `gpucg-warp-reduction` pipeline
+    re-plans only the others).
   }];
+  let options = [
+    Option<"keepWarpReduction", "keep-warp-reduction", "bool", "false",
+           "Leave kernels planned as WarpReduction alone">,
+  ];
 }
 
 def SelectLoweringStrategy
