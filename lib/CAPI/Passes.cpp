@@ -184,6 +184,8 @@ static std::vector<Entry> buildEntries() {
   entries.push_back(
       describePipeline<TensorCorePipelineOptions>("gpucg-matmul-tensorcore"));
   entries.push_back(describePipeline<SimtPipelineOptions>("gpucg-simt"));
+  entries.push_back(describePipeline<TestEmulateOnCpuPipelineOptions>(
+      "gpucg-test-emulate-on-cpu"));
   entries.push_back(
       describePipeline<EmptyPipelineOptions>("gpucg-test-lower-to-cpu"));
   entries.push_back(describePipeline<SimtPipelineOptions>("gpucg-vectorize"));

@@ -62,6 +62,17 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
       /*useBarePointers=*/options.barePointers}));
 }
 
+void mlir::gpucg::buildTestEmulateOnCpuPipeline(
+    OpPassManager &pm, const TestEmulateOnCpuPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createBuildGPULaunch());
+  buildTestCpuLoopStages(pm);
+  pm.addPass(createTestEmulateGpu(
+      TestEmulateGpuOptions{/*checkRaces=*/options.checkRaces}));
+  buildTestCpuLLVMStages(pm);
+  pm.addPass(createTestEmulateLaunches());
+  pm.addPass(createStripAttributes());
+}
+
 void mlir::gpucg::registerGpucgConversionPipelines() {
   registerModulePipeline<LowerToNVVMPipelineOptions>(
       "gpucg-lower-to-nvvm",
@@ -75,4 +86,11 @@ void mlir::gpucg::registerGpucgConversionPipelines() {
       "workgroup tiling, bufferization, each kernel's pipeline by its "
       "translation_info, gpucg-lower-to-nvvm, and the kernels' ABI files",
       buildCompilePipeline);
+  registerModulePipeline<TestEmulateOnCpuPipelineOptions>(
+      "gpucg-test-emulate-on-cpu",
+      "Test only: run a workgroup pipeline's output (distributed kernels and "
+      "their callers) on the CPU with the GPU emulator runtime: gpu.launch "
+      "construction, loops, GPU ops as emulator calls, LLVM conversion, "
+      "fiber launches (docs/Emulation.md)",
+      buildTestEmulateOnCpuPipeline);
 }

@@ -48,11 +48,7 @@ void mlir::gpucg::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-/// Test only: runs the threads of each workgroup, then the workgroups, one
-/// after another, and lowers everything to LLVM for the CPU.
-static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
-  buildBufferizePipeline(pm);
-  pm.addNestedPass<func::FuncOp>(createTestSerializeThreads());
+void mlir::gpucg::buildTestCpuLoopStages(OpPassManager &pm) {
   pm.addPass(createForallToForLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Vectorized threads: N-D transfers and reductions to the 1-D vector ops
@@ -61,12 +57,29 @@ static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
   transfers.enableFullUnroll();
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+}
+
+void mlir::gpucg::buildTestCpuLLVMStages(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Contractions as outer products, as gpucg-convert-to-nvvm lowers them
+  // (the default dot lowering leaves mixed-precision ones behind).
+  ConvertVectorToLLVMPassOptions vectorOptions;
+  vectorOptions.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// Test only: runs the threads of each workgroup, then the workgroups, one
+/// after another, and lowers everything to LLVM for the CPU.
+static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
+  buildBufferizePipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createTestSerializeThreads());
+  buildTestCpuLoopStages(pm);
+  buildTestCpuLLVMStages(pm);
   pm.addPass(createStripAttributes());
 }
 

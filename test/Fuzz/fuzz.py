@@ -91,6 +91,8 @@ NAMED_PIPELINES = [
          simt=True),
     dict(name="gpucg-bufferize", anchor="builtin.module", options={}),
     dict(name="gpucg-test-lower-to-cpu", anchor="builtin.module", options={}, test_only=True),
+    dict(name="gpucg-test-emulate-on-cpu", anchor="builtin.module",
+         options={"check-races": "bool"}, test_only=True),
 ]
 
 #: The stages of the tensor-core pipeline in order (docs/Pipelines.md), each
@@ -128,6 +130,10 @@ OTHER_PASSES = [
     dict(name="gpucg-test-serialize-threads", anchor="func.func", options={}, test_only=True),
     dict(name="gpucg-simt-fallback", anchor="func.func",
          options={"keep-warp-reduction": "bool"}),
+    dict(name="gpucg-test-emulate-gpu", anchor="builtin.module",
+         options={"check-races": "bool"}, test_only=True),
+    dict(name="gpucg-test-emulate-launches", anchor="builtin.module", options={},
+         test_only=True),
     dict(name="gpucg-generic-vectorization", anchor="func.func",
          options={"max-vector-elements": "uint"}),
     dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),

@@ -32,7 +32,8 @@ class PassesTest(unittest.TestCase):
                          {"gpucg-bufferize", "gpucg-compile",
                           "gpucg-lower-to-nvvm", "gpucg-matmul-mma-sync",
                           "gpucg-matmul-simt", "gpucg-matmul-tensorcore",
-                          "gpucg-simt", "gpucg-test-lower-to-cpu",
+                          "gpucg-simt", "gpucg-test-emulate-on-cpu",
+                          "gpucg-test-lower-to-cpu",
                           "gpucg-vectorize", "gpucg-warp-reduction"})
         self.assertTrue(all(p.anchor == "builtin.module" for p in pipelines))
 

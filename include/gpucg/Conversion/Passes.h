@@ -14,12 +14,14 @@
 #ifndef GPUCG_CONVERSION_PASSES_H
 #define GPUCG_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
@@ -96,7 +98,24 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
 void buildCompilePipeline(OpPassManager &pm,
                           const CompilePipelineOptions &options);
 
-/// Registers `gpucg-lower-to-nvvm` and `gpucg-compile`.
+/// Options of the test-only `gpucg-test-emulate-on-cpu`.
+struct TestEmulateOnCpuPipelineOptions
+    : public PassPipelineOptions<TestEmulateOnCpuPipelineOptions> {
+  Option<bool> checkRaces{
+      *this, "check-races",
+      llvm::cl::desc("Report every workgroup-memory access to the emulator's "
+                     "race detector"),
+      llvm::cl::init(true)};
+};
+
+/// Test only: adds `gpucg-test-emulate-on-cpu` to `pm` (on builtin.module):
+/// from the output of a workgroup pipeline to LLVM for the CPU, each
+/// gpu.launch run by libgpucg_emulator (docs/Emulation.md).
+void buildTestEmulateOnCpuPipeline(
+    OpPassManager &pm, const TestEmulateOnCpuPipelineOptions &options);
+
+/// Registers `gpucg-lower-to-nvvm`, `gpucg-compile` and
+/// `gpucg-test-emulate-on-cpu`.
 void registerGpucgConversionPipelines();
 
 } // namespace gpucg

@@ -98,6 +98,16 @@ void buildWorkgroupFrontPipeline(OpPassManager &pm,
 void buildTensorCorePipeline(OpPassManager &pm, MmaKind kind,
                              const TensorCorePipelineOptions &options);
 
+/// Test only: the stages of the CPU lowerings (`gpucg-test-lower-to-cpu`,
+/// `gpucg-test-emulate-on-cpu`) before the LLVM conversion: workgroup
+/// loops, linalg ops and N-D vector transfers and reductions to loops and
+/// 1-D vector ops.
+void buildTestCpuLoopStages(OpPassManager &pm);
+
+/// Test only: the LLVM conversion of the CPU lowerings, for the host (and
+/// on the CPU everything is the host).
+void buildTestCpuLLVMStages(OpPassManager &pm);
+
 /// Registers gpucg's named pass pipelines, each on a `builtin.module`:
 ///  - `gpucg-matmul-tensorcore` and `gpucg-matmul-mma-sync`
 ///    (buildTensorCorePipeline);

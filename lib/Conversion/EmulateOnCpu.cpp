@@ -1,0 +1,1338 @@
+//===- EmulateOnCpu.cpp - GPU kernels on the CPU emulator runtime ---------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Test only. Runs what gpucg's pipelines hand to the NVVM lowering (a
+// gpu.launch per kernel) on the CPU, with the GPU's semantics for what the
+// CPU lacks, so that mlir-runner can check the numerics of every pipeline
+// stage: barriers, warp collectives, tensor-core fragments, async copies.
+//
+// The per-thread code is kept as it is. Each launch body becomes a function
+// that the runtime (runtime/lib/Emulator*.c, libgpucg_emulator.so) runs once
+// per thread, each thread a fiber under a deterministic scheduler; every GPU
+// operation becomes a call into that runtime. docs/Emulation.md says why
+// fibers rather than loop fission at barriers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_TESTEMULATEGPU
+#define GEN_PASS_DEF_TESTEMULATELAUNCHES
+#include "gpucg/Conversion/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+
+/// On the loads and stores that emulate a WMMA load or store: the op they
+/// stand for, the name race reports give them.
+static constexpr StringLiteral kSourceOpAttr = "gpucg_emulator.source_op";
+/// Marks the functions that hold an emulated launch's per-thread body.
+static constexpr StringLiteral kThreadBodyAttr = "gpucg_emulator.thread_body";
+/// Workgroup allocations start at multiples of this many bytes, as in
+/// gpucg-build-gpu-launch.
+static constexpr int64_t kWorkgroupAlignment = 16;
+static constexpr int64_t kEmulatedWarpSize = 32;
+
+/// The runtime's type codes for MMA operands (runtime/include/
+/// gpucg_emulator.h).
+enum class EmulatorType : int32_t {
+  F16 = 0,
+  BF16 = 1,
+  TF32 = 2,
+  F32 = 3,
+  F64 = 4,
+  S8 = 5,
+  U8 = 6,
+  S32 = 7,
+};
+
+static bool isWorkgroupMemory(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(memref);
+}
+
+/// Bytes of one element of a memref or vector of `type`, or failure for
+/// types that do not fill whole bytes.
+static FailureOr<int64_t> getElementBytes(Type type) {
+  int64_t bits;
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    if (vector.isScalable())
+      return failure();
+    bits = vector.getNumElements() *
+           static_cast<int64_t>(vector.getElementTypeBitWidth());
+  } else if (type.isIntOrFloat()) {
+    bits = type.getIntOrFloatBitWidth();
+  } else if (type.isIndex()) {
+    bits = 64;
+  } else {
+    return failure();
+  }
+  if (bits == 0 || bits % 8 != 0)
+    return failure();
+  return bits / 8;
+}
+
+/// "file:line:col: op.name" for the op's first file location, so that the
+/// emulator's reports point at the source op.
+static std::string describeSite(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  FileLineColLoc fileLoc;
+  op->getLoc()->walk([&](Location loc) {
+    if (auto found = dyn_cast<FileLineColLoc>(loc)) {
+      fileLoc = found;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (fileLoc)
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn() << ": ";
+  else
+    os << "<unknown location>: ";
+  if (auto source = op->getAttrOfType<StringAttr>(kSourceOpAttr))
+    os << source.getValue();
+  else
+    os << op->getName().getStringRef();
+  return text;
+}
+
+namespace {
+/// The runtime's entry points and the site strings of one module.
+class EmulatorRuntime {
+public:
+  explicit EmulatorRuntime(ModuleOp module) : module(module) {}
+
+  /// Declares every entry point the rewrites below call.
+  void declareAll();
+
+  /// Calls runtime function `name` (declared by declareAll).
+  ValueRange call(OpBuilder &builder, Location loc, StringRef name,
+                  ValueRange operands) {
+    auto callee = module.lookupSymbol<func::FuncOp>(name);
+    return func::CallOp::create(builder, loc, callee, operands).getResults();
+  }
+
+  /// A pointer to the site string of `op`, created once per op before any
+  /// dialect conversion (which must not add symbols to the module).
+  Value site(OpBuilder &builder, Operation *op);
+  void createSite(Operation *op);
+
+private:
+  void declare(StringRef name, TypeRange inputs, TypeRange results,
+               bool cInterface = false);
+
+  ModuleOp module;
+  DenseMap<Operation *, LLVM::GlobalOp> sites;
+  unsigned numSites = 0;
+};
+} // namespace
+
+void EmulatorRuntime::declare(StringRef name, TypeRange inputs,
+                              TypeRange results, bool cInterface) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto decl = func::FuncOp::create(builder, module.getLoc(), name,
+                                   builder.getFunctionType(inputs, results));
+  decl.setPrivate();
+  if (cInterface)
+    decl->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  builder.getUnitAttr());
+}
+
+void EmulatorRuntime::declareAll() {
+  MLIRContext *ctx = module.getContext();
+  Builder b(ctx);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  declare("gpucg_emu_configure", {i64, i64, i64, i64, i64, i64, i64}, {});
+  for (StringRef name : {"gpucg_emu_thread_id", "gpucg_emu_block_id",
+                         "gpucg_emu_block_dim", "gpucg_emu_grid_dim"})
+    declare(name, {i64}, {i64});
+  declare("gpucg_emu_lane_id", {}, {i64});
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  declare("gpucg_emu_workgroup_memory", {},
+          {MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                           MemRefLayoutAttrInterface(), workgroup)},
+          /*cInterface=*/true);
+  declare("gpucg_emu_barrier", {ptr}, {});
+  declare("gpucg_emu_shuffle", {i32, i32, i32, i32, ptr}, {i64});
+  declare("gpucg_emu_ldmatrix", {i64, i32, i32, i64, ptr}, {});
+  declare("gpucg_emu_mma_sync",
+          {i32, i32, i32, i32, i32, i64, i64, i64, i64, ptr}, {});
+  declare("gpucg_emu_wmma_mma",
+          {i32, i32, i32, i32, i32, i64, i64, i64, i64, ptr}, {});
+  declare("gpucg_emu_async_copy", {i64, i64, i64, i64, ptr}, {});
+  declare("gpucg_emu_async_commit", {}, {i32});
+  declare("gpucg_emu_async_wait", {i32}, {});
+  declare("gpucg_emu_access", {i64, i64, i32, ptr}, {});
+  declare("gpucg_emu_set_race_detection", {i32}, {});
+}
+
+void EmulatorRuntime::createSite(Operation *op) {
+  if (sites.count(op))
+    return;
+  std::string text = describeSite(op);
+  text.push_back('\0');
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  MLIRContext *ctx = module.getContext();
+  auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+  auto global = LLVM::GlobalOp::create(
+      builder, module.getLoc(), type, /*isConstant=*/true,
+      LLVM::Linkage::Internal, ("__gpucg_emu_site_" + Twine(numSites++)).str(),
+      builder.getStringAttr(text));
+  sites[op] = global;
+}
+
+Value EmulatorRuntime::site(OpBuilder &builder, Operation *op) {
+  createSite(op);
+  return LLVM::AddressOfOp::create(builder, op->getLoc(), sites[op]);
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses, fragments and small helpers
+//===----------------------------------------------------------------------===//
+
+static Value constI32(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+static Value constI64(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
+}
+static Value toI64(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// The linear element index of `memref[indices]` from the memref's aligned
+/// pointer, and the pointer, both as `index`.
+static std::pair<Value, Value>
+getLinearIndex(OpBuilder &b, Location loc, Value memref, ValueRange indices) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, metadata.getStrides())) {
+    Value scaled = arith::MulIOp::create(b, loc, index, stride);
+    linear = arith::AddIOp::create(b, loc, linear, scaled);
+  }
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  return {linear, pointer};
+}
+
+/// The byte address of `memref[indices]` as i64.
+static Value getElementAddress(OpBuilder &b, Location loc, Value memref,
+                               ValueRange indices, int64_t elementBytes) {
+  auto [linear, pointer] = getLinearIndex(b, loc, memref, indices);
+  Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
+  Value offset = arith::MulIOp::create(b, loc, linear, bytes);
+  return toI64(b, loc, arith::AddIOp::create(b, loc, pointer, offset));
+}
+
+/// A thread-private buffer for one fragment of `type`, allocated at the
+/// start of the body (never inside a loop, where each iteration would grow
+/// the fiber's stack).
+static Value createScratch(OpBuilder &b, func::FuncOp body, VectorType type) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body.getBody().front());
+  auto memrefType =
+      MemRefType::get({type.getNumElements()}, type.getElementType());
+  return memref::AllocaOp::create(b, body.getLoc(), memrefType);
+}
+
+static Value getScratchAddress(OpBuilder &b, Location loc, Value scratch) {
+  return toI64(b, loc,
+               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scratch));
+}
+
+/// Writes `value` (a 1-D or 2-D vector) row-major into `scratch`.
+static void storeFragment(OpBuilder &b, Location loc, Value value,
+                          Value scratch) {
+  auto type = cast<VectorType>(value.getType());
+  if (type.getRank() == 1) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    vector::StoreOp::create(b, loc, value, scratch, zero);
+    return;
+  }
+  int64_t columns = type.getShape()[1];
+  for (int64_t row = 0; row < type.getShape()[0]; ++row) {
+    Value rowValue = vector::ExtractOp::create(b, loc, value, row);
+    Value start = arith::ConstantIndexOp::create(b, loc, row * columns);
+    vector::StoreOp::create(b, loc, rowValue, scratch, start);
+  }
+}
+
+/// Reads a 1-D or 2-D vector of `type` row-major from `scratch`.
+static Value loadFragment(OpBuilder &b, Location loc, VectorType type,
+                          Value scratch) {
+  if (type.getRank() == 1) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    return vector::LoadOp::create(b, loc, type, scratch, zero);
+  }
+  int64_t columns = type.getShape()[1];
+  auto rowType = VectorType::get({columns}, type.getElementType());
+  Value result = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  for (int64_t row = 0; row < type.getShape()[0]; ++row) {
+    Value start = arith::ConstantIndexOp::create(b, loc, row * columns);
+    Value rowValue = vector::LoadOp::create(b, loc, rowType, scratch, start);
+    result = vector::InsertOp::create(b, loc, rowValue, result, row);
+  }
+  return result;
+}
+
+/// The runtime's code of an MMA operand type, or failure.
+static FailureOr<EmulatorType> getMmaOperandType(Type type, bool tf32) {
+  if (type.isF16())
+    return EmulatorType::F16;
+  if (type.isBF16())
+    return EmulatorType::BF16;
+  if (type.isF32())
+    return tf32 ? EmulatorType::TF32 : EmulatorType::F32;
+  if (type.isF64())
+    return EmulatorType::F64;
+  if (type.isSignlessInteger(8) || type.isSignedInteger(8))
+    return EmulatorType::S8;
+  if (type.isUnsignedInteger(8))
+    return EmulatorType::U8;
+  if (type.isInteger(32))
+    return EmulatorType::S32;
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Outlining each gpu.launch
+//===----------------------------------------------------------------------===//
+
+/// Values (per dimension) the runtime gives a thread for a launch's region
+/// arguments.
+static Value getThreadQuery(OpBuilder &b, EmulatorRuntime &runtime,
+                            Location loc, StringRef name, int64_t dim) {
+  Value result = runtime.call(b, loc, name, {constI64(b, loc, dim)})[0];
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), result);
+}
+
+static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
+                                             EmulatorRuntime &runtime,
+                                             unsigned index, bool checkRaces) {
+  MLIRContext *ctx = launch.getContext();
+  Location loc = launch.getLoc();
+  auto parent = launch->getParentOfType<func::FuncOp>();
+  if (!parent)
+    return launch.emitOpError()
+           << "is not in a func.func; the emulator outlines the launches of "
+              "func.func hosts";
+  if (!launch.getBody().hasOneBlock())
+    return launch.emitOpError()
+           << "has a body of " << launch.getBody().getBlocks().size()
+           << " blocks; the emulator outlines single-block launch bodies";
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+    return launch.emitOpError() << "is asynchronous; the emulator runs "
+                                   "synchronous launches only";
+  if (launch.hasClusterSize())
+    return launch.emitOpError()
+           << "has a cluster size; the emulator has no clusters";
+  if (launch.getNumPrivateAttributions() != 0)
+    return launch.emitOpError()
+           << "has private attributions; the emulator does not model them";
+
+  // Workgroup memory: the static attributions, 16-byte aligned one after
+  // another, then the dynamic size.
+  SmallVector<int64_t> attributionOffsets;
+  int64_t workgroupBytes = 0;
+  for (BlockArgument attribution : launch.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(attribution.getType());
+    FailureOr<int64_t> elementBytes = getElementBytes(type.getElementType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        failed(elementBytes))
+      return launch.emitOpError()
+             << "has a workgroup attribution of type " << type
+             << "; the emulator lays out static, identity-layout buffers of "
+                "whole-byte elements";
+    workgroupBytes = llvm::alignTo(workgroupBytes, kWorkgroupAlignment);
+    attributionOffsets.push_back(workgroupBytes);
+    workgroupBytes += type.getNumElements() * *elementBytes;
+  }
+  workgroupBytes = llvm::alignTo(workgroupBytes, kWorkgroupAlignment);
+
+  // Values from above become the body's arguments; constants are cloned in.
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  SmallVector<Value> arguments;
+  SmallVector<Operation *> constants;
+  for (Value value : captured) {
+    Operation *def = value.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>())
+      constants.push_back(def);
+    else
+      arguments.push_back(value);
+  }
+
+  OpBuilder b(ctx);
+  std::string name =
+      (parent.getSymName() + "_emulated_thread_" + Twine(index)).str();
+  auto body = func::FuncOp::create(
+      loc, name, b.getFunctionType(ValueRange(arguments).getTypes(), {}));
+  body.setPrivate();
+  // After the kernel, renamed if the name is taken.
+  SymbolTable(parent->getParentOp())
+      .insert(body, std::next(parent->getIterator()));
+  body->setAttr(kThreadBodyAttr, b.getUnitAttr());
+  Block *entry = body.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  for (auto [value, arg] : llvm::zip(arguments, entry->getArguments()))
+    mapping.map(value, arg);
+  for (Operation *constant : constants)
+    b.clone(*constant, mapping);
+
+  // The launch's region arguments, from the runtime.
+  SmallVector<Value> regionValues;
+  for (StringRef query : {"gpucg_emu_block_id", "gpucg_emu_thread_id",
+                          "gpucg_emu_grid_dim", "gpucg_emu_block_dim"})
+    for (int64_t dim = 0; dim < 3; ++dim)
+      regionValues.push_back(getThreadQuery(b, runtime, loc, query, dim));
+  if (!attributionOffsets.empty() || launch.getDynamicSharedMemorySize()) {
+    Value memory = runtime.call(b, loc, "gpucg_emu_workgroup_memory", {})[0];
+    for (auto [attribution, offset] :
+         llvm::zip(launch.getWorkgroupAttributions(), attributionOffsets)) {
+      Value start = arith::ConstantIndexOp::create(b, loc, offset);
+      regionValues.push_back(
+          memref::ViewOp::create(b, attribution.getLoc(), attribution.getType(),
+                                 memory, start, ValueRange()));
+    }
+  }
+
+  Block &launchBody = launch.getBody().front();
+  for (Value value : captured)
+    replaceAllUsesInRegionWith(value, mapping.lookup(value), launch.getBody());
+  Operation *terminator = launchBody.getTerminator();
+  IRRewriter rewriter(ctx);
+  rewriter.setInsertionPoint(terminator);
+  func::ReturnOp::create(rewriter, terminator->getLoc());
+  rewriter.eraseOp(terminator);
+  rewriter.mergeBlocks(&launchBody, entry, regionValues);
+
+  // The host side: configure, then call the body (made a launch of all
+  // threads by gpucg-test-emulate-launches after the LLVM conversion).
+  rewriter.setInsertionPoint(launch);
+  SmallVector<Value> configuration;
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  for (Value value : {grid.x, grid.y, grid.z, block.x, block.y, block.z})
+    configuration.push_back(toI64(rewriter, loc, value));
+  Value bytes = constI64(rewriter, loc, workgroupBytes);
+  if (Value dynamic = launch.getDynamicSharedMemorySize()) {
+    Value extended =
+        arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), dynamic);
+    bytes = arith::AddIOp::create(rewriter, loc, bytes, extended);
+  }
+  configuration.push_back(bytes);
+  runtime.call(rewriter, loc, "gpucg_emu_set_race_detection",
+               {constI32(rewriter, loc, checkRaces)});
+  runtime.call(rewriter, loc, "gpucg_emu_configure", configuration);
+  func::CallOp::create(rewriter, loc, body, arguments);
+  rewriter.eraseOp(launch);
+  return body;
+}
+
+//===----------------------------------------------------------------------===//
+// GPU ops without type changes
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Rewrites the GPU ops of one outlined body into runtime calls.
+class BodyRewriter {
+public:
+  BodyRewriter(func::FuncOp body, EmulatorRuntime &runtime)
+      : body(body), runtime(runtime), builder(body.getContext()) {}
+
+  LogicalResult rewriteSimpleOps();
+
+private:
+  LogicalResult rewrite(Operation *op);
+  LogicalResult rewriteShuffle(gpu::ShuffleOp op);
+  LogicalResult rewriteLdMatrix(nvgpu::LdMatrixOp op);
+  LogicalResult rewriteMmaSync(nvgpu::MmaSyncOp op);
+
+  func::FuncOp body;
+  EmulatorRuntime &runtime;
+  IRRewriter builder;
+};
+} // namespace
+
+LogicalResult BodyRewriter::rewriteSimpleOps() {
+  SmallVector<Operation *> ops;
+  body.walk([&](Operation *op) {
+    if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
+            gpu::LaneIdOp, gpu::BarrierOp, gpu::ShuffleOp,
+            gpu::DynamicSharedMemoryOp, nvgpu::LdMatrixOp, nvgpu::MmaSyncOp>(
+            op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(rewrite(op)))
+      return failure();
+  return success();
+}
+
+LogicalResult BodyRewriter::rewrite(Operation *op) {
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  auto replaceWithQuery = [&](StringRef name, gpu::Dimension dim) {
+    Value value =
+        getThreadQuery(builder, runtime, loc, name, static_cast<int64_t>(dim));
+    builder.replaceOp(op, value);
+    return success();
+  };
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](gpu::ThreadIdOp id) {
+        return replaceWithQuery("gpucg_emu_thread_id", id.getDimension());
+      })
+      .Case([&](gpu::BlockIdOp id) {
+        return replaceWithQuery("gpucg_emu_block_id", id.getDimension());
+      })
+      .Case([&](gpu::BlockDimOp id) {
+        return replaceWithQuery("gpucg_emu_block_dim", id.getDimension());
+      })
+      .Case([&](gpu::GridDimOp id) {
+        return replaceWithQuery("gpucg_emu_grid_dim", id.getDimension());
+      })
+      .Case([&](gpu::LaneIdOp) {
+        Value lane = runtime.call(builder, loc, "gpucg_emu_lane_id", {})[0];
+        builder.replaceOp(op, arith::IndexCastOp::create(
+                                  builder, loc, builder.getIndexType(), lane));
+        return success();
+      })
+      .Case([&](gpu::BarrierOp) {
+        runtime.call(builder, loc, "gpucg_emu_barrier",
+                     {runtime.site(builder, op)});
+        builder.eraseOp(op);
+        return success();
+      })
+      .Case([&](gpu::DynamicSharedMemoryOp shared) {
+        Value memory =
+            runtime.call(builder, loc, "gpucg_emu_workgroup_memory", {})[0];
+        if (memory.getType() != shared.getType())
+          memory =
+              memref::CastOp::create(builder, loc, shared.getType(), memory);
+        builder.replaceOp(op, memory);
+        return success();
+      })
+      .Case([&](gpu::ShuffleOp shuffle) { return rewriteShuffle(shuffle); })
+      .Case([&](nvgpu::LdMatrixOp ld) { return rewriteLdMatrix(ld); })
+      .Case([&](nvgpu::MmaSyncOp mma) { return rewriteMmaSync(mma); })
+      .Default([](Operation *) { return success(); });
+}
+
+LogicalResult BodyRewriter::rewriteShuffle(gpu::ShuffleOp op) {
+  Type type = op.getValue().getType();
+  if (!type.isInteger(32) && !type.isF32())
+    return op.emitOpError() << "shuffles " << type
+                            << "; the emulator shuffles 32-bit values (i32, "
+                               "f32), as the NVVM lowering does";
+  Location loc = op.getLoc();
+  int32_t mode = 0;
+  switch (op.getMode()) {
+  case gpu::ShuffleMode::XOR:
+    mode = 0;
+    break;
+  case gpu::ShuffleMode::UP:
+    mode = 1;
+    break;
+  case gpu::ShuffleMode::DOWN:
+    mode = 2;
+    break;
+  case gpu::ShuffleMode::IDX:
+    mode = 3;
+    break;
+  }
+  Value bits = op.getValue();
+  if (type.isF32())
+    bits = arith::BitcastOp::create(builder, loc, builder.getI32Type(), bits);
+  Value packed = runtime.call(builder, loc, "gpucg_emu_shuffle",
+                              {bits, op.getOffset(), op.getWidth(),
+                               constI32(builder, loc, mode),
+                               runtime.site(builder, op)})[0];
+  Value result =
+      arith::TruncIOp::create(builder, loc, builder.getI32Type(), packed);
+  if (type.isF32())
+    result = arith::BitcastOp::create(builder, loc, type, result);
+  Value high =
+      arith::ShRUIOp::create(builder, loc, packed, constI64(builder, loc, 32));
+  Value valid =
+      arith::TruncIOp::create(builder, loc, builder.getI1Type(), high);
+  builder.replaceOp(op, {result, valid});
+  return success();
+}
+
+LogicalResult BodyRewriter::rewriteLdMatrix(nvgpu::LdMatrixOp op) {
+  Location loc = op.getLoc();
+  VectorType type = op.getRes().getType();
+  auto memrefType = cast<MemRefType>(op.getSrcMemref().getType());
+  FailureOr<int64_t> elementBytes =
+      getElementBytes(memrefType.getElementType());
+  int64_t registerBits =
+      type.getRank() == 2
+          ? type.getShape()[1] *
+                static_cast<int64_t>(type.getElementTypeBitWidth())
+          : 0;
+  if (failed(elementBytes) || registerBits != 32 ||
+      type.getShape()[0] != op.getNumTiles())
+    return op.emitOpError()
+           << "loads " << type << " from " << memrefType
+           << "; the emulator takes one 32-bit register per 8x8 b16 tile";
+  Value scratch = createScratch(builder, body, type);
+  Value row = getElementAddress(builder, loc, op.getSrcMemref(),
+                                op.getIndices(), *elementBytes);
+  runtime.call(builder, loc, "gpucg_emu_ldmatrix",
+               {row, constI32(builder, loc, op.getNumTiles()),
+                constI32(builder, loc, op.getTranspose()),
+                getScratchAddress(builder, loc, scratch),
+                runtime.site(builder, op)});
+  builder.replaceOp(op, loadFragment(builder, loc, type, scratch));
+  return success();
+}
+
+LogicalResult BodyRewriter::rewriteMmaSync(nvgpu::MmaSyncOp op) {
+  Location loc = op.getLoc();
+  auto aType = cast<VectorType>(op.getMatrixA().getType());
+  auto cType = cast<VectorType>(op.getMatrixC().getType());
+  bool tf32 = aType.getElementType().isF32();
+  FailureOr<EmulatorType> abCode =
+      getMmaOperandType(aType.getElementType(), tf32);
+  FailureOr<EmulatorType> cCode =
+      getMmaOperandType(cType.getElementType(), /*tf32=*/false);
+  if (failed(abCode) || failed(cCode) || *abCode == EmulatorType::S32)
+    return op.emitOpError() << "multiplies " << aType << " into " << cType
+                            << "; the emulator has no such mma.sync";
+  std::array<int64_t, 3> shape = op.getMmaShapeAsArray();
+  SmallVector<Value> addresses;
+  for (Value operand : {op.getMatrixA(), op.getMatrixB(), op.getMatrixC()}) {
+    auto type = cast<VectorType>(operand.getType());
+    Value scratch = createScratch(builder, body, type);
+    storeFragment(builder, loc, operand, scratch);
+    addresses.push_back(getScratchAddress(builder, loc, scratch));
+  }
+  Value result = createScratch(builder, body, cType);
+  addresses.push_back(getScratchAddress(builder, loc, result));
+  SmallVector<Value> operands = {
+      constI32(builder, loc, shape[0]), constI32(builder, loc, shape[1]),
+      constI32(builder, loc, shape[2]),
+      constI32(builder, loc, static_cast<int32_t>(*abCode)),
+      constI32(builder, loc, static_cast<int32_t>(*cCode))};
+  llvm::append_range(operands, addresses);
+  operands.push_back(runtime.site(builder, op));
+  runtime.call(builder, loc, "gpucg_emu_mma_sync", operands);
+  builder.replaceOp(op, loadFragment(builder, loc, op.getType(), result));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Async copies and WMMA: type conversions (tokens and fragments cross loops)
+//===----------------------------------------------------------------------===//
+
+/// A lane's share of a WMMA fragment: rows * cols / 32 elements, lane L
+/// holding elements [L*E, L*E+E) of the row-major matrix.
+static VectorType getLaneFragmentType(gpu::MMAMatrixType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  return VectorType::get({shape[0] * shape[1] / kEmulatedWarpSize},
+                         type.getElementType());
+}
+
+static bool isEmulatableFragment(gpu::MMAMatrixType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  return shape.size() == 2 && (shape[0] * shape[1]) % kEmulatedWarpSize == 0;
+}
+
+namespace {
+struct EmulationContext {
+  func::FuncOp body;
+  EmulatorRuntime *runtime;
+};
+
+struct AsyncCopyPattern : OpConversionPattern<nvgpu::DeviceAsyncCopyOp> {
+  AsyncCopyPattern(TypeConverter &converter, MLIRContext *ctx,
+                   EmulationContext &emulation)
+      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto dstType = cast<MemRefType>(op.getDst().getType());
+    FailureOr<int64_t> elementBytes = getElementBytes(dstType.getElementType());
+    if (failed(elementBytes))
+      return rewriter.notifyMatchFailure(op, "element type");
+    int64_t elements = op.getDstElements().getZExtValue();
+    Value dst = getElementAddress(rewriter, loc, adaptor.getDst(),
+                                  adaptor.getDstIndices(), *elementBytes);
+    Value src = getElementAddress(rewriter, loc, adaptor.getSrc(),
+                                  adaptor.getSrcIndices(), *elementBytes);
+    Value dstBytes = constI64(rewriter, loc, elements * *elementBytes);
+    Value srcBytes = dstBytes;
+    if (Value srcElements = adaptor.getSrcElements()) {
+      Value count = toI64(rewriter, loc, srcElements);
+      srcBytes = arith::MulIOp::create(rewriter, loc, count,
+                                       constI64(rewriter, loc, *elementBytes));
+    }
+    emulation.runtime->call(
+        rewriter, loc, "gpucg_emu_async_copy",
+        {dst, src, dstBytes, srcBytes, emulation.runtime->site(rewriter, op)});
+    // The token means nothing once groups are numbered by the runtime.
+    rewriter.replaceOp(op, constI32(rewriter, loc, 0));
+    return success();
+  }
+  EmulationContext &emulation;
+};
+
+struct AsyncCreateGroupPattern
+    : OpConversionPattern<nvgpu::DeviceAsyncCreateGroupOp> {
+  AsyncCreateGroupPattern(TypeConverter &converter, MLIRContext *ctx,
+                          EmulationContext &emulation)
+      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncCreateGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // cp.async.commit_group commits every copy of the thread not yet in a
+    // group, whatever tokens the op names (as the NVVM lowering does).
+    rewriter.replaceOp(op,
+                       emulation.runtime->call(rewriter, op.getLoc(),
+                                               "gpucg_emu_async_commit", {}));
+    return success();
+  }
+  EmulationContext &emulation;
+};
+
+struct AsyncWaitPattern : OpConversionPattern<nvgpu::DeviceAsyncWaitOp> {
+  AsyncWaitPattern(TypeConverter &converter, MLIRContext *ctx,
+                   EmulationContext &emulation)
+      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+  LogicalResult
+  matchAndRewrite(nvgpu::DeviceAsyncWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Without numGroups, the NVVM lowering waits for all groups.
+    int64_t pending = op.getNumGroups() ? *op.getNumGroups() : 0;
+    emulation.runtime->call(rewriter, op.getLoc(), "gpucg_emu_async_wait",
+                            {constI32(rewriter, op.getLoc(), pending)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+  EmulationContext &emulation;
+};
+
+/// The linear element index of element (row, col) of a WMMA fragment stored
+/// from `linear` with leading dimension `ld` (transposed: column-major).
+static Value getFragmentElementIndex(OpBuilder &b, Location loc, Value linear,
+                                     Value lane, int64_t element,
+                                     int64_t perLane, int64_t columns,
+                                     int64_t ld, bool transpose) {
+  AffineExpr base, laneExpr;
+  bindSymbols(b.getContext(), base, laneExpr);
+  AffineExpr flat = laneExpr * perLane + element;
+  AffineExpr row = flat.floorDiv(columns), col = flat % columns;
+  AffineExpr offset = transpose ? col * ld + row : row * ld + col;
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(0, 2, base + offset), ValueRange{linear, lane});
+}
+
+/// A 1-D view of the whole buffer under `memref`, to index elements by
+/// their linear index.
+static Value getLinearView(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  auto viewType =
+      MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  // The size only bounds what the view may touch; the linear indices come
+  // from the original memref's own offset and strides.
+  return memref::ReinterpretCastOp::create(
+      b, loc, viewType, metadata.getBaseBuffer(), /*offset=*/0,
+      /*sizes=*/ArrayRef<int64_t>{std::numeric_limits<int32_t>::max()},
+      /*strides=*/ArrayRef<int64_t>{1});
+}
+
+struct WmmaLoadPattern : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
+  WmmaLoadPattern(TypeConverter &converter, MLIRContext *ctx,
+                  EmulationContext &emulation)
+      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
+    if (!isEmulatableFragment(type))
+      return rewriter.notifyMatchFailure(op, "fragment shape");
+    Location loc = op.getLoc();
+    VectorType laneType = getLaneFragmentType(type);
+    Value lane = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        emulation.runtime->call(rewriter, loc, "gpucg_emu_lane_id", {})[0]);
+    Value linear = getLinearIndex(rewriter, loc, adaptor.getSrcMemref(),
+                                  adaptor.getIndices())
+                       .first;
+    Value view = getLinearView(rewriter, loc, adaptor.getSrcMemref());
+    Value result = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getZeroAttr(laneType));
+    int64_t perLane = laneType.getNumElements();
+    for (int64_t element = 0; element < perLane; ++element) {
+      Value index = getFragmentElementIndex(
+          rewriter, loc, linear, lane, element, perLane, type.getShape()[1],
+          op.getLeadDimension().getSExtValue(), op.getTranspose().has_value());
+      auto value = memref::LoadOp::create(rewriter, loc, view, index);
+      value->setAttr(kSourceOpAttr,
+                     rewriter.getStringAttr(op->getName().getStringRef()));
+      result = vector::InsertOp::create(rewriter, loc, value, result, element);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  EmulationContext &emulation;
+};
+
+struct WmmaStorePattern : OpConversionPattern<gpu::SubgroupMmaStoreMatrixOp> {
+  WmmaStorePattern(TypeConverter &converter, MLIRContext *ctx,
+                   EmulationContext &emulation)
+      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaStoreMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<gpu::MMAMatrixType>(op.getSrc().getType());
+    if (!isEmulatableFragment(type))
+      return rewriter.notifyMatchFailure(op, "fragment shape");
+    Location loc = op.getLoc();
+    Value lane = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        emulation.runtime->call(rewriter, loc, "gpucg_emu_lane_id", {})[0]);
+    Value linear = getLinearIndex(rewriter, loc, adaptor.getDstMemref(),
+                                  adaptor.getIndices())
+                       .first;
+    Value view = getLinearView(rewriter, loc, adaptor.getDstMemref());
+    int64_t perLane = getLaneFragmentType(type).getNumElements();
+    for (int64_t element = 0; element < perLane; ++element) {
+      Value index = getFragmentElementIndex(
+          rewriter, loc, linear, lane, element, perLane, type.getShape()[1],
+          op.getLeadDimension().getSExtValue(), op.getTranspose().has_value());
+      Value value =
+          vector::ExtractOp::create(rewriter, loc, adaptor.getSrc(), element);
+      auto store = memref::StoreOp::create(rewriter, loc, value, view, index);
+      store->setAttr(kSourceOpAttr,
+                     rewriter.getStringAttr(op->getName().getStringRef()));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  EmulationContext &emulation;
+};
+
+struct WmmaConstantPattern
+    : OpConversionPattern<gpu::SubgroupMmaConstantMatrixOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaConstantMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
+    if (!isEmulatableFragment(type))
+      return rewriter.notifyMatchFailure(op, "fragment shape");
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+        op, getLaneFragmentType(type), adaptor.getValue());
+    return success();
+  }
+};
+
+struct WmmaComputePattern : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
+  WmmaComputePattern(TypeConverter &converter, MLIRContext *ctx,
+                     EmulationContext &emulation)
+      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto aType = cast<gpu::MMAMatrixType>(op.getOpA().getType());
+    auto cType = cast<gpu::MMAMatrixType>(op.getOpC().getType());
+    FailureOr<EmulatorType> abCode =
+        getMmaOperandType(aType.getElementType(), /*tf32=*/true);
+    FailureOr<EmulatorType> cCode =
+        getMmaOperandType(cType.getElementType(), /*tf32=*/false);
+    if (failed(abCode) || failed(cCode))
+      return rewriter.notifyMatchFailure(op, "types");
+    Location loc = op.getLoc();
+    // The fragments hold the logical matrices: a load with `transpose`
+    // already read A or B column-major, so a_transpose/b_transpose only
+    // restate how they were loaded.
+    SmallVector<Value> addresses;
+    for (Value operand :
+         {adaptor.getOpA(), adaptor.getOpB(), adaptor.getOpC()}) {
+      Value scratch = createScratch(rewriter, emulation.body,
+                                    cast<VectorType>(operand.getType()));
+      storeFragment(rewriter, loc, operand, scratch);
+      addresses.push_back(getScratchAddress(rewriter, loc, scratch));
+    }
+    VectorType resultType = getLaneFragmentType(cType);
+    Value result = createScratch(rewriter, emulation.body, resultType);
+    addresses.push_back(getScratchAddress(rewriter, loc, result));
+    int64_t m = aType.getShape()[0], k = aType.getShape()[1],
+            n = cType.getShape()[1];
+    SmallVector<Value> operands = {
+        constI32(rewriter, loc, m), constI32(rewriter, loc, n),
+        constI32(rewriter, loc, k),
+        constI32(rewriter, loc, static_cast<int32_t>(*abCode)),
+        constI32(rewriter, loc, static_cast<int32_t>(*cCode))};
+    llvm::append_range(operands, addresses);
+    operands.push_back(emulation.runtime->site(rewriter, op));
+    emulation.runtime->call(rewriter, loc, "gpucg_emu_wmma_mma", operands);
+    rewriter.replaceOp(op, loadFragment(rewriter, loc, resultType, result));
+    return success();
+  }
+  EmulationContext &emulation;
+};
+
+struct WmmaElementwisePattern
+    : OpConversionPattern<gpu::SubgroupMmaElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange args = adaptor.getArgs();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "fragment shape");
+    Value result;
+    switch (op.getOpType()) {
+    case gpu::MMAElementwiseOp::ADDF:
+      result = arith::AddFOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::MULF:
+      result = arith::MulFOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::SUBF:
+      result = arith::SubFOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::DIVF:
+      result = arith::DivFOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::MAXF:
+      result = arith::MaximumFOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::MINF:
+      result = arith::MinimumFOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::NEGATEF:
+      result = arith::NegFOp::create(rewriter, loc, args[0]);
+      break;
+    case gpu::MMAElementwiseOp::ADDI:
+      result = arith::AddIOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::MULI:
+      result = arith::MulIOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::SUBI:
+      result = arith::SubIOp::create(rewriter, loc, args[0], args[1]);
+      break;
+    case gpu::MMAElementwiseOp::EXTF:
+      result = arith::ExtFOp::create(rewriter, loc, resultType, args[0]);
+      break;
+    default:
+      return rewriter.notifyMatchFailure(op, "elementwise kind");
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+/// Checks what the type conversion below cannot take, with errors that name
+/// the op and the limit (a failed conversion would only say "failed to
+/// legalize").
+static LogicalResult checkTypedOps(func::FuncOp body) {
+  WalkResult result = body.walk([&](Operation *op) -> WalkResult {
+    for (Type type :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+      auto fragment = dyn_cast<gpu::MMAMatrixType>(type);
+      if (fragment && !isEmulatableFragment(fragment)) {
+        op->emitOpError() << "uses fragment " << fragment
+                          << ", whose elements do not split evenly over the "
+                          << kEmulatedWarpSize << " lanes of a warp";
+        return WalkResult::interrupt();
+      }
+    }
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+      Type element = copy.getDst().getType().getElementType();
+      if (failed(getElementBytes(element))) {
+        op->emitOpError() << "copies elements of type " << element
+                          << "; the emulator copies whole bytes";
+        return WalkResult::interrupt();
+      }
+    }
+    if (auto compute = dyn_cast<gpu::SubgroupMmaComputeOp>(op)) {
+      Type a =
+          cast<gpu::MMAMatrixType>(compute.getOpA().getType()).getElementType();
+      Type c =
+          cast<gpu::MMAMatrixType>(compute.getOpC().getType()).getElementType();
+      if (failed(getMmaOperandType(a, /*tf32=*/true)) ||
+          failed(getMmaOperandType(c, /*tf32=*/false))) {
+        op->emitOpError() << "multiplies " << a << " into " << c
+                          << "; the emulator has no such WMMA";
+        return WalkResult::interrupt();
+      }
+    }
+    if (auto elementwise = dyn_cast<gpu::SubgroupMmaElementwiseOp>(op)) {
+      switch (elementwise.getOpType()) {
+      case gpu::MMAElementwiseOp::ADDF:
+      case gpu::MMAElementwiseOp::MULF:
+      case gpu::MMAElementwiseOp::SUBF:
+      case gpu::MMAElementwiseOp::DIVF:
+      case gpu::MMAElementwiseOp::MAXF:
+      case gpu::MMAElementwiseOp::MINF:
+      case gpu::MMAElementwiseOp::NEGATEF:
+      case gpu::MMAElementwiseOp::ADDI:
+      case gpu::MMAElementwiseOp::MULI:
+      case gpu::MMAElementwiseOp::SUBI:
+      case gpu::MMAElementwiseOp::EXTF:
+        break;
+      default:
+        op->emitOpError() << "applies '"
+                          << gpu::stringifyMMAElementwiseOp(
+                                 elementwise.getOpType())
+                          << "', which the emulator does not model";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+static LogicalResult convertTypedOps(func::FuncOp body,
+                                     EmulatorRuntime &runtime) {
+  if (failed(checkTypedOps(body)))
+    return failure();
+  MLIRContext *ctx = body.getContext();
+  // Sites are module symbols: create them before the conversion starts.
+  body.walk([&](Operation *op) {
+    if (isa<gpu::SubgroupMmaComputeOp, nvgpu::DeviceAsyncCopyOp>(op))
+      runtime.createSite(op);
+  });
+
+  TypeConverter converter;
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([ctx](nvgpu::DeviceAsyncTokenType) -> Type {
+    return IntegerType::get(ctx, 32);
+  });
+  converter.addConversion([](gpu::MMAMatrixType type) -> std::optional<Type> {
+    if (!isEmulatableFragment(type))
+      return std::nullopt;
+    return getLaneFragmentType(type);
+  });
+
+  ConversionTarget target(*ctx);
+  target.addIllegalOp<
+      nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
+      nvgpu::DeviceAsyncWaitOp, gpu::SubgroupMmaLoadMatrixOp,
+      gpu::SubgroupMmaStoreMatrixOp, gpu::SubgroupMmaConstantMatrixOp,
+      gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaElementwiseOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+
+  EmulationContext emulation{body, &runtime};
+  RewritePatternSet patterns(ctx);
+  patterns.add<AsyncCopyPattern, AsyncCreateGroupPattern, AsyncWaitPattern,
+               WmmaLoadPattern, WmmaStorePattern, WmmaComputePattern>(
+      converter, ctx, emulation);
+  patterns.add<WmmaConstantPattern, WmmaElementwisePattern>(converter, ctx);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  return applyPartialConversion(body, target, std::move(patterns));
+}
+
+//===----------------------------------------------------------------------===//
+// Race detection: every access to workgroup memory
+//===----------------------------------------------------------------------===//
+
+/// Reports the bytes `op` reads or writes in workgroup memory to the
+/// runtime: `rows` contiguous runs of `rowElements` elements each, starting
+/// at `memref[indices]` with the rows along dimension `rank - 2`.
+static void reportAccess(OpBuilder &b, EmulatorRuntime &runtime, Operation *op,
+                         Value memref, ValueRange indices,
+                         ArrayRef<int64_t> leadingShape, int64_t rowElements,
+                         bool isWrite) {
+  Location loc = op->getLoc();
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elementBytes = *getElementBytes(type.getElementType());
+  Value site = runtime.site(b, op);
+  Value bytes = constI64(b, loc, rowElements * elementBytes);
+  Value write = constI32(b, loc, isWrite);
+  int64_t numRows = 1;
+  for (int64_t size : leadingShape)
+    numRows *= size;
+  for (int64_t row = 0; row < numRows; ++row) {
+    // The leading vector dimensions map to the memref's dimensions just
+    // before the innermost one.
+    SmallVector<Value> rowIndices(indices.begin(), indices.end());
+    int64_t rest = row;
+    for (int64_t dim = static_cast<int64_t>(leadingShape.size()) - 1; dim >= 0;
+         --dim) {
+      int64_t position = rest % leadingShape[dim];
+      rest /= leadingShape[dim];
+      size_t memrefDim = rowIndices.size() - leadingShape.size() - 1 + dim;
+      if (position != 0)
+        rowIndices[memrefDim] = arith::AddIOp::create(
+            b, loc, rowIndices[memrefDim],
+            arith::ConstantIndexOp::create(b, loc, position));
+    }
+    Value address = getElementAddress(b, loc, memref, rowIndices, elementBytes);
+    runtime.call(b, loc, "gpucg_emu_access", {address, bytes, write, site});
+  }
+}
+
+static LogicalResult instrumentWorkgroupAccesses(func::FuncOp body,
+                                                 EmulatorRuntime &runtime) {
+  SmallVector<Operation *> accesses;
+  body.walk([&](Operation *op) {
+    if (llvm::any_of(op->getOperandTypes(), isWorkgroupMemory) &&
+        isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
+            vector::TransferReadOp, vector::TransferWriteOp,
+            vector::MaskedLoadOp, vector::MaskedStoreOp, memref::CopyOp>(op))
+      accesses.push_back(op);
+  });
+  OpBuilder b(body.getContext());
+  for (Operation *op : accesses) {
+    b.setInsertionPoint(op);
+    auto dropSourceName =
+        llvm::make_scope_exit([op] { op->removeAttr(kSourceOpAttr); });
+    auto vectorShape = [](Type type) {
+      auto vector = cast<VectorType>(type);
+      return std::make_pair(vector.getShape().drop_back(),
+                            vector.getShape().back());
+    };
+    LogicalResult result =
+        TypeSwitch<Operation *, LogicalResult>(op)
+            .Case([&](memref::LoadOp load) {
+              reportAccess(b, runtime, op, load.getMemRef(), load.getIndices(),
+                           {}, 1, false);
+              return success();
+            })
+            .Case([&](memref::StoreOp store) {
+              reportAccess(b, runtime, op, store.getMemRef(),
+                           store.getIndices(), {}, 1, true);
+              return success();
+            })
+            .Case<vector::LoadOp, vector::MaskedLoadOp>([&](auto load) {
+              auto [leading, row] = vectorShape(load.getVectorType());
+              reportAccess(b, runtime, op, load.getBase(), load.getIndices(),
+                           leading, row, false);
+              return success();
+            })
+            .Case<vector::StoreOp, vector::MaskedStoreOp>([&](auto store) {
+              auto [leading, row] = vectorShape(store.getVectorType());
+              reportAccess(b, runtime, op, store.getBase(), store.getIndices(),
+                           leading, row, true);
+              return success();
+            })
+            .Case<vector::TransferReadOp, vector::TransferWriteOp>(
+                [&](auto transfer) -> LogicalResult {
+                  AffineMap map = transfer.getPermutationMap();
+                  if (!map.isMinorIdentity())
+                    return op->emitOpError()
+                           << "accesses workgroup memory through permutation "
+                              "map "
+                           << AffineMapAttr::get(map)
+                           << "; the race detector takes minor-identity "
+                              "transfers only (run with check-races=false)";
+                  auto [leading, row] = vectorShape(transfer.getVectorType());
+                  reportAccess(b, runtime, op, transfer.getBase(),
+                               transfer.getIndices(), leading, row,
+                               isa<vector::TransferWriteOp>(op));
+                  return success();
+                })
+            .Default([&](Operation *) -> LogicalResult {
+              return op->emitOpError()
+                     << "copies workgroup memory as a whole; the race "
+                        "detector does not follow it (run with "
+                        "check-races=false)";
+            });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The passes
+//===----------------------------------------------------------------------===//
+
+/// Replaces the workgroup address space by the default one everywhere in
+/// `module`: on the CPU all memory is one.
+static void dropWorkgroupAddressSpace(ModuleOp module) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
+    if (!isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+      return std::nullopt;
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           type.getLayout(), Attribute());
+  });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+}
+
+namespace {
+struct TestEmulateGpuPass
+    : public gpucg::impl::TestEmulateGpuBase<TestEmulateGpuPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<gpu::LaunchOp> launches;
+    module.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    if (launches.empty())
+      return;
+
+    // Warp reductions as butterfly shuffles, exactly as gpucg-convert-to-nvvm
+    // lowers them, so that the emulated shuffles are the ones that run.
+    {
+      RewritePatternSet patterns(ctx);
+      populateGpuLowerSubgroupReduceToShufflePatterns(
+          patterns, /*subgroupSize=*/kEmulatedWarpSize, /*shuffleBitwidth=*/32);
+      FrozenRewritePatternSet frozen(std::move(patterns));
+      for (gpu::LaunchOp launch : launches)
+        if (failed(applyPatternsGreedily(launch, frozen))) {
+          launch.emitOpError() << "warp reductions did not lower to shuffles";
+          return signalPassFailure();
+        }
+    }
+
+    EmulatorRuntime runtime(module);
+    runtime.declareAll();
+    for (auto [index, launch] : llvm::enumerate(launches)) {
+      FailureOr<func::FuncOp> body =
+          outlineLaunch(launch, runtime, index, checkRaces);
+      if (failed(body))
+        return signalPassFailure();
+      BodyRewriter rewriter(*body, runtime);
+      if (failed(rewriter.rewriteSimpleOps()) ||
+          failed(convertTypedOps(*body, runtime)))
+        return signalPassFailure();
+      // What the emulator does not model must not reach the CPU lowering,
+      // which would drop or misread it.
+      WalkResult unmodelled = body->walk([&](Operation *op) {
+        if (!isa<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
+                op->getDialect()))
+          return WalkResult::advance();
+        op->emitOpError()
+            << "is not modelled by the CPU emulator (gpucg-test-emulate-gpu)";
+        return WalkResult::interrupt();
+      });
+      if (unmodelled.wasInterrupted())
+        return signalPassFailure();
+      if (checkRaces && failed(instrumentWorkgroupAccesses(*body, runtime)))
+        return signalPassFailure();
+      body->walk([](Operation *op) { op->removeAttr(kSourceOpAttr); });
+    }
+    dropWorkgroupAddressSpace(module);
+  }
+};
+
+struct TestEmulateLaunchesPass
+    : public gpucg::impl::TestEmulateLaunchesBase<TestEmulateLaunchesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto pointerType = LLVM::LLVMPointerType::get(ctx);
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    OpBuilder b(ctx);
+
+    SmallVector<LLVM::LLVMFuncOp> bodies;
+    module.walk([&](LLVM::LLVMFuncOp func) {
+      if (func->hasAttr(kThreadBodyAttr))
+        bodies.push_back(func);
+    });
+    if (bodies.empty())
+      return;
+
+    b.setInsertionPointToStart(module.getBody());
+    auto launchType =
+        LLVM::LLVMFunctionType::get(voidType, {pointerType, pointerType});
+    auto launchFunc = module.lookupSymbol<LLVM::LLVMFuncOp>("gpucg_emu_launch");
+    if (!launchFunc)
+      launchFunc = LLVM::LLVMFuncOp::create(b, module.getLoc(),
+                                            "gpucg_emu_launch", launchType);
+
+    for (LLVM::LLVMFuncOp body : bodies) {
+      LLVM::LLVMFunctionType bodyType = body.getFunctionType();
+      if (!isa<LLVM::LLVMVoidType>(bodyType.getReturnType()) ||
+          bodyType.isVarArg()) {
+        body.emitOpError() << "is an emulated thread body of type " << bodyType
+                           << "; it must return nothing";
+        return signalPassFailure();
+      }
+      Location loc = body.getLoc();
+      body->removeAttr(kThreadBodyAttr);
+      // The calls to replace, before the trampoline adds its own.
+      SmallVector<LLVM::CallOp> calls;
+      module.walk([&](LLVM::CallOp call) {
+        if (call.getCallee() == body.getSymName())
+          calls.push_back(call);
+      });
+      auto closureType =
+          LLVM::LLVMStructType::getLiteral(ctx, bodyType.getParams());
+
+      // The trampoline: unpacks the closure and calls the body.
+      b.setInsertionPointAfter(body);
+      auto trampoline = LLVM::LLVMFuncOp::create(
+          b, loc, (body.getSymName() + "_trampoline").str(),
+          LLVM::LLVMFunctionType::get(voidType, {pointerType}));
+      Block *entry = trampoline.addEntryBlock(b);
+      b.setInsertionPointToStart(entry);
+      SmallVector<Value> arguments;
+      for (auto [index, type] : llvm::enumerate(bodyType.getParams())) {
+        Value field = LLVM::GEPOp::create(
+            b, loc, pointerType, closureType, entry->getArgument(0),
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)});
+        arguments.push_back(LLVM::LoadOp::create(b, loc, type, field));
+      }
+      LLVM::CallOp::create(b, loc, body, arguments);
+      LLVM::ReturnOp::create(b, loc, ValueRange());
+
+      // Each call: the closure on the caller's stack, then the launch.
+      for (LLVM::CallOp call : calls) {
+        b.setInsertionPoint(call);
+        Location callLoc = call.getLoc();
+        Value one = LLVM::ConstantOp::create(b, callLoc, b.getI64Type(),
+                                             b.getI64IntegerAttr(1));
+        Value closure =
+            LLVM::AllocaOp::create(b, callLoc, pointerType, closureType, one);
+        for (auto [index, operand] : llvm::enumerate(call.getArgOperands())) {
+          Value field = LLVM::GEPOp::create(
+              b, callLoc, pointerType, closureType, closure,
+              ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)});
+          LLVM::StoreOp::create(b, callLoc, operand, field);
+        }
+        Value function = LLVM::AddressOfOp::create(b, callLoc, trampoline);
+        LLVM::CallOp::create(b, callLoc, launchFunc,
+                             ValueRange{function, closure});
+        call.erase();
+      }
+    }
+  }
+};
+} // namespace

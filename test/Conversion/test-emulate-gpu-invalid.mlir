@@ -1,0 +1,197 @@
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-emulate-gpu)' \
+// RUN:   -split-input-file -verify-diagnostics
+
+func.func @async_launch(%n: index) {
+  %c1 = arith.constant 1 : index
+  %t = gpu.wait async
+  // expected-error @below {{is asynchronous; the emulator runs synchronous launches only}}
+  %l = gpu.launch async [%t] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @cluster() {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{has a cluster size; the emulator has no clusters}}
+  gpu.launch clusters(%cx, %cy, %cz) in (%ux = %c1, %uy = %c1, %uz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @private_attribution() {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{has private attributions; the emulator does not model them}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             private(%p : memref<4xf32, #gpu.address_space<private>>) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @two_blocks(%cond: i1) {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{has a body of 2 blocks; the emulator outlines single-block launch bodies}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    cf.br ^bb1
+  ^bb1:
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @strided_attribution() {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{has a workgroup attribution of type 'memref<4x4xf32, strided<[8, 1]>, #gpu.address_space<workgroup>>'; the emulator lays out static, identity-layout buffers of whole-byte elements}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%w : memref<4x4xf32, strided<[8, 1]>, #gpu.address_space<workgroup>>) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @shuffle_f16(%v: f16, %out: memref<f16>) {
+  %c1 = arith.constant 1 : index
+  %o = arith.constant 1 : i32
+  %w = arith.constant 32 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{shuffles 'f16'; the emulator shuffles 32-bit values (i32, f32), as the NVVM lowering does}}
+    %r, %ok = gpu.shuffle xor %v, %o, %w : f16
+    memref.store %r, %out[] : memref<f16>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @mma_i4(%a: vector<4x8xi4>, %b: vector<2x8xi4>, %c: vector<2x2xi32>, %out: memref<2x2xi32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{multiplies 'vector<4x8xi4>' into 'vector<2x2xi32>'; the emulator has no such mma.sync}}
+    %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 64]} : (vector<4x8xi4>, vector<2x8xi4>, vector<2x2xi32>) -> vector<2x2xi32>
+    %c0 = arith.constant 0 : index
+    vector.store %d, %out[%c0, %c0] : memref<2x2xi32>, vector<2x2xi32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @wmma_fragment(%m: memref<8x8xf16>, %n: memref<8x8xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{uses fragment '!gpu.mma_matrix<4x4xf32, "COp">', whose elements do not split evenly over the 32 lanes of a warp}}
+    %f = gpu.subgroup_mma_load_matrix %n[%c0, %c0] {leadDimension = 8 : index} : memref<8x8xf32> -> !gpu.mma_matrix<4x4xf32, "COp">
+    gpu.subgroup_mma_store_matrix %f, %n[%c0, %c0] {leadDimension = 8 : index} : !gpu.mma_matrix<4x4xf32, "COp">, memref<8x8xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @wmma_elementwise(%m: memref<16x16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %f = gpu.subgroup_mma_load_matrix %m[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
+    // expected-error @below {{applies 'divs', which the emulator does not model}}
+    %g = gpu.subgroup_mma_elementwise divs %f, %f : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+    gpu.subgroup_mma_store_matrix %g, %m[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x16xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @async_copy_i4(%src: memref<64xi4>, %dst: memref<64xi4, #gpu.address_space<workgroup>>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{copies elements of type 'i4'; the emulator copies whole bytes}}
+    %t = nvgpu.device_async_copy %src[%c0], %dst[%c0], 32 : memref<64xi4> to memref<64xi4, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @unmodelled(%out: memref<index>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{is not modelled by the CPU emulator (gpucg-test-emulate-gpu)}}
+    %s = gpu.subgroup_id : index
+    memref.store %s, %out[] : memref<index>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @permuted_transfer(%m: memref<8x8xf32, #gpu.address_space<workgroup>>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{accesses workgroup memory through permutation map affine_map<(d0, d1) -> (d0)>; the race detector takes minor-identity transfers only (run with check-races=false)}}
+    %v = vector.transfer_read %m[%c0, %c0], %pad {permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<8x8xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+    vector.transfer_write %v, %m[%c0, %c0] {permutation_map = affine_map<(d0, d1) -> (d0)>} : vector<8xf32>, memref<8x8xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @whole_copy(%m: memref<8xf32, #gpu.address_space<workgroup>>, %g: memref<8xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{copies workgroup memory as a whole; the race detector does not follow it (run with check-races=false)}}
+    memref.copy %g, %m : memref<8xf32> to memref<8xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+llvm.func @llvm_host() {
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{is not in a func.func; the emulator outlines the launches of func.func hosts}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  llvm.return
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Plants one known bug in a pipeline's printed output, for the emulator's
+mutation tests: each mutation must make the emulated kernel fail (wrong
+numbers, a race report or a barrier error), which shows that the emulator
+would catch that bug if a pass made it.
+
+  mutate.py MUTATION [N] < in.mlir > out.mlir
+
+Mutations (N counts matches from 1, in print order):
+  drop-barrier N     delete the N-th gpu.barrier
+  weaken-wait N      let the N-th nvgpu.device_async_wait leave one more
+                     group pending (numGroups + 1; a wait for all groups
+                     becomes {numGroups = 1})
+  flip-transpose N   flip the transpose flag of the N-th nvgpu.ldmatrix
+  unswizzle-reads    give every nvgpu.ldmatrix the column index from before
+                     the XOR swizzle, which the copies into workgroup memory
+                     still apply
+
+A mutation that finds nothing to change is an error (exit status 2), so a
+pipeline change cannot silently turn a mutation test into a no-op.
+"""
+
+import re
+import sys
+
+
+def fail(message):
+    sys.stderr.write("mutate.py: " + message + "\n")
+    sys.exit(2)
+
+
+def nth_line(lines, pattern, n):
+    seen = 0
+    for index, line in enumerate(lines):
+        if re.search(pattern, line):
+            seen += 1
+            if seen == n:
+                return index
+    fail("no match #%d for %r (%d found)" % (n, pattern, seen))
+
+
+def main():
+    if len(sys.argv) < 2:
+        fail("usage: mutate.py MUTATION [N] < in.mlir > out.mlir")
+    mutation = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    lines = sys.stdin.read().split("\n")
+
+    if mutation == "drop-barrier":
+        del lines[nth_line(lines, r"\bgpu\.barrier\b", n)]
+    elif mutation == "weaken-wait":
+        index = nth_line(lines, r"\bnvgpu\.device_async_wait\b", n)
+        line = lines[index]
+        if "numGroups" in line:
+            line = re.sub(r"numGroups = (\d+)",
+                          lambda m: "numGroups = %d" % (int(m.group(1)) + 1),
+                          line)
+        else:
+            line = re.sub(r"(nvgpu\.device_async_wait %[\w#]+)",
+                          r"\1 {numGroups = 1 : i32}", line)
+        lines[index] = line
+    elif mutation == "flip-transpose":
+        index = nth_line(lines, r"\bnvgpu\.ldmatrix\b", n)
+        line = lines[index]
+        if "transpose = true" in line:
+            lines[index] = line.replace("transpose = true", "transpose = false")
+        else:
+            lines[index] = line.replace("transpose = false", "transpose = true")
+    elif mutation == "unswizzle-reads":
+        # %x = arith.xori %unswizzled, %mask : index
+        xors = {}
+        for line in lines:
+            match = re.match(r"\s*(%[\w#]+) = arith\.xori (%[\w#]+), %[\w#]+ : index",
+                             line)
+            if match:
+                xors[match.group(1)] = match.group(2)
+        changed = 0
+        for index, line in enumerate(lines):
+            # The innermost (column) index is the last one.
+            match = re.search(r"nvgpu\.ldmatrix %[\w#]+\[[^\]]*, (%[\w#]+)\]", line)
+            if match and match.group(1) in xors:
+                start, end = match.span(1)
+                lines[index] = line[:start] + xors[match.group(1)] + line[end:]
+                changed += 1
+        if not changed:
+            fail("no nvgpu.ldmatrix reads a swizzled (arith.xori) column")
+    else:
+        fail("unknown mutation " + mutation)
+    sys.stdout.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

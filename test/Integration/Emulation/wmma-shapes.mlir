@@ -1,0 +1,171 @@
+// gpucg-matmul-tensorcore (WMMA) on the CPU emulator: padded workgroup
+// memory, gpu.subgroup_mma_load/compute/store (f16 -> f32 and tf32), async
+// copies, on aligned, unaligned, and deep-K (pipelined) shapes, bit-exact
+// against the untiled kernels with small-integer inputs.
+
+// The untiled kernels, run as they are, are the reference.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.ref
+// gpucg-matmul-tensorcore's output, in order and in reverse:
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-tensorcore{chip=sm_80},gpucg-test-emulate-on-cpu)' -o %t.0.mlir
+// RUN: %mlir_runner_emulated %t.0.mlir | %strip_address > %t.0.forward
+// RUN: diff %t.ref %t.0.forward
+// RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.0.mlir | %strip_address > %t.0.reverse
+// RUN: diff %t.ref %t.0.reverse
+// Three stages of async copies in flight:
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-tensorcore{chip=sm_80 depth=3},gpucg-test-emulate-on-cpu)' -o %t.1.mlir
+// RUN: %mlir_runner_emulated %t.1.mlir | %strip_address > %t.1.forward
+// RUN: diff %t.ref %t.1.forward
+// RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.1.mlir | %strip_address > %t.1.reverse
+// RUN: diff %t.ref %t.1.reverse
+
+// What ran: WMMA fragments.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-tensorcore{chip=sm_80})' \
+// RUN:   | gpucg-opt | FileCheck %s --check-prefix=IR
+// IR-LABEL: func.func @f16_unaligned
+// IR: gpu.subgroup_mma_compute {{.*}}!gpu.mma_matrix<16x16xf16, "AOp">
+// IR-LABEL: func.func @f32_tf32
+// IR: gpu.subgroup_mma_compute {{.*}}!gpu.mma_matrix<16x8xf32, "AOp">
+
+func.func @f16_unaligned(%in0: tensor<37x16xf16>, %in1: tensor<16x33xf16>, %out: tensor<37x33xf32>) -> tensor<37x33xf32> {
+  %r = linalg.matmul ins(%in0, %in1 : tensor<37x16xf16>, tensor<16x33xf16>) outs(%out : tensor<37x33xf32>) -> tensor<37x33xf32>
+  return %r : tensor<37x33xf32>
+}
+
+func.func @f16_aligned(%in0: tensor<64x32xf16>, %in1: tensor<32x64xf16>, %out: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul ins(%in0, %in1 : tensor<64x32xf16>, tensor<32x64xf16>) outs(%out : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+func.func @f32_tf32(%in0: tensor<32x16xf32>, %in1: tensor<16x32xf32>, %out: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %r = linalg.matmul ins(%in0, %in1 : tensor<32x16xf32>, tensor<16x32xf32>) outs(%out : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+func.func @f16_deep(%in0: tensor<70x128xf16>, %in1: tensor<128x40xf16>, %out: tensor<70x40xf32>) -> tensor<70x40xf32> {
+  %r = linalg.matmul ins(%in0, %in1 : tensor<70x128xf16>, tensor<128x40xf16>) outs(%out : tensor<70x40xf32>) -> tensor<70x40xf32>
+  return %r : tensor<70x40xf32>
+}
+
+func.func private @printMemrefF32(memref<*xf32>)
+func.func private @printMemrefI32(memref<*xi32>)
+
+func.func @main() {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %f16_unaligned_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<37x16xf16>
+  %f16_unaligned_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<16x33xf16>
+  %f16_unaligned_2 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<37x33xf32>
+  %f16_unaligned_r = func.call @f16_unaligned(%f16_unaligned_0, %f16_unaligned_1, %f16_unaligned_2) : (tensor<37x16xf16>, tensor<16x33xf16>, tensor<37x33xf32>) -> tensor<37x33xf32>
+  %f16_unaligned_m = bufferization.to_buffer %f16_unaligned_r : tensor<37x33xf32> to memref<37x33xf32>
+  %f16_unaligned_u = memref.cast %f16_unaligned_m : memref<37x33xf32> to memref<*xf32>
+  func.call @printMemrefF32(%f16_unaligned_u) : (memref<*xf32>) -> ()
+  %f16_aligned_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<64x32xf16>
+  %f16_aligned_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<32x64xf16>
+  %f16_aligned_2 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<64x64xf32>
+  %f16_aligned_r = func.call @f16_aligned(%f16_aligned_0, %f16_aligned_1, %f16_aligned_2) : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %f16_aligned_m = bufferization.to_buffer %f16_aligned_r : tensor<64x64xf32> to memref<64x64xf32>
+  %f16_aligned_u = memref.cast %f16_aligned_m : memref<64x64xf32> to memref<*xf32>
+  func.call @printMemrefF32(%f16_aligned_u) : (memref<*xf32>) -> ()
+  %f32_tf32_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<32x16xf32>
+  %f32_tf32_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<16x32xf32>
+  %f32_tf32_2 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<32x32xf32>
+  %f32_tf32_r = func.call @f32_tf32(%f32_tf32_0, %f32_tf32_1, %f32_tf32_2) : (tensor<32x16xf32>, tensor<16x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  %f32_tf32_m = bufferization.to_buffer %f32_tf32_r : tensor<32x32xf32> to memref<32x32xf32>
+  %f32_tf32_u = memref.cast %f32_tf32_m : memref<32x32xf32> to memref<*xf32>
+  func.call @printMemrefF32(%f32_tf32_u) : (memref<*xf32>) -> ()
+  %f16_deep_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<70x128xf16>
+  %f16_deep_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<128x40xf16>
+  %f16_deep_2 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<70x40xf32>
+  %f16_deep_r = func.call @f16_deep(%f16_deep_0, %f16_deep_1, %f16_deep_2) : (tensor<70x128xf16>, tensor<128x40xf16>, tensor<70x40xf32>) -> tensor<70x40xf32>
+  %f16_deep_m = bufferization.to_buffer %f16_deep_r : tensor<70x40xf32> to memref<70x40xf32>
+  %f16_deep_u = memref.cast %f16_deep_m : memref<70x40xf32> to memref<*xf32>
+  func.call @printMemrefF32(%f16_deep_u) : (memref<*xf32>) -> ()
+  return
+}
