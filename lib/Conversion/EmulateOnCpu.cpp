@@ -1214,11 +1214,10 @@ struct TestEmulateGpuPass
       populateGpuLowerSubgroupReduceToShufflePatterns(
           patterns, /*subgroupSize=*/kEmulatedWarpSize, /*shuffleBitwidth=*/32);
       FrozenRewritePatternSet frozen(std::move(patterns));
+      // A reduction these patterns leave (a clustered one, or one left by a
+      // driver that did not converge) is reported below as not modelled.
       for (gpu::LaunchOp launch : launches)
-        if (failed(applyPatternsGreedily(launch, frozen))) {
-          launch.emitOpError() << "warp reductions did not lower to shuffles";
-          return signalPassFailure();
-        }
+        (void)applyPatternsGreedily(launch, frozen);
     }
 
     EmulatorRuntime runtime(module);

@@ -195,3 +195,17 @@ llvm.func @llvm_host() {
   }
   llvm.return
 }
+
+// -----
+
+func.func @clustered_reduce(%v: f32, %out: memref<f32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{is not modelled by the CPU emulator (gpucg-test-emulate-gpu)}}
+    %r = gpu.subgroup_reduce add %v cluster(size = 4) : (f32) -> f32
+    memref.store %r, %out[] : memref<f32>
+    gpu.terminator
+  }
+  return
+}
