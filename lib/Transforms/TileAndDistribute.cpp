@@ -41,6 +41,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -209,6 +210,76 @@ static FailureOr<linalg::LinalgOp> stageAccumulator(RewriterBase &rewriter,
   return promoted;
 }
 
+/// A tensor-core matmul whose result feeds a fused epilogue writes it into a
+/// temporary that bufferization allocated (memref.alloc, default memory
+/// space) inside the workgroup loop. The lanes write their MMA fragments
+/// there and the epilogue, distributed over the threads differently, reads
+/// other lanes' elements: the workgroup must share one buffer, while a
+/// memref.alloc in a kernel is a device allocation per thread. Reallocates
+/// the temporary in workgroup memory, statically shaped (each dynamic size
+/// by its upper bound; a partial tile takes a view of it).
+static LogicalResult shareAccumulatorTemporary(RewriterBase &rewriter,
+                                               linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return success();
+  auto alloc = op.getDpsInitOperand(0)->get().getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc.getType().getMemorySpace())
+    return success();
+  MemRefType type = alloc.getType();
+  SmallVector<int64_t> shape;
+  ValueRange dynamicSizes = alloc.getDynamicSizes();
+  for (int64_t size : type.getShape()) {
+    if (!ShapedType::isDynamic(size)) {
+      shape.push_back(size);
+      continue;
+    }
+    Value dynamic = dynamicSizes.front();
+    dynamicSizes = dynamicSizes.drop_front();
+    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(dynamic),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(bound))
+      return op.emitOpError()
+             << "writes its result into a temporary of type " << type
+             << " whose sizes have no constant upper bound; its workgroup "
+                "cannot share it in workgroup memory";
+    shape.push_back(*bound);
+  }
+  for (Operation *user : alloc->getUsers())
+    if (!isa<linalg::LinalgOp, memref::DeallocOp>(user))
+      return op.emitOpError()
+             << "writes its result into a temporary that '"
+             << user->getName()
+             << "' also uses; gpucg moves into workgroup memory only "
+                "temporaries of linalg ops";
+
+  Location loc = alloc.getLoc();
+  rewriter.setInsertionPoint(alloc);
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      rewriter.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto sharedType = MemRefType::get(shape, type.getElementType(),
+                                    MemRefLayoutAttrInterface(), workgroup);
+  Value shared = memref::AllocOp::create(rewriter, loc, sharedType,
+                                         alloc.getAlignmentAttr());
+  Value replacement = shared;
+  if (!type.hasStaticShape()) {
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    replacement = memref::SubViewOp::create(
+        rewriter, loc, shared, offsets, alloc.getMixedSizes(), strides);
+  }
+  for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+    if (isa<memref::DeallocOp>(user))
+      rewriter.eraseOp(user);
+  rewriter.replaceAllUsesWith(alloc.getResult(), replacement);
+  rewriter.eraseOp(alloc);
+  // The epilogue reads what other threads' fragments wrote.
+  rewriter.setInsertionPointAfter(op);
+  gpu::BarrierOp::create(rewriter, op.getLoc());
+  return success();
+}
+
 /// Tiles `op` by `tileSizes` into scf.for loops, distributed over `ctx`'s
 /// processors when `distribute` is set. Returns the tiled op.
 static FailureOr<linalg::LinalgOp> tileLoops(RewriterBase &rewriter,
@@ -320,6 +391,14 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   // distributed like the result).
   bool stageC =
       promoteAB && info.getTensorCoreMmaKind().has_value() && resultDimTiles;
+
+  if (info.getTensorCoreMmaKind().has_value() &&
+      failed(shareAccumulatorTemporary(rewriter, rootOp)))
+    return failure();
+  // An accumulator already in workgroup memory needs no staging.
+  stageC = stageC && !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
+                         cast<MemRefType>(
+                             rootOp.getDpsInitOperand(0)->get().getType()));
 
   linalg::LinalgOp op = rootOp;
   if (stageC) {

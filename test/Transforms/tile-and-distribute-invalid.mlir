@@ -65,3 +65,28 @@ func.func @wrong_level_size(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: me
     ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+/// The accumulator of a fused epilogue must move into workgroup memory, with
+/// a static shape: this one's size has no upper bound.
+func.func @unbounded_temporary(%a: memref<?x64xf16>, %b: memref<64x64xf16>, %n: index)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = mma_sync>} {
+  %t = memref.alloc(%n) : memref<?x64xf32>
+  // expected-error @+1 {{'linalg.matmul' op writes its result into a temporary of type 'memref<?x64xf32>' whose sizes have no constant upper bound; its workgroup cannot share it in workgroup memory}}
+  linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 16], [32, 32, 0], [16, 8, 16]]>}
+    ins(%a, %b : memref<?x64xf16>, memref<64x64xf16>) outs(%t : memref<?x64xf32>)
+  return
+}
+
+// -----
+
+func.func @temporary_used_elsewhere(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = mma_sync>} {
+  %t = memref.alloc() : memref<64x64xf32>
+  // expected-error @+1 {{'linalg.matmul' op writes its result into a temporary that 'memref.copy' also uses; gpucg moves into workgroup memory only temporaries of linalg ops}}
+  linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 16], [32, 32, 0], [16, 8, 16]]>}
+    ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%t : memref<64x64xf32>)
+  memref.copy %t, %c : memref<64x64xf32> to memref<64x64xf32>
+  return
+}

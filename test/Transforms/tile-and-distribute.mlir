@@ -239,3 +239,62 @@ module {
     return %arg2 : memref<512x512xf32>
   }
 }
+
+// -----
+
+/// A fused epilogue (bias + ReLU) reads the matmul's result from the
+/// temporary bufferization allocated: the warps write their fragments
+/// there and the epilogue, distributed differently, reads them back, so the
+/// temporary moves into workgroup memory (a memref.alloc in a kernel would
+/// be one device allocation per thread) and a barrier separates the two.
+/// A partial tile's dynamic temporary becomes a view of a static one.
+// WARP-LABEL: func.func @fused_epilogue
+//       WARP:   scf.forall
+//       WARP:     %[[T:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32, #gpu.address_space<workgroup>>
+//   WARP-NOT:     memref.alloc
+//       WARP:     linalg.matmul {{.+}} outs(%{{.+}} : memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>)
+//  WARP-NEXT:     gpu.barrier
+//       WARP:     linalg.generic
+//  WARP-SAME:       ins(%{{.+}}, %{{.+}} : memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+//       WARP:   return
+// WARP-LABEL: func.func @fused_epilogue_partial
+//       WARP:   %[[S:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32, #gpu.address_space<workgroup>>
+//       WARP:   memref.subview %[[S]][0, 0] [%{{.+}}, 32] [1, 1] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<?x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
+//   WARP-NOT:   memref.alloc(
+//       WARP:   gpu.barrier
+//       WARP:   linalg.generic
+module {
+  func.func @fused_epilogue(%arg0: memref<32x16xf16>, %arg1: memref<16x32xf16>, %arg2: memref<32xf32>, %arg3: memref<32x32xf32>) -> memref<32x32xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 1, 1, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = mma_sync>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg4, %arg5) = (0, 0) to (32, 32) step (32, 32) {
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<32x32xf32>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16], [16, 16, 0], [16, 8, 16]]>} ins(%arg0, %arg1 : memref<32x16xf16>, memref<16x32xf16>) outs(%alloc : memref<32x32xf32>)
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%alloc, %arg2 : memref<32x32xf32>, memref<32xf32>) outs(%arg3 : memref<32x32xf32>) {
+      ^bb0(%in: f32, %in_0: f32, %out: f32):
+        %0 = arith.addf %in, %in_0 : f32
+        %1 = arith.maximumf %0, %cst : f32
+        linalg.yield %1 : f32
+      }
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg3 : memref<32x32xf32>
+  }
+  func.func @fused_epilogue_partial(%arg0: memref<40x16xf16>, %arg1: memref<16x32xf16>, %arg2: memref<32xf32>, %arg3: memref<40x32xf32>) -> memref<40x32xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 1, 2, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = mma_sync>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg4, %arg5) = (0, 0) to (40, 32) step (32, 32) {
+      %m = affine.min affine_map<(d0) -> (-d0 + 40, 32)>(%arg4)
+      %subview = memref.subview %arg0[%arg4, 0] [%m, 16] [1, 1] : memref<40x16xf16> to memref<?x16xf16, strided<[16, 1], offset: ?>>
+      %out = memref.subview %arg3[%arg4, 0] [%m, 32] [1, 1] : memref<40x32xf32> to memref<?x32xf32, strided<[32, 1], offset: ?>>
+      %alloc = memref.alloc(%m) {alignment = 64 : i64} : memref<?x32xf32>
+      linalg.fill ins(%cst : f32) outs(%alloc : memref<?x32xf32>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 16], [16, 16, 0], [16, 8, 16]]>} ins(%subview, %arg1 : memref<?x16xf16, strided<[16, 1], offset: ?>>, memref<16x32xf16>) outs(%alloc : memref<?x32xf32>)
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%alloc, %arg2 : memref<?x32xf32>, memref<32xf32>) outs(%out : memref<?x32xf32, strided<[32, 1], offset: ?>>) {
+      ^bb0(%in: f32, %in_0: f32, %o: f32):
+        %0 = arith.addf %in, %in_0 : f32
+        %1 = arith.maximumf %0, %cst : f32
+        linalg.yield %1 : f32
+      }
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg3 : memref<40x32xf32>
+  }
+}

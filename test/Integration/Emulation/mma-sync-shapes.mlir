@@ -2,7 +2,8 @@
 // workgroup memory, ldmatrix (plain for A, .trans for B), and
 // mma.sync m16n8k16 f16/bf16 -> f32 and m16n8k32 s8 -> s32, on aligned,
 // unaligned (partial workgroup tiles), single-tile and deep-K (pipelined)
-// shapes. Small-integer inputs make every sum exact: the results must equal
+// shapes, and matmuls with a fused bias + ReLU epilogue (the accumulator
+// shared through workgroup memory). Small-integer inputs make every sum exact: the results must equal
 // the untiled kernel's bit for bit.
 
 // The untiled kernels, run as they are, are the reference.
@@ -38,6 +39,12 @@
 // IR-LABEL: func.func @f16_deep
 // IR: scf.for
 // IR: nvgpu.device_async_wait {{.*}}numGroups = {{[1-9]}}
+// IR-LABEL: func.func @bias_relu
+// IR: memref.alloc() {{.*}}#gpu.address_space<workgroup>
+// IR-NOT: memref.alloc(
+// IR: nvgpu.mma.sync
+// IR: gpu.barrier
+// IR: arith.maximumf
 
 func.func @f16_unaligned(%in0: tensor<37x16xf16>, %in1: tensor<16x33xf16>, %out: tensor<37x33xf32>) -> tensor<37x33xf32> {
   %r = linalg.matmul ins(%in0, %in1 : tensor<37x16xf16>, tensor<16x33xf16>) outs(%out : tensor<37x33xf32>) -> tensor<37x33xf32>
@@ -67,6 +74,34 @@ func.func @i8_s32(%in0: tensor<32x64xi8>, %in1: tensor<64x32xi8>, %out: tensor<3
 func.func @f16_deep(%in0: tensor<70x128xf16>, %in1: tensor<128x40xf16>, %out: tensor<70x40xf32>) -> tensor<70x40xf32> {
   %r = linalg.matmul ins(%in0, %in1 : tensor<70x128xf16>, tensor<128x40xf16>) outs(%out : tensor<70x40xf32>) -> tensor<70x40xf32>
   return %r : tensor<70x40xf32>
+}
+
+func.func @bias_relu(%in0: tensor<48x16xf16>, %in1: tensor<16x40xf16>, %in2: tensor<40xf32>, %out: tensor<48x40xf32>) -> tensor<48x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%out : tensor<48x40xf32>) -> tensor<48x40xf32>
+  %m = linalg.matmul ins(%in0, %in1 : tensor<48x16xf16>, tensor<16x40xf16>) outs(%f : tensor<48x40xf32>) -> tensor<48x40xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+    ins(%m, %in2 : tensor<48x40xf32>, tensor<40xf32>) outs(%out : tensor<48x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %relu = arith.maximumf %s, %zero : f32
+    linalg.yield %relu : f32
+  } -> tensor<48x40xf32>
+  return %r : tensor<48x40xf32>
+}
+
+func.func @bias_relu_deep(%in0: tensor<64x128xf16>, %in1: tensor<128x64xf16>, %in2: tensor<64xf32>, %out: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%out : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %m = linalg.matmul ins(%in0, %in1 : tensor<64x128xf16>, tensor<128x64xf16>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+    ins(%m, %in2 : tensor<64x64xf32>, tensor<64xf32>) outs(%out : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %relu = arith.maximumf %s, %zero : f32
+    linalg.yield %relu : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
 }
 
 func.func private @printMemrefF32(memref<*xf32>)
@@ -245,5 +280,77 @@ func.func @main() {
   %f16_deep_m = bufferization.to_buffer %f16_deep_r : tensor<70x40xf32> to memref<70x40xf32>
   %f16_deep_u = memref.cast %f16_deep_m : memref<70x40xf32> to memref<*xf32>
   func.call @printMemrefF32(%f16_deep_u) : (memref<*xf32>) -> ()
+  %bias_relu_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<48x16xf16>
+  %bias_relu_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<16x40xf16>
+  %bias_relu_2 = tensor.generate {
+  ^bb0(%i0: index):
+    %s = affine.apply affine_map<(d0) -> ((d0 * 1) mod 3)>(%i0)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<40xf32>
+  %bias_relu_3 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<48x40xf32>
+  %bias_relu_r = func.call @bias_relu(%bias_relu_0, %bias_relu_1, %bias_relu_2, %bias_relu_3) : (tensor<48x16xf16>, tensor<16x40xf16>, tensor<40xf32>, tensor<48x40xf32>) -> tensor<48x40xf32>
+  %bias_relu_m = bufferization.to_buffer %bias_relu_r : tensor<48x40xf32> to memref<48x40xf32>
+  %bias_relu_u = memref.cast %bias_relu_m : memref<48x40xf32> to memref<*xf32>
+  func.call @printMemrefF32(%bias_relu_u) : (memref<*xf32>) -> ()
+  %bias_relu_deep_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<64x128xf16>
+  %bias_relu_deep_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<128x64xf16>
+  %bias_relu_deep_2 = tensor.generate {
+  ^bb0(%i0: index):
+    %s = affine.apply affine_map<(d0) -> ((d0 * 1) mod 3)>(%i0)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<64xf32>
+  %bias_relu_deep_3 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<64x64xf32>
+  %bias_relu_deep_r = func.call @bias_relu_deep(%bias_relu_deep_0, %bias_relu_deep_1, %bias_relu_deep_2, %bias_relu_deep_3) : (tensor<64x128xf16>, tensor<128x64xf16>, tensor<64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %bias_relu_deep_m = bufferization.to_buffer %bias_relu_deep_r : tensor<64x64xf32> to memref<64x64xf32>
+  %bias_relu_deep_u = memref.cast %bias_relu_deep_m : memref<64x64xf32> to memref<*xf32>
+  func.call @printMemrefF32(%bias_relu_deep_u) : (memref<*xf32>) -> ()
   return
 }
