@@ -71,6 +71,34 @@ static bool isOverwrittenEachIteration(scf::ForOp loop, Value buffer) {
   return false;
 }
 
+/// Multi-buffers `alloc`, whose users are all in `loop`, `numBuffers` times.
+static LogicalResult multiBufferInLoop(RewriterBase &rewriter,
+                                       FunctionOpInterface funcOp,
+                                       memref::AllocOp alloc, scf::ForOp loop,
+                                       unsigned numBuffers) {
+  if (!isOverwrittenEachIteration(loop, alloc.getResult()))
+    return alloc.emitOpError()
+           << "cannot be multi-buffered " << numBuffers
+           << " times: an iteration of its loop reads it before writing it "
+              "(data carried from one iteration to the next)";
+  // Ownership of the analysis is ours (above); upstream's only accepts a
+  // memref.copy into the whole buffer.
+  FailureOr<memref::AllocOp> multiBuffered = memref::multiBuffer(
+      rewriter, alloc, numBuffers, /*skipOverrideAnalysis=*/true);
+  if (failed(multiBuffered))
+    return alloc.emitOpError()
+           << "cannot be multi-buffered " << numBuffers
+           << " times: its users are not all directly inside one scf.for "
+              "with a single induction variable";
+  // Say what the new leading dimension means, so that later passes
+  // (software pipelining) need not recognise the views upstream made.
+  auto *dialect = funcOp->getContext()->getOrLoadDialect<GpucgDialect>();
+  dialect->getNumBuffersAttrHelper().setAttr(
+      *multiBuffered,
+      rewriter.getI64IntegerAttr(static_cast<int64_t>(numBuffers)));
+  return success();
+}
+
 LogicalResult mlir::gpucg::multiBufferWorkgroupAllocs(
     RewriterBase &rewriter, FunctionOpInterface funcOp, unsigned numBuffers) {
   if (funcOp.isExternal())
@@ -109,38 +137,49 @@ LogicalResult mlir::gpucg::multiBufferWorkgroupAllocs(
     }
     if (!onlyInLoops || loops.empty())
       continue;
-    if (loops.size() != 1) {
+    // A user in a loop nested in another user's loop (a partial tile's
+    // matmul distributed over threads inside its K loop) belongs to the
+    // outer loop, which carries the buffer's stages.
+    SmallVector<scf::ForOp> outermost;
+    for (scf::ForOp loop : loops)
+      if (llvm::none_of(loops, [&](scf::ForOp other) {
+            return other != loop && other->isAncestor(loop);
+          }))
+        outermost.push_back(loop);
+    // The K loops of a specialized full tile and of its partial remainder
+    // never run together: each gets its own allocation, which
+    // gpucg-pack-shared-memory-alloc lets them share bytes. Only when each
+    // loop overwrites the buffer before reading it: otherwise data flows
+    // from one loop to the next through it.
+    if (outermost.size() > 1 &&
+        !llvm::all_of(outermost, [&](scf::ForOp loop) {
+          return isOverwrittenEachIteration(loop, alloc.getResult());
+        })) {
       InFlightDiagnostic diag =
           alloc.emitOpError()
           << "cannot be multi-buffered " << numBuffers << " times: its users "
-          << "are in " << loops.size()
+          << "are in " << outermost.size()
           << " different scf.for loops, and multi-buffering needs them all "
              "in one";
-      for (scf::ForOp other : loops)
+      for (scf::ForOp other : outermost)
         diag.attachNote(other.getLoc()) << "a loop with a user";
       return diag;
     }
-    scf::ForOp loop = loops.front();
-    if (!isOverwrittenEachIteration(loop, alloc.getResult()))
-      return alloc.emitOpError()
-             << "cannot be multi-buffered " << numBuffers
-             << " times: an iteration of its loop reads it before writing it "
-                "(data carried from one iteration to the next)";
-    // Ownership of the analysis is ours (above); upstream's only accepts a
-    // memref.copy into the whole buffer.
-    FailureOr<memref::AllocOp> multiBuffered = memref::multiBuffer(
-        rewriter, alloc, numBuffers, /*skipOverrideAnalysis=*/true);
-    if (failed(multiBuffered))
-      return alloc.emitOpError()
-             << "cannot be multi-buffered " << numBuffers
-             << " times: its users are not all directly inside one scf.for "
-                "with a single induction variable";
-    // Say what the new leading dimension means, so that later passes
-    // (software pipelining) need not recognise the views upstream made.
-    auto *dialect = funcOp->getContext()->getOrLoadDialect<GpucgDialect>();
-    dialect->getNumBuffersAttrHelper().setAttr(
-        *multiBuffered,
-        rewriter.getI64IntegerAttr(static_cast<int64_t>(numBuffers)));
+    SmallVector<std::pair<memref::AllocOp, scf::ForOp>> perLoop = {
+        {alloc, outermost.front()}};
+    for (scf::ForOp other : ArrayRef(outermost).drop_front()) {
+      rewriter.setInsertionPointAfter(alloc);
+      auto copy = cast<memref::AllocOp>(rewriter.clone(*alloc));
+      rewriter.replaceUsesWithIf(alloc.getResult(), copy.getResult(),
+                                 [&](OpOperand &use) {
+                                   return other->isAncestor(use.getOwner());
+                                 });
+      perLoop.push_back({copy, other});
+    }
+    for (auto [buffer, loop] : perLoop)
+      if (failed(multiBufferInLoop(rewriter, funcOp, buffer, loop,
+                                   numBuffers)))
+        return failure();
   }
   return success();
 }

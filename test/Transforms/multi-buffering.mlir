@@ -76,3 +76,46 @@ func.func @negative_outside_loops(%in: memref<64xf32>, %out: memref<64xf32>) {
   linalg.copy ins(%global : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
+
+// -----
+
+/// The K loops of a specialized full tile and of its partial remainder share
+/// one promoted buffer after workgroup tiling; each overwrites it before
+/// reading, so each gets its own allocation, multi-buffered for its loop
+/// (gpucg-pack-shared-memory-alloc later lets the two share bytes). A user
+/// nested deeper in a loop (the remainder's per-thread matmul) belongs to
+/// that loop.
+// TWO-LABEL: func.func @specialized_loops
+//       TWO:   %[[A:.+]] = memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x16xf32, #gpu.address_space<workgroup>>
+//  TWO-NEXT:   %[[B:.+]] = memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x16xf32, #gpu.address_space<workgroup>>
+//       TWO:   scf.if
+//       TWO:     scf.for
+//       TWO:       memref.subview %[[B]]
+//       TWO:   } else {
+//       TWO:     scf.for
+//       TWO:       memref.subview %[[A]]
+//       TWO:       scf.for
+func.func @specialized_loops(%full: i1, %in: memref<128xf32>, %out: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %smem = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>
+  scf.if %full {
+    scf.for %k = %c0 to %c128 step %c16 {
+      %i = memref.subview %in[%k] [16] [1] : memref<128xf32> to memref<16xf32, strided<[1], offset: ?>>
+      linalg.copy ins(%i : memref<16xf32, strided<[1], offset: ?>>) outs(%smem : memref<16xf32, #gpu.address_space<workgroup>>)
+      linalg.add ins(%smem, %out : memref<16xf32, #gpu.address_space<workgroup>>, memref<16xf32>) outs(%out : memref<16xf32>)
+    }
+  } else {
+    scf.for %k = %c0 to %c128 step %c16 {
+      %i = memref.subview %in[%k] [16] [1] : memref<128xf32> to memref<16xf32, strided<[1], offset: ?>>
+      linalg.copy ins(%i : memref<16xf32, strided<[1], offset: ?>>) outs(%smem : memref<16xf32, #gpu.address_space<workgroup>>)
+      scf.for %t = %c0 to %n step %c1 {
+        %e = memref.load %smem[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+        memref.store %e, %out[%t] : memref<16xf32>
+      }
+    }
+  }
+  return
+}

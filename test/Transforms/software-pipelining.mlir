@@ -92,3 +92,43 @@ func.func @k_loop(%g: memref<128x8xf16>, %init: f16) -> f16
   }
   return %r : f16
 }
+
+// -----
+
+/// A loop whose async copy is nested in a region (a partial tile's
+/// remainder distributes its copies with per-thread bounds checks) stays
+/// unpipelined: no prologue, the copy, its group and wait in every
+/// iteration.
+// CHECK-LABEL: func.func @negative_nested_copy
+//   CHECK-NOT:   nvgpu.device_async_copy
+//       CHECK:   scf.for
+//       CHECK:     scf.if
+//       CHECK:       nvgpu.device_async_copy
+//       CHECK:       nvgpu.device_async_create_group
+//       CHECK:       nvgpu.device_async_wait
+//       CHECK:     vector.load
+//       CHECK:   return
+func.func @negative_nested_copy(%g: memref<128x8xf16>, %init: f16, %n: index) -> f16
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [32, 1, 1], pipeline_depth = 3>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %smem = memref.alloc() {gpucg.num_buffers = 3 : i64} : memref<3x8xf16, #gpu.address_space<workgroup>>
+  %r = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f16) {
+    %b = arith.remui %k, %c3 : index
+    %buf = memref.subview %smem[%b, 0] [1, 8] [1, 1] : memref<3x8xf16, #gpu.address_space<workgroup>> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %in = arith.cmpi ult, %k, %n : index
+    scf.if %in {
+      %t = nvgpu.device_async_copy %g[%k, %c0], %buf[%c0], 8 : memref<128x8xf16> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %grp = nvgpu.device_async_create_group %t
+      nvgpu.device_async_wait %grp
+    }
+    gpu.barrier
+    %v = vector.load %buf[%c0] : memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, vector<8xf16>
+    %s = vector.reduction <add>, %v, %acc : vector<8xf16> into f16
+    scf.yield %s : f16
+  }
+  return %r : f16
+}

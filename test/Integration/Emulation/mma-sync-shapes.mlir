@@ -2,8 +2,9 @@
 // workgroup memory, ldmatrix (plain for A, .trans for B), and
 // mma.sync m16n8k16 f16/bf16 -> f32 and m16n8k32 s8 -> s32, on aligned,
 // unaligned (partial workgroup tiles), single-tile and deep-K (pipelined)
-// shapes, and matmuls with a fused bias + ReLU epilogue (the accumulator
-// shared through workgroup memory). Small-integer inputs make every sum exact: the results must equal
+// shapes, partial tiles with deep K (the remainder's K loop gets its own
+// buffers, unpipelined), and matmuls with a fused bias + ReLU epilogue (the
+// accumulator shared through workgroup memory). Small-integer inputs make every sum exact: the results must equal
 // the untiled kernel's bit for bit.
 
 // The untiled kernels, run as they are, are the reference.
@@ -102,6 +103,16 @@ func.func @bias_relu_deep(%in0: tensor<64x128xf16>, %in1: tensor<128x64xf16>, %i
     linalg.yield %relu : f32
   } -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+func.func @f16_partial_deep(%in0: tensor<33x128xf16>, %in1: tensor<128x64xf16>, %out: tensor<33x64xf32>) -> tensor<33x64xf32> {
+  %r = linalg.matmul ins(%in0, %in1 : tensor<33x128xf16>, tensor<128x64xf16>) outs(%out : tensor<33x64xf32>) -> tensor<33x64xf32>
+  return %r : tensor<33x64xf32>
+}
+
+func.func @bf16_transpose_b_deep(%in0: tensor<96x80xbf16>, %in1: tensor<40x80xbf16>, %out: tensor<96x40xf32>) -> tensor<96x40xf32> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%in0, %in1 : tensor<96x80xbf16>, tensor<40x80xbf16>) outs(%out : tensor<96x40xf32>) -> tensor<96x40xf32>
+  return %r : tensor<96x40xf32>
 }
 
 func.func private @printMemrefF32(memref<*xf32>)
@@ -352,5 +363,61 @@ func.func @main() {
   %bias_relu_deep_m = bufferization.to_buffer %bias_relu_deep_r : tensor<64x64xf32> to memref<64x64xf32>
   %bias_relu_deep_u = memref.cast %bias_relu_deep_m : memref<64x64xf32> to memref<*xf32>
   func.call @printMemrefF32(%bias_relu_deep_u) : (memref<*xf32>) -> ()
+  %f16_partial_deep_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<33x128xf16>
+  %f16_partial_deep_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<128x64xf16>
+  %f16_partial_deep_2 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<33x64xf32>
+  %f16_partial_deep_r = func.call @f16_partial_deep(%f16_partial_deep_0, %f16_partial_deep_1, %f16_partial_deep_2) : (tensor<33x128xf16>, tensor<128x64xf16>, tensor<33x64xf32>) -> tensor<33x64xf32>
+  %f16_partial_deep_m = bufferization.to_buffer %f16_partial_deep_r : tensor<33x64xf32> to memref<33x64xf32>
+  %f16_partial_deep_u = memref.cast %f16_partial_deep_m : memref<33x64xf32> to memref<*xf32>
+  func.call @printMemrefF32(%f16_partial_deep_u) : (memref<*xf32>) -> ()
+  %bf16_transpose_b_deep_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to bf16
+    tensor.yield %e : bf16
+  } : tensor<96x80xbf16>
+  %bf16_transpose_b_deep_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to bf16
+    tensor.yield %e : bf16
+  } : tensor<40x80xbf16>
+  %bf16_transpose_b_deep_2 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<96x40xf32>
+  %bf16_transpose_b_deep_r = func.call @bf16_transpose_b_deep(%bf16_transpose_b_deep_0, %bf16_transpose_b_deep_1, %bf16_transpose_b_deep_2) : (tensor<96x80xbf16>, tensor<40x80xbf16>, tensor<96x40xf32>) -> tensor<96x40xf32>
+  %bf16_transpose_b_deep_m = bufferization.to_buffer %bf16_transpose_b_deep_r : tensor<96x40xf32> to memref<96x40xf32>
+  %bf16_transpose_b_deep_u = memref.cast %bf16_transpose_b_deep_m : memref<96x40xf32> to memref<*xf32>
+  func.call @printMemrefF32(%bf16_transpose_b_deep_u) : (memref<*xf32>) -> ()
   return
 }

@@ -1,8 +1,8 @@
 // gpucg-matmul-tensorcore (WMMA) on the CPU emulator: padded workgroup
 // memory, gpu.subgroup_mma_load/compute/store (f16 -> f32 and tf32), async
-// copies, on aligned, unaligned, and deep-K (pipelined) shapes and with a
-// fused bias + ReLU epilogue, bit-exact
-// against the untiled kernels with small-integer inputs.
+// copies, on aligned, unaligned and deep-K (pipelined) shapes, a partial
+// tile with deep K, and a fused bias + ReLU epilogue, bit-exact against the
+// untiled kernels with small-integer inputs.
 
 // The untiled kernels, run as they are, are the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
@@ -60,6 +60,11 @@ func.func @bias_relu(%in0: tensor<48x16xf16>, %in1: tensor<16x40xf16>, %in2: ten
     linalg.yield %relu : f32
   } -> tensor<48x40xf32>
   return %r : tensor<48x40xf32>
+}
+
+func.func @f16_partial_deep(%in0: tensor<33x128xf16>, %in1: tensor<128x64xf16>, %out: tensor<33x64xf32>) -> tensor<33x64xf32> {
+  %r = linalg.matmul ins(%in0, %in1 : tensor<33x128xf16>, tensor<128x64xf16>) outs(%out : tensor<33x64xf32>) -> tensor<33x64xf32>
+  return %r : tensor<33x64xf32>
 }
 
 func.func private @printMemrefF32(memref<*xf32>)
@@ -218,5 +223,33 @@ func.func @main() {
   %bias_relu_m = bufferization.to_buffer %bias_relu_r : tensor<48x40xf32> to memref<48x40xf32>
   %bias_relu_u = memref.cast %bias_relu_m : memref<48x40xf32> to memref<*xf32>
   func.call @printMemrefF32(%bias_relu_u) : (memref<*xf32>) -> ()
+  %f16_partial_deep_0 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<33x128xf16>
+  %f16_partial_deep_1 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to f16
+    tensor.yield %e : f16
+  } : tensor<128x64xf16>
+  %f16_partial_deep_2 = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 1) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<33x64xf32>
+  %f16_partial_deep_r = func.call @f16_partial_deep(%f16_partial_deep_0, %f16_partial_deep_1, %f16_partial_deep_2) : (tensor<33x128xf16>, tensor<128x64xf16>, tensor<33x64xf32>) -> tensor<33x64xf32>
+  %f16_partial_deep_m = bufferization.to_buffer %f16_partial_deep_r : tensor<33x64xf32> to memref<33x64xf32>
+  %f16_partial_deep_u = memref.cast %f16_partial_deep_m : memref<33x64xf32> to memref<*xf32>
+  func.call @printMemrefF32(%f16_partial_deep_u) : (memref<*xf32>) -> ()
   return
 }
