@@ -333,9 +333,14 @@ static Value getThreadQuery(OpBuilder &b, EmulatorRuntime &runtime,
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), result);
 }
 
+/// Outlines `launch` into a per-thread body function and replaces it with
+/// the host's configure call and a call of that body. `staticBytes` is set
+/// to the bytes of its workgroup attributions, where CUDA places dynamic
+/// shared memory after.
 static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
                                              EmulatorRuntime &runtime,
-                                             unsigned index, bool checkRaces) {
+                                             unsigned index, bool checkRaces,
+                                             int64_t &staticBytes) {
   MLIRContext *ctx = launch.getContext();
   Location loc = launch.getLoc();
   auto parent = launch->getParentOfType<func::FuncOp>();
@@ -375,6 +380,7 @@ static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
     workgroupBytes += type.getNumElements() * *elementBytes;
   }
   workgroupBytes = llvm::alignTo(workgroupBytes, kWorkgroupAlignment);
+  staticBytes = workgroupBytes;
 
   // Values from above become the body's arguments; constants are cloned in.
   SetVector<Value> captured;
@@ -465,8 +471,10 @@ namespace {
 /// Rewrites the GPU ops of one outlined body into runtime calls.
 class BodyRewriter {
 public:
-  BodyRewriter(func::FuncOp body, EmulatorRuntime &runtime)
-      : body(body), runtime(runtime), builder(body.getContext()) {}
+  BodyRewriter(func::FuncOp body, EmulatorRuntime &runtime,
+               int64_t staticWorkgroupBytes)
+      : body(body), runtime(runtime), builder(body.getContext()),
+        staticWorkgroupBytes(staticWorkgroupBytes) {}
 
   LogicalResult rewriteSimpleOps();
 
@@ -479,6 +487,8 @@ private:
   func::FuncOp body;
   EmulatorRuntime &runtime;
   IRRewriter builder;
+  /// Where dynamic shared memory starts: after the static attributions.
+  int64_t staticWorkgroupBytes;
 };
 } // namespace
 
@@ -534,6 +544,15 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
       .Case([&](gpu::DynamicSharedMemoryOp shared) {
         Value memory =
             runtime.call(builder, loc, "gpucg_emu_workgroup_memory", {})[0];
+        if (staticWorkgroupBytes != 0) {
+          // The bytes after the launch's workgroup attributions.
+          Value start = arith::ConstantIndexOp::create(builder, loc,
+                                                       staticWorkgroupBytes);
+          Value total = memref::DimOp::create(builder, loc, memory, 0);
+          Value size = arith::SubIOp::create(builder, loc, total, start);
+          memory = memref::ViewOp::create(builder, loc, memory.getType(),
+                                          memory, start, ValueRange{size});
+        }
         if (memory.getType() != shared.getType())
           memory =
               memref::CastOp::create(builder, loc, shared.getType(), memory);
@@ -1223,11 +1242,12 @@ struct TestEmulateGpuPass
     EmulatorRuntime runtime(module);
     runtime.declareAll();
     for (auto [index, launch] : llvm::enumerate(launches)) {
+      int64_t staticBytes = 0;
       FailureOr<func::FuncOp> body =
-          outlineLaunch(launch, runtime, index, checkRaces);
+          outlineLaunch(launch, runtime, index, checkRaces, staticBytes);
       if (failed(body))
         return signalPassFailure();
-      BodyRewriter rewriter(*body, runtime);
+      BodyRewriter rewriter(*body, runtime, staticBytes);
       if (failed(rewriter.rewriteSimpleOps()) ||
           failed(convertTypedOps(*body, runtime)))
         return signalPassFailure();

@@ -170,15 +170,13 @@ LogicalResult mlir::gpucg::multiBufferWorkgroupAllocs(
     for (scf::ForOp other : ArrayRef(outermost).drop_front()) {
       rewriter.setInsertionPointAfter(alloc);
       auto copy = cast<memref::AllocOp>(rewriter.clone(*alloc));
-      rewriter.replaceUsesWithIf(alloc.getResult(), copy.getResult(),
-                                 [&](OpOperand &use) {
-                                   return other->isAncestor(use.getOwner());
-                                 });
+      rewriter.replaceUsesWithIf(
+          alloc.getResult(), copy.getResult(),
+          [&](OpOperand &use) { return other->isAncestor(use.getOwner()); });
       perLoop.push_back({copy, other});
     }
     for (auto [buffer, loop] : perLoop)
-      if (failed(multiBufferInLoop(rewriter, funcOp, buffer, loop,
-                                   numBuffers)))
+      if (failed(multiBufferInLoop(rewriter, funcOp, buffer, loop, numBuffers)))
         return failure();
   }
   return success();

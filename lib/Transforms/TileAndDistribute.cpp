@@ -248,8 +248,7 @@ static LogicalResult shareAccumulatorTemporary(RewriterBase &rewriter,
   for (Operation *user : alloc->getUsers())
     if (!isa<linalg::LinalgOp, memref::DeallocOp>(user))
       return op.emitOpError()
-             << "writes its result into a temporary that '"
-             << user->getName()
+             << "writes its result into a temporary that '" << user->getName()
              << "' also uses; gpucg moves into workgroup memory only "
                 "temporaries of linalg ops";
 
@@ -266,8 +265,8 @@ static LogicalResult shareAccumulatorTemporary(RewriterBase &rewriter,
     int64_t rank = type.getRank();
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-    replacement = memref::SubViewOp::create(
-        rewriter, loc, shared, offsets, alloc.getMixedSizes(), strides);
+    replacement = memref::SubViewOp::create(rewriter, loc, shared, offsets,
+                                            alloc.getMixedSizes(), strides);
   }
   for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
     if (isa<memref::DeallocOp>(user))
@@ -396,9 +395,9 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
       failed(shareAccumulatorTemporary(rewriter, rootOp)))
     return failure();
   // An accumulator already in workgroup memory needs no staging.
-  stageC = stageC && !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
-                         cast<MemRefType>(
-                             rootOp.getDpsInitOperand(0)->get().getType()));
+  stageC = stageC &&
+           !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
+               cast<MemRefType>(rootOp.getDpsInitOperand(0)->get().getType()));
 
   linalg::LinalgOp op = rootOp;
   if (stageC) {

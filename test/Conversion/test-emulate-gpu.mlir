@@ -79,8 +79,18 @@ func.func @kernel(%a: memref<64xf32>) {
 // CHECK:       func.func private @[[BODY]]() attributes {gpucg_emulator.thread_body}
 // CHECK-LABEL: func.func @host_loop_emulated_thread_1()
 // CHECK-NEXT:    return
+// Dynamic shared memory starts after the launch's workgroup attributions
+// (the 64 f32 here, 256 bytes), as in CUDA.
+// CHECK-LABEL: func.func private @mixed_shared_memory_emulated_thread_2(
+// CHECK:         %[[MEM:.+]] = call @gpucg_emu_workgroup_memory() : () -> memref<?xi8>
+// CHECK:         memref.view %[[MEM]][%{{.+}}][] : memref<?xi8> to memref<64xf32>
+// CHECK:         %[[MEM2:.+]] = call @gpucg_emu_workgroup_memory() : () -> memref<?xi8>
+// CHECK:         %[[START:.+]] = arith.constant 256 : index
+// CHECK:         %[[TOTAL:.+]] = memref.dim %[[MEM2]], %{{.+}} : memref<?xi8>
+// CHECK:         %[[SIZE:.+]] = arith.subi %[[TOTAL]], %[[START]] : index
+// CHECK:         memref.view %[[MEM2]][%[[START]]][%[[SIZE]]] : memref<?xi8> to memref<?xi8>
 // Each site names the op's source location.
-// CHECK:       llvm.mlir.global internal constant @[[SITE]]("{{.*}}test-emulate-gpu.mlir:[[# @LINE - 20]]:5: gpu.barrier\00")
+// CHECK:       llvm.mlir.global internal constant @[[SITE]]("{{.*}}test-emulate-gpu.mlir:[[# @LINE - 30]]:5: gpu.barrier\00")
 func.func @host_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -97,3 +107,22 @@ func.func @host_loop(%n: index) {
 func.func @host_loop_emulated_thread_1() {
   return
 }
+
+func.func @mixed_shared_memory(%out: memref<f32>, %bytes_out: memref<i8>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %bytes = arith.constant 64 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %bytes
+             workgroup(%wg : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %v = memref.load %wg[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[] : memref<f32>
+    %byte = memref.load %dyn[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
+    memref.store %byte, %bytes_out[] : memref<i8>
+    gpu.terminator
+  }
+  return
+}
+
