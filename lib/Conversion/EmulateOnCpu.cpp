@@ -691,10 +691,16 @@ struct EmulationContext {
   EmulatorRuntime *runtime;
 };
 
-struct AsyncCopyPattern : OpConversionPattern<nvgpu::DeviceAsyncCopyOp> {
-  AsyncCopyPattern(TypeConverter &converter, MLIRContext *ctx,
+/// A conversion pattern of an emulated body that calls the runtime.
+template <typename Op> struct EmulationPattern : OpConversionPattern<Op> {
+  EmulationPattern(TypeConverter &converter, MLIRContext *ctx,
                    EmulationContext &emulation)
-      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+      : OpConversionPattern<Op>(converter, ctx), emulation(emulation) {}
+  EmulationContext &emulation;
+};
+
+struct AsyncCopyPattern : EmulationPattern<nvgpu::DeviceAsyncCopyOp> {
+  using EmulationPattern::EmulationPattern;
   LogicalResult
   matchAndRewrite(nvgpu::DeviceAsyncCopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -722,14 +728,11 @@ struct AsyncCopyPattern : OpConversionPattern<nvgpu::DeviceAsyncCopyOp> {
     rewriter.replaceOp(op, constI32(rewriter, loc, 0));
     return success();
   }
-  EmulationContext &emulation;
 };
 
 struct AsyncCreateGroupPattern
-    : OpConversionPattern<nvgpu::DeviceAsyncCreateGroupOp> {
-  AsyncCreateGroupPattern(TypeConverter &converter, MLIRContext *ctx,
-                          EmulationContext &emulation)
-      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+    : EmulationPattern<nvgpu::DeviceAsyncCreateGroupOp> {
+  using EmulationPattern::EmulationPattern;
   LogicalResult
   matchAndRewrite(nvgpu::DeviceAsyncCreateGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -740,13 +743,10 @@ struct AsyncCreateGroupPattern
                                                "gpucg_emu_async_commit", {}));
     return success();
   }
-  EmulationContext &emulation;
 };
 
-struct AsyncWaitPattern : OpConversionPattern<nvgpu::DeviceAsyncWaitOp> {
-  AsyncWaitPattern(TypeConverter &converter, MLIRContext *ctx,
-                   EmulationContext &emulation)
-      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+struct AsyncWaitPattern : EmulationPattern<nvgpu::DeviceAsyncWaitOp> {
+  using EmulationPattern::EmulationPattern;
   LogicalResult
   matchAndRewrite(nvgpu::DeviceAsyncWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -757,7 +757,6 @@ struct AsyncWaitPattern : OpConversionPattern<nvgpu::DeviceAsyncWaitOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  EmulationContext &emulation;
 };
 
 /// The linear element index of element (row, col) of a WMMA fragment stored
@@ -791,10 +790,30 @@ static Value getLinearView(OpBuilder &b, Location loc, Value memref) {
       /*strides=*/ArrayRef<int64_t>{1});
 }
 
-struct WmmaLoadPattern : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
-  WmmaLoadPattern(TypeConverter &converter, MLIRContext *ctx,
-                  EmulationContext &emulation)
-      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+/// Where the calling lane's elements of WMMA fragment `type`, stored from
+/// `memref[indices]` with leading dimension `ld` (`transpose`: column-major),
+/// are: a 1-D view of the buffer and each element's index in it. Lane L
+/// owns elements [L*E, (L+1)*E) of the row-major fragment.
+static std::pair<Value, SmallVector<Value>>
+getLaneFragmentElements(OpBuilder &b, Location loc, EmulatorRuntime &runtime,
+                        Value memref, ValueRange indices,
+                        gpu::MMAMatrixType type, int64_t ld, bool transpose) {
+  Value lane = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      runtime.call(b, loc, "gpucg_emu_lane_id", {})[0]);
+  Value linear = getLinearIndex(b, loc, memref, indices).first;
+  Value view = getLinearView(b, loc, memref);
+  int64_t perLane = getLaneFragmentType(type).getNumElements();
+  SmallVector<Value> elements;
+  for (int64_t element = 0; element < perLane; ++element)
+    elements.push_back(getFragmentElementIndex(b, loc, linear, lane, element,
+                                               perLane, type.getShape()[1], ld,
+                                               transpose));
+  return {view, elements};
+}
+
+struct WmmaLoadPattern : EmulationPattern<gpu::SubgroupMmaLoadMatrixOp> {
+  using EmulationPattern::EmulationPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -802,36 +821,26 @@ struct WmmaLoadPattern : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
     if (!isEmulatableFragment(type))
       return rewriter.notifyMatchFailure(op, "fragment shape");
     Location loc = op.getLoc();
-    VectorType laneType = getLaneFragmentType(type);
-    Value lane = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(),
-        emulation.runtime->call(rewriter, loc, "gpucg_emu_lane_id", {})[0]);
-    Value linear = getLinearIndex(rewriter, loc, adaptor.getSrcMemref(),
-                                  adaptor.getIndices())
-                       .first;
-    Value view = getLinearView(rewriter, loc, adaptor.getSrcMemref());
-    Value result = arith::ConstantOp::create(rewriter, loc,
-                                             rewriter.getZeroAttr(laneType));
-    int64_t perLane = laneType.getNumElements();
-    for (int64_t element = 0; element < perLane; ++element) {
-      Value index = getFragmentElementIndex(
-          rewriter, loc, linear, lane, element, perLane, type.getShape()[1],
-          op.getLeadDimension().getSExtValue(), op.getTranspose().has_value());
+    auto [view, elements] = getLaneFragmentElements(
+        rewriter, loc, *emulation.runtime, adaptor.getSrcMemref(),
+        adaptor.getIndices(), type, op.getLeadDimension().getSExtValue(),
+        op.getTranspose().has_value());
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(getLaneFragmentType(type)));
+    for (auto [element, index] : llvm::enumerate(elements)) {
       auto value = memref::LoadOp::create(rewriter, loc, view, index);
       value->setAttr(kSourceOpAttr,
                      rewriter.getStringAttr(op->getName().getStringRef()));
-      result = vector::InsertOp::create(rewriter, loc, value, result, element);
+      result = vector::InsertOp::create(rewriter, loc, value, result,
+                                        static_cast<int64_t>(element));
     }
     rewriter.replaceOp(op, result);
     return success();
   }
-  EmulationContext &emulation;
 };
 
-struct WmmaStorePattern : OpConversionPattern<gpu::SubgroupMmaStoreMatrixOp> {
-  WmmaStorePattern(TypeConverter &converter, MLIRContext *ctx,
-                   EmulationContext &emulation)
-      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+struct WmmaStorePattern : EmulationPattern<gpu::SubgroupMmaStoreMatrixOp> {
+  using EmulationPattern::EmulationPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaStoreMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -839,20 +848,13 @@ struct WmmaStorePattern : OpConversionPattern<gpu::SubgroupMmaStoreMatrixOp> {
     if (!isEmulatableFragment(type))
       return rewriter.notifyMatchFailure(op, "fragment shape");
     Location loc = op.getLoc();
-    Value lane = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(),
-        emulation.runtime->call(rewriter, loc, "gpucg_emu_lane_id", {})[0]);
-    Value linear = getLinearIndex(rewriter, loc, adaptor.getDstMemref(),
-                                  adaptor.getIndices())
-                       .first;
-    Value view = getLinearView(rewriter, loc, adaptor.getDstMemref());
-    int64_t perLane = getLaneFragmentType(type).getNumElements();
-    for (int64_t element = 0; element < perLane; ++element) {
-      Value index = getFragmentElementIndex(
-          rewriter, loc, linear, lane, element, perLane, type.getShape()[1],
-          op.getLeadDimension().getSExtValue(), op.getTranspose().has_value());
-      Value value =
-          vector::ExtractOp::create(rewriter, loc, adaptor.getSrc(), element);
+    auto [view, elements] = getLaneFragmentElements(
+        rewriter, loc, *emulation.runtime, adaptor.getDstMemref(),
+        adaptor.getIndices(), type, op.getLeadDimension().getSExtValue(),
+        op.getTranspose().has_value());
+    for (auto [element, index] : llvm::enumerate(elements)) {
+      Value value = vector::ExtractOp::create(rewriter, loc, adaptor.getSrc(),
+                                              static_cast<int64_t>(element));
       auto store = memref::StoreOp::create(rewriter, loc, value, view, index);
       store->setAttr(kSourceOpAttr,
                      rewriter.getStringAttr(op->getName().getStringRef()));
@@ -860,7 +862,6 @@ struct WmmaStorePattern : OpConversionPattern<gpu::SubgroupMmaStoreMatrixOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  EmulationContext &emulation;
 };
 
 struct WmmaConstantPattern
@@ -878,10 +879,8 @@ struct WmmaConstantPattern
   }
 };
 
-struct WmmaComputePattern : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
-  WmmaComputePattern(TypeConverter &converter, MLIRContext *ctx,
-                     EmulationContext &emulation)
-      : OpConversionPattern(converter, ctx), emulation(emulation) {}
+struct WmmaComputePattern : EmulationPattern<gpu::SubgroupMmaComputeOp> {
+  using EmulationPattern::EmulationPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -921,7 +920,6 @@ struct WmmaComputePattern : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
     rewriter.replaceOp(op, loadFragment(rewriter, loc, resultType, result));
     return success();
   }
-  EmulationContext &emulation;
 };
 
 struct WmmaElementwisePattern

@@ -23,6 +23,17 @@
 #include <stdint.h>
 #include <ucontext.h>
 
+/* EMU_ASAN: built with AddressSanitizer (the checked build), which needs
+   the fiber switches annotated and stacks unpoisoned (GCC defines
+   __SANITIZE_ADDRESS__, clang answers __has_feature). */
+#if defined(__SANITIZE_ADDRESS__)
+#define EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_ASAN 1
+#endif
+#endif
+
 #if defined(__GNUC__)
 #define EMU_NORETURN __attribute__((noreturn))
 #define EMU_PRINTF(f, a) __attribute__((format(printf, f, a)))

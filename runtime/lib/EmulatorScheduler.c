@@ -28,14 +28,6 @@
 
 /* AddressSanitizer must be told about every stack switch, or it takes the
    fibers' frames for stack overflows and use-after-returns. */
-#if defined(__SANITIZE_ADDRESS__)
-#define EMU_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EMU_ASAN 1
-#endif
-#endif
-
 #ifdef EMU_ASAN
 #include <dlfcn.h>
 #include <sanitizer/asan_interface.h>
