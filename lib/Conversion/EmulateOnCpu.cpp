@@ -31,7 +31,6 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -1133,8 +1132,6 @@ static LogicalResult instrumentWorkgroupAccesses(func::FuncOp body,
   OpBuilder b(body.getContext());
   for (Operation *op : accesses) {
     b.setInsertionPoint(op);
-    auto dropSourceName =
-        llvm::make_scope_exit([op] { op->removeAttr(kSourceOpAttr); });
     auto vectorShape = [](Type type) {
       auto vector = cast<VectorType>(type);
       return std::make_pair(vector.getShape().drop_back(),
