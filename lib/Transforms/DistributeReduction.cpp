@@ -89,97 +89,289 @@ FailureOr<RowReduction> mlir::gpucg::matchRowReduction(linalg::LinalgOp op) {
   return RowReduction{*kind, *neutral};
 }
 
-/// The op that computes `input` of `root` elementwise in the same tile, if
-/// it can be computed one step of the row at a time instead: a linalg op in
-/// the root's block before it, all parallel, with the root's loops, whose
-/// only output is `input`'s buffer (a local allocation that nothing but the
-/// two ops uses), indexed like the root indexes it, by the identity.
-static linalg::LinalgOp getFusableProducer(linalg::LinalgOp root,
-                                           OpOperand *input) {
+/// The buffer `value` views (through subviews and casts).
+static Value getBaseBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else
+      break;
+  }
+  return value;
+}
+
+/// Whether `value` views a buffer of the kernel's own in the default memory
+/// space: a temporary that each thread has a copy of.
+static bool isThreadPrivate(Value value) {
+  Value base = getBaseBuffer(value);
+  if (!base.getDefiningOp<memref::AllocOp>() &&
+      !base.getDefiningOp<memref::AllocaOp>())
+    return false;
+  Attribute space = cast<MemRefType>(base.getType()).getMemorySpace();
+  return !space ||
+         (isa<IntegerAttr>(space) && cast<IntegerAttr>(space).getInt() == 0);
+}
+
+namespace {
+/// How a WarpReduction workgroup runs one op of its row's tile.
+enum class RowOpKind {
+  /// Reduces the row into one element (matchRowReduction).
+  Reduction,
+  /// Elementwise over the row, writing a row.
+  Elementwise,
+  /// Over one element per row (a fill, a scaling of the row's total).
+  Scalar,
+  /// A copy between the kernel's temporaries (bufferization's).
+  PrivateCopy,
+};
+
+/// Distributes the row program of one WarpReduction workgroup tile: the
+/// linalg ops of the block of `root`, in order, each over the same row.
+/// Every op over the row runs in a loop over the thread's steps (`v`
+/// elements at tid * v, (tid + T) * v, ...), so that each element of the
+/// row belongs to one thread in every op; a reduction then combines the
+/// threads' partials, and every thread gets the total. Ops on one element
+/// per row run in every thread on its own copies of the kernel's
+/// temporaries, and in thread 0 where they write the kernel's buffers.
+class RowProgramDistributor {
+public:
+  RowProgramDistributor(RewriterBase &rewriter, linalg::LinalgOp root,
+                        int64_t numThreads, int64_t vectorWidth,
+                        int64_t warpSize)
+      : rewriter(rewriter), root(root), numThreads(numThreads),
+        vectorWidth(vectorWidth), warpSize(warpSize),
+        rowRanges(root.getStaticLoopRanges()) {}
+
+  LogicalResult run();
+
+private:
+  std::optional<RowOpKind> classify(linalg::LinalgOp op) const;
+  linalg::LinalgOp getRecomputableProducer(linalg::LinalgOp consumer,
+                                           OpOperand *input) const;
+  LogicalResult emitStep(linalg::LinalgOp op, Value step, Value init);
+  FailureOr<scf::ForOp> emitThreadLoop(linalg::LinalgOp op, Value init);
+  LogicalResult emitReduction(linalg::LinalgOp op);
+  void emitBarrierBefore(Operation *op, bool distributed, bool inThread0);
+  Value getThreadId();
+  Value getConstantIndex(int64_t value);
+
+  RewriterBase &rewriter;
+  linalg::LinalgOp root;
+  int64_t numThreads, vectorWidth, warpSize;
+  SmallVector<int64_t> rowRanges;
+  /// Ops computed again, one step at a time, in each of their consumers'
+  /// loops instead of over the whole row.
+  llvm::SmallPtrSet<Operation *, 4> recomputed;
+  /// The recomputed producer of each input that reads one.
+  DenseMap<OpOperand *, linalg::LinalgOp> recomputedInputs;
+  /// Kernel buffers written by thread 0 alone, and by the threads' steps,
+  /// since the last barrier.
+  SmallVector<Value> writtenByThread0, writtenByThreads;
+  Value threadId;
+};
+} // namespace
+
+std::optional<RowOpKind>
+RowProgramDistributor::classify(linalg::LinalgOp op) const {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  if (ranges == ArrayRef<int64_t>(rowRanges)) {
+    if (op.getNumParallelLoops() == op.getNumLoops())
+      return op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity()
+                 ? std::optional(RowOpKind::Elementwise)
+                 : std::nullopt;
+    if (succeeded(matchRowReduction(op)))
+      return RowOpKind::Reduction;
+    return std::nullopt;
+  }
+  if (op.getNumParallelLoops() == op.getNumLoops() &&
+      llvm::all_of(ranges, [](int64_t r) { return r == 1; }))
+    return RowOpKind::Scalar;
+  return std::nullopt;
+}
+
+/// The op that computes `input` of `consumer`, if it can be computed again
+/// one step of the row at a time in the consumer's loop instead of over the
+/// whole row: elementwise over the row, before the consumer, into a buffer
+/// of the kernel's that only it writes and that every reader reads along
+/// the row (the identity) in the loop of the thread's steps, and whose own
+/// inputs nothing writes in between.
+linalg::LinalgOp
+RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
+                                               OpOperand *input) const {
   auto alloc = input->get().getDefiningOp<memref::AllocOp>();
-  if (!alloc || !root.getMatchingIndexingMap(input).isIdentity())
+  if (!alloc || !consumer.getMatchingIndexingMap(input).isIdentity())
     return nullptr;
   linalg::LinalgOp producer;
+  Operation *lastReader = nullptr;
   for (Operation *user : alloc->getUsers()) {
-    if (user == root.getOperation())
-      continue;
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    if (!linalgOp || producer || linalgOp->getBlock() != root->getBlock() ||
-        !linalgOp->isBeforeInBlock(root))
+    if (!linalgOp || linalgOp->getBlock() != root->getBlock())
       return nullptr;
-    producer = linalgOp;
+    if (llvm::is_contained(linalgOp.getDpsInits(), alloc.getResult())) {
+      if (producer || classify(linalgOp) != RowOpKind::Elementwise ||
+          llvm::is_contained(linalgOp.getDpsInputs(), alloc.getResult()))
+        return nullptr;
+      producer = linalgOp;
+      continue;
+    }
+    std::optional<RowOpKind> kind = classify(linalgOp);
+    if (kind != RowOpKind::Elementwise && kind != RowOpKind::Reduction)
+      return nullptr;
+    for (OpOperand *operand : linalgOp.getDpsInputOperands())
+      if (operand->get() == alloc.getResult() &&
+          !linalgOp.getMatchingIndexingMap(operand).isIdentity())
+        return nullptr;
+    if (!lastReader || lastReader->isBeforeInBlock(linalgOp))
+      lastReader = linalgOp;
   }
-  if (!producer || producer.getNumDpsInits() != 1 ||
-      producer.getDpsInits().front() != alloc.getResult() ||
-      producer.getNumLoops() != root.getNumLoops() ||
-      producer.getNumParallelLoops() != producer.getNumLoops() ||
-      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
-           .isIdentity() ||
-      llvm::is_contained(producer.getDpsInputs(), alloc.getResult()))
+  if (!producer || !producer->isBeforeInBlock(consumer))
     return nullptr;
+  for (Operation *user : alloc->getUsers())
+    if (user != producer.getOperation() && !producer->isBeforeInBlock(user))
+      return nullptr;
+  // What the producer reads must still hold its values at the last reader.
+  SmallVector<Value> sources = llvm::map_to_vector(
+      producer.getDpsInputs(), [](Value v) { return getBaseBuffer(v); });
+  for (Operation *it = producer->getNextNode(); it && it != lastReader;
+       it = it->getNextNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(it);
+    if (!linalgOp)
+      continue;
+    for (Value out : linalgOp.getDpsInits())
+      if (llvm::is_contained(sources, getBaseBuffer(out)))
+        return nullptr;
+  }
   return producer;
 }
 
-/// Distributes the reduction of one root op (a workgroup's row) over the
-/// `numThreads` threads of its workgroup, `vectorWidth` elements per thread
-/// and step.
-static LogicalResult distributeRowReduction(RewriterBase &rewriter,
-                                            linalg::LinalgOp op,
-                                            int64_t numThreads,
-                                            int64_t vectorWidth,
-                                            int64_t warpSize) {
+Value RowProgramDistributor::getThreadId() {
+  if (!threadId) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(root->getBlock());
+    threadId =
+        gpu::ThreadIdOp::create(rewriter, root.getLoc(), gpu::Dimension::x);
+  }
+  return threadId;
+}
+
+Value RowProgramDistributor::getConstantIndex(int64_t value) {
+  return arith::ConstantIndexOp::create(rewriter, root.getLoc(), value);
+}
+
+/// Emits, at the insertion point (the body of a loop over the thread's
+/// steps, whose offset along the row is `step`), `op` tiled to the step:
+/// its recomputed producers first, each into a private buffer of the step's
+/// size that it reads instead of the row; its output `init` when given (a
+/// reduction's private partial), else the step's part of its own.
+LogicalResult RowProgramDistributor::emitStep(linalg::LinalgOp op, Value step,
+                                              Value init) {
+  Location loc = op.getLoc();
+  SmallVector<OpFoldResult> offsets(rowRanges.size(), rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t range : ArrayRef<int64_t>(rowRanges).drop_back())
+    sizes.push_back(rewriter.getIndexAttr(range));
+  offsets.back() = step;
+  sizes.push_back(rewriter.getIndexAttr(vectorWidth));
+  SmallVector<int64_t> stepShape(rowRanges);
+  stepShape.back() = vectorWidth;
+
+  SmallVector<std::pair<unsigned, Value>> stepInputs;
+  for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands())) {
+    linalg::LinalgOp producer = recomputedInputs.lookup(input);
+    if (!producer)
+      continue;
+    Value buffer;
+    {
+      // One buffer for all steps, outside the loop.
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(rewriter.getInsertionBlock()->getParentOp());
+      buffer = memref::AllocaOp::create(
+          rewriter, loc,
+          MemRefType::get(
+              stepShape, getElementTypeOrSelf(producer.getDpsInits().front())));
+    }
+    if (failed(emitStep(producer, step, buffer)))
+      return failure();
+    stepInputs.push_back({static_cast<unsigned>(index), buffer});
+  }
+  FailureOr<TilingResult> tiled =
+      cast<TilingInterface>(op.getOperation())
+          .getTiledImplementation(rewriter, offsets, sizes);
+  if (failed(tiled))
+    return op.emitOpError() << "could not be tiled to one vector of "
+                            << vectorWidth << " per thread";
+  auto stepOp = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+  rewriter.modifyOpInPlace(stepOp, [&] {
+    if (init)
+      stepOp.getDpsInitOperand(0)->set(init);
+    for (auto [index, buffer] : stepInputs)
+      stepOp.getDpsInputOperand(index)->set(buffer);
+    stepOp->removeAttr("gpucg.lowering_config");
+  });
+  return success();
+}
+
+/// The loop over the thread's steps of the row, running `op` tiled to each
+/// (into `init` when given), at the insertion point.
+FailureOr<scf::ForOp> RowProgramDistributor::emitThreadLoop(linalg::LinalgOp op,
+                                                            Value init) {
+  Location loc = op.getLoc();
+  Value lb = affine::AffineApplyOp::create(
+      rewriter, loc,
+      AffineMap::get(0, 1, rewriter.getAffineSymbolExpr(0) * vectorWidth),
+      ValueRange{getThreadId()});
+  auto loop =
+      scf::ForOp::create(rewriter, loc, lb, getConstantIndex(rowRanges.back()),
+                         getConstantIndex(numThreads * vectorWidth));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  if (failed(emitStep(op, loop.getInductionVar(), init)))
+    return failure();
+  return loop;
+}
+
+/// A gpu.barrier before `op` where it reads a kernel buffer that other
+/// threads wrote since the last one: what thread 0 wrote, and what the
+/// threads' steps wrote where `op` is not one of those steps reading its own
+/// elements (`distributed` with the identity). Thread 0 itself (`inThread0`)
+/// sees its own writes.
+void RowProgramDistributor::emitBarrierBefore(Operation *op, bool distributed,
+                                              bool inThread0) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  bool needed = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    Value base = getBaseBuffer(operand.get());
+    if (!inThread0 && llvm::is_contained(writtenByThread0, base))
+      needed = true;
+    if (llvm::is_contained(writtenByThreads, base) &&
+        (!distributed || !linalgOp ||
+         !linalgOp.getMatchingIndexingMap(&operand).isIdentity()))
+      needed = true;
+  }
+  if (!needed)
+    return;
+  gpu::BarrierOp::create(rewriter, op->getLoc());
+  writtenByThread0.clear();
+  writtenByThreads.clear();
+}
+
+/// Replaces row reduction `op` by the threads' partials, their reduction
+/// within and across warps, and the combination of the total with the
+/// output: by every thread into its copy of a kernel temporary, by thread 0
+/// into a kernel buffer.
+LogicalResult RowProgramDistributor::emitReduction(linalg::LinalgOp op) {
   FailureOr<RowReduction> reduction = matchRowReduction(op);
-  if (failed(reduction))
-    return op.emitOpError()
-           << "is not a reduction of its innermost loop with one combiner "
-              "that gpu.subgroup_reduce performs (add, mul, min, max, and, "
-              "or, xor); pipeline WarpReduction cannot split it over threads";
-  if (!op.hasPureBufferSemantics())
-    return op.emitOpError() << "must be bufferized before "
-                               "gpucg-distribute-reduction (run "
-                               "gpucg-bufferize)";
   Value init = op.getDpsInitOperand(0)->get();
   auto initType = cast<MemRefType>(init.getType());
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t rowSize = ranges.back();
-  if (!initType.hasStaticShape() ||
-      llvm::any_of(initType.getShape(), [](int64_t s) { return s != 1; }) ||
-      ShapedType::isDynamic(rowSize))
-    return op.emitOpError()
-           << "has a workgroup tile of type " << initType << " and row size "
-           << (ShapedType::isDynamic(rowSize) ? std::string("?")
-                                              : std::to_string(rowSize))
-           << "; pipeline WarpReduction needs one row per workgroup (every "
-              "parallel loop tiled by 1) of static size";
-  if (numThreads % warpSize != 0 || numThreads / warpSize > warpSize)
-    return op.emitOpError()
-           << "is reduced by " << numThreads << " threads; pipeline "
-           << "WarpReduction needs a multiple of the warp size " << warpSize
-           << " and at most " << warpSize * warpSize;
-
-  // The tile's ops before the root that write its output (a fill of the
-  // accumulator), for thread 0 alone.
-  SmallVector<Operation *> initializers;
-  for (Operation *it = op->getBlock()->empty() ? nullptr
-                                               : &op->getBlock()->front();
-       it && it != op.getOperation(); it = it->getNextNode())
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(it))
-      if (llvm::any_of(linalgOp.getDpsInits(),
-                       [&](Value out) { return out == init; }))
-        initializers.push_back(it);
-
   Location loc = op.getLoc();
   MLIRContext *ctx = op->getContext();
   Type accType = initType.getElementType();
   rewriter.setInsertionPoint(op);
-
-  // Elementwise producers of the root's inputs fused into the tile (x * x
-  // of a sum of squares): computed per step into a private buffer of the
-  // step's size instead of by every thread over the whole row.
-  SmallVector<std::pair<unsigned, linalg::LinalgOp>> producers;
-  for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands()))
-    if (linalg::LinalgOp producer = getFusableProducer(op, input))
-      producers.push_back({static_cast<unsigned>(index), producer});
+  emitBarrierBefore(op, /*distributed=*/true, /*inThread0=*/false);
 
   // 1. Each thread's partial, from the neutral element, in a private buffer
   //    that vectorization and the transfer optimizations keep in registers.
@@ -187,70 +379,10 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
   Value partial = memref::AllocaOp::create(rewriter, loc, privateType);
   Value neutral = arith::ConstantOp::create(rewriter, loc, reduction->neutral);
   linalg::FillOp::create(rewriter, loc, neutral, partial);
-
-  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value lb = affine::AffineApplyOp::create(
-      rewriter, loc,
-      AffineMap::get(0, 1, rewriter.getAffineSymbolExpr(0) * vectorWidth),
-      ValueRange{tid});
-  Value ub = arith::ConstantIndexOp::create(rewriter, loc, rowSize);
-  Value step =
-      arith::ConstantIndexOp::create(rewriter, loc, numThreads * vectorWidth);
-  auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step);
-  {
-    // The root and its fused producers, tiled to the thread's vector of the
-    // row at the loop's offset: the root writes into the private partial,
-    // each producer into a private buffer of the step's size that the root
-    // reads instead of the row-sized one.
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    SmallVector<OpFoldResult> offsets(ranges.size(), rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t range : ArrayRef<int64_t>(ranges).drop_back())
-      sizes.push_back(rewriter.getIndexAttr(range));
-    offsets.back() = loop.getInductionVar();
-    sizes.push_back(rewriter.getIndexAttr(vectorWidth));
-    auto tileToStep =
-        [&](linalg::LinalgOp source) -> FailureOr<linalg::LinalgOp> {
-      FailureOr<TilingResult> tiled =
-          cast<TilingInterface>(source.getOperation())
-              .getTiledImplementation(rewriter, offsets, sizes);
-      if (failed(tiled))
-        return op.emitOpError() << "could not be tiled to one vector of "
-                                << vectorWidth << " per thread";
-      return cast<linalg::LinalgOp>(tiled->tiledOps.front());
-    };
-
-    SmallVector<int64_t> stepShape(ranges.begin(), ranges.end());
-    stepShape.back() = vectorWidth;
-    SmallVector<std::pair<unsigned, Value>> stepInputs;
-    for (auto [index, producer] : producers) {
-      Value step = memref::AllocaOp::create(
-          rewriter, loc,
-          MemRefType::get(
-              stepShape, getElementTypeOrSelf(producer.getDpsInits().front())));
-      FailureOr<linalg::LinalgOp> stepProducer = tileToStep(producer);
-      if (failed(stepProducer))
-        return failure();
-      rewriter.modifyOpInPlace(*stepProducer, [&] {
-        stepProducer->getDpsInitOperand(0)->set(step);
-      });
-      stepInputs.push_back({index, step});
-    }
-    FailureOr<linalg::LinalgOp> stepRoot = tileToStep(op);
-    if (failed(stepRoot))
-      return failure();
-    rewriter.modifyOpInPlace(*stepRoot, [&] {
-      stepRoot->getDpsInitOperand(0)->set(partial);
-      for (auto [index, step] : stepInputs)
-        stepRoot->getDpsInputOperand(index)->set(step);
-      (*stepRoot)->removeAttr("gpucg.lowering_config");
-    });
-  }
-  for (auto [index, producer] : producers)
-    rewriter.eraseOp(producer);
+  if (failed(emitThreadLoop(op, partial)))
+    return failure();
   // Indices of the output's one element (none for a 0-d output).
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value zero = getConstantIndex(0);
   SmallVector<Value> zeros(initType.getRank(), zero);
   Value mine = memref::LoadOp::create(rewriter, loc, partial, zeros);
 
@@ -264,10 +396,11 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
         {numWarps}, accType, MemRefLayoutAttrInterface{},
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     Value shared = memref::AllocOp::create(rewriter, loc, sharedType);
-    Value warpSizeValue =
-        arith::ConstantIndexOp::create(rewriter, loc, warpSize);
-    Value lane = arith::RemUIOp::create(rewriter, loc, tid, warpSizeValue);
-    Value warp = arith::DivUIOp::create(rewriter, loc, tid, warpSizeValue);
+    Value warpSizeValue = getConstantIndex(warpSize);
+    Value lane =
+        arith::RemUIOp::create(rewriter, loc, getThreadId(), warpSizeValue);
+    Value warp =
+        arith::DivUIOp::create(rewriter, loc, getThreadId(), warpSizeValue);
     Value isLeader = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, lane, zero);
     auto write = scf::IfOp::create(rewriter, loc, isLeader);
@@ -277,12 +410,14 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
       memref::StoreOp::create(rewriter, loc, total, shared, warp);
     }
     gpu::BarrierOp::create(rewriter, loc);
+    writtenByThread0.clear();
+    writtenByThreads.clear();
     // Every warp reads the warps' partials (the neutral element past them)
     // and reduces them: uniform control flow for the subgroup reduction.
-    Value last = arith::ConstantIndexOp::create(rewriter, loc, numWarps - 1);
+    Value last = getConstantIndex(numWarps - 1);
     Value index = arith::MinUIOp::create(rewriter, loc, lane, last);
     Value value = memref::LoadOp::create(rewriter, loc, shared, index);
-    Value count = arith::ConstantIndexOp::create(rewriter, loc, numWarps);
+    Value count = getConstantIndex(numWarps);
     Value inRange = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, lane, count);
     Value operand =
@@ -291,32 +426,159 @@ static LogicalResult distributeRowReduction(RewriterBase &rewriter,
                                           reduction->kind, /*uniform=*/true);
   }
 
-  // 3. Thread 0 adds the row's total into the output. What initializes the
-  //    output in the tile (a fill) and what consumes it (fused elementwise
-  //    consumers, and the views they use: the rest of the tile) run there
-  //    too: run by every thread they would race with thread 0's store.
-  Value isFirst =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid, zero);
-  auto store = scf::IfOp::create(rewriter, loc, isFirst);
-  Operation *yield = store.thenBlock()->getTerminator();
-  for (Operation *initializer : initializers)
-    rewriter.moveOpBefore(initializer, yield);
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(yield);
-    Value old = memref::LoadOp::create(rewriter, loc, init, zeros);
-    Value combined = vector::makeArithReduction(
-        rewriter, loc, gpu::convertReductionKind(reduction->kind), total, old);
-    memref::StoreOp::create(rewriter, loc, combined, init, zeros);
+  // 3. The total combined with the output's value: every thread has it, so
+  //    each updates its own copy of a temporary; a kernel buffer thread 0.
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (!isThreadPrivate(init)) {
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, getThreadId(), zero);
+    auto store = scf::IfOp::create(rewriter, loc, isFirst);
+    rewriter.setInsertionPoint(store.thenBlock()->getTerminator());
+    writtenByThread0.push_back(getBaseBuffer(init));
   }
-  Operation *terminator = op->getBlock()->getTerminator();
-  SmallVector<Operation *> consumers;
-  for (Operation *it = op->getNextNode(); it != terminator;
-       it = it->getNextNode())
-    consumers.push_back(it);
-  for (Operation *consumer : consumers)
-    rewriter.moveOpBefore(consumer, yield);
-  rewriter.eraseOp(op);
+  Value old = memref::LoadOp::create(rewriter, loc, init, zeros);
+  Value combined = vector::makeArithReduction(
+      rewriter, loc, gpu::convertReductionKind(reduction->kind), total, old);
+  memref::StoreOp::create(rewriter, loc, combined, init, zeros);
+  return success();
+}
+
+LogicalResult RowProgramDistributor::run() {
+  FailureOr<RowReduction> reduction = matchRowReduction(root);
+  if (failed(reduction))
+    return root.emitOpError()
+           << "is not a reduction of its innermost loop with one combiner "
+              "that gpu.subgroup_reduce performs (add, mul, min, max, and, "
+              "or, xor); pipeline WarpReduction cannot split it over threads";
+  if (!root.hasPureBufferSemantics())
+    return root.emitOpError() << "must be bufferized before "
+                                 "gpucg-distribute-reduction (run "
+                                 "gpucg-bufferize)";
+  auto initType = cast<MemRefType>(root.getDpsInitOperand(0)->get().getType());
+  int64_t rowSize = rowRanges.back();
+  if (!initType.hasStaticShape() ||
+      llvm::any_of(initType.getShape(), [](int64_t s) { return s != 1; }) ||
+      ShapedType::isDynamic(rowSize))
+    return root.emitOpError()
+           << "has a workgroup tile of type " << initType << " and row size "
+           << (ShapedType::isDynamic(rowSize) ? std::string("?")
+                                              : std::to_string(rowSize))
+           << "; pipeline WarpReduction needs one row per workgroup (every "
+              "parallel loop tiled by 1) of static size";
+  if (rowSize % vectorWidth != 0)
+    return root.emitOpError()
+           << "has rows of " << rowSize << " elements, not a multiple of its "
+           << vectorWidth
+           << " per thread and step (level-1 tile of the reduction loop)";
+  if (numThreads % warpSize != 0 || numThreads / warpSize > warpSize)
+    return root.emitOpError()
+           << "is reduced by " << numThreads << " threads; pipeline "
+           << "WarpReduction needs a multiple of the warp size " << warpSize
+           << " and at most " << warpSize * warpSize;
+
+  // Every op of the tile must have a place in the row program; find them
+  // all before changing anything.
+  Block *block = root->getBlock();
+  SmallVector<std::pair<Operation *, RowOpKind>> program;
+  for (Operation &it : block->without_terminator()) {
+    auto op = dyn_cast<linalg::LinalgOp>(&it);
+    if (!op) {
+      // Bufferization copies a temporary that two ops update in place (a
+      // fill both reductions start from): each thread copies its own.
+      auto copy = dyn_cast<memref::CopyOp>(it);
+      if ((copy && !isThreadPrivate(copy.getTarget())) ||
+          isa<memref::StoreOp>(it))
+        return it.emitOpError()
+               << "writes a buffer of the kernel's in the workgroup tile of "
+                  "a WarpReduction kernel, which distributes only linalg "
+                  "ops over its row";
+      if (copy)
+        program.push_back({copy, RowOpKind::PrivateCopy});
+      continue;
+    }
+    std::optional<RowOpKind> kind = classify(op);
+    if (!kind || !op.hasPureBufferSemantics()) {
+      InFlightDiagnostic diag =
+          op.emitOpError()
+          << "is in the workgroup tile of WarpReduction root '"
+          << root->getName() << "' but is neither a reduction of its "
+          << "innermost loop like the root's (loop ranges "
+          << "[" << llvm::make_range(rowRanges.begin(), rowRanges.end())
+          << "]), nor elementwise over that row, "
+          << "nor over one element per row; it cannot be split over the "
+          << "row's threads";
+      diag.attachNote(root.getLoc()) << "root here";
+      return diag;
+    }
+    program.push_back({op, *kind});
+  }
+  // Elementwise ops into temporaries that all their readers can compute
+  // again one step at a time (softmax's exponentials, read by the sum and
+  // by the division) run only there.
+  for (auto [it, kind] : program) {
+    if (kind != RowOpKind::Elementwise && kind != RowOpKind::Reduction)
+      continue;
+    auto op = cast<linalg::LinalgOp>(it);
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (linalg::LinalgOp producer = getRecomputableProducer(op, input))
+        recomputedInputs[input] = producer;
+  }
+  for (auto [input, producer] : recomputedInputs)
+    recomputed.insert(producer);
+
+  for (auto [it, kind] : program) {
+    if (recomputed.contains(it))
+      continue;
+    rewriter.setInsertionPoint(it);
+    if (kind == RowOpKind::PrivateCopy) {
+      emitBarrierBefore(it, /*distributed=*/false, /*inThread0=*/false);
+      continue;
+    }
+    auto op = cast<linalg::LinalgOp>(it);
+    switch (kind) {
+    case RowOpKind::PrivateCopy:
+      llvm_unreachable("handled above");
+    case RowOpKind::Reduction:
+      if (failed(emitReduction(op)))
+        return failure();
+      break;
+    case RowOpKind::Elementwise: {
+      emitBarrierBefore(op, /*distributed=*/true, /*inThread0=*/false);
+      if (failed(emitThreadLoop(op, Value())))
+        return failure();
+      if (!isThreadPrivate(op.getDpsInits().front()))
+        writtenByThreads.push_back(getBaseBuffer(op.getDpsInits().front()));
+      break;
+    }
+    case RowOpKind::Scalar: {
+      if (isThreadPrivate(op.getDpsInits().front())) {
+        emitBarrierBefore(op, /*distributed=*/false, /*inThread0=*/false);
+        continue;
+      }
+      emitBarrierBefore(op, /*distributed=*/false, /*inThread0=*/true);
+      // A kernel buffer: thread 0 writes it.
+      Value isFirst =
+          arith::CmpIOp::create(rewriter, op.getLoc(), arith::CmpIPredicate::eq,
+                                getThreadId(), getConstantIndex(0));
+      auto guarded = scf::IfOp::create(rewriter, op.getLoc(), isFirst);
+      rewriter.moveOpBefore(op, guarded.thenBlock()->getTerminator());
+      writtenByThread0.push_back(getBaseBuffer(op.getDpsInits().front()));
+      continue;
+    }
+    }
+    rewriter.eraseOp(op);
+  }
+  // The recomputed ops and their row-sized temporaries (with the views the
+  // tiling left on them) go away.
+  for (Operation *op : recomputed) {
+    Value buffer = cast<linalg::LinalgOp>(op).getDpsInits().front();
+    rewriter.eraseOp(op);
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+      if (isa<memref::SubViewOp>(user) && user->use_empty())
+        rewriter.eraseOp(user);
+    if (buffer.use_empty())
+      rewriter.eraseOp(buffer.getDefiningOp());
+  }
   return success();
 }
 
@@ -352,8 +614,9 @@ mlir::gpucg::distributeReductionOverThreads(RewriterBase &rewriter,
              << "has level-1 tile " << vectorWidth
              << " on its reduction loop; pipeline WarpReduction reads a "
                 "positive number of elements per thread and step";
-    if (failed(distributeRowReduction(rewriter, root, workgroup[0], vectorWidth,
-                                      warpSize)))
+    RowProgramDistributor distributor(rewriter, root, workgroup[0], vectorWidth,
+                                      warpSize);
+    if (failed(distributor.run()))
       return failure();
   }
   return success();

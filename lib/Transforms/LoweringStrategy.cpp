@@ -29,6 +29,33 @@ using namespace mlir::gpucg;
 // Root op
 //===----------------------------------------------------------------------===//
 
+bool mlir::gpucg::isReductionOfSameRows(linalg::LinalgOp op,
+                                        linalg::LinalgOp other) {
+  auto isRowReduction = [](linalg::LinalgOp candidate) {
+    SmallVector<unsigned> reductionDims;
+    candidate.getReductionDims(reductionDims);
+    unsigned numLoops = candidate.getNumLoops();
+    if (reductionDims.size() != 1 || reductionDims.front() != numLoops - 1 ||
+        candidate.getNumDpsInits() != 1 || failed(matchRowReduction(candidate)))
+      return false;
+    // The result has one element per row, and every input is read either
+    // along the row or once per row (a mean subtracted from each element).
+    AffineMap rowMap = AffineMap::getMultiDimIdentityMap(
+        numLoops - 1, candidate->getContext());
+    rowMap = AffineMap::get(numLoops, 0, rowMap.getResults(),
+                            candidate->getContext());
+    if (candidate.getMatchingIndexingMap(candidate.getDpsInitOperand(0)) !=
+        rowMap)
+      return false;
+    return llvm::all_of(candidate.getDpsInputOperands(), [&](OpOperand *in) {
+      AffineMap map = candidate.getMatchingIndexingMap(in);
+      return map.isIdentity() || map == rowMap;
+    });
+  };
+  return isRowReduction(op) && isRowReduction(other) &&
+         op.getStaticLoopRanges() == other.getStaticLoopRanges();
+}
+
 FailureOr<linalg::LinalgOp>
 mlir::gpucg::getKernelRootOp(FunctionOpInterface funcOp) {
   SmallVector<linalg::LinalgOp> linalgOps, configured, withReductions;
@@ -53,6 +80,14 @@ mlir::gpucg::getKernelRootOp(FunctionOpInterface funcOp) {
   }
   if (configured.size() == 1)
     return configured.front();
+  // Several reductions of the same rows (softmax's max and sum, LayerNorm's
+  // mean and variance) are one kernel: the last one is its root, and
+  // workgroup tiling fuses the others into its row's tile.
+  if (withReductions.size() > 1 &&
+      llvm::all_of(withReductions, [&](linalg::LinalgOp op) {
+        return isReductionOfSameRows(op, withReductions.front());
+      }))
+    return withReductions.back();
   if (withReductions.size() > 1) {
     InFlightDiagnostic diag =
         withReductions[1]->emitOpError()
@@ -700,9 +735,31 @@ static std::optional<unsigned> getWidestInputBitwidth(linalg::LinalgOp op) {
   return bits;
 }
 
+bool mlir::gpucg::isRowProgramRoot(linalg::LinalgOp rootOp) {
+  if (rootOp.getNumReductionLoops() == 0)
+    return false;
+  SmallVector<int64_t> ones(rootOp.getNumLoops(), 1);
+  linalg::LinalgOp target = getWorkgroupTilingTarget(rootOp, ones).first;
+  if (target != rootOp && target.getNumLoops() == rootOp.getNumLoops())
+    return true;
+  auto funcOp = rootOp->getParentOfType<FunctionOpInterface>();
+  if (!funcOp)
+    return false;
+  bool otherReduction = false;
+  funcOp.walk([&](linalg::LinalgOp op) {
+    if (op != rootOp && op.getNumReductionLoops() > 0 &&
+        isReductionOfSameRows(op, rootOp))
+      otherReduction = true;
+  });
+  return otherReduction;
+}
+
 /// One warp group per row for rows of at least a warp's worth of vectors.
+/// With `anyRowSize` (a row program, which only WarpReduction distributes),
+/// shorter or odd rows too: whole warps, lanes past the row idle.
 static std::optional<LoweringStrategy>
-selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
+selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target,
+                            bool anyRowSize = false) {
   SmallVector<unsigned> reductionDims;
   op.getReductionDims(reductionDims);
   int64_t numLoops = op.getNumLoops();
@@ -721,23 +778,35 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
       !elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() > 32)
     return std::nullopt;
   int64_t warp = target.getWarpSize();
+  SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 0);
   // Rows shorter than one 128-bit step of a whole warp (512 bytes) would
   // leave lanes idle or loads narrow: Vectorize reduces them per thread.
-  if (rowSize * *inputBits < warp * 128)
-    return std::nullopt;
   int64_t vector = 128 / *inputBits;
   while (vector > 1 && rowSize % (warp * vector) != 0)
     vector /= 2;
-  if (rowSize % (warp * vector) != 0)
-    return std::nullopt;
   int64_t threads = rowSize / vector;
   while (threads > target.getMaxThreadsPerBlock() && threads % 2 == 0)
     threads /= 2;
-  if (threads > target.getMaxThreadsPerBlock() || threads % warp != 0)
+  if (rowSize * *inputBits >= warp * 128 && rowSize % (warp * vector) == 0 &&
+      threads <= target.getMaxThreadsPerBlock() && threads % warp == 0) {
+    level0.back() = threads * vector;
+    level1.back() = vector;
+    return makeSimtStrategy(op, Pipeline::WarpReduction, {threads, 1, 1},
+                            level0, level1, warp);
+  }
+  if (!anyRowSize)
     return std::nullopt;
-
-  SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 0);
-  level0.back() = threads * vector;
+  // The widest vector that divides the row, and a thread per vector in
+  // whole warps (at most a workgroup's worth, looping over the rest).
+  vector = 128 / *inputBits;
+  while (vector > 1 && rowSize % vector != 0)
+    vector /= 2;
+  threads =
+      std::min<int64_t>(llvm::alignTo(rowSize / vector, warp),
+                        llvm::alignDown(target.getMaxThreadsPerBlock(), warp));
+  if (threads == 0)
+    return std::nullopt;
+  level0.back() = rowSize;
   level1.back() = vector;
   return makeSimtStrategy(op, Pipeline::WarpReduction, {threads, 1, 1}, level0,
                           level1, warp);
@@ -901,6 +970,10 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
     return fitGridToLimits(rootOp,
                            selectSimtDistributeStrategy(rootOp, target));
   }
+  if (isRowProgramRoot(rootOp))
+    if (auto strategy = selectWarpReductionStrategy(rootOp, target,
+                                                    /*anyRowSize=*/true))
+      return *strategy;
   if (rootOp.getNumReductionLoops() > 0) {
     // One row per workgroup: a grid too large for it (more than 65535
     // batches on y or z) is a Vectorize one, which fits.
@@ -1173,6 +1246,15 @@ mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
   StringRef pipelineName = stringifyPipeline(info.getPipeline());
   if (info.getPipeline() == Pipeline::None)
     return success();
+  if (info.getPipeline() != Pipeline::WarpReduction && isRowProgramRoot(rootOp))
+    return rootOp.emitOpError()
+           << "reduces rows that other ops of its kernel read again (a "
+              "second reduction of the same rows, or an op that reads its "
+              "result once per row: softmax, RMSNorm, LayerNorm); only "
+              "pipeline WarpReduction distributes such a kernel, not "
+           << pipelineName
+           << " (WarpReduction needs a static row and a combiner "
+              "gpu.subgroup_reduce performs on at most 32 bits)";
 
   ArrayRef<int64_t> workgroup = info.getWorkgroupSize();
   if (workgroup.empty())

@@ -72,6 +72,27 @@ LogicalResult mlir::gpucg::replanAsSimtDistribute(FunctionOpInterface funcOp) {
   if (failed(roots))
     return failure();
   for (linalg::LinalgOp root : *roots) {
+    // A row program (softmax: a second reduction, or ops that read the row
+    // again after its reduction) has no SIMT distribution: each thread
+    // would need the whole row's results.
+    if (info.getPipeline() == Pipeline::WarpReduction) {
+      for (Operation &it : *root->getBlock()) {
+        auto other = dyn_cast<linalg::LinalgOp>(&it);
+        if (!other || other == root ||
+            other.getStaticLoopRanges() != root.getStaticLoopRanges() ||
+            (other.getNumReductionLoops() == 0 && other->isBeforeInBlock(root)))
+          continue;
+        InFlightDiagnostic diag =
+            root.emitOpError()
+            << "has a WarpReduction workgroup tile with another op over its "
+               "rows after it or a second reduction of them (softmax, "
+               "RMSNorm, LayerNorm); only pipeline WarpReduction "
+               "(gpucg-warp-reduction, gpucg-compile) distributes it, not "
+               "SimtDistribute";
+        diag.attachNote(other.getLoc()) << "other op here";
+        return diag;
+      }
+    }
     LoweringConfigAttr config = configHelper.getAttr(root);
     ArrayRef<int64_t> level0 = config.getTileSizes(0);
     if (level0.size() != root.getNumLoops())

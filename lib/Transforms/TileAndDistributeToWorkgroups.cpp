@@ -19,8 +19,10 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/CSE.h"
 
 namespace mlir {
 namespace gpucg {
@@ -50,12 +52,33 @@ static linalg::LinalgOp getIdentityElementwiseUser(Value value) {
   return user;
 }
 
-/// Returns the op to tile for root `rootOp` and its tile sizes: the last op
-/// of the chain of elementwise consumers of the root, whose loops are the
-/// root's result dimensions, or the root itself with its reduction loops
-/// untiled.
-static std::pair<linalg::LinalgOp, SmallVector<int64_t>>
-getTilingTarget(linalg::LinalgOp rootOp, ArrayRef<int64_t> rootTileSizes) {
+/// If the one user of `value` (computed with `resultMap` in `rootOp`'s
+/// loops) is an all-parallel op on tensors over the root's own loops (same
+/// static ranges) that reads `value` with `resultMap` once per row and
+/// writes its result with the identity, returns it: the normalization of a
+/// row by its reduction (softmax's division, RMSNorm's scaling).
+static linalg::LinalgOp getRowConsumer(Value value, linalg::LinalgOp rootOp,
+                                       AffineMap resultMap) {
+  if (!value.hasOneUse())
+    return {};
+  auto user = dyn_cast<linalg::LinalgOp>(*value.getUsers().begin());
+  if (!user || !user.hasPureTensorSemantics() || user->getNumResults() != 1 ||
+      user.getNumParallelLoops() != user.getNumLoops() ||
+      user.getNumLoops() != rootOp.getNumLoops() ||
+      user.getStaticLoopRanges() != rootOp.getStaticLoopRanges() ||
+      llvm::any_of(user.getStaticLoopRanges(), ShapedType::isDynamic) ||
+      !user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity())
+    return {};
+  for (OpOperand &operand : user->getOpOperands())
+    if (operand.get() == value &&
+        user.getMatchingIndexingMap(&operand) != resultMap)
+      return {};
+  return user;
+}
+
+std::pair<linalg::LinalgOp, SmallVector<int64_t>>
+mlir::gpucg::getWorkgroupTilingTarget(linalg::LinalgOp rootOp,
+                                      ArrayRef<int64_t> rootTileSizes) {
   SmallVector<int64_t> tileSizes(rootTileSizes);
   for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray()))
     if (type == utils::IteratorType::reduction)
@@ -85,6 +108,16 @@ getTilingTarget(linalg::LinalgOp rootOp, ArrayRef<int64_t> rootTileSizes) {
   while (linalg::LinalgOp user =
              getIdentityElementwiseUser(target->getResult(0)))
     target = user;
+  // Back in the root's loops: every loop the root tiles, its reductions
+  // whole (the row program of a WarpReduction kernel).
+  if (linalg::LinalgOp rowUser =
+          getRowConsumer(target->getResult(0), rootOp, resultMap)) {
+    target = rowUser;
+    while (linalg::LinalgOp user =
+               getIdentityElementwiseUser(target->getResult(0)))
+      target = user;
+    return {target, tileSizes};
+  }
   if (target == rootOp)
     return {rootOp, tileSizes};
   return {target, consumerTileSizes};
@@ -140,7 +173,7 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
              << "has an empty iteration space (loop " << pos
              << " has 0 iterations): there is no workgroup to launch";
 
-  auto [target, tileSizes] = getTilingTarget(rootOp, level0);
+  auto [target, tileSizes] = getWorkgroupTilingTarget(rootOp, level0);
   int64_t numTiled = llvm::count_if(tileSizes, [](int64_t s) { return s; });
   if (numTiled == 0)
     return scf::ForallOp();
@@ -181,7 +214,15 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
   // until dead code is removed (the pass canonicalizes).
   if (target->use_empty())
     rewriter.eraseOp(target);
-  return cast<scf::ForallOp>(tiled->loops.front().getOperation());
+  auto forallOp = cast<scf::ForallOp>(tiled->loops.front().getOperation());
+  // Fusion computes a producer once per use of its result: softmax's row
+  // maximum twice (for the sum and for the division). On tensors those
+  // copies are equal values; one of each is enough.
+  if (target != rootOp && target.getNumLoops() == rootOp.getNumLoops()) {
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, forallOp);
+  }
+  return forallOp;
 }
 
 namespace {

@@ -79,3 +79,48 @@ func.func @on_tensors(%a: tensor<1x128xf32>, %c: tensor<1xf32>) -> tensor<1xf32>
   } -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
+
+// -----
+
+func.func @row_not_a_multiple_of_the_vector(%a: memref<1x130xf32>, %c: memref<1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  // expected-error @+1 {{has rows of 130 elements, not a multiple of its 4 per thread and step (level-1 tile of the reduction loop)}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x130xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 130], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// A transpose of the row in the tile: neither a reduction of the row nor
+// elementwise along it.
+func.func @op_outside_the_row_program(%a: memref<1x128xf32>, %c: memref<1xf32>, %t: memref<128x1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  // expected-note @+1 {{root here}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  // expected-error @+1 {{is in the workgroup tile of WarpReduction root 'linalg.generic' but is neither a reduction of its innermost loop like the root's (loop ranges [1, 128]), nor elementwise over that row, nor over one element per row; it cannot be split over the row's threads}}
+  linalg.transpose ins(%a : memref<1x128xf32>) outs(%t : memref<128x1xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+func.func @store_to_a_kernel_buffer(%a: memref<1x128xf32>, %c: memref<1xf32>, %f: f32) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{writes a buffer of the kernel's in the workgroup tile of a WarpReduction kernel, which distributes only linalg ops over its row}}
+  memref.store %f, %c[%c0] : memref<1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -8,9 +8,9 @@
 // CHECK-LABEL: func.func @row_sum_4096
 //  CHECK-SAME:   pipeline = WarpReduction, workgroup_size = [1024, 1, 1]
 //       CHECK:   scf.forall (%[[ROW:.+]]) in (16)
+//       CHECK:     %[[TID:.+]] = gpu.thread_id{{ +}}x
 //       CHECK:     %[[P:.+]] = memref.alloca() : memref<1xf32>
 //       CHECK:     linalg.fill ins(%{{.+}} : f32) outs(%[[P]] : memref<1xf32>)
-//       CHECK:     %[[TID:.+]] = gpu.thread_id{{ +}}x
 //       CHECK:     %[[LB:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[TID]]]
 //       CHECK:     scf.for %[[K:.+]] = %[[LB]] to %{{.+}} step %{{.+}} {
 //       CHECK:       memref.subview %{{.+}}[0, %[[K]]] [1, 4] [1, 1]
@@ -115,12 +115,15 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
 // The mean of squares as frontends write it: x * x into a temporary, a
 // zero-filled accumulator, the sum, and a scaling consumer, all fused into
 // the row's workgroup tile. The square is computed one step (4 elements) at
-// a time into a private buffer; the fill, the combination with the total
-// and the consumer run in thread 0, which holds the total.
+// a time into a private buffer. The accumulator is a temporary, so every
+// thread fills its own copy and combines the total into it; the consumer
+// writes the kernel's output, so thread 0 runs it.
 // CHECK-LABEL: func.func @mean_of_squares
 //       CHECK:   scf.forall
+//       CHECK:     %[[ACC:.+]] = memref.alloc() {{.*}}: memref<1xf32>
+//       CHECK:     linalg.fill ins(%{{.+}} : f32) outs(%[[ACC]] : memref<1xf32>)
+//       CHECK:     %[[STEP:.+]] = memref.alloca() : memref<1x4xf32>
 //       CHECK:     scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-//       CHECK:       %[[STEP:.+]] = memref.alloca() : memref<1x4xf32>
 //       CHECK:       %[[X:.+]] = memref.subview %{{.+}}[0, %[[K]]] [1, 4] [1, 1]
 //       CHECK:       linalg.generic {{.*}} ins(%[[X]] : {{.*}}) outs(%[[STEP]] : memref<1x4xf32>)
 //       CHECK:         arith.mulf
@@ -129,12 +132,11 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
 //       CHECK:     gpu.subgroup_reduce add
 //       CHECK:     gpu.barrier
 //       CHECK:     %[[TOTAL:.+]] = gpu.subgroup_reduce add
+//  CHECK-NEXT:     %[[OLD:.+]] = memref.load %[[ACC]]
+//  CHECK-NEXT:     %[[SUM:.+]] = arith.addf %[[TOTAL]], %[[OLD]] : f32
+//  CHECK-NEXT:     memref.store %[[SUM]], %[[ACC]]
 //       CHECK:     scf.if
-//  CHECK-NEXT:       linalg.fill ins(%{{.+}} : f32) outs(%[[ACC:.+]] : memref<1xf32>)
-//  CHECK-NEXT:       %[[OLD:.+]] = memref.load %[[ACC]]
-//  CHECK-NEXT:       %[[SUM:.+]] = arith.addf %[[TOTAL]], %[[OLD]] : f32
-//  CHECK-NEXT:       memref.store %[[SUM]], %[[ACC]]
-//       CHECK:       linalg.generic {{.*}} ins(%[[ACC]] : memref<1xf32>)
+//  CHECK-NEXT:       linalg.generic {{.*}} ins(%[[ACC]] : memref<1xf32>)
 //       CHECK:         arith.mulf
 //  CHECK-NEXT:         linalg.yield
 //  CHECK-NEXT:       }
@@ -166,5 +168,86 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
       linalg.yield %m : f32
     } -> tensor<16xf32>
     return %r : tensor<16xf32>
+  }
+}
+
+// -----
+
+// Softmax of rows of 1000 (too short for a warp per 128-bit step, but a row
+// program has no other plan): 256 threads of 4 elements, lanes past the row
+// idle. The row's maximum and the sum are reduced in turn; every thread
+// keeps both totals (its own copies of the temporaries) and computes
+// exp(x - max) again, one step at a time, in the sum's loop and in the
+// division's, which writes the kernel's output directly: no row-sized
+// temporary, no thread-0 section, one barrier per reduction.
+// CHECK-LABEL: func.func @softmax_1000
+//  CHECK-SAME:   pipeline = WarpReduction, workgroup_size = [256, 1, 1]
+//   CHECK-NOT:   memref<1x1000xf32>
+//       CHECK:   scf.forall
+//       CHECK:     %[[MAX:.+]] = memref.alloc() {{.*}}: memref<1xf32>
+//       CHECK:     scf.for
+//       CHECK:       arith.maximumf
+//       CHECK:     gpu.subgroup_reduce maximumf
+//       CHECK:     gpu.barrier
+//       CHECK:     gpu.subgroup_reduce maximumf
+//       CHECK:     memref.store %{{.+}}, %[[MAX]]
+//       CHECK:     %[[SUM:.+]] = memref.alloc() {{.*}}: memref<1xf32>
+//       CHECK:     %[[E1:.+]] = memref.alloca() : memref<1x4xf32>
+//       CHECK:     scf.for
+//       CHECK:       linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : {{.*}}) outs(%[[E1]] : memref<1x4xf32>)
+//       CHECK:         math.exp
+//       CHECK:       linalg.generic {{.*}} ins(%[[E1]] : memref<1x4xf32>)
+//       CHECK:         arith.addf
+//       CHECK:     gpu.subgroup_reduce add
+//       CHECK:     gpu.barrier
+//       CHECK:     gpu.subgroup_reduce add
+//       CHECK:     memref.store %{{.+}}, %[[SUM]]
+//   CHECK-NOT:     gpu.barrier
+//       CHECK:     %[[E2:.+]] = memref.alloca() : memref<1x4xf32>
+//       CHECK:     scf.for %[[K:.+]] = %{{.+}} to %c1000{{.*}} step %c1024
+//       CHECK:       linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : {{.*}}) outs(%[[E2]] : memref<1x4xf32>)
+//       CHECK:         math.exp
+//       CHECK:       %[[OUT:.+]] = memref.subview %{{.+}}[0, %[[K]]] [1, 4] [1, 1]
+//       CHECK:       linalg.generic {{.*}} ins(%[[E2]], %{{.+}} : {{.*}}) outs(%[[OUT]] :
+//       CHECK:         arith.divf
+//   CHECK-NOT:   scf.if
+//   CHECK-NOT:   memref<1x1000xf32>
+//       CHECK:   } {mapping = [#gpu.block<x>]}
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @softmax_1000(%x: tensor<64x1000xf32>, %out: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64xf32>
+    %macc = linalg.fill ins(%ninf : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+    %max = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x1000xf32>) outs(%macc : tensor<64xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maximumf %a, %b : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    %er = tensor.empty() : tensor<64x1000xf32>
+    %ex = linalg.generic {indexing_maps = [#row, #red, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<64x1000xf32>, tensor<64xf32>) outs(%er : tensor<64x1000xf32>) {
+    ^bb0(%a: f32, %m: f32, %b: f32):
+      %d = arith.subf %a, %m : f32
+      %t = math.exp %d : f32
+      linalg.yield %t : f32
+    } -> tensor<64x1000xf32>
+    %sacc = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+    %sum = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<64x1000xf32>) outs(%sacc : tensor<64xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    %o = linalg.generic {indexing_maps = [#row, #red, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %sum : tensor<64x1000xf32>, tensor<64xf32>) outs(%out : tensor<64x1000xf32>) {
+    ^bb0(%a: f32, %s: f32, %b: f32):
+      %t = arith.divf %a, %s : f32
+      linalg.yield %t : f32
+    } -> tensor<64x1000xf32>
+    return %o : tensor<64x1000xf32>
   }
 }

@@ -432,3 +432,52 @@ func.func @grid_y_too_large(%a: tensor<65536x4096xf16>, %b: tensor<65536x4096xf1
     ins(%a, %b : tensor<65536x4096xf16>, tensor<65536x4096xf16>) outs(%c : tensor<65536x4096xf16>) -> tensor<65536x4096xf16>
   return %0 : tensor<65536x4096xf16>
 }
+
+// -----
+
+// A row program (the row divided by its sum) given a Vectorize plan: each
+// thread would need the whole row's sum.
+#config = #gpucg.lowering_config<tile_sizes = [[4, 0], [1, 4]]>
+#info = #gpucg.translation_info<pipeline = Vectorize, workgroup_size = [4, 1, 1]>
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+func.func @row_program_not_warp_reduction(%x: tensor<64x256xf32>, %out: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  // expected-error @+1 {{reduces rows that other ops of its kernel read again (a second reduction of the same rows, or an op that reads its result once per row: softmax, RMSNorm, LayerNorm); only pipeline WarpReduction distributes such a kernel, not Vectorize (WarpReduction needs a static row and a combiner gpu.subgroup_reduce performs on at most 32 bits)}}
+  %sum = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+      ins(%x : tensor<64x256xf32>) outs(%acc : tensor<64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<64xf32>
+  %o = linalg.generic {indexing_maps = [#row, #red, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<64x256xf32>, tensor<64xf32>) outs(%out : tensor<64x256xf32>) {
+  ^bb0(%a: f32, %s: f32, %b: f32):
+    %t = arith.divf %a, %s : f32
+    linalg.yield %t : f32
+  } -> tensor<64x256xf32>
+  return %o : tensor<64x256xf32>
+}
+
+// -----
+
+// Two reductions of different rows are still two kernels.
+func.func @reductions_of_different_rows(%x: tensor<64x256xf32>, %y: tensor<64x128xf32>, %o1: tensor<64xf32>, %o2: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  // expected-note @+1 {{first one here}}
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x256xf32>) outs(%o1 : tensor<64xf32>) {
+  ^bb0(%v: f32, %b: f32):
+    %t = arith.addf %v, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<64xf32>
+  // expected-error @+1 {{is the second op with reduction loops in kernel 'reductions_of_different_rows'}}
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<64x128xf32>) outs(%o2 : tensor<64xf32>) {
+  ^bb0(%v: f32, %c: f32):
+    %t = arith.addf %v, %c : f32
+    linalg.yield %t : f32
+  } -> tensor<64xf32>
+  return %a, %b : tensor<64xf32>, tensor<64xf32>
+}

@@ -48,11 +48,25 @@ enum class MmaPreference {
 
 /// Returns the root op of kernel `funcOp`: the op that carries a
 /// `gpucg.compilation_info` or `gpucg.lowering_config`, else the only linalg
-/// op with reduction loops, else the last linalg op. Returns null when the
-/// function has no linalg op, and emits an error and returns failure when it
-/// has more than one op with reduction loops or more than one op with a
-/// compilation_info / lowering_config.
+/// op with reduction loops, else the last of several reductions of the same
+/// rows (isReductionOfSameRows: softmax, LayerNorm), else the last linalg op.
+/// Returns null when the function has no linalg op, and emits an error and
+/// returns failure when it has other sets of ops with reduction loops or
+/// more than one op with a compilation_info / lowering_config.
 FailureOr<linalg::LinalgOp> getKernelRootOp(FunctionOpInterface funcOp);
+
+/// Whether `op` and `other` both reduce their innermost loop into one
+/// element per row (matchRowReduction; inputs read along the row or once per
+/// row) over the same static loop ranges: reductions one WarpReduction
+/// workgroup computes one after the other on its row.
+bool isReductionOfSameRows(linalg::LinalgOp op, linalg::LinalgOp other);
+
+/// Whether root `rootOp` reduces rows that other ops of its kernel read
+/// again in the same workgroup tile: other reductions of the same rows, or
+/// an op over the root's own loops that reads its result once per row
+/// (softmax, RMSNorm, LayerNorm). Only pipeline WarpReduction distributes
+/// such a tile.
+bool isRowProgramRoot(linalg::LinalgOp rootOp);
 
 /// Picks the pipeline, workgroup size, pipeline depth and tile sizes for a
 /// kernel with root op `rootOp` on `target` (its limits, registers and SM

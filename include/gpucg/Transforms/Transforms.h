@@ -121,6 +121,17 @@ void hoistLoopInvariantTransfers(RewriterBase &rewriter, Operation *root);
 LogicalResult optimizeVectorTransfers(RewriterBase &rewriter,
                                       FunctionOpInterface funcOp);
 
+/// Returns the op that workgroup tiling tiles for root `rootOp` (fusing the
+/// rest of the kernel into its tiles) and that op's tile sizes: the last op
+/// of the chain of elementwise consumers of the root, whose loops are the
+/// root's result dimensions, then of the op that reads that chain's result
+/// once per row of the root's loops (softmax's division, RMSNorm's scaling)
+/// and of that op's elementwise consumers; or the root itself. Reduction
+/// loops are never tiled.
+std::pair<linalg::LinalgOp, SmallVector<int64_t>>
+getWorkgroupTilingTarget(linalg::LinalgOp rootOp,
+                         ArrayRef<int64_t> rootTileSizes);
+
 /// A reduction over an op's innermost loop that gpu.subgroup_reduce can
 /// perform across threads: its combiner's operation and neutral element.
 struct RowReduction {
