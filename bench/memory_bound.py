@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Memory-bound kernels against the GPU's own copy bandwidth.
 
-Elementwise kernels (with and without a broadcast), row reductions and the
-sum of squares of LLM-width rows (RMSNorm's reduction), compiled by
-gpucg-compile as the strategy plans them (Vectorize, WarpReduction), run on
-small-integer inputs, checked element by element against PyTorch, and
-timed. Each kernel's bandwidth (bytes it must read and write, over its time)
+Elementwise kernels (with and without a broadcast), row reductions, the
+sum of squares of LLM-width rows (RMSNorm's reduction) and whole softmax and
+RMSNorm rows (one kernel each), compiled by gpucg-compile as the strategy
+plans them (Vectorize, WarpReduction), run on small-integer inputs, checked
+against PyTorch (element by element where the result is exact, within a
+few units in the last place for softmax and RMSNorm), and timed. Each kernel's bandwidth (bytes it must read and write, over its time)
 is set against the device-to-device copy bandwidth measured in the same run
 (a 1 GiB torch copy: reading and writing, like the kernels). The target of
 issue 11 is 90 % of the copy bandwidth for elementwise kernels and large
@@ -41,7 +42,7 @@ BYTES = {"f16": 2, "bf16": 2, "f32": 4}
 @dataclass
 class Case:
     name: str
-    kind: str          # add, bias_add, row_sum, sum_of_squares
+    kind: str          # add, bias_add, row_sum, sum_of_squares, softmax, rmsnorm
     rows: int
     cols: int
     dtype: str         # element type of the inputs
@@ -61,6 +62,11 @@ class Case:
         if self.kind == "add":
             return 3 * element
         if self.kind == "bias_add":
+            return 2 * element + BYTES[self.dtype] * self.cols
+        # Normalizations read the row and write it (and read a weight).
+        if self.kind == "softmax":
+            return 2 * element
+        if self.kind == "rmsnorm":
             return 2 * element + BYTES[self.dtype] * self.cols
         # Reductions read the input and read and write one result per row.
         return element + 2 * BYTES[self.out_dtype] * self.rows
@@ -82,11 +88,107 @@ def all_cases():
     for width in (4096, 8192, 14336):
         cases.append(Case(f"sum_of_squares_f16_4096x{width}",
                           "sum_of_squares", 4096, width, "f16", "f32"))
+    for width in (4096, 8192, 14336):
+        cases.append(Case(f"softmax_f32_4096x{width}", "softmax", 4096, width,
+                          "f32", "f32"))
+        cases.append(Case(f"rmsnorm_f16_4096x{width}", "rmsnorm", 4096, width,
+                          "f16", "f16"))
     return cases
+
+
+def normalization_source(case):
+    """Softmax (max, exp, sum, divide) or RMSNorm (sum of squares in f32,
+    1 / sqrt(mean + 1e-5), the row times that and a weight) on tensors."""
+    t = lambda shape, dtype: f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    a = t((case.rows, case.cols), case.dtype)
+    r = t((case.rows,), "f32")
+    header = f"""// bench/memory_bound.py: {case.name}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#one = affine_map<(d0) -> (d0)>
+"""
+    if case.kind == "softmax":
+        return header + f"""func.func @{case.function}(%a: {a}, %out: {a}) -> {a} {{
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : {r}
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : {r}) -> {r}
+  %max = linalg.generic {{indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}}
+      ins(%a : {a}) outs(%m0 : {r}) {{
+    ^bb0(%x: f32, %acc: f32):
+      %m = arith.maximumf %x, %acc : f32
+      linalg.yield %m : f32
+  }} -> {r}
+  %er = tensor.empty() : {a}
+  %ex = linalg.generic {{indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%a, %max : {a}, {r}) outs(%er : {a}) {{
+    ^bb0(%x: f32, %m: f32, %o: f32):
+      %d = arith.subf %x, %m : f32
+      %y = math.exp %d : f32
+      linalg.yield %y : f32
+  }} -> {a}
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : {r}) -> {r}
+  %sum = linalg.generic {{indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}}
+      ins(%ex : {a}) outs(%s0 : {r}) {{
+    ^bb0(%x: f32, %acc: f32):
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+  }} -> {r}
+  %0 = linalg.generic {{indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%ex, %sum : {a}, {r}) outs(%out : {a}) {{
+    ^bb0(%x: f32, %s: f32, %o: f32):
+      %y = arith.divf %x, %s : f32
+      linalg.yield %y : f32
+  }} -> {a}
+  return %0 : {a}
+}}
+"""
+    w = t((case.cols,), case.dtype)
+    dt = case.dtype
+    return header + f"""func.func @{case.function}(%a: {a}, %w: {w}, %out: {a}) -> {a} {{
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant {float(case.cols)!r} : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : {r}
+  %s0 = linalg.fill ins(%zero : f32) outs(%e : {r}) -> {r}
+  %ss = linalg.generic {{indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}}
+      ins(%a : {a}) outs(%s0 : {r}) {{
+    ^bb0(%x: {dt}, %acc: f32):
+      %f = arith.extf %x : {dt} to f32
+      %q = arith.mulf %f, %f : f32
+      %s = arith.addf %q, %acc : f32
+      linalg.yield %s : f32
+  }} -> {r}
+  %scale = linalg.generic {{indexing_maps = [#one, #one], iterator_types = ["parallel"]}}
+      ins(%ss : {r}) outs(%e : {r}) {{
+    ^bb0(%s: f32, %o: f32):
+      %m = arith.divf %s, %n : f32
+      %p = arith.addf %m, %eps : f32
+      %q = math.sqrt %p : f32
+      %y = arith.divf %one, %q : f32
+      linalg.yield %y : f32
+  }} -> {r}
+  %0 = linalg.generic {{indexing_maps = [#id, #rows, #cols, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%a, %scale, %w : {a}, {r}, {w}) outs(%out : {a}) {{
+    ^bb0(%x: {dt}, %k: f32, %g: {dt}, %o: {dt}):
+      %f = arith.extf %x : {dt} to f32
+      %gf = arith.extf %g : {dt} to f32
+      %y = arith.mulf %f, %k : f32
+      %z = arith.mulf %y, %gf : f32
+      %h = arith.truncf %z : f32 to {dt}
+      linalg.yield %h : {dt}
+  }} -> {a}
+  return %0 : {a}
+}}
+"""
 
 
 def mlir_source(case):
     """A module with the case's kernel on tensors."""
+    if case.kind in ("softmax", "rmsnorm"):
+        return normalization_source(case)
     t = lambda shape, dtype: f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
     a = t((case.rows, case.cols), case.dtype)
     if case.kind in ("add", "bias_add"):
@@ -215,6 +317,17 @@ def run_case(torch, gpucg, out, entry, repeat):
         result = torch.full((rows, cols), -1, dtype=dtype, device="cuda")
         args = (a, b, result)
         expected = (a.double() + b.double()).to(dtype)
+    elif entry["kind"] == "softmax":
+        result = torch.full((rows, cols), -1, dtype=dtype, device="cuda")
+        args = (a, result)
+        expected = torch.softmax(a.double(), dim=1).to(dtype)
+    elif entry["kind"] == "rmsnorm":
+        w = integers(cols).to(dtype)
+        result = torch.full((rows, cols), -1, dtype=dtype, device="cuda")
+        args = (a, w, result)
+        x = a.double()
+        scale = 1.0 / torch.sqrt((x * x).mean(dim=1, keepdim=True) + 1e-5)
+        expected = (x * scale * w.double()).to(dtype)
     else:
         result = integers(rows).to(out_dtype)
         args = (a, result)
@@ -222,7 +335,14 @@ def run_case(torch, gpucg, out, entry, repeat):
         expected = (result.double() + values.sum(dim=1)).to(out_dtype)
     kernel(*args)
     torch.cuda.synchronize()
-    correct = bool(torch.equal(result, expected))
+    if entry["kind"] in ("softmax", "rmsnorm"):
+        # exp, the reassociated sums and the division round differently from
+        # PyTorch's double reference: a few units in the last place.
+        tolerance = 1e-5 if dtype == torch.float32 else 2e-3
+        correct = bool(torch.allclose(result.double(), expected.double(),
+                                      rtol=tolerance, atol=tolerance * 1e-3))
+    else:
+        correct = bool(torch.equal(result, expected))
     milliseconds = kernel.benchmark(*args, repeat=repeat, warmup=3)
     kernel.close()
     return correct, milliseconds

@@ -568,14 +568,15 @@ static LoweringStrategy
 makeSimtStrategy(linalg::LinalgOp op, Pipeline pipeline,
                  ArrayRef<int64_t> workgroup, ArrayRef<int64_t> level0,
                  ArrayRef<int64_t> level1,
-                 std::optional<int64_t> subgroupSize = std::nullopt) {
+                 std::optional<int64_t> subgroupSize = std::nullopt,
+                 int64_t pipelineDepth = 1) {
   MLIRContext *ctx = op->getContext();
   return LoweringStrategy{
-      TranslationInfoAttr::get(ctx, pipeline, workgroup, subgroupSize, 1, 1,
-                               std::nullopt),
-      LoweringConfigAttr::get(ctx, ArrayRef<SmallVector<int64_t>>{
-                                       SmallVector<int64_t>(level0),
-                                       SmallVector<int64_t>(level1)})};
+      TranslationInfoAttr::get(ctx, pipeline, workgroup, subgroupSize,
+                               pipelineDepth, 1, std::nullopt),
+      LoweringConfigAttr::get(
+          ctx, ArrayRef<SmallVector<int64_t>>{SmallVector<int64_t>(level0),
+                                              SmallVector<int64_t>(level1)})};
 }
 
 namespace {
@@ -591,6 +592,35 @@ static constexpr SimtMatmulTile kSimtMatmulTiles[] = {
     {32, 128, 32, 32, 8}, {128, 64, 8, 16, 8}, {16, 256, 16, 64, 2},
     {8, 32, 32, 8, 8},    {32, 128, 4, 32, 8}, {8, 128, 4, 32, 1},
     {16, 64, 4, 16, 2},   {1, 128, 8, 32, 1}};
+
+/// Bytes of workgroup memory a MatmulSimt workgroup's A and B tiles take,
+/// once per pipeline stage.
+static int64_t getSimtMatmulStageBytes(const MatmulShape &shape, int64_t m,
+                                       int64_t n, int64_t k) {
+  auto bytes = [](Type type) {
+    return static_cast<int64_t>(type.getIntOrFloatBitWidth() / 8);
+  };
+  return mulSat(m, mulSat(k, bytes(shape.aType))) +
+         mulSat(k, mulSat(n, bytes(shape.bType)));
+}
+
+/// Two stages (the copies of the next K step in flight while the current
+/// one computes) where cp.async exists (sm_80 on), the workgroup's A and B
+/// tiles go through workgroup memory (more than one warp), there are two K
+/// steps, and both stages fit the static 48 KB a workgroup gets without
+/// opting in; else one.
+static int64_t pickSimtMatmulPipelineDepth(const MatmulShape &shape,
+                                           const SimtMatmulTile &tile,
+                                           TargetAttr target) {
+  if (target.getComputeCapability() < 80 ||
+      tile.workgroupX * tile.workgroupY <= target.getWarpSize() ||
+      shape.k() / tile.k < 2 || !shape.aType.isIntOrFloat() ||
+      !shape.bType.isIntOrFloat())
+    return 1;
+  int64_t twoStages =
+      mulSat(2, getSimtMatmulStageBytes(shape, tile.m, tile.n, tile.k));
+  return twoStages <= target.getMaxSharedMemoryPerBlock() ? 2 : 1;
+}
 
 static std::optional<LoweringStrategy>
 selectSimtMatmulStrategy(linalg::LinalgOp op, const MatmulShape &shape,
@@ -611,9 +641,10 @@ selectSimtMatmulStrategy(linalg::LinalgOp op, const MatmulShape &shape,
     level0[shape.kPos] = tile.k;
     level1[shape.mPos] = tile.m / tile.workgroupY;
     level1[shape.nPos] = tile.n / tile.workgroupX;
+    int64_t depth = pickSimtMatmulPipelineDepth(shape, tile, target);
     return makeSimtStrategy(op, Pipeline::MatmulSimt,
                             {tile.workgroupX, tile.workgroupY, 1}, level0,
-                            level1);
+                            level1, std::nullopt, depth);
   }
   return std::nullopt;
 }
@@ -1144,9 +1175,9 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
                                       info.getPipelineDepth(), target);
 }
 
-static LogicalResult
-verifyMatmulSimtStrategy(linalg::LinalgOp op,
-                         const LoweringStrategy &strategy) {
+static LogicalResult verifyMatmulSimtStrategy(linalg::LinalgOp op,
+                                              const LoweringStrategy &strategy,
+                                              TargetAttr target) {
   std::optional<MatmulShape> shape = getMatmulShape(op);
   if (!shape)
     return op.emitOpError() << "pipeline MatmulSimt needs a contraction root "
@@ -1173,6 +1204,25 @@ verifyMatmulSimtStrategy(linalg::LinalgOp op,
            << "workgroup tile " << tileM << "x" << tileN
            << " (MxN) does not split evenly over workgroup_size "
            << formatList(workgroup) << " (x over N, y over M)";
+  // Pipelined K loops: a stage per K step at most, all in workgroup memory.
+  int64_t depth = strategy.translationInfo.getPipelineDepth();
+  int64_t tileK = level0[shape->kPos];
+  if (depth > 1) {
+    if (depth > shape->k() / tileK)
+      return op.emitOpError()
+             << "pipeline_depth " << depth << " exceeds the "
+             << shape->k() / tileK << " K steps (K = " << shape->k()
+             << ", tile " << tileK << ")";
+    int64_t bytes =
+        mulSat(depth, getSimtMatmulStageBytes(*shape, tileM, tileN, tileK));
+    if (bytes > target.getMaxSharedMemoryPerBlockOptin())
+      return op.emitOpError()
+             << "pipeline_depth " << depth << " needs " << bytes
+             << " bytes of workgroup memory for its A and B tiles (" << tileM
+             << "x" << tileK << " and " << tileK << "x" << tileN
+             << " per stage); " << target.getChip() << " allows at most "
+             << target.getMaxSharedMemoryPerBlockOptin();
+  }
   return success();
 }
 
@@ -1304,7 +1354,7 @@ mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
   case Pipeline::MatmulTensorCoreMmaSync:
     return verifyTensorCoreStrategy(rootOp, strategy, target);
   case Pipeline::MatmulSimt:
-    return verifyMatmulSimtStrategy(rootOp, strategy);
+    return verifyMatmulSimtStrategy(rootOp, strategy, target);
   case Pipeline::WarpReduction:
     return verifyWarpReductionStrategy(rootOp, strategy, target);
   case Pipeline::Vectorize:

@@ -160,12 +160,17 @@ static void buildSimtFamilyPipeline(OpPassManager &pm,
 /// workgroup memory spread over all threads.
 static void
 addThreadDistributionStages(OpPassManager &fpm,
-                            const SimtFallbackOptions &fallback = {}) {
+                            const SimtFallbackOptions &fallback = {},
+                            bool multiBuffer = false) {
   fpm.addPass(createSimtFallback(fallback));
   fpm.addPass(createWorkgroupSpecialization());
   fpm.addPass(createTileAndDistribute(
       TileAndDistributeOptions{/*distributeToWarp=*/false}));
   fpm.addPass(createRemoveSingleIterationLoop());
+  // A pipelined MatmulSimt kernel's A and B buffers, one per stage (the
+  // translation_info's pipeline_depth; hoisting alone otherwise).
+  if (multiBuffer)
+    fpm.addPass(createMultiBuffering());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
   fpm.addPass(createDistributeSharedMemoryCopy());
@@ -213,8 +218,13 @@ void mlir::gpucg::buildVectorizePipeline(OpPassManager &pm,
 void mlir::gpucg::buildVectorizeWorkgroupPipeline(OpPassManager &fpm) {
   // Inside the workgroup: IREE's GPUVectorization order on gpucg's stages.
   // The SIMT distribution first, then each thread's tile as vectors.
-  addThreadDistributionStages(fpm);
+  addThreadDistributionStages(fpm, {}, /*multiBuffer=*/true);
   addThreadVectorizationStages(fpm);
+  // A MatmulSimt kernel with pipeline_depth > 1: its copies to workgroup
+  // memory as cp.async, the K loop pipelined over them (no-ops otherwise).
+  fpm.addPass(createVectorToGPU());
+  fpm.addPass(createLoopInvariantCodeMotionPass());
+  fpm.addPass(createSoftwarePipelining());
   addScalarLoopAndPackingStages(fpm);
 }
 
@@ -274,8 +284,9 @@ void mlir::gpucg::registerGpucgPassPipelines() {
       "gpucg-matmul-simt",
       "SIMT (CUDA-core) pipeline for matmul kernels on tensors: A and B "
       "promoted to workgroup memory for multi-warp MatmulSimt workgroups, "
-      "each thread's outputs in registers, its K steps as vector.contract "
-      "(the stages of gpucg-vectorize)",
+      "copied with cp.async and software-pipelined where pipeline_depth > "
+      "1, each thread's outputs in registers, its K steps as "
+      "vector.contract (the stages of gpucg-vectorize)",
       buildVectorizePipeline);
   registerModulePipeline<SimtPipelineOptions>(
       "gpucg-vectorize",

@@ -534,6 +534,11 @@ restoreBf16Fragments(RewriterBase &rewriter, FunctionOpInterface funcOp,
 // Conversion
 //===----------------------------------------------------------------------===//
 
+void mlir::gpucg::convertWorkgroupCopiesToAsync(RewriterBase &rewriter,
+                                                FunctionOpInterface funcOp) {
+  nvgpu::createAsyncGroups(rewriter, funcOp, /*bypassL1=*/true);
+}
+
 LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     RewriterBase &rewriter, FunctionOpInterface funcOp, MmaKind kind,
     const TensorCoreConversionOptions &options) {
@@ -603,7 +608,7 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
   if (tf32.wasInterrupted())
     return failure();
 
-  nvgpu::createAsyncGroups(rewriter, funcOp, /*bypassL1=*/true);
+  convertWorkgroupCopiesToAsync(rewriter, funcOp);
 
   // After the async copies: upstream's swizzle does not rewrite the
   // vector.transfer_write they replace.
@@ -644,8 +649,19 @@ struct VectorToGPUPass : public gpucg::impl::VectorToGPUBase<VectorToGPUPass> {
     if (!info)
       return;
     std::optional<MmaKind> kind = info.getTensorCoreMmaKind();
-    if (!kind)
-      return; // Not a tensor-core kernel.
+    if (!kind) {
+      // A pipelined SIMT matmul: only its copies become asynchronous.
+      if (info.getPipeline() == Pipeline::MatmulSimt &&
+          info.getPipelineDepth() > 1) {
+        IRRewriter rewriter(&getContext());
+        convertWorkgroupCopiesToAsync(rewriter, funcOp);
+        // The global reads the copies replaced are left behind, dead.
+        RewritePatternSet patterns(&getContext());
+        populateAllCanonicalizationPatterns(patterns);
+        (void)applyPatternsGreedily(funcOp, std::move(patterns));
+      }
+      return;
+    }
     if (failed(verifyMmaOption(funcOp, info, mma)))
       return signalPassFailure();
     IRRewriter rewriter(&getContext());

@@ -224,6 +224,12 @@ void gpucg_emu_async_copy(int64_t dst_address, int64_t src_address,
   if (src_bytes > 0)
     memcpy(copy->data, (const void *)(uintptr_t)src_address,
            (size_t)src_bytes);
+  /* The hardware may write the destination as early as now: the shadow
+     sees a write here as well as where the copy lands, so that another
+     thread's access between the issue and the previous barrier (a buffer
+     refilled while a slow warp still reads it) is a race too. */
+  emuRecordAccess(thread, dst_address, dst_bytes, 1,
+                  site ? site : "nvgpu.device_async_copy (issued)");
 }
 
 int32_t gpucg_emu_async_commit(void) {

@@ -1345,6 +1345,25 @@ static void asyncRaceBody(void *closure) {
   }
 }
 
+/* A copy issued into bytes another thread read since the last barrier,
+   landing only after the next one: the hardware may write them at once. */
+static void asyncIssueRaceBody(void *closure) {
+  const unsigned char *source = closure;
+  int linear = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  if (linear == 1)
+    gpucg_emu_access(addressOf(memory + 32), 4, 0,
+                     "test.mlir:184:7: vector.transfer_read");
+  if (linear == 0) {
+    gpucg_emu_async_copy(addressOf(memory + 32), addressOf(source), 16, 16,
+                         "test.mlir:185:9: nvgpu.device_async_copy");
+    gpucg_emu_async_commit();
+  }
+  gpucg_emu_barrier("test.mlir:186:3: gpu.barrier");
+  if (linear == 0)
+    gpucg_emu_async_wait(0);
+}
+
 typedef struct LdmatrixErrorRun {
   int64_t offset; /* of lane 9's row */
   int tiles;
@@ -1441,6 +1460,8 @@ static int errorCommand(const char *name) {
     launch1d(32, 512, ldmatrixRaceBody, NULL);
   } else if (strcmp(name, "race-async-copy") == 0) {
     launch1d(4, 64, asyncRaceBody, source);
+  } else if (strcmp(name, "race-async-copy-issue") == 0) {
+    launch1d(4, 64, asyncIssueRaceBody, source);
   } else if (strcmp(name, "ldmatrix-out-of-range") == 0) {
     LdmatrixErrorRun run = {1024 - 8, 4};
     launch1d(32, 1024, ldmatrixErrorBody, &run);

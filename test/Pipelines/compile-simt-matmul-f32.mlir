@@ -11,6 +11,19 @@
 // RUN: FileCheck %s --check-prefix=ABI < %t/matmul_f32_simt_kernel.abi
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/matmul_f32_simt_kernel.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// The strategy's own plan for an f32 matmul of 8 rows (too few for tensor
+// cores): MatmulSimt on 8x8 threads with pipeline_depth 2, its tiles of A
+// and B copied by cp.async (16 bytes, L1 bypassed) one K step ahead.
+// RUN: FileCheck %s --check-prefix=THIN < %t/matmul_f32_thin_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/matmul_f32_thin_kernel.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// THIN: .entry matmul_f32_thin_kernel
+// THIN: cp.async.cg.shared.global [{{.+}}], [{{.+}}], 16
+// THIN: cp.async.commit_group
+// THIN: cp.async.wait_group 1
+// THIN: bar.sync 0
+// THIN: fma.rn.f32
+// THIN: cp.async.wait_group 0
+// THIN-NOT: .local
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-simt)' | FileCheck %s --check-prefix=NAMED
 // NAMED-LABEL: func.func @matmul_f32_simt
 // NAMED: memref.alloc() {alignment = 16 : i64} : memref<20480xi8, #gpu.address_space<workgroup>>
@@ -47,5 +60,9 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
         translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1]>>}
       ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
     return %0 : tensor<256x256xf32>
+  }
+  func.func @matmul_f32_thin(%a: tensor<8x256xf32>, %b: tensor<256x256xf32>, %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<8x256xf32>, tensor<256x256xf32>) outs(%c : tensor<8x256xf32>) -> tensor<8x256xf32>
+    return %0 : tensor<8x256xf32>
   }
 }

@@ -10,10 +10,15 @@
 // STAGES: gpucg-simt-fallback
 // STAGES-NEXT: gpucg-workgroup-specialization
 // STAGES-NEXT: gpucg-tile-and-distribute{distribute-to-warp=false}
+// STAGES-NEXT: gpucg-remove-single-iteration-loop
+// STAGES-NEXT: gpucg-multi-buffering{num-buffers=0}
 // STAGES: gpucg-distribute-shared-memory-copy
 // STAGES-NEXT: gpucg-generic-vectorization{max-vector-elements=64}
 // STAGES-NEXT: fold-memref-alias-ops
 // STAGES-NEXT: gpucg-optimize-vector-transfers
+// STAGES-NEXT: gpucg-vector-to-gpu
+// STAGES-NEXT: loop-invariant-code-motion
+// STAGES-NEXT: gpucg-software-pipelining{depth=0
 // STAGES-NEXT: gpucg-promote-thread-buffers{max-bytes=1024}
 // STAGES-NEXT: convert-linalg-to-loops
 

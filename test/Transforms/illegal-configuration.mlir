@@ -481,3 +481,25 @@ func.func @reductions_of_different_rows(%x: tensor<64x256xf32>, %y: tensor<64x12
   } -> tensor<64xf32>
   return %a, %b : tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[32, 128, 32]]>
+#info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1], pipeline_depth = 3>
+func.func @simt_matmul_depth_over_k_steps(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  // expected-error @+1 {{pipeline_depth 3 exceeds the 2 K steps (K = 64, tile 32)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>
+#info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [32, 8, 1], pipeline_depth = 4>
+func.func @simt_matmul_stages_over_shared_memory(%a: tensor<128x512xf64>, %b: tensor<512x128xf64>, %c: tensor<128x128xf64>) -> tensor<128x128xf64> {
+  // expected-error @+1 {{pipeline_depth 4 needs 524288 bytes of workgroup memory for its A and B tiles (128x64 and 64x128 per stage); sm_80 allows at most 166912}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<128x512xf64>, tensor<512x128xf64>) outs(%c : tensor<128x128xf64>) -> tensor<128x128xf64>
+  return %0 : tensor<128x128xf64>
+}

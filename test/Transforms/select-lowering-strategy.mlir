@@ -47,6 +47,20 @@ func.func @matmul_f32_1024(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>,
   return %0 : tensor<1024x1024xf32>
 }
 
+/// f32 with M = 8, too few rows for a tensor-core workgroup tile: the SIMT
+/// matmul, 8x32 tiles on 8x8 threads. On sm_80 its A and B tiles (1 KB and
+/// 4 KB per K step of 32) are copied with cp.async two stages deep (both fit
+/// the static 48 KB); sm_75 has no cp.async.
+// SM80-LABEL: func.func @matmul_f32_thin
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [8, 8, 1], pipeline_depth = 2>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[8, 32, 32], [1, 4, 0]]>
+// SM75-LABEL: func.func @matmul_f32_thin
+//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulSimt, workgroup_size = [8, 8, 1]>
+func.func @matmul_f32_thin(%a: tensor<8x256xf32>, %b: tensor<256x256xf32>, %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<8x256xf32>, tensor<256x256xf32>) outs(%c : tensor<8x256xf32>) -> tensor<8x256xf32>
+  return %0 : tensor<8x256xf32>
+}
+
 /// bf16: mma.sync (m16n8k16) on sm_80, like f16; sm_75 has no bf16 tensor
 /// cores (and WMMA lowers no bf16), so the SIMT matmul.
 // SM80-LABEL: func.func @matmul_bf16

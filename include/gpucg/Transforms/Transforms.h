@@ -170,6 +170,14 @@ LogicalResult distributeSharedMemoryCopies(RewriterBase &rewriter,
                                            FunctionOpInterface funcOp,
                                            ArrayRef<int64_t> workgroupSize);
 
+/// Turns each global-to-workgroup vector copy of `funcOp` (a
+/// `vector.transfer_read` whose value only a `vector.transfer_write` into
+/// workgroup memory uses) into `nvgpu.device_async_copy` in groups, each
+/// waited for at once (upstream's `nvgpu::createAsyncGroups`, L1 bypassed
+/// for 16-byte copies); software pipelining relaxes the waits.
+void convertWorkgroupCopiesToAsync(RewriterBase &rewriter,
+                                   FunctionOpInterface funcOp);
+
 /// How convertVectorsToTensorCoreOps converts.
 struct TensorCoreConversionOptions {
   /// Let f32 operands run as TF32; otherwise they are an error.
