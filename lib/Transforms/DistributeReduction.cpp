@@ -138,9 +138,9 @@ public:
   RowProgramDistributor(RewriterBase &rewriter, linalg::LinalgOp root,
                         int64_t numThreads, int64_t vectorWidth,
                         int64_t warpSize)
-      : rewriter(rewriter), root(root), numThreads(numThreads),
-        vectorWidth(vectorWidth), warpSize(warpSize),
-        rowRanges(root.getStaticLoopRanges()) {}
+      : rewriter(rewriter), root(root), block(root->getBlock()),
+        loc(root.getLoc()), numThreads(numThreads), vectorWidth(vectorWidth),
+        warpSize(warpSize), rowRanges(root.getStaticLoopRanges()) {}
 
   LogicalResult run();
 
@@ -156,7 +156,11 @@ private:
   Value getConstantIndex(int64_t value);
 
   RewriterBase &rewriter;
+  /// The root is erased with the rest of the program; its block and
+  /// location are what the helpers use.
   linalg::LinalgOp root;
+  Block *block;
+  Location loc;
   int64_t numThreads, vectorWidth, warpSize;
   SmallVector<int64_t> rowRanges;
   /// Ops computed again, one step at a time, in each of their consumers'
@@ -207,7 +211,7 @@ RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
   Operation *lastReader = nullptr;
   for (Operation *user : alloc->getUsers()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    if (!linalgOp || linalgOp->getBlock() != root->getBlock())
+    if (!linalgOp || linalgOp->getBlock() != block)
       return nullptr;
     if (llvm::is_contained(linalgOp.getDpsInits(), alloc.getResult())) {
       if (producer || classify(linalgOp) != RowOpKind::Elementwise ||
@@ -249,15 +253,14 @@ RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
 Value RowProgramDistributor::getThreadId() {
   if (!threadId) {
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(root->getBlock());
-    threadId =
-        gpu::ThreadIdOp::create(rewriter, root.getLoc(), gpu::Dimension::x);
+    rewriter.setInsertionPointToStart(block);
+    threadId = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   }
   return threadId;
 }
 
 Value RowProgramDistributor::getConstantIndex(int64_t value) {
-  return arith::ConstantIndexOp::create(rewriter, root.getLoc(), value);
+  return arith::ConstantIndexOp::create(rewriter, loc, value);
 }
 
 /// Emits, at the insertion point (the body of a loop over the thread's
@@ -478,7 +481,6 @@ LogicalResult RowProgramDistributor::run() {
 
   // Every op of the tile must have a place in the row program; find them
   // all before changing anything.
-  Block *block = root->getBlock();
   SmallVector<std::pair<Operation *, RowOpKind>> program;
   for (Operation &it : block->without_terminator()) {
     auto op = dyn_cast<linalg::LinalgOp>(&it);
