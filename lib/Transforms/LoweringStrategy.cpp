@@ -912,9 +912,11 @@ selectVectorizeReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
   if (!ShapedType::isDynamic(rows) && rows < tileRows) {
     rowsPerThread = 1;
     tileRows = rows;
+    // At least one warp, also for no rows at all (an empty kernel, which
+    // workgroup tiling then refuses).
     threads = std::min(target.getMaxThreadsPerBlock(),
-                       static_cast<int64_t>(
-                           llvm::alignTo(rows, target.getWarpSize())));
+                       static_cast<int64_t>(llvm::alignTo(
+                           std::max<int64_t>(rows, 1), target.getWarpSize())));
   }
   SmallVector<int64_t> level0(numLoops, 0), level1(numLoops, 0);
   for (unsigned pos : parallelDims)

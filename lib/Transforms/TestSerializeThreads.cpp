@@ -48,6 +48,27 @@ struct TestSerializeThreadsPass
     : public gpucg::impl::TestSerializeThreadsBase<TestSerializeThreadsPass> {
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
+    // Workgroup memory has no CPU lowering (upstream's LLVM conversion
+    // reports the address space and carries on): refuse it here.
+    WalkResult shared = funcOp.walk([&](Operation *op) {
+      for (Type type : op->getResultTypes()) {
+        auto memref = dyn_cast<MemRefType>(type);
+        auto space = memref ? dyn_cast_if_present<gpu::AddressSpaceAttr>(
+                                  memref.getMemorySpace())
+                            : gpu::AddressSpaceAttr();
+        if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+          continue;
+        op->emitOpError()
+            << "yields workgroup memory (" << type
+            << "), which a kernel whose threads run one after another on the "
+               "CPU does not have; gpucg-test-emulate-on-cpu runs such "
+               "kernels";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (shared.wasInterrupted())
+      return signalPassFailure();
     SmallVector<gpu::ThreadIdOp> threadIds;
     funcOp.walk([&](gpu::ThreadIdOp op) { threadIds.push_back(op); });
     if (threadIds.empty())

@@ -774,6 +774,78 @@ def gen_reduction(rng, k, ctx):
     return name, out[1], acc_elt, loops, par
 
 
+def gen_row_program(rng, k, ctx):
+    """Softmax-, RMSNorm- and LayerNorm-shaped kernels: reductions of the
+    innermost loop of the same rows, ops on their one element per row, and
+    ops over the rows that read them back once per row."""
+    k.dim_src = {}
+    rank = rng.choice([1, 2, 2, 3])
+    loops = pick_loops(rng, rank, ctx)
+    par = list(range(rank - 1))
+    elt = rng.choice(TYPES)
+    acc_elt = elt
+    if rng.random() < 0.3:
+        acc_elt = {"f16": "f32", "bf16": "f32", "i8": "i32", "i1": "i32"}.get(elt, elt)
+    x = k.operand(loops, list(range(rank)), elt)
+    info = dict(kind="reduction", roles=["p"] * (rank - 1) + ["r"])
+    attrs, func_attrs = gen_compilation_info(rng, info, ctx["case"])
+    ctx["func_attrs"] = ctx["func_attrs"] or func_attrs
+    row_maps = list(range(rank))
+    row = (x[0], x[1], elt)       # the row the next reduction reads
+    totals = []
+    for step in range(rng.choice([1, 2, 2])):
+        combine = rng.choice([add_op, max_op, mul_op])
+        out = k.empty(loops, par, acc_elt)
+        out = (k.fill(out[0], out[1], acc_elt), out[1])
+
+        def body(args, elts, combine=combine, row_elt=row[2]):
+            bd = Body()
+            v = bd.convert(args[0], row_elt, acc_elt)
+            return bd.lines, bd.op(combine(acc_elt), [v, args[1]], acc_elt)
+        last = step == 1 or rng.random() < 0.5
+        total = generic(k, loops, ["parallel"] * (rank - 1) + ["reduction"],
+                        [row], [row_maps], (out[0], out[1], acc_elt), par, body,
+                        attrs if last else "")
+        total = (total, out[1], acc_elt)
+        # One element per row: total + total (a mean's scaling, a rsqrt).
+        if rank > 1 and rng.random() < 0.5:
+            e = k.empty(loops, par, acc_elt)
+
+            def scale(args, elts):
+                bd = Body()
+                return bd.lines, bd.op(add_op(acc_elt), [args[0], args[0]], acc_elt)
+            total = (generic(k, [loops[i] for i in par], ["parallel"] * len(par),
+                             [total], [list(range(len(par)))],
+                             (e[0], e[1], acc_elt), list(range(len(par))), scale),
+                     e[1], acc_elt)
+        totals.append(total)
+        if last:
+            break
+        # The next reduction's row: x combined with this total per row.
+        e = k.empty(loops, list(range(rank)), acc_elt)
+
+        def shift(args, elts):
+            bd = Body()
+            v = bd.convert(args[0], elt, acc_elt)
+            return bd.lines, bd.op(add_op(acc_elt), [v, args[1]], acc_elt)
+        row = (generic(k, loops, ["parallel"] * rank, [(x[0], x[1], elt), total],
+                       [row_maps, par], (e[0], e[1], acc_elt), row_maps, shift),
+               e[1], acc_elt)
+    if rank == 1 or rng.random() < 0.2:
+        return totals[-1][0], totals[-1][1], acc_elt, loops, par
+    # The row normalized by the last total.
+    out = k.empty(loops, list(range(rank)), acc_elt)
+
+    def normalize(args, elts):
+        bd = Body()
+        v = bd.convert(args[0], row[2], acc_elt)
+        return bd.lines, bd.op(mul_op(acc_elt), [v, args[1]], acc_elt)
+    name = generic(k, loops, ["parallel"] * rank, [row, totals[-1]],
+                   [row_maps, par], (out[0], out[1], acc_elt), row_maps,
+                   normalize)
+    return name, out[1], acc_elt, loops, list(range(rank))
+
+
 def gen_epilogue(rng, k, ctx, res):
     """An elementwise consumer of the root: bias, ReLU, a cast."""
     name, ty, elt, loops, out_map = res
@@ -841,7 +913,7 @@ def gen_smem_copy(rng, case):
 #: Kernel kinds and their weights for tensor-core pipelines and for others.
 KERNEL_KINDS = [("matmul", 6, 3), ("batch_matmul", 2, 1), ("matmul_transpose_b", 2, 1),
                 ("generic_contraction", 2, 2), ("elementwise", 1, 4), ("reduction", 1, 4),
-                ("two_roots", 1, 1)]
+                ("row_program", 1, 3), ("two_roots", 1, 1)]
 CONTRACTION_KINDS = ["matmul", "batch_matmul", "matmul_transpose_b", "generic_contraction"]
 
 
@@ -860,6 +932,8 @@ def gen_kernel(rng, case, name, tensor_core):
         res = gen_elementwise(rng, k, ctx)
     elif kind == "reduction":
         res = gen_reduction(rng, k, ctx)
+    elif kind == "row_program":
+        res = gen_row_program(rng, k, ctx)
     elif kind == "two_roots":
         first = gen_contraction(rng, k, ctx, "matmul")
         res = gen_elementwise(rng, k, ctx) if rng.random() < 0.5 else \
@@ -869,7 +943,7 @@ def gen_kernel(rng, case, name, tensor_core):
         return add_func_attrs(k_text, ctx["func_attrs"])
     else:
         res = gen_contraction(rng, k, ctx, kind)
-    if kind != "elementwise" and rng.random() < 0.35:
+    if kind not in ("elementwise", "row_program") and rng.random() < 0.35:
         res = gen_epilogue(rng, k, ctx, res)
     case["kind"] = kind
     return add_func_attrs(k.text([(res[0], res[1])]), ctx["func_attrs"])

@@ -200,3 +200,22 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80", warp_size = 64, 
     return %0 : tensor<64x64xf32>
   }
 }
+
+// -----
+
+/// A row reduction with no rows at all: a whole warp for the (empty)
+/// workgroup, not a workgroup of 0 threads (workgroup tiling then says the
+/// iteration space is empty).
+// CHECK-LABEL: func.func @no_rows
+//  CHECK-SAME:   pipeline = Vectorize, workgroup_size = [32, 1, 1]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @no_rows(%a: tensor<0x4xf64>, %c: tensor<0xf64>) -> tensor<0xf64> {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<0x4xf64>) outs(%c : tensor<0xf64>) {
+    ^bb0(%x: f64, %acc: f64):
+      %t = arith.addf %x, %acc : f64
+      linalg.yield %t : f64
+    } -> tensor<0xf64>
+    return %0 : tensor<0xf64>
+  }
+}

@@ -71,3 +71,12 @@ func.func @result_of_threads(%v: index) -> index attributes {gpu.known_block_siz
   // expected-error @+1 {{'func.return' op uses a value computed by the threads of a workgroup; they cannot run one after another}}
   return %s : index
 }
+
+// -----
+
+func.func @workgroup_memory(%src: memref<2x1xi1>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [1, 1, 1]>} {
+  // expected-error @+1 {{'memref.alloc' op yields workgroup memory ('memref<2x1xi1, #gpu.address_space<workgroup>>'), which a kernel whose threads run one after another on the CPU does not have; gpucg-test-emulate-on-cpu runs such kernels}}
+  %smem = memref.alloc() : memref<2x1xi1, #gpu.address_space<workgroup>>
+  memref.copy %src, %smem : memref<2x1xi1> to memref<2x1xi1, #gpu.address_space<workgroup>>
+  return
+}
