@@ -138,9 +138,10 @@ public:
   RowProgramDistributor(RewriterBase &rewriter, linalg::LinalgOp root,
                         int64_t numThreads, int64_t vectorWidth,
                         int64_t warpSize)
-      : rewriter(rewriter), root(root), block(root->getBlock()),
-        loc(root.getLoc()), numThreads(numThreads), vectorWidth(vectorWidth),
-        warpSize(warpSize), rowRanges(root.getStaticLoopRanges()) {}
+      : rewriter(rewriter), root(root), rootBlock(root->getBlock()),
+        rootLoc(root.getLoc()), numThreads(numThreads),
+        vectorWidth(vectorWidth), warpSize(warpSize),
+        rowRanges(root.getStaticLoopRanges()) {}
 
   LogicalResult run();
 
@@ -151,7 +152,8 @@ private:
   LogicalResult emitStep(linalg::LinalgOp op, Value step, Value init);
   FailureOr<scf::ForOp> emitThreadLoop(linalg::LinalgOp op, Value init);
   LogicalResult emitReduction(linalg::LinalgOp op);
-  void emitBarrierBefore(Operation *op, bool distributed, bool inThread0);
+  LogicalResult emitBarrierBefore(Operation *op, bool distributed,
+                                  bool inThread0);
   Value getThreadId();
   Value getConstantIndex(int64_t value);
 
@@ -159,8 +161,8 @@ private:
   /// The root is erased with the rest of the program; its block and
   /// location are what the helpers use.
   linalg::LinalgOp root;
-  Block *block;
-  Location loc;
+  Block *rootBlock;
+  Location rootLoc;
   int64_t numThreads, vectorWidth, warpSize;
   SmallVector<int64_t> rowRanges;
   /// Ops computed again, one step at a time, in each of their consumers'
@@ -171,6 +173,9 @@ private:
   /// Kernel buffers written by thread 0 alone, and by the threads' steps,
   /// since the last barrier.
   SmallVector<Value> writtenByThread0, writtenByThreads;
+  /// Temporaries of the tile the threads' steps wrote, each thread its own
+  /// elements into its own copy: only those elements can be read back.
+  SmallVector<Value> privateRows;
   Value threadId;
 };
 } // namespace
@@ -211,7 +216,7 @@ RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
   Operation *lastReader = nullptr;
   for (Operation *user : alloc->getUsers()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-    if (!linalgOp || linalgOp->getBlock() != block)
+    if (!linalgOp || linalgOp->getBlock() != rootBlock)
       return nullptr;
     if (llvm::is_contained(linalgOp.getDpsInits(), alloc.getResult())) {
       if (producer || classify(linalgOp) != RowOpKind::Elementwise ||
@@ -240,10 +245,12 @@ RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
       producer.getDpsInputs(), [](Value v) { return getBaseBuffer(v); });
   for (Operation *it = producer->getNextNode(); it && it != lastReader;
        it = it->getNextNode()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(it);
-    if (!linalgOp)
-      continue;
-    for (Value out : linalgOp.getDpsInits())
+    SmallVector<Value> written;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(it))
+      llvm::append_range(written, linalgOp.getDpsInits());
+    else if (auto copy = dyn_cast<memref::CopyOp>(it))
+      written.push_back(copy.getTarget());
+    for (Value out : written)
       if (llvm::is_contained(sources, getBaseBuffer(out)))
         return nullptr;
   }
@@ -253,14 +260,14 @@ RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
 Value RowProgramDistributor::getThreadId() {
   if (!threadId) {
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(block);
-    threadId = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    rewriter.setInsertionPointToStart(rootBlock);
+    threadId = gpu::ThreadIdOp::create(rewriter, rootLoc, gpu::Dimension::x);
   }
   return threadId;
 }
 
 Value RowProgramDistributor::getConstantIndex(int64_t value) {
-  return arith::ConstantIndexOp::create(rewriter, loc, value);
+  return arith::ConstantIndexOp::create(rewriter, rootLoc, value);
 }
 
 /// Emits, at the insertion point (the body of a loop over the thread's
@@ -336,30 +343,40 @@ FailureOr<scf::ForOp> RowProgramDistributor::emitThreadLoop(linalg::LinalgOp op,
 }
 
 /// A gpu.barrier before `op` where it reads a kernel buffer that other
-/// threads wrote since the last one: what thread 0 wrote, and what the
+/// threads wrote since the last barrier: what thread 0 wrote, and what the
 /// threads' steps wrote where `op` is not one of those steps reading its own
 /// elements (`distributed` with the identity). Thread 0 itself (`inThread0`)
-/// sees its own writes.
-void RowProgramDistributor::emitBarrierBefore(Operation *op, bool distributed,
-                                              bool inThread0) {
+/// sees its own writes. Reading other threads' elements of a temporary of
+/// the tile (each thread has its own copy) is an error.
+LogicalResult RowProgramDistributor::emitBarrierBefore(Operation *op,
+                                                       bool distributed,
+                                                       bool inThread0) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   bool needed = false;
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
     Value base = getBaseBuffer(operand.get());
+    bool ownElements = distributed && linalgOp &&
+                       linalgOp.getMatchingIndexingMap(&operand).isIdentity();
+    if (llvm::is_contained(privateRows, base) && !ownElements)
+      return op->emitOpError()
+             << "reads operand #" << operand.getOperandNumber()
+             << ", a temporary of the WarpReduction tile whose elements the "
+                "row's threads computed each into its own copy, other than "
+                "one thread step at a time along the row; it cannot be split "
+                "over the row's threads";
     if (!inThread0 && llvm::is_contained(writtenByThread0, base))
       needed = true;
-    if (llvm::is_contained(writtenByThreads, base) &&
-        (!distributed || !linalgOp ||
-         !linalgOp.getMatchingIndexingMap(&operand).isIdentity()))
+    if (llvm::is_contained(writtenByThreads, base) && !ownElements)
       needed = true;
   }
   if (!needed)
-    return;
+    return success();
   gpu::BarrierOp::create(rewriter, op->getLoc());
   writtenByThread0.clear();
   writtenByThreads.clear();
+  return success();
 }
 
 /// Replaces row reduction `op` by the threads' partials, their reduction
@@ -374,7 +391,8 @@ LogicalResult RowProgramDistributor::emitReduction(linalg::LinalgOp op) {
   MLIRContext *ctx = op->getContext();
   Type accType = initType.getElementType();
   rewriter.setInsertionPoint(op);
-  emitBarrierBefore(op, /*distributed=*/true, /*inThread0=*/false);
+  if (failed(emitBarrierBefore(op, /*distributed=*/true, /*inThread0=*/false)))
+    return failure();
 
   // 1. Each thread's partial, from the neutral element, in a private buffer
   //    that vectorization and the transfer optimizations keep in registers.
@@ -482,7 +500,7 @@ LogicalResult RowProgramDistributor::run() {
   // Every op of the tile must have a place in the row program; find them
   // all before changing anything.
   SmallVector<std::pair<Operation *, RowOpKind>> program;
-  for (Operation &it : block->without_terminator()) {
+  for (Operation &it : rootBlock->without_terminator()) {
     auto op = dyn_cast<linalg::LinalgOp>(&it);
     if (!op) {
       // Bufferization copies a temporary that two ops update in place (a
@@ -533,7 +551,9 @@ LogicalResult RowProgramDistributor::run() {
       continue;
     rewriter.setInsertionPoint(it);
     if (kind == RowOpKind::PrivateCopy) {
-      emitBarrierBefore(it, /*distributed=*/false, /*inThread0=*/false);
+      if (failed(emitBarrierBefore(it, /*distributed=*/false,
+                                   /*inThread0=*/false)))
+        return failure();
       continue;
     }
     auto op = cast<linalg::LinalgOp>(it);
@@ -545,19 +565,21 @@ LogicalResult RowProgramDistributor::run() {
         return failure();
       break;
     case RowOpKind::Elementwise: {
-      emitBarrierBefore(op, /*distributed=*/true, /*inThread0=*/false);
-      if (failed(emitThreadLoop(op, Value())))
+      if (failed(emitBarrierBefore(op, /*distributed=*/true,
+                                   /*inThread0=*/false)) ||
+          failed(emitThreadLoop(op, Value())))
         return failure();
-      if (!isThreadPrivate(op.getDpsInits().front()))
-        writtenByThreads.push_back(getBaseBuffer(op.getDpsInits().front()));
+      Value out = getBaseBuffer(op.getDpsInits().front());
+      (isThreadPrivate(out) ? privateRows : writtenByThreads).push_back(out);
       break;
     }
     case RowOpKind::Scalar: {
-      if (isThreadPrivate(op.getDpsInits().front())) {
-        emitBarrierBefore(op, /*distributed=*/false, /*inThread0=*/false);
+      bool isPrivate = isThreadPrivate(op.getDpsInits().front());
+      if (failed(emitBarrierBefore(op, /*distributed=*/false,
+                                   /*inThread0=*/!isPrivate)))
+        return failure();
+      if (isPrivate)
         continue;
-      }
-      emitBarrierBefore(op, /*distributed=*/false, /*inThread0=*/true);
       // A kernel buffer: thread 0 writes it.
       Value isFirst =
           arith::CmpIOp::create(rewriter, op.getLoc(), arith::CmpIPredicate::eq,

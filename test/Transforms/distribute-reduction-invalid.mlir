@@ -124,3 +124,32 @@ func.func @store_to_a_kernel_buffer(%a: memref<1x128xf32>, %c: memref<1xf32>, %f
   }
   return
 }
+
+// -----
+
+// A row temporary read by an op on one element (its first): each thread
+// computed only its own elements of it, into its own copy.
+func.func @row_temporary_read_across_threads(%a: memref<1x128xf32>, %c: memref<1xf32>, %first: memref<1x1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  %neg = memref.alloc() : memref<1x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<1x128xf32>) outs(%neg : memref<1x128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  }
+  %n0 = memref.subview %neg[0, 0] [1, 1] [1, 1] : memref<1x128xf32> to memref<1x1xf32, strided<[128, 1]>>
+  // expected-error @+1 {{reads operand #0, a temporary of the WarpReduction tile whose elements the row's threads computed each into its own copy, other than one thread step at a time along the row; it cannot be split over the row's threads}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%n0 : memref<1x1xf32, strided<[128, 1]>>) outs(%first : memref<1x1xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = arith.addf %x, %x : f32
+    linalg.yield %t : f32
+  }
+  return
+}
