@@ -21,3 +21,17 @@ func.func @row_program(%x: memref<1x256xf32>, %max: memref<1xf32>, %out: memref<
   }
   return
 }
+
+// -----
+
+// A hand-written plan whose level 0 does not have a size per loop.
+func.func @wrong_level0(%a: memref<1x4096xf32>, %c: memref<1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [1024, 1, 1], subgroup_size = 32>} {
+  // expected-error @+1 {{has 1 level-0 tile sizes for 2 loops}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+    ins(%a : memref<1x4096xf32>) outs(%c : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
