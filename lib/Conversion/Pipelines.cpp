@@ -18,10 +18,32 @@
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::gpucg;
+
+/// The CUDA toolkit whose libdevice the kernels link: the one upstream
+/// finds (CUDA_ROOT, CUDA_HOME, CUDA_PATH, then the path MLIR was built
+/// with) when it has libdevice, else the one gpucg's build found. Empty
+/// leaves the choice to upstream.
+static std::string getLibdeviceToolkitPath() {
+  auto hasLibdevice = [](StringRef root) {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    return !root.empty() && llvm::sys::fs::exists(path);
+  };
+  if (hasLibdevice(NVVM::getCUDAToolkitPath()))
+    return NVVM::getCUDAToolkitPath().str();
+#ifdef GPUCG_CUDA_TOOLKIT_ROOT
+  if (hasLibdevice(GPUCG_CUDA_TOOLKIT_ROOT))
+    return GPUCG_CUDA_TOOLKIT_ROOT;
+#endif
+  return std::string();
+}
 
 void mlir::gpucg::buildLowerToNVVMPipeline(
     OpPassManager &pm, const LowerToNVVMPipelineOptions &options) {
@@ -40,6 +62,7 @@ void mlir::gpucg::buildLowerToNVVMPipeline(
       stringifyCompilationTarget(options.format.getValue()).lower();
   // gpu-module-to-binary spells them offload, assembly, binary, fatbin; its
   // parser also takes isa and bin.
+  binary.toolkitPath = getLibdeviceToolkitPath();
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

@@ -20,6 +20,16 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/layernorm_8192_kernel.ptx -o %t/f.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
+// math.exp becomes libdevice's __nv_expf, linked into the kernel (no
+// unresolved call for ptxas), also with no toolkit named in the
+// environment: gpucg-lower-to-nvvm falls back to the toolkit its build
+// found.
+// RUN: %if ptxas %{ env -u CUDA_HOME -u CUDA_ROOT -u CUDA_PATH gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 format=isa output-dir=%t/noenv})' -o /dev/null %}
+// RUN: %if ptxas %{ FileCheck %s --check-prefix=LIBDEVICE < %t/noenv/softmax_14336_kernel.ptx %}
+// LIBDEVICE-NOT: __nv_expf
+// LIBDEVICE: .entry softmax_14336_kernel
+// LIBDEVICE: ex2.approx
+
 // Softmax: the maximum's and the sum's reads of x, the division's read of
 // x (exp(x - max) is computed again), one write of the row; a barrier per
 // reduction.
