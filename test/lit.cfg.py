@@ -112,11 +112,6 @@ config.substitutions.append(
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
-    # MLIR's NVVM serialization links libdevice (math.exp -> __nv_expf) from
-    # the toolkit that CUDA_HOME names; lit does not pass the environment
-    # on, so name the toolkit the build found.
-    config.environment["CUDA_HOME"] = os.path.dirname(
-        os.path.dirname(os.path.realpath(config.ptxas)))
 
 # Tests that read SASS say `REQUIRES: sass` (with `ptxas` when they assemble):
 # a cuobjdump was found, the CUDA toolkit's or the one scripts/install-deps.sh

@@ -32,18 +32,15 @@ using namespace mlir::gpucg;
 bool mlir::gpucg::isReductionOfSameRows(linalg::LinalgOp op,
                                         linalg::LinalgOp other) {
   auto isRowReduction = [](linalg::LinalgOp candidate) {
-    SmallVector<unsigned> reductionDims;
-    candidate.getReductionDims(reductionDims);
-    unsigned numLoops = candidate.getNumLoops();
-    if (reductionDims.size() != 1 || reductionDims.front() != numLoops - 1 ||
-        candidate.getNumDpsInits() != 1 || failed(matchRowReduction(candidate)))
+    // One reduction loop, the innermost, and one output (matchRowReduction).
+    if (failed(matchRowReduction(candidate)))
       return false;
     // The result has one element per row, and every input is read either
     // along the row or once per row (a mean subtracted from each element).
-    AffineMap rowMap = AffineMap::getMultiDimIdentityMap(
-        numLoops - 1, candidate->getContext());
-    rowMap = AffineMap::get(numLoops, 0, rowMap.getResults(),
-                            candidate->getContext());
+    unsigned numLoops = candidate.getNumLoops();
+    AffineMap rowMap =
+        AffineMap::getMultiDimIdentityMap(numLoops, candidate->getContext())
+            .dropResult(numLoops - 1);
     if (candidate.getMatchingIndexingMap(candidate.getDpsInitOperand(0)) !=
         rowMap)
       return false;
@@ -810,14 +807,15 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target,
     return std::nullopt;
   int64_t warp = target.getWarpSize();
   SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 0);
-  // Rows shorter than one 128-bit step of a whole warp (512 bytes) would
-  // leave lanes idle or loads narrow: Vectorize reduces them per thread.
   int64_t vector = 128 / *inputBits;
   while (vector > 1 && rowSize % (warp * vector) != 0)
     vector /= 2;
   int64_t threads = rowSize / vector;
   while (threads > target.getMaxThreadsPerBlock() && threads % 2 == 0)
     threads /= 2;
+  // Rows shorter than one 128-bit step of a whole warp (512 bytes) would
+  // leave lanes idle or loads narrow: Vectorize reduces them per thread,
+  // unless they are a row program's.
   if (rowSize * *inputBits >= warp * 128 && rowSize % (warp * vector) == 0 &&
       threads <= target.getMaxThreadsPerBlock() && threads % warp == 0) {
     level0.back() = threads * vector;
