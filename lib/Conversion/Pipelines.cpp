@@ -70,6 +70,7 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
                                        const CompilePipelineOptions &options) {
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
+  strategy.deterministicReductions = options.deterministicReductions;
   buildWorkgroupFrontPipeline(pm, strategy);
   pm.addNestedPass<func::FuncOp>(createLowerWorkgroup());
 

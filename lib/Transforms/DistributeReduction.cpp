@@ -89,27 +89,23 @@ FailureOr<RowReduction> mlir::gpucg::matchRowReduction(linalg::LinalgOp op) {
   return RowReduction{*kind, *neutral};
 }
 
-/// The buffer `value` views (through subviews and casts).
-static Value getBaseBuffer(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      value = view.getViewSource();
-    else
-      break;
-  }
-  return value;
-}
-
 /// Whether `value` views a buffer of the kernel's own in the default memory
 /// space: a temporary that each thread has a copy of.
 static bool isThreadPrivate(Value value) {
-  Value base = getBaseBuffer(value);
+  Value base = getRootMemref(value);
   if (!base.getDefiningOp<memref::AllocOp>() &&
       !base.getDefiningOp<memref::AllocaOp>())
     return false;
   Attribute space = cast<MemRefType>(base.getType()).getMemorySpace();
   return !space ||
          (isa<IntegerAttr>(space) && cast<IntegerAttr>(space).getInt() == 0);
+}
+
+/// The buffer a memref.atomic_rmw or memref.generic_atomic_rmw updates.
+static Value getAtomicallyUpdatedBuffer(Operation *op) {
+  if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op))
+    return rmw.getMemref();
+  return cast<memref::GenericAtomicRMWOp>(op).getMemref();
 }
 
 namespace {
@@ -123,6 +119,9 @@ enum class RowOpKind {
   Scalar,
   /// A copy between the kernel's temporaries (bufferization's).
   PrivateCopy,
+  /// An atomic update of a kernel buffer with a value every thread has (the
+  /// total of a row split across workgroups): thread 0 runs it.
+  KernelAtomic,
 };
 
 /// Distributes the row program of one WarpReduction workgroup tile: the
@@ -242,7 +241,7 @@ RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
       return nullptr;
   // What the producer reads must still hold its values at the last reader.
   SmallVector<Value> sources = llvm::map_to_vector(
-      producer.getDpsInputs(), [](Value v) { return getBaseBuffer(v); });
+      producer.getDpsInputs(), [](Value v) { return getRootMemref(v); });
   for (Operation *it = producer->getNextNode(); it && it != lastReader;
        it = it->getNextNode()) {
     SmallVector<Value> written;
@@ -251,7 +250,7 @@ RowProgramDistributor::getRecomputableProducer(linalg::LinalgOp consumer,
     else if (auto copy = dyn_cast<memref::CopyOp>(it))
       written.push_back(copy.getTarget());
     for (Value out : written)
-      if (llvm::is_contained(sources, getBaseBuffer(out)))
+      if (llvm::is_contained(sources, getRootMemref(out)))
         return nullptr;
   }
   return producer;
@@ -356,7 +355,7 @@ LogicalResult RowProgramDistributor::emitBarrierBefore(Operation *op,
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    Value base = getBaseBuffer(operand.get());
+    Value base = getRootMemref(operand.get());
     bool ownElements = distributed && linalgOp &&
                        linalgOp.getMatchingIndexingMap(&operand).isIdentity();
     if (llvm::is_contained(privateRows, base) && !ownElements)
@@ -455,7 +454,7 @@ LogicalResult RowProgramDistributor::emitReduction(linalg::LinalgOp op) {
         rewriter, loc, arith::CmpIPredicate::eq, getThreadId(), zero);
     auto store = scf::IfOp::create(rewriter, loc, isFirst);
     rewriter.setInsertionPoint(store.thenBlock()->getTerminator());
-    writtenByThread0.push_back(getBaseBuffer(init));
+    writtenByThread0.push_back(getRootMemref(init));
   }
   Value old = memref::LoadOp::create(rewriter, loc, init, zeros);
   Value combined = vector::makeArithReduction(
@@ -514,6 +513,15 @@ LogicalResult RowProgramDistributor::run() {
                   "ops over its row";
       if (copy)
         program.push_back({copy, RowOpKind::PrivateCopy});
+      if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(it)) {
+        Value buffer = getAtomicallyUpdatedBuffer(&it);
+        if (!it.use_empty())
+          return it.emitOpError()
+                 << "in the workgroup tile of a WarpReduction kernel has its "
+                    "old value read; only thread 0 runs the update";
+        if (!isThreadPrivate(buffer))
+          program.push_back({&it, RowOpKind::KernelAtomic});
+      }
       continue;
     }
     std::optional<RowOpKind> kind = classify(op);
@@ -556,9 +564,22 @@ LogicalResult RowProgramDistributor::run() {
         return failure();
       continue;
     }
+    if (kind == RowOpKind::KernelAtomic) {
+      if (failed(emitBarrierBefore(it, /*distributed=*/false,
+                                   /*inThread0=*/true)))
+        return failure();
+      Value isFirst = arith::CmpIOp::create(rewriter, it->getLoc(),
+                                            arith::CmpIPredicate::eq,
+                                            getThreadId(), getConstantIndex(0));
+      auto guarded = scf::IfOp::create(rewriter, it->getLoc(), isFirst);
+      rewriter.moveOpBefore(it, guarded.thenBlock()->getTerminator());
+      writtenByThread0.push_back(getRootMemref(getAtomicallyUpdatedBuffer(it)));
+      continue;
+    }
     auto op = cast<linalg::LinalgOp>(it);
     switch (kind) {
     case RowOpKind::PrivateCopy:
+    case RowOpKind::KernelAtomic:
       llvm_unreachable("handled above");
     case RowOpKind::Reduction:
       if (failed(emitReduction(op)))
@@ -569,7 +590,7 @@ LogicalResult RowProgramDistributor::run() {
                                    /*inThread0=*/false)) ||
           failed(emitThreadLoop(op, Value())))
         return failure();
-      Value out = getBaseBuffer(op.getDpsInits().front());
+      Value out = getRootMemref(op.getDpsInits().front());
       (isThreadPrivate(out) ? privateRows : writtenByThreads).push_back(out);
       break;
     }
@@ -586,7 +607,7 @@ LogicalResult RowProgramDistributor::run() {
                                 getThreadId(), getConstantIndex(0));
       auto guarded = scf::IfOp::create(rewriter, op.getLoc(), isFirst);
       rewriter.moveOpBefore(op, guarded.thenBlock()->getTerminator());
-      writtenByThread0.push_back(getBaseBuffer(op.getDpsInits().front()));
+      writtenByThread0.push_back(getRootMemref(op.getDpsInits().front()));
       continue;
     }
     }

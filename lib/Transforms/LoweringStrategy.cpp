@@ -782,12 +782,98 @@ bool mlir::gpucg::isRowProgramRoot(linalg::LinalgOp rootOp) {
   return otherReduction;
 }
 
+std::string mlir::gpucg::whyRowsCannotSplit(linalg::LinalgOp op,
+                                            bool deterministicReductions) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  FailureOr<RowReduction> reduction = matchRowReduction(op);
+  if (failed(reduction)) {
+    os << "it is not a reduction of its innermost loop by one combiner";
+    return text;
+  }
+  // The workgroups combine their totals into the accumulator's value, which
+  // must be there before any of them starts: a kernel argument.
+  Value init = op.getDpsInitOperand(0)->get();
+  auto argument = dyn_cast<BlockArgument>(init);
+  auto funcOp = op->getParentOfType<FunctionOpInterface>();
+  if (!funcOp || !argument ||
+      argument.getOwner() != &funcOp.getFunctionBody().front()) {
+    os << "its accumulator is not an argument of the kernel (nothing in "
+          "one kernel can initialize it before the workgroups add to it)";
+    return text;
+  }
+  // A workgroup reduces only part of a row: nothing else in the kernel may
+  // read the row or its total.
+  linalg::LinalgOp other;
+  funcOp.walk([&](linalg::LinalgOp it) {
+    if (it != op && !other)
+      other = it;
+  });
+  if (other) {
+    os << "'" << other->getName()
+       << "' is in the same kernel, and a workgroup that reduces part of a "
+          "row must be the kernel's only op";
+    return text;
+  }
+  Type elementType = getElementTypeOrSelf(init);
+  if (!isAtomicallyCombinable(reduction->kind, elementType)) {
+    os << "its accumulator type " << elementType << " has no atomic "
+       << gpu::stringifyAllReduceOperation(reduction->kind)
+       << " (gpucg has them for integers and floats of 8, 16 or 32 bits, "
+          "except floating-point products)";
+    return text;
+  }
+  // Floating-point products never split (no atomic); sums would be rounded
+  // in the order the workgroups finish.
+  if (deterministicReductions && isa<FloatType>(elementType) &&
+      reduction->kind == gpu::AllReduceOperation::ADD) {
+    os << "deterministic-reductions is set, and the workgroups would round "
+          "their floating-point sum in whatever order they finish";
+    return text;
+  }
+  if (op.getNumParallelLoops() >= 3) {
+    os << "its " << op.getNumParallelLoops()
+       << " parallel loops take all three grid dimensions";
+    return text;
+  }
+  return text;
+}
+
+/// Workgroups per row of a WarpReduction kernel whose rows are too few to
+/// give every SM kWorkgroupsPerSmGoal workgroups (32 rows of 2^20 on 132
+/// SMs): powers of two until they do, as long as each workgroup keeps at
+/// least kMinSplitRowSteps steps of all its threads (`step` elements each)
+/// to hide its memory latency and amortize its atomic update. 1 when the
+/// rows cannot split (whyRowsCannotSplit).
+static int64_t selectRowSplit(linalg::LinalgOp op, TargetAttr target,
+                              int64_t step, bool deterministicReductions) {
+  constexpr int64_t kMinSplitRowSteps = 8;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rowSize = ranges.back();
+  int64_t rows = 1;
+  for (int64_t range : ArrayRef(ranges).drop_back()) {
+    if (ShapedType::isDynamic(range))
+      return 1;
+    rows = mulSat(rows, range);
+  }
+  if (!whyRowsCannotSplit(op, deterministicReductions).empty())
+    return 1;
+  int64_t wanted = kWorkgroupsPerSmGoal * target.getNumSms();
+  int64_t split = 1;
+  while (mulSat(rows, split) < wanted && rowSize % (2 * split * step) == 0 &&
+         rowSize / (2 * split) >= kMinSplitRowSteps * step &&
+         2 * split <= kMaxGridSize[1])
+    split *= 2;
+  return split;
+}
+
 /// One warp group per row for rows of at least a warp's worth of vectors.
 /// With `anyRowSize` (a row program, which only WarpReduction distributes),
 /// shorter or odd rows too: whole warps, lanes past the row idle.
 static std::optional<LoweringStrategy>
 selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target,
-                            bool anyRowSize = false) {
+                            bool anyRowSize = false,
+                            bool deterministicReductions = false) {
   SmallVector<unsigned> reductionDims;
   op.getReductionDims(reductionDims);
   int64_t numLoops = op.getNumLoops();
@@ -818,7 +904,10 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target,
   // unless they are a row program's.
   if (rowSize * *inputBits >= warp * 128 && rowSize % (warp * vector) == 0 &&
       threads <= target.getMaxThreadsPerBlock() && threads % warp == 0) {
-    level0.back() = threads * vector;
+    // Level 0 of the reduction loop: the part of the row one workgroup
+    // reduces (all of it, unless few rows split across workgroups).
+    level0.back() = rowSize / selectRowSplit(op, target, threads * vector,
+                                             deterministicReductions);
     level1.back() = vector;
     return makeSimtStrategy(op, Pipeline::WarpReduction, {threads, 1, 1},
                             level0, level1, warp);
@@ -990,8 +1079,10 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
   return text;
 }
 
-LoweringStrategy mlir::gpucg::selectLoweringStrategy(
-    linalg::LinalgOp rootOp, TargetAttr target, MmaPreference mmaPreference) {
+LoweringStrategy
+mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
+                                    MmaPreference mmaPreference,
+                                    bool deterministicReductions) {
   if (std::optional<MatmulShape> shape = getMatmulShape(rootOp)) {
     if (auto strategy =
             selectTensorCoreStrategy(rootOp, *shape, target, mmaPreference))
@@ -1008,7 +1099,8 @@ LoweringStrategy mlir::gpucg::selectLoweringStrategy(
   if (rootOp.getNumReductionLoops() > 0) {
     // One row per workgroup: a grid too large for it (more than 65535
     // batches on y or z) is a Vectorize one, which fits.
-    if (auto strategy = selectWarpReductionStrategy(rootOp, target))
+    if (auto strategy = selectWarpReductionStrategy(
+            rootOp, target, /*anyRowSize=*/false, deterministicReductions))
       if (!findGridOverflow(rootOp, strategy->loweringConfig.getTileSizes(0)))
         return *strategy;
     if (auto strategy = selectVectorizeReductionStrategy(rootOp, target))
@@ -1228,8 +1320,8 @@ static LogicalResult verifyMatmulSimtStrategy(linalg::LinalgOp op,
 
 static LogicalResult
 verifyWarpReductionStrategy(linalg::LinalgOp op,
-                            const LoweringStrategy &strategy,
-                            TargetAttr target) {
+                            const LoweringStrategy &strategy, TargetAttr target,
+                            bool deterministicReductions) {
   ArrayRef<int64_t> workgroup = strategy.translationInfo.getWorkgroupSize();
   int64_t warp = target.getWarpSize();
   if (workgroup[1] != 1 || workgroup[2] != 1 || workgroup[0] % warp != 0)
@@ -1264,6 +1356,32 @@ verifyWarpReductionStrategy(linalg::LinalgOp op,
            << (ShapedType::isDynamic(rowSize) ? std::string("?")
                                               : std::to_string(rowSize))
            << " and tile " << tile;
+  ArrayRef<int64_t> level1 = strategy.loweringConfig.getTileSizes(1);
+  if (!level1.empty() && level1.back() > 0 && tile % level1.back() != 0)
+    return op.emitOpError()
+           << "pipeline WarpReduction gives each workgroup " << tile
+           << " elements of a row (level-0 tile of the reduction loop), not "
+              "a multiple of the "
+           << level1.back() << " its threads read per step (level-1 tile)";
+  if (tile == rowSize)
+    return success();
+  // A row split across workgroups.
+  int64_t split = rowSize / tile;
+  std::string reason = whyRowsCannotSplit(op, deterministicReductions);
+  if (!reason.empty())
+    return op.emitOpError()
+           << "pipeline WarpReduction would split each row of " << rowSize
+           << " elements across " << split << " workgroups (level-0 tile "
+           << tile << " of the reduction loop), but " << reason
+           << "; give the whole row (" << rowSize << ") as its level-0 tile";
+  unsigned splitDim = op.getNumParallelLoops();
+  if (split > kMaxGridSize[splitDim])
+    return op.emitOpError()
+           << "pipeline WarpReduction would split each row of " << rowSize
+           << " elements across " << split << " workgroups along grid "
+           << "xyz"[splitDim] << " (level-0 tile " << tile
+           << " of the reduction loop); CUDA grids have at most "
+           << kMaxGridSize[splitDim];
   return success();
 }
 
@@ -1287,10 +1405,9 @@ static LogicalResult verifyVectorizeStrategy(linalg::LinalgOp op,
   return success();
 }
 
-LogicalResult
-mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
-                                    const LoweringStrategy &strategy,
-                                    TargetAttr target) {
+LogicalResult mlir::gpucg::verifyLoweringStrategy(
+    linalg::LinalgOp rootOp, const LoweringStrategy &strategy,
+    TargetAttr target, bool deterministicReductions) {
   TranslationInfoAttr info = strategy.translationInfo;
   LoweringConfigAttr config = strategy.loweringConfig;
   StringRef pipelineName = stringifyPipeline(info.getPipeline());
@@ -1356,7 +1473,8 @@ mlir::gpucg::verifyLoweringStrategy(linalg::LinalgOp rootOp,
   case Pipeline::MatmulSimt:
     return verifyMatmulSimtStrategy(rootOp, strategy, target);
   case Pipeline::WarpReduction:
-    return verifyWarpReductionStrategy(rootOp, strategy, target);
+    return verifyWarpReductionStrategy(rootOp, strategy, target,
+                                       deterministicReductions);
   case Pipeline::Vectorize:
     return verifyVectorizeStrategy(rootOp, strategy);
   default:

@@ -151,6 +151,7 @@ static void buildSimtFamilyPipeline(OpPassManager &pm,
                                     void (*workgroupStages)(OpPassManager &)) {
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
+  strategy.deterministicReductions = options.deterministicReductions;
   buildWorkgroupFrontPipeline(pm, strategy);
   workgroupStages(pm.nest<func::FuncOp>());
 }
@@ -236,6 +237,7 @@ void mlir::gpucg::buildWarpReductionPipeline(
 void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
   // Each row split over its workgroup's threads; then the threads' steps as
   // vectors, like gpucg-vectorize's, with the partials in registers.
+  fpm.addPass(createSplitRowsAcrossWorkgroups());
   fpm.addPass(createDistributeReduction());
   fpm.addPass(createRemoveSingleIterationLoop());
   fpm.addPass(createCanonicalizerPass());

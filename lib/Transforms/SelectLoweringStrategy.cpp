@@ -82,7 +82,8 @@ struct SelectLoweringStrategyPass
           << "; give both together as a gpucg.compilation_info on the root op";
       return signalPassFailure();
     } else {
-      strategy = selectLoweringStrategy(*root, target, mma);
+      strategy =
+          selectLoweringStrategy(*root, target, mma, deterministicReductions);
       if (requireTensorCores &&
           !strategy.translationInfo.getTensorCoreMmaKind()) {
         root->emitOpError()
@@ -92,7 +93,8 @@ struct SelectLoweringStrategyPass
       }
     }
 
-    if (failed(verifyLoweringStrategy(*root, strategy, target)))
+    if (failed(verifyLoweringStrategy(*root, strategy, target,
+                                      deterministicReductions)))
       return signalPassFailure();
     strategy = completeLoweringStrategy(*root, strategy, target);
 

@@ -205,7 +205,7 @@ static void testPassList(void) {
     else
       ++pipelines;
   }
-  // CHECK: 27 passes, 11 pipelines
+  // CHECK: 28 passes, 11 pipelines
   printf("%" PRIdPTR " passes, %" PRIdPTR " pipelines\n", passes, pipelines);
   // CHECK: pass gpucg-software-pipelining on 'func.func': Software-pipeline the K loop over async copies
   // CHECK-NEXT:   depth=0: Stages
@@ -217,6 +217,7 @@ static void testPassList(void) {
   // CHECK: pipeline gpucg-compile on 'builtin.module': From a module of linalg kernels on tensors to GPU binaries
   // CHECK-NEXT:   bare-pointers=true: Pass memref kernel arguments as bare pointers
   // CHECK-NEXT:   chip=: Target chip
+  // CHECK-NEXT:   deterministic-reductions=false: Never split a row of a floating-point sum
   // CHECK-NEXT:   features=: PTX features
   // CHECK-NEXT:   format=bin: What gpu-module-to-binary produces
   // CHECK-NEXT:   opt-level=3: LLVM optimization level (0-3)

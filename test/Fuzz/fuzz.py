@@ -100,7 +100,8 @@ NAMED_PIPELINES = [
 #: on its own gets the output of the stages before it as input.
 STAGES = [
     dict(name="gpucg-select-lowering-strategy", anchor="func.func",
-         options={"chip": "chip", "mma": "mma-enum", "require-tensor-cores": "bool"}),
+         options={"chip": "chip", "mma": "mma-enum", "require-tensor-cores": "bool",
+                  "deterministic-reductions": "bool"}),
     dict(name="gpucg-tile-and-distribute-to-workgroups", anchor="func.func", options={}),
     dict(name="gpucg-bufferize", anchor="builtin.module", options={}),
     dict(name="gpucg-workgroup-specialization", anchor="func.func", options={}),
@@ -137,6 +138,8 @@ OTHER_PASSES = [
     dict(name="gpucg-generic-vectorization", anchor="func.func",
          options={"max-vector-elements": "uint"}),
     dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),
+    dict(name="gpucg-split-rows-across-workgroups", anchor="func.func",
+         options={}),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
     dict(name="gpucg-promote-thread-buffers", anchor="func.func",
          options={"max-bytes": "uint"}),

@@ -153,3 +153,23 @@ func.func @row_temporary_read_across_threads(%a: memref<1x128xf32>, %c: memref<1
   }
   return
 }
+
+// -----
+
+// The old value of an atomic update in the tile: only thread 0 runs it, so
+// no other thread could read it.
+func.func @atomic_old_value_read(%a: memref<1x128xf32>, %c: memref<1xf32>, %d: memref<1xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  %t = memref.alloca() : memref<1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<1x128xf32>) outs(%t : memref<1xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  %v = memref.load %t[%c0] : memref<1xf32>
+  // expected-error @+1 {{'memref.atomic_rmw' op in the workgroup tile of a WarpReduction kernel has its old value read; only thread 0 runs the update}}
+  %old = memref.atomic_rmw addf %v, %c[%c0] : (f32, memref<1xf32>) -> f32
+  memref.store %old, %d[%c0] : memref<1xf32>
+  return
+}

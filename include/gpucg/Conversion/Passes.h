@@ -86,6 +86,11 @@ struct CompilePipelineOptions
       llvm::cl::desc("Write each kernel's binary and .abi file here (nothing "
                      "written if empty)"),
       llvm::cl::init("")};
+  Option<bool> deterministicReductions{
+      *this, "deterministic-reductions",
+      llvm::cl::desc("Never split a row of a floating-point sum "
+                     "across workgroups (gpucg-select-lowering-strategy)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the passes of `gpucg-lower-to-nvvm` to `pm` (anchored on

@@ -68,13 +68,28 @@ bool isReductionOfSameRows(linalg::LinalgOp op, linalg::LinalgOp other);
 /// such a tile.
 bool isRowProgramRoot(linalg::LinalgOp rootOp);
 
+/// Why the rows of WarpReduction root `op` cannot be split across
+/// workgroups, in words for a diagnostic; empty when they can. A split row's
+/// workgroups each combine the total of their part into the accumulator
+/// with an atomic read-modify-write, so the root must be the kernel's only
+/// linalg op, its accumulator a kernel argument that isAtomicallyCombinable
+/// with its combiner, its
+/// parallel loops at most two (the split takes the next grid dimension),
+/// and, with `deterministicReductions`, its combiner not a floating-point
+/// add (whose rounding would depend on the workgroups' order).
+std::string whyRowsCannotSplit(linalg::LinalgOp op,
+                               bool deterministicReductions);
+
 /// Picks the pipeline, workgroup size, pipeline depth and tile sizes for a
 /// kernel with root op `rootOp` on `target` (its limits, registers and SM
 /// count included). Never fails: a kernel that fits no specialised pipeline
 /// gets a SimtDistribute strategy.
+/// With `deterministicReductions`, no floating-point sum is split across
+/// workgroups (whyRowsCannotSplit).
 LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
                                         TargetAttr target,
-                                        MmaPreference mmaPreference);
+                                        MmaPreference mmaPreference,
+                                        bool deterministicReductions = false);
 
 /// Why `rootOp` gets no tensor-core strategy on `target`, in words (for
 /// diagnostics).
@@ -85,9 +100,12 @@ std::string explainNoTensorCoreStrategy(linalg::LinalgOp rootOp,
 /// Checks `strategy` for `rootOp` against the rules of its pipeline and the
 /// limits of `target`. On failure, emits an error on `rootOp` naming the
 /// numbers and the limit.
+/// `deterministicReductions` refuses rows of floating-point sums split
+/// across workgroups.
 LogicalResult verifyLoweringStrategy(linalg::LinalgOp rootOp,
                                      const LoweringStrategy &strategy,
-                                     TargetAttr target);
+                                     TargetAttr target,
+                                     bool deterministicReductions = false);
 
 /// Returns `strategy` with the tiling levels that a verified user strategy
 /// may leave out filled in from the others: the warp tile (level 1) and the

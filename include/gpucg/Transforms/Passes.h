@@ -75,6 +75,11 @@ struct SimtPipelineOptions : public PassPipelineOptions<SimtPipelineOptions> {
                            llvm::cl::desc("Target chip (e.g. sm_80); the "
                                           "module's gpucg.target if empty"),
                            llvm::cl::init("")};
+  Option<bool> deterministicReductions{
+      *this, "deterministic-reductions",
+      llvm::cl::desc("Never split a row of a floating-point sum "
+                     "across workgroups (gpucg-select-lowering-strategy)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds gpucg's bufferization of kernels to `pm` (on a `builtin.module`):

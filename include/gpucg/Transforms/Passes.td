@@ -165,6 +165,12 @@ def SelectLoweringStrategy
                         "WMMA (gpu.subgroup_mma_*)"),
              clEnumValN(::mlir::gpucg::MmaPreference::MmaSync, "mma-sync",
                         "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>,
+    Option<"deterministicReductions", "deterministic-reductions", "bool",
+           /*default=*/"false",
+           "Never split a row of a floating-point sum across workgroups: "
+           "their totals are added atomically in the order the workgroups "
+           "finish, which can change the rounding from run to run (integer, "
+           "min and max reductions are exact in any order)">,
     Option<"requireTensorCores", "require-tensor-cores", "bool",
            /*default=*/"false",
            "Make a kernel that gets no tensor-core strategy an error that "
@@ -615,6 +621,59 @@ def PromoteThreadBuffers
            "Largest buffer put on the stack, in bytes (at least 0)">
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def SplitRowsAcrossWorkgroups
+    : Pass<"gpucg-split-rows-across-workgroups", "func::FuncOp"> {
+  let summary = "Give the parts of each long WarpReduction row their own "
+                "workgroups, combined atomically";
+  let description = [{
+    For kernels planned `WarpReduction` (after workgroup tiling and
+    bufferization, one row of the innermost reduction loop per workgroup)
+    whose root has a level-0 tile `t` of the reduction loop less than its
+    rows of `n` elements (the strategy plans this for few long rows, which
+    would leave SMs idle): the workgroup loop gets one more dimension, of
+    `n / t` workgroups on the first grid dimension no row loop uses, and
+    each workgroup
+      1. reduces its `t` elements of the row (a `memref.subview` of each
+         input) into a private total, filled with the combiner's neutral
+         element;
+      2. combines that total into the accumulator with `memref.atomic_rmw`
+         (`memref.generic_atomic_rmw`, a compare-and-swap loop, for
+         integer products).
+    `gpu.known_grid_size` grows accordingly, and `gpucg-distribute-reduction`
+    then splits each part over the workgroup's threads, thread 0 issuing the
+    atomic update. Workgroups finish in any order, so floating-point sums are
+    rounded in an order that can change from run to run
+    (`deterministic-reductions` on the strategy keeps such rows whole).
+
+    The root must be the only op of its tile, its accumulator a view of a
+    kernel argument of 8, 16 or 32 bits (not a floating-point product, which
+    has no atomic form), its inputs indexed along the row by
+    the row loop alone, and a grid dimension must be free; otherwise the pass
+    fails with an error that says which. Roots that reduce whole rows and
+    kernels of other pipelines are left alone.
+
+    Rows of 1048576 f32 in 16 parts of 65536:
+
+    ```mlir
+    scf.forall (%row, %part) in (32, 16) {
+      %off = affine.apply affine_map<(d0) -> (d0 * 65536)>(%part)
+      %in = memref.subview %a[%row, %off] [1, 65536] [1, 1] : ...
+      %acc = memref.subview %out[%row] [1] [1] : ...
+      %t = memref.alloca() : memref<1xf32>
+      linalg.fill ins(%zero : f32) outs(%t : memref<1xf32>)
+      linalg.generic ... ins(%in : ...) outs(%t : memref<1xf32>)
+      %v = memref.load %t[%c0] : memref<1xf32>
+      %old = memref.atomic_rmw addf %v, %acc[%c0] : (f32, memref<1xf32, ...>) -> f32
+    } {mapping = [#gpu.block<x>, #gpu.block<y>]}
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
 }
 
 def DistributeReduction

@@ -155,6 +155,31 @@ FailureOr<RowReduction> matchRowReduction(linalg::LinalgOp op);
 LogicalResult distributeReductionOverThreads(RewriterBase &rewriter,
                                              FunctionOpInterface funcOp);
 
+/// Whether an accumulator of `type` can be combined with `kind` by an atomic
+/// read-modify-write (createAtomicCombine): integers and floats of 8, 16 or
+/// 32 bits, except floating-point products.
+bool isAtomicallyCombinable(gpu::AllReduceOperation kind, Type type);
+
+/// Creates the atomic update `buffer[indices] = kind(buffer[indices],
+/// value)`: a memref.atomic_rmw where it has the kind, else (products) a
+/// memref.generic_atomic_rmw around the combiner. `kind` and the type of
+/// `value` must be isAtomicallyCombinable. Returns the new op.
+Operation *createAtomicCombine(OpBuilder &builder, Location loc,
+                               gpu::AllReduceOperation kind, Value value,
+                               Value buffer, ValueRange indices);
+
+/// For a WarpReduction kernel (after workgroup tiling and bufferization)
+/// whose root's level-0 tile `t` of the reduction loop is less than its rows
+/// of `n` elements: adds a dimension of `n / t` workgroups to the workgroup
+/// loop, on the first free grid dimension, and makes each workgroup reduce
+/// its `t` elements of the row into a private total from the neutral element
+/// and combine that total into the accumulator with createAtomicCombine.
+/// The root must be alone in its tile and accumulate into a kernel argument
+/// (whyRowsCannotSplit); otherwise emits an error. Other kernels and roots
+/// that reduce whole rows are left alone.
+LogicalResult splitRowsAcrossWorkgroups(RewriterBase &rewriter,
+                                        FunctionOpInterface funcOp);
+
 /// Replaces each statically shaped memref.alloc of `funcOp` in the default
 /// memory space of at most `maxBytes` bytes (integer or float elements, not
 /// returned) by a memref.alloca with the same alignment, erasing its
