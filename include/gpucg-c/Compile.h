@@ -80,10 +80,15 @@ typedef struct MlirGpucgCompileOptions {
   bool printGenericForm;
   /// Run the verifier after each pass (as gpucg-opt does).
   bool verifyEachPass;
+  /// gpucg-compile's deterministic-reductions: never split a row of a
+  /// floating-point sum across workgroups (whose atomic updates make the
+  /// rounding depend on the order they finish in).
+  bool deterministicReductions;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
-/// "bin", optLevel 3, barePointers, verifyEachPass.
+/// "bin", optLevel 3, barePointers, verifyEachPass, no
+/// deterministicReductions.
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

@@ -50,6 +50,7 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.barePointers = true;
   options.printGenericForm = false;
   options.verifyEachPass = true;
+  options.deterministicReductions = false;
   return options;
 }
 
@@ -199,6 +200,7 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.format = *format;
   compile.optLevel = options.optLevel;
   compile.barePointers = options.barePointers;
+  compile.deterministicReductions = options.deterministicReductions;
   gpucg::buildCompilePipeline(pm, compile);
   return success();
 }

@@ -118,6 +118,7 @@ class MlirGpucgCompileOptions(Structure):
         ("barePointers", c_bool),
         ("printGenericForm", c_bool),
         ("verifyEachPass", c_bool),
+        ("deterministicReductions", c_bool),
     ]
 
 

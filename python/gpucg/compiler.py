@@ -108,7 +108,8 @@ def _read_source(source):
 
 def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             features="", opt_level=3, bare_pointers=True, generic=False,
-            verify_each=True, source_name=None) -> CompileResult:
+            verify_each=True, deterministic_reductions=False,
+            source_name=None) -> CompileResult:
     """Compiles MLIR `source` (text, or a pathlib.Path to read).
 
     Without `pipeline`: gpucg-compile for `chip` (None: the module's
@@ -117,7 +118,8 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     pipeline (anchored, `builtin.module(...)`, or the passes to nest in the
     module); `chip` and `format` are then ignored, and the kernels a pipeline
     serializes (gpucg-compile{...}) come back with ABI texts whose calling
-    convention is `bare_pointers`.
+    convention is `bare_pointers`. `deterministic_reductions` keeps rows of
+    floating-point sums whole (gpucg-compile's deterministic-reductions).
 
     Raises CompileError with the diagnostics on any failure.
     """
@@ -143,6 +145,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     options.barePointers = bare_pointers
     options.printGenericForm = generic
     options.verifyEachPass = verify_each
+    options.deterministicReductions = deterministic_reductions
 
     diagnostics = []
     kernels = []

@@ -36,6 +36,30 @@ class CompileTest(unittest.TestCase):
                           "memref f32 512x512"])
         self.assertIn("gpu.binary @matmul_kernel", result.module)
 
+    def test_deterministic_reductions(self):
+        # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and
+        # added atomically, unless float sums must not depend on the order.
+        row_sum = """
+func.func @row_sum(%a: tensor<32x1048576xf32>, %c: tensor<32xf32>) -> tensor<32xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+    ins(%a : tensor<32x1048576xf32>) outs(%c : tensor<32xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  return %0 : tensor<32xf32>
+}
+"""
+        split = gpucg.compile(row_sum, format="ptx")
+        self.assertEqual([str(e) for e in split.kernels[0].abi_info.grid],
+                         ["32", "8", "1"])
+        self.assertIn("atom.global.add.f32", split.output)
+        whole = gpucg.compile(row_sum, format="ptx",
+                              deterministic_reductions=True)
+        self.assertEqual([str(e) for e in whole.kernels[0].abi_info.grid],
+                         ["32", "1", "1"])
+        self.assertNotIn("atom.", whole.output)
+
     def test_save_writes_what_export_kernels_writes(self):
         result = gpucg.compile(MATMUL, format="isa")
         with tempfile.TemporaryDirectory() as directory:
