@@ -506,9 +506,14 @@ def sensible_config(rng, info):
         return pipe, levels, [32 * wx, wy, 1], extra
     if info["kind"] == "reduction" and roles and roles[-1] == "r" and rng.random() < 0.5:
         l0 = [1 if r == "p" else 0 for r in roles]
-        l0[-1] = rng.choice([64, 256, 1024, 4096])
         l1 = [0] * n
         l1[-1] = rng.choice([1, 2, 4])
+        # The part of a row one workgroup reduces: the whole row, or a
+        # part of it (a row split across workgroups, combined atomically).
+        row = (info.get("ranges") or [None])[-1]
+        parts = [p for p in (1, 1, 2, 3, 4) if row and row % (p * l1[-1]) == 0]
+        l0[-1] = row // rng.choice(parts) if parts else \
+            rng.choice([64, 256, 1024, 4096])
         return "WarpReduction", [l0, l1], [rng.choice([32, 64, 256, 1024]), 1, 1], \
             {"subgroup_size": 32}
     # SIMT distribution / vectorization of the parallel loops.
@@ -591,22 +596,31 @@ def render_config(levels):
         "[%s]" % ", ".join(map(str, l)) for l in levels)
 
 
-def gen_compilation_info(rng, info, case):
-    """Attribute text for the root op ('' for none) and for its function."""
+def gen_compilation_info(rng, info, ctx):
+    """Attribute text for the root op ('' for none); sets the function's
+    (ctx["func_attrs"]) unless an earlier op of the kernel did."""
+    case = ctx["case"]
     r = rng.random()
     if r < 0.65 or case["clean"]:
-        return "", ""
+        return ""
+    errors = len(case["expect_error"])
     if r < 0.85:
         pipe, levels, wg, extra = sensible_config(rng, info)
     else:
         pipe, levels, wg, extra = garbage_config(rng, info, case)
     if rng.random() < 0.8:
         return ("gpucg.compilation_info = #gpucg.compilation_info<lowering_config = %s, "
-                "translation_info = %s>" % (render_config(levels), render_info(pipe, wg, extra)),
-                "")
-    # The decisions as the strategy pass leaves them (for later passes).
-    return ("gpucg.lowering_config = %s" % render_config(levels),
-            "gpucg.translation_info = %s" % render_info(pipe, wg, extra))
+                "translation_info = %s>" % (render_config(levels), render_info(pipe, wg, extra)))
+    # The decisions as the strategy pass leaves them (for later passes). The
+    # function keeps the first op's translation_info: when this one is
+    # dropped, only its lowering_config can still be invalid.
+    if ctx["func_attrs"]:
+        del case["expect_error"][errors:]
+        if levels == [] or any(size < 0 for level in levels for size in level):
+            case["expect_error"].append("invalid compilation_info")
+    else:
+        ctx["func_attrs"] = "gpucg.translation_info = %s" % render_info(pipe, wg, extra)
+    return "gpucg.lowering_config = %s" % render_config(levels)
 
 
 # ---------------------------------------------------------------------------
@@ -647,8 +661,7 @@ def gen_contraction(rng, k, ctx, kind):
         if rng.random() < 0.8:
             out = (k.fill(out[0], out[1], acc), out[1])
     info = dict(kind="contraction", roles=roles)
-    attrs, func_attrs = gen_compilation_info(rng, info, ctx["case"])
-    ctx["func_attrs"] = ctx["func_attrs"] or func_attrs
+    attrs = gen_compilation_info(rng, info, ctx)
     use_named = named_op_ok(ab, acc) and kind != "generic_contraction" and \
         (kind != "matmul_transpose_b" or rng.random() < 0.7)
     if use_named:
@@ -716,8 +729,7 @@ def gen_elementwise(rng, k, ctx):
         elts.append(elt)
     out = k.operand(loops, full, out_elt) if rng.random() < 0.3 else k.empty(loops, full, out_elt)
     info = dict(kind="elementwise", roles=["p"] * rank)
-    attrs, func_attrs = gen_compilation_info(rng, info, ctx["case"])
-    ctx["func_attrs"] = ctx["func_attrs"] or func_attrs
+    attrs = gen_compilation_info(rng, info, ctx)
     simple = n_in == 2 and all(m == full for m in maps) and len(set(elts)) == 1 \
         and elts[0] == out_elt and named_op_ok(out_elt)
     if simple and rng.random() < 0.5:
@@ -753,9 +765,8 @@ def gen_reduction(rng, k, ctx):
         out = k.empty(loops, par, acc_elt)
         out = (k.fill(out[0], out[1], acc_elt), out[1])
     roles = ["r" if i in red else "p" for i in range(rank)]
-    info = dict(kind="reduction", roles=roles)
-    attrs, func_attrs = gen_compilation_info(rng, info, ctx["case"])
-    ctx["func_attrs"] = ctx["func_attrs"] or func_attrs
+    info = dict(kind="reduction", roles=roles, ranges=loops)
+    attrs = gen_compilation_info(rng, info, ctx)
     combine = rng.choice([add_op, max_op, mul_op])
     if acc_elt == in_elt and rng.random() < 0.5:
         name = k.fresh("r")
@@ -790,13 +801,13 @@ def gen_row_program(rng, k, ctx):
     if rng.random() < 0.3:
         acc_elt = {"f16": "f32", "bf16": "f32", "i8": "i32", "i1": "i32"}.get(elt, elt)
     x = k.operand(loops, list(range(rank)), elt)
-    info = dict(kind="reduction", roles=["p"] * (rank - 1) + ["r"])
-    attrs, func_attrs = gen_compilation_info(rng, info, ctx["case"])
-    ctx["func_attrs"] = ctx["func_attrs"] or func_attrs
+    info = dict(kind="reduction", roles=["p"] * (rank - 1) + ["r"], ranges=loops)
+    attrs = gen_compilation_info(rng, info, ctx)
     row_maps = list(range(rank))
     row = (x[0], x[1], elt)       # the row the next reduction reads
     totals = []
-    for step in range(rng.choice([1, 2, 2])):
+    num_steps = rng.choice([1, 2, 2])
+    for step in range(num_steps):
         combine = rng.choice([add_op, max_op, mul_op])
         out = k.empty(loops, par, acc_elt)
         out = (k.fill(out[0], out[1], acc_elt), out[1])
@@ -805,7 +816,8 @@ def gen_row_program(rng, k, ctx):
             bd = Body()
             v = bd.convert(args[0], row_elt, acc_elt)
             return bd.lines, bd.op(combine(acc_elt), [v, args[1]], acc_elt)
-        last = step == 1 or rng.random() < 0.5
+        # The root (the last reduction) carries the compilation_info.
+        last = step == num_steps - 1 or rng.random() < 0.5
         total = generic(k, loops, ["parallel"] * (rank - 1) + ["reduction"],
                         [row], [row_maps], (out[0], out[1], acc_elt), par, body,
                         attrs if last else "")
