@@ -4,8 +4,10 @@
 // (a kernel argument with values of its own) by thread 0 with an atomic
 // update. One kernel per atomic form: addf, maxs, the compare-and-swap loop
 // of an integer product, xori with the parts on grid z (two row loops take
-// x and y), minnumf on f16 and addi on i8. Bit-exact against the untiled
-// kernels with small-integer inputs, workgroups in order and in reverse.
+// x and y), minnumf on f16, addi on i8, and a weighted sum whose inputs are
+// read along the row through other maps (a column weight, a transposed
+// matrix). Bit-exact against the untiled kernels with small-integer inputs,
+// workgroups in order and in reverse.
 
 // The untiled kernels, run as they are, are the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
@@ -35,6 +37,8 @@
 // IR-LABEL: func.func @rowmin_f16
 //       IR:   memref.atomic_rmw minnumf
 // IR-LABEL: func.func @rowsum_i8
+//       IR:   memref.atomic_rmw addi
+// IR-LABEL: func.func @wsum
 //       IR:   memref.atomic_rmw addi
 
 func.func @rowsum_f32(%in: tensor<3x2048xf32>, %acc: tensor<3xf32>) -> tensor<3xf32> {
@@ -115,6 +119,20 @@ func.func @rowsum_i8(%in: tensor<3x512xi8>, %acc: tensor<3xi8>) -> tensor<3xi8> 
   return %r : tensor<3xi8>
 }
 
+// Inputs read along the row through other maps: a weight per column
+// (d1) and a transposed matrix (d1, d0), each viewed at the part.
+func.func @wsum(%a: tensor<3x1024xi32>, %w: tensor<1024xi32>, %at: tensor<1024x3xi32>, %c: tensor<3xi32>) -> tensor<3xi32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"],
+      gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 256], [0, 4]]>, translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>>}
+    ins(%a, %w, %at : tensor<3x1024xi32>, tensor<1024xi32>, tensor<1024x3xi32>) outs(%c : tensor<3xi32>) {
+  ^bb0(%x: i32, %y: i32, %z: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %q = arith.addi %p, %z : i32
+    %s = arith.addi %q, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
 func.func private @printMemrefF32(memref<*xf32>)
 func.func private @printMemrefI32(memref<*xi32>)
 
@@ -263,5 +281,32 @@ func.func @main() {
   %rowsum_i8_pad = arith.constant 0 : i8
   %rowsum_i8_v = vector.transfer_read %rowsum_i8_m[%c0], %rowsum_i8_pad : memref<3xi8>, vector<3xi8>
   vector.print %rowsum_i8_v : vector<3xi8>
+  %w_a = tensor.generate {
+  ^bb0(%i: index, %j: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i, %j)
+    %v = arith.index_cast %s : index to i32
+    tensor.yield %v : i32
+  } : tensor<3x1024xi32>
+  %w_w = tensor.generate {
+  ^bb0(%j: index):
+    %s = affine.apply affine_map<(d1) -> ((d1 * 7) mod 5)>(%j)
+    %v = arith.index_cast %s : index to i32
+    tensor.yield %v : i32
+  } : tensor<1024xi32>
+  %w_at = tensor.generate {
+  ^bb0(%j: index, %i: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 11 + d1) mod 13)>(%j, %i)
+    %v = arith.index_cast %s : index to i32
+    tensor.yield %v : i32
+  } : tensor<1024x3xi32>
+  %w_c = tensor.generate {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i32
+    tensor.yield %v : i32
+  } : tensor<3xi32>
+  %w_r = func.call @wsum(%w_a, %w_w, %w_at, %w_c) : (tensor<3x1024xi32>, tensor<1024xi32>, tensor<1024x3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %w_m = bufferization.to_buffer %w_r : tensor<3xi32> to memref<3xi32>
+  %w_u = memref.cast %w_m : memref<3xi32> to memref<*xi32>
+  func.call @printMemrefI32(%w_u) : (memref<*xi32>) -> ()
   return
 }
