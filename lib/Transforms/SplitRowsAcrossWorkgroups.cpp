@@ -129,8 +129,10 @@ static std::optional<unsigned> getFreeGridDim(scf::ForallOp forallOp) {
   return std::nullopt;
 }
 
-/// Checks that the workgroup tile of `root`, split `split` ways, can
-/// combine its part of a row's total atomically; emits an error otherwise.
+/// Checks that the workgroup tile of `root` (the body of `forallOp`, or the
+/// whole function for a kernel of one workgroup, `forallOp` null), split
+/// `split` ways, can combine its part of a row's total atomically; emits an
+/// error otherwise.
 static LogicalResult verifySplitTile(linalg::LinalgOp root,
                                      scf::ForallOp forallOp, int64_t split,
                                      FunctionOpInterface funcOp) {
@@ -152,7 +154,9 @@ static LogicalResult verifySplitTile(linalg::LinalgOp root,
     return fail(root) << "its accumulator is not a view of a kernel argument "
                          "(nothing in one kernel can initialize it before "
                          "the workgroups add to it)";
-  for (Operation &op : forallOp.getBody()->without_terminator())
+  Block *tile =
+      forallOp ? forallOp.getBody() : &funcOp.getFunctionBody().front();
+  for (Operation &op : tile->without_terminator())
     if (&op != root.getOperation() && !isa<ViewLikeOpInterface>(op) &&
         !isPure(&op))
       return fail(&op) << "a workgroup that reduces part of a row can run "
@@ -168,11 +172,51 @@ static LogicalResult verifySplitTile(linalg::LinalgOp root,
                       << gpu::stringifyAllReduceOperation(reduction->kind)
                       << " (gpucg has them for integers and floats of 8, "
                          "16 or 32 bits, except floating-point products)";
-  if (!forallOp.getOutputs().empty())
+  if (forallOp && !forallOp.getOutputs().empty())
     return fail(forallOp) << "it has shared outputs (it must be on memrefs)";
-  if (!getFreeGridDim(forallOp))
+  if (forallOp && !getFreeGridDim(forallOp))
     return fail(forallOp) << "its rows take all three grid dimensions";
   return success();
+}
+
+/// The workgroup loop of `root` with one more dimension of `split` parts on
+/// the first free grid dimension (`gridDim`), `root`'s tile moved into it;
+/// a new loop of the parts alone on grid x when `forallOp` is null (a
+/// kernel of one workgroup, whose tile is the function body). Returns the
+/// new loop.
+static scf::ForallOp addPartDimension(RewriterBase &rewriter,
+                                      linalg::LinalgOp root,
+                                      scf::ForallOp forallOp, int64_t split,
+                                      unsigned gridDim) {
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<OpFoldResult> lbs, ubs, steps;
+  SmallVector<Attribute> mapping;
+  if (forallOp) {
+    lbs = forallOp.getMixedLowerBound();
+    ubs = forallOp.getMixedUpperBound();
+    steps = forallOp.getMixedStep();
+    llvm::append_range(mapping, forallOp.getMappingAttr().getValue());
+  }
+  lbs.push_back(rewriter.getIndexAttr(0));
+  ubs.push_back(rewriter.getIndexAttr(split));
+  steps.push_back(rewriter.getIndexAttr(1));
+  mapping.push_back(
+      gpu::GPUBlockMappingAttr::get(ctx, static_cast<gpu::MappingId>(gridDim)));
+  Operation *anchor = forallOp ? forallOp.getOperation() : root.getOperation();
+  rewriter.setInsertionPoint(anchor);
+  auto newForall =
+      scf::ForallOp::create(rewriter, anchor->getLoc(), lbs, ubs, steps,
+                            ValueRange(), rewriter.getArrayAttr(mapping));
+  Block *body = newForall.getBody();
+  if (!forallOp) {
+    rewriter.moveOpBefore(root, body->getTerminator());
+    return newForall;
+  }
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.mergeBlocks(forallOp.getBody(), body,
+                       body->getArguments().drop_back());
+  rewriter.eraseOp(forallOp);
+  return newForall;
 }
 
 /// Splits the rows of the WarpReduction root `root` (one row per workgroup,
@@ -186,6 +230,15 @@ static LogicalResult splitRoot(RewriterBase &rewriter, linalg::LinalgOp root,
   // Every input read along the row must index it by the row loop alone.
   for (OpOperand *input : root.getDpsInputOperands()) {
     AffineMap map = root.getMatchingIndexingMap(input);
+    int64_t uses = llvm::count_if(map.getResults(), [&](AffineExpr expr) {
+      return expr.isFunctionOfDim(rowLoop);
+    });
+    if (uses > 1)
+      return root.emitOpError()
+             << "reads input #" << input->getOperandNumber() << " with map "
+             << AffineMapAttr::get(map) << ", which indexes " << uses
+             << " of its dimensions with the row loop; its rows cannot be "
+                "split across workgroups";
     for (AffineExpr expr : map.getResults())
       if (expr.isFunctionOfDim(rowLoop) && !isa<AffineDimExpr>(expr))
         return root.emitOpError()
@@ -201,26 +254,10 @@ static LogicalResult splitRoot(RewriterBase &rewriter, linalg::LinalgOp root,
   MLIRContext *ctx = rewriter.getContext();
 
   // The workgroup loop with one more dimension: the part of the row.
-  unsigned gridDim = *getFreeGridDim(forallOp);
-  SmallVector<OpFoldResult> lbs = forallOp.getMixedLowerBound(),
-                            ubs = forallOp.getMixedUpperBound(),
-                            steps = forallOp.getMixedStep();
-  lbs.push_back(rewriter.getIndexAttr(0));
-  ubs.push_back(rewriter.getIndexAttr(split));
-  steps.push_back(rewriter.getIndexAttr(1));
-  SmallVector<Attribute> mapping(forallOp.getMappingAttr().getValue());
-  mapping.push_back(
-      gpu::GPUBlockMappingAttr::get(ctx, static_cast<gpu::MappingId>(gridDim)));
-  rewriter.setInsertionPoint(forallOp);
-  auto newForall =
-      scf::ForallOp::create(rewriter, forallOp.getLoc(), lbs, ubs, steps,
-                            ValueRange(), rewriter.getArrayAttr(mapping));
-  Block *body = newForall.getBody();
-  rewriter.eraseOp(body->getTerminator());
-  rewriter.mergeBlocks(forallOp.getBody(), body,
-                       body->getArguments().drop_back());
-  rewriter.eraseOp(forallOp);
-  Value part = body->getArguments().back();
+  unsigned gridDim = forallOp ? *getFreeGridDim(forallOp) : 0;
+  scf::ForallOp newForall =
+      addPartDimension(rewriter, root, forallOp, split, gridDim);
+  Value part = newForall.getBody()->getArguments().back();
 
   // The inputs' part of the row.
   rewriter.setInsertionPoint(root);
@@ -304,16 +341,23 @@ mlir::gpucg::splitRowsAcrossWorkgroups(RewriterBase &rewriter,
              << " elements, not a multiple of its level-0 tile " << tile
              << " of the reduction loop: its rows cannot be split evenly "
                 "across workgroups";
+    // The root is in its workgroup loop, or, with no row loop to tile, the
+    // kernel's one workgroup is the function body.
     auto forallOp = dyn_cast<scf::ForallOp>(root->getParentOp());
-    if (!forallOp || !forallOp.getMapping() ||
-        !llvm::all_of(forallOp.getMappingAttr(),
-                      llvm::IsaPred<gpu::GPUBlockMappingAttr>))
+    bool inWorkgroupLoop =
+        forallOp && forallOp.getMapping() &&
+        llvm::all_of(forallOp.getMappingAttr(),
+                     llvm::IsaPred<gpu::GPUBlockMappingAttr>);
+    if (!inWorkgroupLoop && (root->getParentOp() != funcOp.getOperation() ||
+                             root.getNumParallelLoops() != 0))
       return root.emitOpError()
              << "has a level-0 tile " << tile << " less than its rows of "
              << rowSize
              << " but is not directly in a workgroup loop (an scf.forall "
                 "over #gpu.block; run gpucg-tile-and-distribute-to-"
                 "workgroups)";
+    if (!inWorkgroupLoop)
+      forallOp = nullptr;
     if (failed(
             splitRoot(rewriter, root, forallOp, tile, rowSize / tile, funcOp)))
       return failure();

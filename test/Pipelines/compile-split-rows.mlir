@@ -3,7 +3,8 @@
 // has a second dimension; each workgroup's thread 0 adds its part's total to
 // the accumulator with atom.global.add.f32. With deterministic-reductions
 // the rows stay whole: 32 workgroups, no atomic. ptxas for sm_80 and sm_90
-// without spills. The numerics of split rows run on the CPU emulator
+// without spills. A total of all 2^20 elements splits the same way into 32
+// parts on grid x. The numerics of split rows run on the CPU emulator
 // (test/Integration/Emulation/split-rows.mlir).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 format=isa output-dir=%t/sm80})' -o %t/lowered.mlir
@@ -16,6 +17,9 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_90 format=isa deterministic-reductions=true output-dir=%t/det})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=DET < %t/det/row_sum_kernel.abi
 // RUN: FileCheck %s --check-prefix=DETPTX < %t/det/row_sum_kernel.ptx
+// RUN: FileCheck %s --check-prefix=TOTAL < %t/sm80/total_kernel.abi
+// RUN: FileCheck %s --check-prefix=PTX < %t/sm80/total_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/sm80/total_kernel.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/sm80/row_sum_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/sm90/row_sum_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -29,6 +33,9 @@
 // ABI90-NEXT: grid_z 1
 // DET: grid_x 32
 // DET-NEXT: grid_y 1
+// The total of all elements: 32 parts on grid x.
+// TOTAL: grid_x 32
+// TOTAL-NEXT: grid_y 1
 
 // PTX: .maxntid 1024, 1, 1
 // PTX-NOT: .local
@@ -47,4 +54,14 @@ func.func @row_sum(%a: tensor<32x1048576xf32>, %out: tensor<32xf32>) -> tensor<3
     linalg.yield %s : f32
   } -> tensor<32xf32>
   return %0 : tensor<32xf32>
+}
+
+func.func @total(%a: tensor<1048576xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+    ins(%a : tensor<1048576xf32>) outs(%c : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
 }

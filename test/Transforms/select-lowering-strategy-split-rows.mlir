@@ -134,3 +134,19 @@ func.func @product_f32(%a: tensor<32x1048576xf32>, %c: tensor<32xf32>) -> tensor
   } -> tensor<32xf32>
   return %0 : tensor<32xf32>
 }
+
+/// A total of all 2^20 elements (one row, no row loop): 32 parts of 32768,
+/// the most that keep 8 steps of 1024 x 4 each.
+// DEFAULT-LABEL: func.func @total
+//       DEFAULT:   tile_sizes = {{\[}}[32768], [4]]
+// DET-LABEL: func.func @total
+//       DET:   tile_sizes = {{\[}}[1048576], [4]]
+func.func @total(%a: tensor<1048576xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+    ins(%a : tensor<1048576xf32>) outs(%c : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}

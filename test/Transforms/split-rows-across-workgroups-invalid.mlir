@@ -210,3 +210,37 @@ func.func @on_tensors(%in: tensor<4x1024xf32>, %out: tensor<4xf32>) -> tensor<4x
   } {mapping = [#gpu.block<x>]}
   return %r : tensor<4xf32>
 }
+
+// -----
+
+func.func @diagonal(%in: memref<4x1024x1024xf32>, %out: memref<4xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  scf.forall (%i) in (4) {
+    %a = memref.subview %in[%i, 0, 0] [1, 1024, 1024] [1, 1, 1] : memref<4x1024x1024xf32> to memref<1x1024x1024xf32, strided<[1048576, 1024, 1], offset: ?>>
+    %c = memref.subview %out[%i] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: ?>>
+    // expected-error @+1 {{reads input #0 with map affine_map<(d0, d1) -> (d0, d1, d1)>, which indexes 2 of its dimensions with the row loop; its rows cannot be split across workgroups}}
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+        ins(%a : memref<1x1024x1024xf32, strided<[1048576, 1024, 1], offset: ?>>) outs(%c : memref<1xf32, strided<[1], offset: ?>>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 256], [0, 4]]>} {
+    ^bb0(%x: f32, %acc: f32):
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// A kernel of one workgroup (no row loop) is split on a new workgroup loop,
+// which must leave the root alone in the kernel.
+func.func @one_workgroup_not_alone(%in: memref<1024xf32>, %out: memref<f32>, %other: memref<4xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'linalg.fill' op is in a WarpReduction workgroup tile whose rows are split across 4 workgroups, but a workgroup that reduces part of a row can run nothing but its root 'linalg.generic'}}
+  linalg.fill ins(%zero : f32) outs(%other : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%in : memref<1024xf32>) outs(%out : memref<f32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[256], [4]]>} {
+  ^bb0(%x: f32, %acc: f32):
+    %t = arith.addf %x, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}

@@ -93,3 +93,27 @@ func.func @whole_rows(%a: tensor<256x65536xf32>, %c: tensor<256xf32>) -> tensor<
   } -> tensor<256xf32>
   return %0 : tensor<256xf32>
 }
+
+// -----
+
+// A total of all 2^20 elements: no row loop, so one workgroup until split;
+// the 32 parts get a workgroup loop of their own on grid x.
+// CHECK-LABEL: func.func @total
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 32, 1, 1>
+//       CHECK:   scf.forall (%[[PART:.+]]) in (32) {
+//       CHECK:     %[[OFF:.+]] = affine.apply affine_map<(d0) -> (d0 * 32768)>(%[[PART]])
+//       CHECK:     %[[IN:.+]] = memref.subview %{{.+}}[%[[OFF]]] [32768] [1]
+//       CHECK:     %[[T:.+]] = memref.alloca() : memref<f32>
+//       CHECK:     linalg.generic {{.*}} ins(%[[IN]] : memref<32768xf32, {{.*}}>) outs(%[[T]] : memref<f32>)
+//       CHECK:     %[[V:.+]] = memref.load %[[T]][] : memref<f32>
+//       CHECK:     memref.atomic_rmw addf %[[V]], %{{.+}}[] : (f32, memref<f32>) -> f32
+//       CHECK:   } {mapping = [#gpu.block<x>]}
+func.func @total(%a: tensor<1048576xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+    ins(%a : tensor<1048576xf32>) outs(%c : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}

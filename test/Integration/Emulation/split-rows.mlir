@@ -6,7 +6,7 @@
 // of an integer product, xori with the parts on grid z (two row loops take
 // x and y), minnumf on f16, addi on i8, and a weighted sum whose inputs are
 // read along the row through other maps (a column weight, a transposed
-// matrix). Bit-exact against the untiled kernels with small-integer inputs,
+// matrix), and a total of all elements. Bit-exact against the untiled kernels with small-integer inputs,
 // workgroups in order and in reverse.
 
 // The untiled kernels, run as they are, are the reference.
@@ -39,6 +39,9 @@
 // IR-LABEL: func.func @rowsum_i8
 //       IR:   memref.atomic_rmw addi
 // IR-LABEL: func.func @wsum
+//       IR:   memref.atomic_rmw addi
+// IR-LABEL: func.func @total_i32
+//  IR-SAME:   gpu.known_grid_size = array<i32: 4, 1, 1>
 //       IR:   memref.atomic_rmw addi
 
 func.func @rowsum_f32(%in: tensor<3x2048xf32>, %acc: tensor<3xf32>) -> tensor<3xf32> {
@@ -133,6 +136,19 @@ func.func @wsum(%a: tensor<3x1024xi32>, %w: tensor<1024xi32>, %at: tensor<1024x3
   } -> tensor<3xi32>
   return %0 : tensor<3xi32>
 }
+// A total of all elements (no row loop): the parts on a workgroup loop of
+// their own.
+func.func @total_i32(%a: tensor<4096xi32>, %c: tensor<i32>) -> tensor<i32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"],
+      gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1024], [4]]>, translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [64, 1, 1]>>}
+    ins(%a : tensor<4096xi32>) outs(%c : tensor<i32>) {
+  ^bb0(%x: i32, %acc: i32):
+    %s = arith.addi %x, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<i32>
+  return %0 : tensor<i32>
+}
+
 func.func private @printMemrefF32(memref<*xf32>)
 func.func private @printMemrefI32(memref<*xi32>)
 
@@ -308,5 +324,17 @@ func.func @main() {
   %w_m = bufferization.to_buffer %w_r : tensor<3xi32> to memref<3xi32>
   %w_u = memref.cast %w_m : memref<3xi32> to memref<*xi32>
   func.call @printMemrefI32(%w_u) : (memref<*xi32>) -> ()
+  %t_a = tensor.generate {
+  ^bb0(%i: index):
+    %s = affine.apply affine_map<(d0) -> ((d0 * 5) mod 9)>(%i)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    tensor.yield %w : i32
+  } : tensor<4096xi32>
+  %t_c = tensor.from_elements %c1_i32 : tensor<i32>
+  %t_r = func.call @total_i32(%t_a, %t_c) : (tensor<4096xi32>, tensor<i32>) -> tensor<i32>
+  %t_m = bufferization.to_buffer %t_r : tensor<i32> to memref<i32>
+  %t_u = memref.cast %t_m : memref<i32> to memref<*xi32>
+  func.call @printMemrefI32(%t_u) : (memref<*xi32>) -> ()
   return
 }
