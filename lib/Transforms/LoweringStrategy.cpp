@@ -815,6 +815,12 @@ std::string mlir::gpucg::whyRowsCannotSplit(linalg::LinalgOp op,
           "row must be the kernel's only op";
     return text;
   }
+  for (Operation *user : op->getUsers())
+    if (!user->hasTrait<OpTrait::ReturnLike>()) {
+      os << "its total is read by '" << user->getName()
+         << "' in the same kernel, before every workgroup has added to it";
+      return text;
+    }
   Type elementType = getElementTypeOrSelf(init);
   if (!isAtomicallyCombinable(reduction->kind, elementType)) {
     os << "its accumulator type " << elementType << " has no atomic "
@@ -834,6 +840,12 @@ std::string mlir::gpucg::whyRowsCannotSplit(linalg::LinalgOp op,
   if (op.getNumParallelLoops() >= 3) {
     os << "its " << op.getNumParallelLoops()
        << " parallel loops take all three grid dimensions";
+    return text;
+  }
+  if (std::optional<unsigned> input = findInputNotViewableAlongRow(op)) {
+    os << "its input #" << *input
+       << " does not index the row by the row loop alone in one dimension "
+          "(its part of a row would be no view)";
     return text;
   }
   return text;

@@ -56,6 +56,21 @@ bool mlir::gpucg::isAtomicallyCombinable(gpu::AllReduceOperation kind,
   return bits == 8 || bits == 16 || bits == 32;
 }
 
+std::optional<unsigned>
+mlir::gpucg::findInputNotViewableAlongRow(linalg::LinalgOp op) {
+  unsigned rowLoop = op.getNumLoops() - 1;
+  AffineExpr row = getAffineDimExpr(rowLoop, op->getContext());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    int64_t uses = llvm::count_if(map.getResults(), [&](AffineExpr expr) {
+      return expr.isFunctionOfDim(rowLoop);
+    });
+    if (uses > 1 || (uses == 1 && !map.getResultPosition(row)))
+      return input->getOperandNumber();
+  }
+  return std::nullopt;
+}
+
 /// The memref.atomic_rmw kind that combines like `kind` on `type`; none for
 /// products, which its lowering to LLVM does not have.
 static std::optional<arith::AtomicRMWKind>
@@ -228,27 +243,12 @@ static LogicalResult splitRoot(RewriterBase &rewriter, linalg::LinalgOp root,
     return failure();
   unsigned rowLoop = root.getNumLoops() - 1;
   // Every input read along the row must index it by the row loop alone.
-  for (OpOperand *input : root.getDpsInputOperands()) {
-    AffineMap map = root.getMatchingIndexingMap(input);
-    int64_t uses = llvm::count_if(map.getResults(), [&](AffineExpr expr) {
-      return expr.isFunctionOfDim(rowLoop);
-    });
-    if (uses > 1)
-      return root.emitOpError()
-             << "reads input #" << input->getOperandNumber() << " with map "
-             << AffineMapAttr::get(map) << ", which indexes " << uses
-             << " of its dimensions with the row loop; its rows cannot be "
-                "split across workgroups";
-    for (AffineExpr expr : map.getResults())
-      if (expr.isFunctionOfDim(rowLoop) && !isa<AffineDimExpr>(expr))
-        return root.emitOpError()
-               << "reads input #" << input->getOperandNumber() << " with map "
-               << AffineMapAttr::get(map) << ", whose index "
-               << AffineMapAttr::get(AffineMap::get(map.getNumDims(),
-                                                    map.getNumSymbols(), expr))
-               << " is not the row loop alone; its rows cannot be split "
-                  "across workgroups";
-  }
+  if (std::optional<unsigned> input = findInputNotViewableAlongRow(root))
+    return root.emitOpError()
+           << "reads input #" << *input << " with map "
+           << AffineMapAttr::get(root.getIndexingMapsArray()[*input])
+           << ", which does not index the row by the row loop alone in one "
+              "dimension; its rows cannot be split across workgroups";
   FailureOr<RowReduction> reduction = matchRowReduction(root);
   Location loc = root.getLoc();
   MLIRContext *ctx = rewriter.getContext();

@@ -132,3 +132,35 @@ func.func @split_grid_overflow(%a: tensor<8x1048576xi32>, %c: tensor<8xi32>) -> 
   } -> tensor<8xi32>
   return %0 : tensor<8xi32>
 }
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 256], [0, 4]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>
+func.func @diagonal(%a: tensor<8x1024x1024xi32>, %c: tensor<8xi32>) -> tensor<8xi32> {
+  // expected-error @+1 {{pipeline WarpReduction would split each row of 1024 elements across 4 workgroups (level-0 tile 256 of the reduction loop), but its input #0 does not index the row by the row loop alone in one dimension (its part of a row would be no view); give the whole row (1024) as its level-0 tile}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a : tensor<8x1024x1024xi32>) outs(%c : tensor<8xi32>) {
+  ^bb0(%x: i32, %acc: i32):
+    %s = arith.addi %x, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}
+
+// -----
+
+#config = #gpucg.lowering_config<tile_sizes = [[1, 256], [0, 4]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>
+func.func @total_read_in_kernel(%a: tensor<8x1024xi32>, %c: tensor<8xi32>) -> i32 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{pipeline WarpReduction would split each row of 1024 elements across 4 workgroups (level-0 tile 256 of the reduction loop), but its total is read by 'tensor.extract' in the same kernel, before every workgroup has added to it}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a : tensor<8x1024xi32>) outs(%c : tensor<8xi32>) {
+  ^bb0(%x: i32, %acc: i32):
+    %s = arith.addi %x, %acc : i32
+    linalg.yield %s : i32
+  } -> tensor<8xi32>
+  %e = tensor.extract %0[%c0] : tensor<8xi32>
+  return %e : i32
+}

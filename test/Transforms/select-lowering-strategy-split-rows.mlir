@@ -150,3 +150,16 @@ func.func @total(%a: tensor<1048576xf32>, %c: tensor<f32>) -> tensor<f32> {
   } -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+/// A diagonal read (d1, d1) has no view of a part of the row: whole rows.
+// DEFAULT-LABEL: func.func @diagonal
+//       DEFAULT:   tile_sizes = {{\[}}[1, 65536], [0, 4]]
+func.func @diagonal(%a: tensor<32x65536x65536xf32>, %c: tensor<32xf32>) -> tensor<32xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, d1)>, #red], iterator_types = ["parallel", "reduction"]}
+    ins(%a : tensor<32x65536x65536xf32>) outs(%c : tensor<32xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  return %0 : tensor<32xf32>
+}

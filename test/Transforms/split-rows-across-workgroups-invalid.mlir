@@ -161,7 +161,7 @@ func.func @strided_row(%in: memref<4x2048xf32>, %w: memref<4x1024xf32>, %out: me
     %a = memref.subview %in[%i, 0] [1, 2048] [1, 1] : memref<4x2048xf32> to memref<1x2048xf32, strided<[2048, 1], offset: ?>>
     %b = memref.subview %w[%i, 0] [1, 1024] [1, 1] : memref<4x1024xf32> to memref<1x1024xf32, strided<[1024, 1], offset: ?>>
     %c = memref.subview %out[%i] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: ?>>
-    // expected-error @+1 {{reads input #0 with map affine_map<(d0, d1) -> (d0, d1 * 2)>, whose index affine_map<(d0, d1) -> (d1 * 2)> is not the row loop alone; its rows cannot be split across workgroups}}
+    // expected-error @+1 {{reads input #0 with map affine_map<(d0, d1) -> (d0, d1 * 2)>, which does not index the row by the row loop alone in one dimension; its rows cannot be split across workgroups}}
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 * 2)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
         ins(%a, %b : memref<1x2048xf32, strided<[2048, 1], offset: ?>>, memref<1x1024xf32, strided<[1024, 1], offset: ?>>) outs(%c : memref<1xf32, strided<[1], offset: ?>>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 256], [0, 4]]>} {
     ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -217,7 +217,7 @@ func.func @diagonal(%in: memref<4x1024x1024xf32>, %out: memref<4xf32>) attribute
   scf.forall (%i) in (4) {
     %a = memref.subview %in[%i, 0, 0] [1, 1024, 1024] [1, 1, 1] : memref<4x1024x1024xf32> to memref<1x1024x1024xf32, strided<[1048576, 1024, 1], offset: ?>>
     %c = memref.subview %out[%i] [1] [1] : memref<4xf32> to memref<1xf32, strided<[1], offset: ?>>
-    // expected-error @+1 {{reads input #0 with map affine_map<(d0, d1) -> (d0, d1, d1)>, which indexes 2 of its dimensions with the row loop; its rows cannot be split across workgroups}}
+    // expected-error @+1 {{reads input #0 with map affine_map<(d0, d1) -> (d0, d1, d1)>, which does not index the row by the row loop alone in one dimension; its rows cannot be split across workgroups}}
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
         ins(%a : memref<1x1024x1024xf32, strided<[1048576, 1024, 1], offset: ?>>) outs(%c : memref<1xf32, strided<[1], offset: ?>>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 256], [0, 4]]>} {
     ^bb0(%x: f32, %acc: f32):

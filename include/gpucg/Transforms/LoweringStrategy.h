@@ -75,6 +75,7 @@ bool isRowProgramRoot(linalg::LinalgOp rootOp);
 /// linalg op, its accumulator a kernel argument that isAtomicallyCombinable
 /// with its combiner, its
 /// parallel loops at most two (the split takes the next grid dimension),
+/// its inputs viewable at a part of the row (findInputNotViewableAlongRow),
 /// and, with `deterministicReductions`, its combiner not a floating-point
 /// add (whose rounding would depend on the workgroups' order).
 std::string whyRowsCannotSplit(linalg::LinalgOp op,

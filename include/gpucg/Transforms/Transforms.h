@@ -155,6 +155,12 @@ FailureOr<RowReduction> matchRowReduction(linalg::LinalgOp op);
 LogicalResult distributeReductionOverThreads(RewriterBase &rewriter,
                                              FunctionOpInterface funcOp);
 
+/// The first input of row reduction `op` whose indexing map does not read
+/// the row (the innermost loop) in exactly one dimension indexed by that
+/// loop alone (`d1 * 2`, a diagonal `(d1, d1)`): its part of a row is no
+/// subview. None when every input can be viewed at a part of the row.
+std::optional<unsigned> findInputNotViewableAlongRow(linalg::LinalgOp op);
+
 /// Whether an accumulator of `type` can be combined with `kind` by an atomic
 /// read-modify-write (createAtomicCombine): integers and floats of 8, 16 or
 /// 32 bits, except floating-point products.
