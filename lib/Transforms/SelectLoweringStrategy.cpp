@@ -93,6 +93,21 @@ struct SelectLoweringStrategyPass
       }
     }
 
+    // A user's (or an earlier run's) plan for another pipeline: the named
+    // tensor-core pipelines would leave such a kernel without MMA.
+    if (requireTensorCores &&
+        !strategy.translationInfo.getTensorCoreMmaKind()) {
+      root->emitOpError()
+          << "is planned for pipeline "
+          << stringifyPipeline(strategy.translationInfo.getPipeline())
+          << " by its "
+          << (compilationInfoHelper.isAttrPresent(*root)
+                  ? "gpucg.compilation_info"
+                  : "gpucg.lowering_config and gpucg.translation_info")
+          << ", but this pipeline requires tensor cores (pipeline "
+             "MatmulTensorCore or MatmulTensorCoreMmaSync)";
+      return signalPassFailure();
+    }
     if (failed(verifyLoweringStrategy(*root, strategy, target,
                                       deterministicReductions)))
       return signalPassFailure();
