@@ -47,6 +47,9 @@ class Case:
     cols: int
     dtype: str         # element type of the inputs
     out_dtype: str     # element type of the result
+    # Compiled with deterministic-reductions: rows of float sums stay whole
+    # (the baseline of a row the strategy splits across workgroups).
+    deterministic: bool = False
 
     @property
     def function(self):
@@ -85,6 +88,10 @@ def all_cases():
                        (1 << 20, 32)):
         cases.append(Case(f"row_sum_f32_{rows}x{cols}", "row_sum", rows, cols,
                           "f32", "f32"))
+    # The few long rows again, one workgroup per row: what splitting them
+    # across workgroups (with atomic adds) gains.
+    cases.append(Case("row_sum_f32_32x1048576_whole_rows", "row_sum", 32,
+                      1 << 20, "f32", "f32", deterministic=True))
     for width in (4096, 8192, 14336):
         cases.append(Case(f"sum_of_squares_f16_4096x{width}",
                           "sum_of_squares", 4096, width, "f16", "f32"))
@@ -250,13 +257,15 @@ def compile_cases(cases, out, chip, fmt):
             f.write(mlir_source(case))
         kernels = os.path.join(out, "kernels", case.function)
         os.makedirs(kernels, exist_ok=True)
+        extra = " deterministic-reductions=true" if case.deterministic else ""
         strategy = subprocess.run(
             [opt, source, "--pass-pipeline=builtin.module(func.func("
-             f"gpucg-select-lowering-strategy{{chip={chip}}}))"],
+             f"gpucg-select-lowering-strategy{{chip={chip}{extra}}}))"],
             capture_output=True, text=True)
         compiled = subprocess.run(
             [opt, source, "-o", os.devnull, "--pass-pipeline=builtin.module("
-             f"gpucg-compile{{chip={chip} format={fmt} output-dir={kernels}}})"],
+             f"gpucg-compile{{chip={chip} format={fmt} output-dir={kernels}"
+             f"{extra}}})"],
             capture_output=True, text=True)
         if strategy.returncode != 0 or compiled.returncode != 0:
             failures += 1
@@ -377,7 +386,8 @@ def run_cases(out, repeat):
     rows, failures = [], 0
     for entry in manifest["cases"]:
         case = Case(**{k: entry[k] for k in ("name", "kind", "rows", "cols",
-                                             "dtype", "out_dtype")})
+                                             "dtype", "out_dtype")},
+                    deterministic=entry.get("deterministic", False))
         correct, ms = run_case(torch, gpucg, out, entry, repeat)
         gbs = case.bytes_moved() / (ms / 1000.0) / 1e9
         failures += not correct

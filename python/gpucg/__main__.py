@@ -39,7 +39,8 @@ def _compile(args):
         result = compiler.compile(
             pathlib.Path(args.file), pipeline=args.pipeline,
             chip=args.chip or None, format=args.format,
-            bare_pointers=not args.memref_descriptors)
+            bare_pointers=not args.memref_descriptors,
+            deterministic_reductions=args.deterministic_reductions)
     except compiler.CompileError as error:
         _print_diagnostics(error.diagnostics)
         print(f"gpucg: {error.status}", file=sys.stderr)
@@ -168,6 +169,11 @@ def main(argv=None):
     compile_parser.add_argument("--memref-descriptors", action="store_true",
                                 help="memref descriptors instead of bare "
                                      "pointers")
+    compile_parser.add_argument("--deterministic-reductions",
+                                action="store_true",
+                                help="keep rows of floating-point sums whole "
+                                     "instead of splitting them across "
+                                     "workgroups with atomic adds")
     compile_parser.add_argument("--output-dir", "-o",
                                 help="write each kernel's binary and .abi "
                                      "here")

@@ -19,6 +19,19 @@
 # RUN:   | FileCheck %s --check-prefix=MODULE
 # MODULE: nvgpu.mma.sync
 #
+# Rows of float sums split across workgroups, or kept whole.
+# RUN: rm -rf %t.split %t.whole
+# RUN: %sanitizer_preload %gpucg_python -m gpucg compile \
+# RUN:   %S/../Pipelines/compile-split-rows.mlir -o %t.split > /dev/null
+# RUN: FileCheck %s --check-prefix=SPLIT < %t.split/row_sum_kernel.abi
+# RUN: %sanitizer_preload %gpucg_python -m gpucg compile --deterministic-reductions \
+# RUN:   %S/../Pipelines/compile-split-rows.mlir -o %t.whole > /dev/null
+# RUN: FileCheck %s --check-prefix=WHOLE < %t.whole/row_sum_kernel.abi
+# SPLIT: grid_x 32
+# SPLIT-NEXT: grid_y 8
+# WHOLE: grid_x 32
+# WHOLE-NEXT: grid_y 1
+#
 # RUN: not %sanitizer_preload %gpucg_python -m gpucg compile %s 2>&1 \
 # RUN:   | FileCheck %s --check-prefix=BAD
 # BAD: cli.py:1:1: error:
