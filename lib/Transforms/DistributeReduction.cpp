@@ -153,6 +153,7 @@ private:
   LogicalResult emitReduction(linalg::LinalgOp op);
   LogicalResult emitBarrierBefore(Operation *op, bool distributed,
                                   bool inThread0);
+  void moveIntoThread0(Operation *op, Value buffer);
   Value getThreadId();
   Value getConstantIndex(int64_t value);
 
@@ -339,6 +340,17 @@ FailureOr<scf::ForOp> RowProgramDistributor::emitThreadLoop(linalg::LinalgOp op,
   if (failed(emitStep(op, loop.getInductionVar(), init)))
     return failure();
   return loop;
+}
+
+/// Moves `op`, which writes kernel buffer `buffer` (or a view of it), into
+/// an scf.if that only thread 0 runs.
+void RowProgramDistributor::moveIntoThread0(Operation *op, Value buffer) {
+  Value isFirst =
+      arith::CmpIOp::create(rewriter, op->getLoc(), arith::CmpIPredicate::eq,
+                            getThreadId(), getConstantIndex(0));
+  auto guarded = scf::IfOp::create(rewriter, op->getLoc(), isFirst);
+  rewriter.moveOpBefore(op, guarded.thenBlock()->getTerminator());
+  writtenByThread0.push_back(getRootMemref(buffer));
 }
 
 /// A gpu.barrier before `op` where it reads a kernel buffer that other
@@ -568,12 +580,7 @@ LogicalResult RowProgramDistributor::run() {
       if (failed(emitBarrierBefore(it, /*distributed=*/false,
                                    /*inThread0=*/true)))
         return failure();
-      Value isFirst = arith::CmpIOp::create(rewriter, it->getLoc(),
-                                            arith::CmpIPredicate::eq,
-                                            getThreadId(), getConstantIndex(0));
-      auto guarded = scf::IfOp::create(rewriter, it->getLoc(), isFirst);
-      rewriter.moveOpBefore(it, guarded.thenBlock()->getTerminator());
-      writtenByThread0.push_back(getRootMemref(getAtomicallyUpdatedBuffer(it)));
+      moveIntoThread0(it, getAtomicallyUpdatedBuffer(it));
       continue;
     }
     auto op = cast<linalg::LinalgOp>(it);
@@ -602,12 +609,7 @@ LogicalResult RowProgramDistributor::run() {
       if (isPrivate)
         continue;
       // A kernel buffer: thread 0 writes it.
-      Value isFirst =
-          arith::CmpIOp::create(rewriter, op.getLoc(), arith::CmpIPredicate::eq,
-                                getThreadId(), getConstantIndex(0));
-      auto guarded = scf::IfOp::create(rewriter, op.getLoc(), isFirst);
-      rewriter.moveOpBefore(op, guarded.thenBlock()->getTerminator());
-      writtenByThread0.push_back(getRootMemref(op.getDpsInits().front()));
+      moveIntoThread0(op, op.getDpsInits().front());
       continue;
     }
     }

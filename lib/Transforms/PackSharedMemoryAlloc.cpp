@@ -220,22 +220,14 @@ static bool isInCycle(Block *block) {
   });
 }
 
-/// Whether `forallOp` is distributed one iteration per workgroup: each
-/// iteration has workgroup memory of its own, so the body does not repeat
-/// within one workgroup.
-static bool isMappedToBlocks(scf::ForallOp forallOp) {
-  std::optional<ArrayAttr> mapping = forallOp.getMapping();
-  return mapping && !mapping->empty() &&
-         llvm::all_of(*mapping, llvm::IsaPred<gpu::GPUBlockMappingAttr>);
-}
-
 /// Whether `region` may execute more than once per execution of its parent
 /// op, in one workgroup. Conservative: a region of an op that neither is a
 /// loop nor describes its control flow (RegionBranchOpInterface) may.
 static bool mayRepeat(Region &region) {
   Operation *op = region.getParentOp();
+  // Each iteration of a workgroup loop has workgroup memory of its own.
   if (auto forallOp = dyn_cast<scf::ForallOp>(op))
-    return !isMappedToBlocks(forallOp);
+    return !isWorkgroupLoop(forallOp);
   if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
     if (llvm::is_contained(loop.getLoopRegions(), &region))
       return true;

@@ -147,10 +147,11 @@ static std::optional<unsigned> getFreeGridDim(scf::ForallOp forallOp) {
 /// Checks that the workgroup tile of `root` (the body of `forallOp`, or the
 /// whole function for a kernel of one workgroup, `forallOp` null), split
 /// `split` ways, can combine its part of a row's total atomically; emits an
-/// error otherwise.
-static LogicalResult verifySplitTile(linalg::LinalgOp root,
-                                     scf::ForallOp forallOp, int64_t split,
-                                     FunctionOpInterface funcOp) {
+/// error otherwise. Returns the root's combiner.
+static FailureOr<RowReduction> verifySplitTile(linalg::LinalgOp root,
+                                               scf::ForallOp forallOp,
+                                               int64_t split,
+                                               FunctionOpInterface funcOp) {
   auto fail = [&](Operation *op) {
     return op->emitOpError() << "is in a WarpReduction workgroup tile whose "
                                 "rows are split across "
@@ -191,7 +192,7 @@ static LogicalResult verifySplitTile(linalg::LinalgOp root,
     return fail(forallOp) << "it has shared outputs (it must be on memrefs)";
   if (forallOp && !getFreeGridDim(forallOp))
     return fail(forallOp) << "its rows take all three grid dimensions";
-  return success();
+  return reduction;
 }
 
 /// The workgroup loop of `root` with one more dimension of `split` parts on
@@ -239,7 +240,9 @@ static scf::ForallOp addPartDimension(RewriterBase &rewriter,
 static LogicalResult splitRoot(RewriterBase &rewriter, linalg::LinalgOp root,
                                scf::ForallOp forallOp, int64_t tile,
                                int64_t split, FunctionOpInterface funcOp) {
-  if (failed(verifySplitTile(root, forallOp, split, funcOp)))
+  FailureOr<RowReduction> reduction =
+      verifySplitTile(root, forallOp, split, funcOp);
+  if (failed(reduction))
     return failure();
   unsigned rowLoop = root.getNumLoops() - 1;
   // Every input read along the row must index it by the row loop alone.
@@ -249,7 +252,6 @@ static LogicalResult splitRoot(RewriterBase &rewriter, linalg::LinalgOp root,
            << AffineMapAttr::get(root.getIndexingMapsArray()[*input])
            << ", which does not index the row by the row loop alone in one "
               "dimension; its rows cannot be split across workgroups";
-  FailureOr<RowReduction> reduction = matchRowReduction(root);
   Location loc = root.getLoc();
   MLIRContext *ctx = rewriter.getContext();
 
@@ -344,10 +346,7 @@ mlir::gpucg::splitRowsAcrossWorkgroups(RewriterBase &rewriter,
     // The root is in its workgroup loop, or, with no row loop to tile, the
     // kernel's one workgroup is the function body.
     auto forallOp = dyn_cast<scf::ForallOp>(root->getParentOp());
-    bool inWorkgroupLoop =
-        forallOp && forallOp.getMapping() &&
-        llvm::all_of(forallOp.getMappingAttr(),
-                     llvm::IsaPred<gpu::GPUBlockMappingAttr>);
+    bool inWorkgroupLoop = forallOp && isWorkgroupLoop(forallOp);
     if (!inWorkgroupLoop && (root->getParentOp() != funcOp.getOperation() ||
                              root.getNumParallelLoops() != 0))
       return root.emitOpError()

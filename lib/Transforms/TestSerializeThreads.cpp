@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,10 +36,7 @@ static Block *getWorkgroupBlock(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
     auto forall = dyn_cast<scf::ForallOp>(parent);
-    if (!forall || !forall.getMapping())
-      continue;
-    if (llvm::all_of(*forall.getMapping(),
-                     llvm::IsaPred<gpu::GPUBlockMappingAttr>))
+    if (forall && gpucg::isWorkgroupLoop(forall))
       return forall.getBody();
   }
   return &op->getParentOfType<func::FuncOp>().getBody().front();

@@ -45,6 +45,12 @@ bool mlir::gpucg::isWorkgroupMemory(Type type) {
   return memref && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(memref);
 }
 
+bool mlir::gpucg::isWorkgroupLoop(scf::ForallOp forallOp) {
+  std::optional<ArrayAttr> mapping = forallOp.getMapping();
+  return mapping && !mapping->empty() &&
+         llvm::all_of(*mapping, llvm::IsaPred<gpu::GPUBlockMappingAttr>);
+}
+
 LogicalResult mlir::gpucg::verifyMmaOption(Operation *op,
                                            TranslationInfoAttr info,
                                            MmaPreference mma) {

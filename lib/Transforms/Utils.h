@@ -13,6 +13,7 @@
 #include "gpucg/Transforms/LoweringStrategy.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
@@ -38,6 +39,10 @@ void canonicalizeRegion(Region &region);
 /// Whether `type` is a memref in workgroup (shared) memory. Any other type,
 /// memref or not, is not.
 bool isWorkgroupMemory(Type type);
+
+/// Whether `forallOp` distributes over workgroups: a non-empty mapping, all
+/// of it #gpu.block.
+bool isWorkgroupLoop(scf::ForallOp forallOp);
 
 /// Checks a pass's `mma` option against the MMA family of `info`, a
 /// tensor-core pipeline's translation info. Emits an error on `op` and fails

@@ -127,13 +127,6 @@ LogicalResult mlir::gpucg::specializeWorkgroupTile(RewriterBase &rewriter,
 }
 
 namespace {
-/// Whether `forallOp` distributes over workgroups.
-bool isWorkgroupLoop(scf::ForallOp forallOp) {
-  std::optional<ArrayAttr> mapping = forallOp.getMapping();
-  return mapping && !mapping->empty() &&
-         llvm::all_of(*mapping, llvm::IsaPred<gpu::GPUBlockMappingAttr>);
-}
-
 struct WorkgroupSpecializationPass
     : public gpucg::impl::WorkgroupSpecializationBase<
           WorkgroupSpecializationPass> {
