@@ -47,6 +47,7 @@ typedef enum MlirGpucgPipeline {
   MlirGpucgPipelineMatmulTensorCore = 4,
   MlirGpucgPipelineMatmulTensorCoreMmaSync = 5,
   MlirGpucgPipelineWarpReduction = 6,
+  MlirGpucgPipelineMatmulWgmma = 7,
 } MlirGpucgPipeline;
 
 /// An MMA instruction family. MlirGpucgMmaKindUnset stands for an absent

@@ -32,6 +32,8 @@ static_assert(MlirGpucgPipelineMatmulTensorCoreMmaSync ==
               static_cast<int>(Pipeline::MatmulTensorCoreMmaSync));
 static_assert(MlirGpucgPipelineWarpReduction ==
               static_cast<int>(Pipeline::WarpReduction));
+static_assert(MlirGpucgPipelineMatmulWgmma ==
+              static_cast<int>(Pipeline::MatmulWgmma));
 static_assert(MlirGpucgMmaKindWmma == static_cast<int>(MmaKind::Wmma));
 static_assert(MlirGpucgMmaKindMmaSync == static_cast<int>(MmaKind::MmaSync));
 

@@ -183,6 +183,8 @@ static std::vector<Entry> buildEntries() {
       describePipeline<SimtPipelineOptions>("gpucg-matmul-simt"));
   entries.push_back(
       describePipeline<TensorCorePipelineOptions>("gpucg-matmul-tensorcore"));
+  entries.push_back(
+      describePipeline<WgmmaPipelineOptions>("gpucg-matmul-wgmma"));
   entries.push_back(describePipeline<SimtPipelineOptions>("gpucg-simt"));
   entries.push_back(describePipeline<TestEmulateOnCpuPipelineOptions>(
       "gpucg-test-emulate-on-cpu"));

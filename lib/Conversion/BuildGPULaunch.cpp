@@ -22,6 +22,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -138,9 +139,10 @@ static FailureOr<scf::ForallOp> findWorkgroupLoop(func::FuncOp funcOp) {
 /// memory.
 static FailureOr<SmallVector<WorkgroupAllocation>>
 layOutWorkgroupMemory(func::FuncOp funcOp, scf::ForallOp workgroupLoop,
-                      int64_t &totalBytes) {
+                      int64_t &totalBytes, int64_t &maxAlignment) {
   SmallVector<WorkgroupAllocation> allocations;
   totalBytes = 0;
+  maxAlignment = kWorkgroupMemoryAlignment;
   WalkResult walk = funcOp.walk([&](Operation *op) -> WalkResult {
     if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
       if (isWorkgroupMemory(alloca.getType())) {
@@ -181,7 +183,13 @@ layOutWorkgroupMemory(func::FuncOp funcOp, scf::ForallOp workgroupLoop,
     int64_t bits = static_cast<int64_t>(elementType.getIntOrFloatBitWidth()) *
                    type.getNumElements();
     int64_t bytes = llvm::divideCeil(bits, 8);
-    int64_t offset = llvm::alignTo(totalBytes, kWorkgroupMemoryAlignment);
+    // An allocation may ask for more (TMA destinations with 128-byte
+    // swizzle: 1024 bytes); such allocations go to dynamic shared memory,
+    // whose base gpucg-convert-to-nvvm aligns as much.
+    int64_t alignment = std::max<int64_t>(kWorkgroupMemoryAlignment,
+                                          alloc.getAlignment().value_or(1));
+    maxAlignment = std::max(maxAlignment, alignment);
+    int64_t offset = llvm::alignTo(totalBytes, alignment);
     allocations.push_back({alloc, bytes, offset});
     totalBytes = offset + bytes;
     return WalkResult::advance();
@@ -214,6 +222,75 @@ static void inlineWorkgroupLoop(RewriterBase &rewriter, scf::ForallOp loop,
   rewriter.eraseOp(body->getTerminator());
   rewriter.inlineBlockBefore(body, loop, ivs);
   rewriter.eraseOp(loop);
+}
+
+/// Moves the host-side preparations of `funcOp`'s kernel, TMA tensor maps
+/// built on its arguments (`nvgpu.tma.create.descriptor`) and the ops they
+/// use, to the top of the function, in order, so that the launch (which
+/// takes everything after it) captures them as operands. Returns the last op
+/// moved, or null when there are none; fails on a tensor map that depends on
+/// anything but constants and function arguments.
+static FailureOr<Operation *> hoistHostPreparations(func::FuncOp funcOp) {
+  Block &entry = funcOp.getBody().front();
+  SmallVector<Operation *> descriptors;
+  WalkResult walk = funcOp.walk([&](nvgpu::TmaCreateDescriptorOp op) {
+    if (op->getBlock() != &entry) {
+      op.emitOpError() << "is not at the top level of @" << funcOp.getSymName()
+                       << "; a kernel's tensor maps are built on the host "
+                          "before its launch";
+      return WalkResult::interrupt();
+    }
+    descriptors.push_back(op);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (descriptors.empty())
+    return static_cast<Operation *>(nullptr);
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  for (Operation *op : descriptors) {
+    if (failed(getBackwardSlice(op, &slice, options)))
+      return failure();
+  }
+  for (Operation *op : slice) {
+    if (op->getBlock() != &entry || op->getNumRegions() != 0 ||
+        !(isa<nvgpu::TmaCreateDescriptorOp>(op) || isMemoryEffectFree(op))) {
+      op->emitOpError() << "computes a tensor map's operand in the kernel; "
+                           "tensor maps are built on the host from constants "
+                           "and function arguments";
+      return failure();
+    }
+  }
+  // A constant the kernel uses too stays where it is (the launch takes it,
+  // and outlining sinks it into the kernel); the host gets its own copy.
+  SmallVector<Operation *> hostOps;
+  OpBuilder builder(funcOp.getContext());
+  for (Operation *op : slice) {
+    bool usedElsewhere = llvm::any_of(
+        op->getUsers(), [&](Operation *user) { return !slice.contains(user); });
+    if (usedElsewhere && op->hasTrait<OpTrait::ConstantLike>()) {
+      builder.setInsertionPoint(op);
+      Operation *copy = builder.clone(*op);
+      op->replaceUsesWithIf(copy->getResults(), [&](OpOperand &use) {
+        return slice.contains(use.getOwner());
+      });
+      op = copy;
+    }
+    hostOps.push_back(op);
+  }
+  // getBackwardSlice returns the ops in an order where each follows its
+  // operands' producers, which is what the host needs.
+  Operation *last = nullptr;
+  for (Operation *op : hostOps) {
+    if (last)
+      op->moveAfter(last);
+    else
+      op->moveBefore(&entry, entry.begin());
+    last = op;
+  }
+  return last;
 }
 
 static LogicalResult buildLaunch(func::FuncOp funcOp,
@@ -259,12 +336,15 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
                                : kDefaultStaticSharedMemoryLimit;
   int64_t optinLimit =
       target ? target.getMaxSharedMemoryPerBlockOptin() : staticLimit;
-  int64_t workgroupBytes = 0;
+  int64_t workgroupBytes = 0, maxAlignment = 0;
   FailureOr<SmallVector<WorkgroupAllocation>> allocations =
-      layOutWorkgroupMemory(funcOp, loop, workgroupBytes);
+      layOutWorkgroupMemory(funcOp, loop, workgroupBytes, maxAlignment);
   if (failed(allocations))
     return failure();
-  bool useDynamicSharedMemory = workgroupBytes > staticLimit;
+  // Launch attributions get the lowering's default alignment; views of
+  // dynamic shared memory get the placements above.
+  bool useDynamicSharedMemory =
+      workgroupBytes > staticLimit || maxAlignment > kWorkgroupMemoryAlignment;
   if (workgroupBytes > optinLimit) {
     return funcOp.emitOpError()
            << "needs " << workgroupBytes
@@ -273,9 +353,16 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
            << " opt-in limit of " << optinLimit << " bytes per block";
   }
 
-  // Grid and block on the host, at the top of the function.
+  // Grid and block on the host, at the top of the function, after the
+  // host-side preparations the kernel takes as operands.
   IRRewriter rewriter(ctx);
-  rewriter.setInsertionPointToStart(&entry);
+  FailureOr<Operation *> hostPrologueEnd = hoistHostPreparations(funcOp);
+  if (failed(hostPrologueEnd))
+    return failure();
+  if (*hostPrologueEnd)
+    rewriter.setInsertionPointAfter(*hostPrologueEnd);
+  else
+    rewriter.setInsertionPointToStart(&entry);
   Location loc = funcOp.getLoc();
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value grid[3] = {one, one, one};

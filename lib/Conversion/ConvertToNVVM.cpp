@@ -31,6 +31,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
@@ -215,6 +216,9 @@ static void inferVectorAccessAlignment(OpTy op) {
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// The alignment of shared memory that TMA fills with 128-byte swizzle.
+static constexpr uint64_t kSwizzledTmaAlignment = 1024;
+
 namespace {
 struct ConvertToNVVMPass
     : public gpucg::impl::ConvertToNVVMBase<ConvertToNVVMPass> {
@@ -347,6 +351,35 @@ struct ConvertToNVVMPass
     converter.addConversion([ctx](nvgpu::DeviceAsyncTokenType) -> Type {
       return IntegerType::get(ctx, 32);
     });
+    // The Hopper types, as upstream's pass converts them: an mbarrier group
+    // is its shared-memory array, tokens and warpgroup descriptors are i64, a
+    // tensor map is a generic pointer (a kernel parameter), and a warpgroup
+    // accumulator is one struct of its tileN / 2 f32 per thread for each m64
+    // tile.
+    converter.addConversion(
+        [&converter, ctx](nvgpu::MBarrierGroupType type) -> Type {
+          return converter.convertType(nvgpu::getMBarrierMemrefType(ctx, type));
+        });
+    converter.addConversion([ctx](nvgpu::MBarrierTokenType) -> Type {
+      return IntegerType::get(ctx, 64);
+    });
+    converter.addConversion(
+        [ctx](nvgpu::WarpgroupMatrixDescriptorType) -> Type {
+          return IntegerType::get(ctx, 64);
+        });
+    converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
+      return LLVM::LLVMPointerType::get(ctx);
+    });
+    converter.addConversion(
+        [ctx](nvgpu::WarpgroupAccumulatorType type) -> Type {
+          VectorType fragmented = type.getFragmented();
+          int64_t tiles = fragmented.getDimSize(0) / kWgmmaSizeM;
+          int64_t perThread = fragmented.getDimSize(1) / 2;
+          Type tile = LLVM::LLVMStructType::getLiteral(
+              ctx, SmallVector<Type>(perThread, fragmented.getElementType()));
+          return LLVM::LLVMStructType::getLiteral(
+              ctx, SmallVector<Type>(tiles, tile));
+        });
 
     RewritePatternSet patterns(ctx);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
@@ -368,6 +401,9 @@ struct ConvertToNVVMPass
       return failure();
 
     OpPassManager cleanup(gpu::GPUModuleOp::getOperationName());
+    // NVVM ops without an LLVM intrinsic (the mbarrier try_wait spin loop,
+    // predicated mbarrier and TMA ops) as the inline PTX they describe.
+    cleanup.addPass(createConvertNVVMToLLVMPass());
     cleanup.addPass(createReconcileUnrealizedCastsPass());
     cleanup.addPass(createCanonicalizerPass());
     cleanup.addPass(createCSEPass());
@@ -428,13 +464,31 @@ struct ConvertToNVVMPass
     });
   }
 
+  /// TMA writes 128-byte-swizzled tiles only to 1024-byte aligned shared
+  /// memory; gpucg-build-gpu-launch places such tiles at aligned offsets of
+  /// dynamic shared memory, whose base the lowering aligns to 16 bytes only.
+  void alignDynamicSharedMemory(gpu::GPUModuleOp module) {
+    module.walk([&](LLVM::GlobalOp global) {
+      if (global.getAddrSpace() !=
+              static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared) ||
+          !global.getSymName().starts_with("__dynamic_shmem_"))
+        return;
+      if (global.getAlignment().value_or(0) < kSwizzledTmaAlignment)
+        global.setAlignment(kSwizzledTmaAlignment);
+    });
+  }
+
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     alignWorkgroupAttributions(module);
+    bool hasTmaLoads = false;
+    module.walk([&](nvgpu::TmaAsyncLoadOp) { hasTmaLoads = true; });
     if (failed(checkBarePointerArguments(module)) ||
         failed(simplify(module)) || failed(convertToLLVM(module)) ||
         failed(checkFullyConverted(module)))
-      signalPassFailure();
+      return signalPassFailure();
+    if (hasTmaLoads)
+      alignDynamicSharedMemory(module);
   }
 };
 } // namespace

@@ -17,6 +17,8 @@
 #include "gpucg/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/FileUtilities.h"
@@ -99,6 +101,69 @@ static std::string describeType(Type type) {
     return text;
   }
   os << "scalar " << type;
+  return text;
+}
+
+/// `function_argument J tensor_map ELT SHAPE box B0xB1... swizzle S` for a
+/// kernel operand that is a TMA tensor map the host builds on its argument
+/// `J` (`nvgpu.tma.create.descriptor` of a `memref.cast` of it): what a
+/// launcher passes to cuTensorMapEncodeTiled.
+static FailureOr<std::string> describeTensorMap(nvgpu::TmaCreateDescriptorOp op,
+                                                func::FuncOp host,
+                                                gpu::LaunchFuncOp launch,
+                                                unsigned index) {
+  auto cast = op.getTensor().getDefiningOp<memref::CastOp>();
+  auto arg = cast ? dyn_cast<BlockArgument>(cast.getSource()) : BlockArgument();
+  auto type = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
+  if (!arg || arg.getOwner() != &host.getBody().front() || !type ||
+      !type.getLayout().isIdentity()) {
+    launch.emitOpError()
+        << "passes kernel operand #" << index
+        << ", a tensor map that is not built on an identity-layout memref "
+           "argument of @"
+        << host.getSymName() << "; the kernel ABI describes arguments only";
+    return failure();
+  }
+  SmallVector<int64_t> box;
+  for (Value size : op.getBoxDimensions()) {
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    if (!constant) {
+      op.emitOpError() << "has a box size that is not a constant; the kernel "
+                          "ABI describes constant boxes";
+      return failure();
+    }
+    box.push_back(*constant);
+  }
+  nvgpu::TensorMapDescriptorType mapType = op.getTensorMap().getType();
+  if (mapType.getInterleave() !=
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE ||
+      mapType.getL2promo() != nvgpu::TensorMapL2PromoKind::L2PROMO_NONE ||
+      mapType.getOob() != nvgpu::TensorMapOOBKind::OOB_ZERO) {
+    op.emitOpError() << "has a tensor map of type " << mapType
+                     << "; the kernel ABI describes maps without interleave "
+                        "or L2 promotion that fill out-of-bounds with zero";
+    return failure();
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "function_argument " << arg.getArgNumber() << " tensor_map "
+     << describeType(type).substr(strlen("memref ")) << " box ";
+  llvm::interleave(box, os, "x");
+  os << " swizzle ";
+  switch (mapType.getSwizzle()) {
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+    os << "none";
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+    os << "32b";
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+    os << "64b";
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+    os << "128b";
+    break;
+  }
   return text;
 }
 
@@ -190,6 +255,15 @@ struct KernelDescriber {
 
     os << "arguments " << launch.getNumKernelOperands() << "\n";
     for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
+      if (auto tensorMap =
+              operand.getDefiningOp<nvgpu::TmaCreateDescriptorOp>()) {
+        FailureOr<std::string> text =
+            describeTensorMap(tensorMap, host, launch, index);
+        if (failed(text))
+          return failure();
+        os << "argument " << index << " " << *text << "\n";
+        continue;
+      }
       auto arg = dyn_cast<BlockArgument>(operand);
       if (!arg || arg.getOwner() != &host.getBody().front()) {
         launch.emitOpError()

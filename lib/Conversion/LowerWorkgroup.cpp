@@ -57,6 +57,9 @@ struct LowerWorkgroupPass
     OpPassManager reduction(func::FuncOp::getOperationName());
     buildWarpReductionWorkgroupPipeline(reduction);
     reduction.getDependentDialects(registry);
+    OpPassManager wgmma(func::FuncOp::getOperationName());
+    buildWgmmaWorkgroupPipeline(wgmma);
+    wgmma.getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -87,13 +90,16 @@ struct LowerWorkgroupPass
     case Pipeline::SimtDistribute:
       buildSimtWorkgroupPipeline(pm);
       break;
+    case Pipeline::MatmulWgmma:
+      buildWgmmaWorkgroupPipeline(pm);
+      break;
     default:
       funcOp.emitOpError()
           << "has translation_info pipeline '"
           << stringifyPipeline(translation.getPipeline())
           << "', which gpucg cannot lower to a GPU binary yet (supported: "
-             "MatmulTensorCore, MatmulTensorCoreMmaSync, SimtDistribute, "
-             "Vectorize, MatmulSimt, WarpReduction)";
+             "MatmulTensorCore, MatmulTensorCoreMmaSync, MatmulWgmma, "
+             "SimtDistribute, Vectorize, MatmulSimt, WarpReduction)";
       return signalPassFailure();
     }
     if (failed(runPipeline(pm, funcOp)))

@@ -216,6 +216,8 @@ resolveMmaKind(MmaPreference preference, TargetAttr target, Type operandType) {
   case MmaPreference::MmaSync:
     kind = MmaKind::MmaSync;
     break;
+  case MmaPreference::Wgmma:
+    return std::nullopt;
   case MmaPreference::Auto:
     if (target.getComputeCapability() >= 80 &&
         hasTensorCoreConversion(MmaKind::MmaSync, operandType))
@@ -552,6 +554,237 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   strategy.loweringConfig = LoweringConfigAttr::get(
       context, ArrayRef<SmallVector<int64_t>>{level0, level1, level2});
   return strategy;
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup MMA strategy (sm_90a)
+//===----------------------------------------------------------------------===//
+
+bool mlir::gpucg::isTensorCorePipeline(Pipeline pipeline) {
+  return pipeline == Pipeline::MatmulTensorCore ||
+         pipeline == Pipeline::MatmulTensorCoreMmaSync ||
+         pipeline == Pipeline::MatmulWgmma;
+}
+
+bool mlir::gpucg::hasWarpgroupMma(TargetAttr target) {
+  // The `a` features (wgmma, setmaxnreg) are not forward compatible: sm_90a
+  // only, not sm_90 and not later chips.
+  return target.getChip() == "sm_90a";
+}
+
+/// One warpgroup issues every wgmma of a MatmulWgmma workgroup.
+static constexpr int64_t kWarpgroupThreads = 128;
+/// wgmma's M: each m64 tile of the accumulator is one instruction.
+static constexpr int64_t kWgmmaM = 64;
+/// A and B tiles are TMA boxes in 128-byte swizzled rows, the only swizzle
+/// `nvgpu.warpgroup.generate.descriptor` encodes: a K tile (and B's column
+/// chunks) of exactly 128 bytes.
+static constexpr int64_t kSwizzleBytes = 128;
+/// The f32 accumulator registers per thread one warpgroup may hold (of 255).
+static constexpr int64_t kMaxWgmmaAccumulatorsPerThread = 128;
+/// wgmma's widest N.
+static constexpr int64_t kMaxWgmmaN = 256;
+/// More stages than this hide no more latency for one warpgroup.
+static constexpr int64_t kMaxWgmmaStages = 4;
+
+/// The K tile (and B column chunk) of MatmulWgmma for elements of `type`.
+static int64_t getWgmmaKTile(Type type) {
+  return kSwizzleBytes / getByteWidth(type);
+}
+
+/// Bytes of workgroup memory one stage of A and B tiles takes.
+static int64_t getWgmmaStageBytes(const MatmulShape &shape, int64_t tileM,
+                                  int64_t tileN, int64_t tileK) {
+  return (tileM + tileN) * tileK * getByteWidth(shape.aType);
+}
+
+/// Whether `value` is produced by a linalg.fill of zero (on tensors or, after
+/// bufferization, into the same buffer right before `user`).
+static bool isZeroFilled(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  return fill && isZeroFill(fill);
+}
+
+std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!hasWarpgroupMma(target)) {
+    os << target.getChip()
+       << " has no warpgroup MMA (wgmma.mma_async and its TMA operands need "
+          "sm_90a)";
+    return text;
+  }
+  std::optional<MatmulShape> shape = getMatmulShape(op);
+  if (!shape)
+    return "it is not a contraction with one M, one N and one K loop";
+  if (!shape->batchPos.empty())
+    return "it has batch loops (MatmulWgmma tiles plain matmuls)";
+  if (!shape->isStatic())
+    return "its shapes are dynamic";
+  if (!((shape->aType.isF16() && shape->bType.isF16()) ||
+        (shape->aType.isBF16() && shape->bType.isBF16())) ||
+      !shape->cType.isF32()) {
+    os << "it computes " << shape->cType << " += " << shape->aType << " * "
+       << shape->bType
+       << "; MatmulWgmma takes f16 or bf16 operands with an f32 accumulator";
+    return text;
+  }
+  // A row-major M x K, B row-major K x N (TMA boxes of 128-byte rows along
+  // K and N), C M x N.
+  MLIRContext *ctx = op->getContext();
+  auto dim = [&](unsigned pos) { return getAffineDimExpr(pos, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned m = shape->mPos, n = shape->nPos, k = shape->kPos;
+  unsigned numLoops = op.getNumLoops();
+  if (maps[0] != AffineMap::get(numLoops, 0, {dim(m), dim(k)}, ctx) ||
+      maps[1] != AffineMap::get(numLoops, 0, {dim(k), dim(n)}, ctx) ||
+      maps[2] != AffineMap::get(numLoops, 0, {dim(m), dim(n)}, ctx))
+    return "its operands are not A[m, k], B[k, n] and C[m, n] (transposed "
+           "operands are not supported yet)";
+  int64_t tileK = getWgmmaKTile(shape->aType);
+  if (shape->m() % kWgmmaM != 0 || shape->n() % tileK != 0 ||
+      shape->k() % tileK != 0) {
+    os << "M x N x K = " << shape->m() << " x " << shape->n() << " x "
+       << shape->k() << " is not a multiple of " << kWgmmaM << " x " << tileK
+       << " x " << tileK << " (whole wgmma tiles and 128-byte TMA rows)";
+    return text;
+  }
+  auto funcOp = op->getParentOfType<FunctionOpInterface>();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto arg = dyn_cast<BlockArgument>(input->get());
+    if (!funcOp || !arg ||
+        arg.getOwner() != &funcOp.getFunctionBody().front()) {
+      os << "its " << (input->getOperandNumber() == 0 ? "A" : "B")
+         << " operand is not an argument of its function; TMA reads A and B "
+            "through tensor maps the host builds on the kernel's arguments";
+      return text;
+    }
+  }
+  if (!isZeroFilled(op.getDpsInitOperand(0)->get()))
+    return "its accumulator is not a linalg.fill of zero in the kernel (a "
+           "warpgroup accumulator starts at zero; nvgpu has no load of one)";
+  for (OpOperand &use : op->getResult(0).getUses())
+    if (!use.getOwner()->hasTrait<OpTrait::ReturnLike>()) {
+      os << "its result is used by '" << use.getOwner()->getName()
+         << "'; MatmulWgmma stores the accumulator straight to the result "
+            "(no fused consumers yet)";
+      return text;
+    }
+  return text;
+}
+
+namespace {
+/// A MatmulWgmma workgroup tile.
+struct WgmmaTile {
+  int64_t m, n;
+};
+} // namespace
+
+/// Workgroup tiles, best first: the 128x128 and 64x256 tiles keep 128
+/// accumulators per thread.
+static constexpr WgmmaTile kWgmmaTiles[] = {
+    {128, 128}, {64, 256}, {128, 64}, {64, 128}, {64, 64}};
+
+static std::optional<LoweringStrategy>
+selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
+                    TargetAttr target) {
+  if (!whyNoWgmma(op, target).empty())
+    return std::nullopt;
+  int64_t tileK = getWgmmaKTile(shape.aType);
+  const WgmmaTile *tile = llvm::find_if(kWgmmaTiles, [&](const WgmmaTile &t) {
+    return shape.m() % t.m == 0 && shape.n() % t.n == 0;
+  });
+  if (tile == std::end(kWgmmaTiles))
+    return std::nullopt;
+  int64_t stageBytes = getWgmmaStageBytes(shape, tile->m, tile->n, tileK);
+  int64_t stages =
+      std::min({kMaxWgmmaStages, shape.k() / tileK,
+                target.getMaxSharedMemoryPerBlockOptin() / stageBytes});
+  if (stages < 1)
+    return std::nullopt;
+
+  SmallVector<int64_t> level0(op.getNumLoops(), 0);
+  level0[shape.mPos] = tile->m;
+  level0[shape.nPos] = tile->n;
+  level0[shape.kPos] = tileK;
+  MLIRContext *context = op->getContext();
+  LoweringStrategy strategy;
+  strategy.translationInfo = TranslationInfoAttr::get(
+      context, Pipeline::MatmulWgmma, {kWarpgroupThreads, 1, 1},
+      target.getWarpSize(), stages, /*storeStage=*/1, std::nullopt);
+  strategy.loweringConfig =
+      LoweringConfigAttr::get(context, ArrayRef<SmallVector<int64_t>>{level0});
+  return strategy;
+}
+
+static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
+                                         const LoweringStrategy &strategy,
+                                         TargetAttr target) {
+  std::string reason = whyNoWgmma(op, target);
+  if (!reason.empty())
+    return op.emitOpError() << "cannot take pipeline MatmulWgmma: " << reason;
+  MatmulShape shape = *getMatmulShape(op);
+  TranslationInfoAttr info = strategy.translationInfo;
+  LoweringConfigAttr config = strategy.loweringConfig;
+  ArrayRef<int64_t> workgroup = info.getWorkgroupSize();
+  if (workgroup.size() > 3 || *info.getNumThreads() != kWarpgroupThreads ||
+      workgroup[0] != kWarpgroupThreads)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma runs one warpgroup per workgroup: "
+              "workgroup_size must be ["
+           << kWarpgroupThreads << ", 1, 1], got " << formatList(workgroup);
+  if (config.getNumLevels() != 1)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma takes one tiling level (the workgroup "
+              "tile), got "
+           << config.getNumLevels();
+  ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  int64_t tileM = level0[shape.mPos], tileN = level0[shape.nPos],
+          tileK = level0[shape.kPos];
+  int64_t wantedK = getWgmmaKTile(shape.aType);
+  if (tileK != wantedK)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma needs a K tile of " << wantedK << " "
+           << shape.aType << " elements (one 128-byte swizzled row), got "
+           << tileK;
+  if (tileM != kWgmmaM && tileM != 2 * kWgmmaM)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma needs an M tile of " << kWgmmaM << " or "
+           << 2 * kWgmmaM << " (m64 wgmma tiles of one warpgroup), got "
+           << tileM;
+  if (tileN < wantedK || tileN > kMaxWgmmaN || tileN % wantedK != 0)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma needs an N tile that is a multiple of "
+           << wantedK << " (B's 128-byte TMA boxes) between " << wantedK
+           << " and " << kMaxWgmmaN << " (wgmma's widest N), got " << tileN;
+  if (tileM * tileN / kWarpgroupThreads > kMaxWgmmaAccumulatorsPerThread)
+    return op.emitOpError()
+           << "the " << tileM << "x" << tileN << " tile needs "
+           << tileM * tileN / kWarpgroupThreads
+           << " f32 accumulator registers per thread; one warpgroup holds at "
+              "most "
+           << kMaxWgmmaAccumulatorsPerThread;
+  for (auto [pos, name] :
+       {std::pair(shape.mPos, "M"), {shape.nPos, "N"}, {shape.kPos, "K"}}) {
+    if (shape.loopRanges[pos] % level0[pos] != 0)
+      return op.emitOpError()
+             << name << " = " << shape.loopRanges[pos]
+             << " is not a multiple of its tile " << level0[pos]
+             << " (pipeline MatmulWgmma has no partial tiles)";
+  }
+  int64_t stages = info.getPipelineDepth();
+  int64_t bytes =
+      mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK));
+  if (bytes > target.getMaxSharedMemoryPerBlockOptin())
+    return op.emitOpError()
+           << "needs " << bytes << " bytes of shared memory, more than the "
+           << target.getMaxSharedMemoryPerBlockOptin() << " bytes "
+           << target.getChip()
+           << " allows per workgroup (max_shared_memory_per_block_optin): "
+              "pipeline_depth "
+           << stages << " x (A " << tileM << "x" << tileK << " + B " << tileK
+           << "x" << tileN << " tiles)";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1029,6 +1262,8 @@ selectVectorizeReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
 
 std::string mlir::gpucg::explainNoTensorCoreStrategy(
     linalg::LinalgOp rootOp, TargetAttr target, MmaPreference preference) {
+  if (preference == MmaPreference::Wgmma)
+    return whyNoWgmma(rootOp, target);
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
   if (!shape)
     return "it is not a contraction with one M, one N and one K loop";
@@ -1096,6 +1331,10 @@ mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
                                     MmaPreference mmaPreference,
                                     bool deterministicReductions) {
   if (std::optional<MatmulShape> shape = getMatmulShape(rootOp)) {
+    if (mmaPreference == MmaPreference::Auto ||
+        mmaPreference == MmaPreference::Wgmma)
+      if (auto strategy = selectWgmmaStrategy(rootOp, *shape, target))
+        return *strategy;
     if (auto strategy =
             selectTensorCoreStrategy(rootOp, *shape, target, mmaPreference))
       return *strategy;
@@ -1484,6 +1723,8 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
     return verifyTensorCoreStrategy(rootOp, strategy, target);
   case Pipeline::MatmulSimt:
     return verifyMatmulSimtStrategy(rootOp, strategy, target);
+  case Pipeline::MatmulWgmma:
+    return verifyWgmmaStrategy(rootOp, strategy, target);
   case Pipeline::WarpReduction:
     return verifyWarpReductionStrategy(rootOp, strategy, target,
                                        deterministicReductions);

@@ -253,6 +253,23 @@ void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
   addScalarLoopAndPackingStages(fpm);
 }
 
+void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
+                                     const WgmmaPipelineOptions &options) {
+  SelectLoweringStrategyOptions strategy;
+  strategy.chip = options.chip;
+  strategy.mma = MmaPreference::Wgmma;
+  strategy.requireTensorCores = true;
+  buildWorkgroupFrontPipeline(pm, strategy);
+  buildWgmmaWorkgroupPipeline(pm.nest<func::FuncOp>());
+}
+
+void mlir::gpucg::buildWgmmaWorkgroupPipeline(OpPassManager &fpm) {
+  // The whole workgroup program is one rewrite: TMA ring, wgmma loop, store.
+  fpm.addPass(createLowerMatmulToWgmma());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
 //===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
@@ -274,6 +291,13 @@ void mlir::gpucg::registerGpucgPassPipelines() {
       [](OpPassManager &pm, const TensorCorePipelineOptions &options) {
         buildTensorCorePipeline(pm, MmaKind::MmaSync, options);
       });
+  registerModulePipeline<WgmmaPipelineOptions>(
+      "gpucg-matmul-wgmma",
+      "Warpgroup-MMA pipeline for matmul kernels on tensors (sm_90a): "
+      "strategy, workgroup tiling, bufferization, then one warpgroup per "
+      "workgroup multiplying tiles that TMA loads into a ring of stages "
+      "completing on mbarriers, the accumulator in registers",
+      buildWgmmaPipeline);
   registerModulePipeline<SimtPipelineOptions>(
       "gpucg-simt",
       "SIMT pipeline for any kernel on tensors, the always-correct fallback: "

@@ -85,7 +85,7 @@ struct SelectLoweringStrategyPass
       strategy =
           selectLoweringStrategy(*root, target, mma, deterministicReductions);
       if (requireTensorCores &&
-          !strategy.translationInfo.getTensorCoreMmaKind()) {
+          !isTensorCorePipeline(strategy.translationInfo.getPipeline())) {
         root->emitOpError()
             << "cannot run on tensor cores, which this pipeline requires: "
             << explainNoTensorCoreStrategy(*root, target, mma);
@@ -94,9 +94,13 @@ struct SelectLoweringStrategyPass
     }
 
     // A user's (or an earlier run's) plan for another pipeline: the named
-    // tensor-core pipelines would leave such a kernel without MMA.
+    // tensor-core pipelines would leave such a kernel without MMA (and
+    // gpucg-matmul-wgmma runs no other tensor-core pipeline's stages).
+    Pipeline planned = strategy.translationInfo.getPipeline();
+    bool wantsWgmma = mma == MmaPreference::Wgmma;
     if (requireTensorCores &&
-        !strategy.translationInfo.getTensorCoreMmaKind()) {
+        (wantsWgmma ? planned != Pipeline::MatmulWgmma
+                    : !strategy.translationInfo.getTensorCoreMmaKind())) {
       root->emitOpError()
           << "is planned for pipeline "
           << stringifyPipeline(strategy.translationInfo.getPipeline())
@@ -104,8 +108,10 @@ struct SelectLoweringStrategyPass
           << (compilationInfoHelper.isAttrPresent(*root)
                   ? "gpucg.compilation_info"
                   : "gpucg.lowering_config and gpucg.translation_info")
-          << ", but this pipeline requires tensor cores (pipeline "
-             "MatmulTensorCore or MatmulTensorCoreMmaSync)";
+          << ", but this pipeline requires "
+          << (wantsWgmma ? "pipeline MatmulWgmma"
+                         : "tensor cores (pipeline MatmulTensorCore or "
+                           "MatmulTensorCoreMmaSync)");
       return signalPassFailure();
     }
     if (failed(verifyLoweringStrategy(*root, strategy, target,

@@ -170,3 +170,34 @@ func.func @linear_block_mapping(%a: memref<64xf32>) attributes {
   } {mapping = [#gpu.block<linear_dim_0>]}
   return
 }
+
+// -----
+
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+func.func @tensor_map_in_loop(%a: memref<128x64xf16>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1]>} {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %a : memref<128x64xf16> to memref<*xf16>
+  scf.forall (%i) in (2) {
+    // expected-error @+1 {{'nvgpu.tma.create.descriptor' op is not at the top level of @tensor_map_in_loop; a kernel's tensor maps are built on the host before its launch}}
+    %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+    nvgpu.tma.prefetch.descriptor %m : !map
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+func.func @tensor_map_of_loaded_size(%a: memref<128x64xf16>, %n: memref<index>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1]>} {
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{'memref.load' op computes a tensor map's operand in the kernel; tensor maps are built on the host from constants and function arguments}}
+  %box = memref.load %n[] : memref<index>
+  %u = memref.cast %a : memref<128x64xf16> to memref<*xf16>
+  %m = nvgpu.tma.create.descriptor %u box[%box, %c64] : memref<*xf16> -> !map
+  scf.forall (%i) in (2) {
+    nvgpu.tma.prefetch.descriptor %m : !map
+  } {mapping = [#gpu.block<x>]}
+  return
+}

@@ -91,3 +91,37 @@ func.func @dynamic_grid(%a: memref<?xf32>) attributes {
 func.func @not_a_kernel(%a: memref<4xf32>) {
   return
 }
+
+// -----
+
+// Tensor maps stay on the host, before the launch, with their own copy of a
+// constant the kernel uses too; a workgroup allocation aligned beyond 16
+// bytes (a 128-byte-swizzled TMA destination) goes to dynamic shared memory
+// at an offset of that alignment.
+// CHECK-LABEL: func.func @tensor_maps
+// CHECK-SAME: (%[[A:.+]]: memref<128x64xf16>
+// CHECK: %[[U:.+]] = memref.cast %[[A]]
+// CHECK: %[[C64H:.+]] = arith.constant 64 : index
+// CHECK: %[[MAP:.+]] = nvgpu.tma.create.descriptor %[[U]] box[%[[C64H]], %[[C64H]]]
+// CHECK: %[[SMEM:.+]] = arith.constant 9216 : i32
+// CHECK: gpu.launch
+// CHECK-SAME: dynamic_shared_memory_size %[[SMEM]]
+// CHECK: %[[BASE:.+]] = gpu.dynamic_shared_memory
+// CHECK: %[[OFF1:.+]] = arith.constant 1024 : index
+// CHECK: memref.view %[[BASE]][%[[OFF1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[BASE]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xi8, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.prefetch.descriptor %[[MAP]]
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+func.func @tensor_maps(%a: memref<128x64xf16>, %out: memref<2xindex>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1]>} {
+  %u = memref.cast %a : memref<128x64xf16> to memref<*xf16>
+  %c64 = arith.constant 64 : index
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+  scf.forall (%i) in (2) {
+    %small = memref.alloc() : memref<16xi8, #gpu.address_space<workgroup>>
+    %ring = memref.alloc() {alignment = 1024 : i64} : memref<8192xi8, #gpu.address_space<workgroup>>
+    nvgpu.tma.prefetch.descriptor %m : !map
+    memref.store %c64, %out[%i] : memref<2xindex>
+  } {mapping = [#gpu.block<x>]}
+  return
+}

@@ -76,3 +76,53 @@ module attributes {gpu.container_module} {
   }
   gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
 }
+
+// -----
+
+// A tensor map on a local buffer: the launcher could not build it.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+module attributes {gpu.container_module} {
+  func.func @f() {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %alloc = memref.alloc() : memref<128x64xf16>
+    %u = memref.cast %alloc : memref<128x64xf16> to memref<*xf16>
+    %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+    // expected-error @+1 {{passes kernel operand #0, a tensor map that is not built on an identity-layout memref argument of @f; the kernel ABI describes arguments only}}
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : !map)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
+
+// -----
+
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<128x64xf16>, %n: index) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %u = memref.cast %a : memref<128x64xf16> to memref<*xf16>
+    // expected-error @+1 {{has a box size that is not a constant; the kernel ABI describes constant boxes}}
+    %m = nvgpu.tma.create.descriptor %u box[%n, %c64] : memref<*xf16> -> !map
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : !map)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
+
+// -----
+
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_64b, oob = zero, interleave = none>
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<128x64xf16>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %u = memref.cast %a : memref<128x64xf16> to memref<*xf16>
+    // expected-error @+1 {{the kernel ABI describes maps without interleave or L2 promotion that fill out-of-bounds with zero}}
+    %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : !map)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}

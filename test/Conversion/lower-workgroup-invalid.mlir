@@ -1,7 +1,7 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(gpucg-lower-workgroup))'
 
 /// Pipeline None has no in-workgroup stages of any kind.
-// expected-error @+1 {{has translation_info pipeline 'None', which gpucg cannot lower to a GPU binary yet (supported: MatmulTensorCore, MatmulTensorCoreMmaSync, SimtDistribute, Vectorize, MatmulSimt, WarpReduction)}}
+// expected-error @+1 {{has translation_info pipeline 'None', which gpucg cannot lower to a GPU binary yet (supported: MatmulTensorCore, MatmulTensorCoreMmaSync, MatmulWgmma, SimtDistribute, Vectorize, MatmulSimt, WarpReduction)}}
 func.func @negative_pipeline_none(%a: memref<4xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = None>} {
   return
 }

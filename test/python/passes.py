@@ -32,6 +32,7 @@ class PassesTest(unittest.TestCase):
                          {"gpucg-bufferize", "gpucg-compile",
                           "gpucg-lower-to-nvvm", "gpucg-matmul-mma-sync",
                           "gpucg-matmul-simt", "gpucg-matmul-tensorcore",
+                          "gpucg-matmul-wgmma",
                           "gpucg-simt", "gpucg-test-emulate-on-cpu",
                           "gpucg-test-lower-to-cpu",
                           "gpucg-vectorize", "gpucg-warp-reduction"})

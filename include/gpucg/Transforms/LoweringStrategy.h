@@ -44,7 +44,24 @@ enum class MmaPreference {
   Auto,
   Wmma,
   MmaSync,
+  /// Warpgroup MMA fed by TMA (pipeline MatmulWgmma, sm_90a) and nothing
+  /// else: a kernel it cannot take gets no tensor-core strategy.
+  Wgmma,
 };
+
+/// Whether `pipeline` runs its matmul on tensor cores (WMMA, mma.sync or
+/// warpgroup MMA).
+bool isTensorCorePipeline(Pipeline pipeline);
+
+/// Whether `target` executes warpgroup MMA (`wgmma.mma_async`) and TMA, which
+/// PTX allows on sm_90a only.
+bool hasWarpgroupMma(TargetAttr target);
+
+/// Why matmul root `op` cannot take pipeline MatmulWgmma on `target`, in
+/// words for a diagnostic; empty when it can. The pipeline loads A and B
+/// with TMA from tensor maps the host builds on the kernel's arguments and
+/// stores the warpgroup's f32 accumulator straight to C.
+std::string whyNoWgmma(linalg::LinalgOp op, TargetAttr target);
 
 /// Returns the root op of kernel `funcOp`: the op that carries a
 /// `gpucg.compilation_info` or `gpucg.lowering_config`, else the only linalg

@@ -82,6 +82,15 @@ struct SimtPipelineOptions : public PassPipelineOptions<SimtPipelineOptions> {
       llvm::cl::init(false)};
 };
 
+/// Options of the named warpgroup-MMA pipeline (`gpucg-matmul-wgmma`).
+struct WgmmaPipelineOptions : public PassPipelineOptions<WgmmaPipelineOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target chip; the module's gpucg.target if empty (the "
+                     "pipeline needs sm_90a)"),
+      llvm::cl::init("")};
+};
+
 /// Adds gpucg's bufferization of kernels to `pm` (on a `builtin.module`):
 /// one-shot bufferization with function boundaries (identity layouts at the
 /// boundaries), dropping results equivalent to an argument, CSE and
@@ -176,6 +185,16 @@ void buildWarpReductionPipeline(OpPassManager &pm,
 /// partials in registers, loops for what stayed scalar, shared-memory
 /// packing.
 void buildWarpReductionWorkgroupPipeline(OpPassManager &fpm);
+
+/// Adds the whole warpgroup-MMA pipeline to `pm` (on a `builtin.module`): the
+/// front stages with the MatmulWgmma strategy required (an error says why a
+/// kernel cannot take it), then buildWgmmaWorkgroupPipeline.
+void buildWgmmaPipeline(OpPassManager &pm, const WgmmaPipelineOptions &options);
+
+/// Adds the in-workgroup stages of pipeline MatmulWgmma to `fpm` (on a
+/// `func.func`, after workgroup tiling and bufferization):
+/// gpucg-lower-matmul-to-wgmma, canonicalization and CSE.
+void buildWgmmaWorkgroupPipeline(OpPassManager &fpm);
 
 void registerGpucgPassPipelines();
 

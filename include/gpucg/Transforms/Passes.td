@@ -160,11 +160,15 @@ def SelectLoweringStrategy
            "MMA family of tensor-core strategies",
            [{::llvm::cl::values(
              clEnumValN(::mlir::gpucg::MmaPreference::Auto, "auto",
+                        "warpgroup MMA where sm_90a takes the matmul, else "
                         "mma.sync on sm_80 and newer, WMMA before"),
              clEnumValN(::mlir::gpucg::MmaPreference::Wmma, "wmma",
                         "WMMA (gpu.subgroup_mma_*)"),
              clEnumValN(::mlir::gpucg::MmaPreference::MmaSync, "mma-sync",
-                        "mma.sync with ldmatrix (nvgpu.mma.sync)"))}]>,
+                        "mma.sync with ldmatrix (nvgpu.mma.sync)"),
+             clEnumValN(::mlir::gpucg::MmaPreference::Wgmma, "wgmma",
+                        "warpgroup MMA fed by TMA (pipeline MatmulWgmma, "
+                        "sm_90a) only"))}]>,
     Option<"deterministicReductions", "deterministic-reductions", "bool",
            /*default=*/"false",
            "Never split a row of a floating-point sum across workgroups: "
@@ -673,6 +677,47 @@ def SplitRowsAcrossWorkgroups
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"
+  ];
+}
+
+def LowerMatmulToWgmma
+    : Pass<"gpucg-lower-matmul-to-wgmma", "func::FuncOp"> {
+  let summary = "Lower a MatmulWgmma workgroup's matmul to TMA loads on "
+                "mbarriers feeding warpgroup MMA (sm_90a)";
+  let description = [{
+    For kernels planned `MatmulWgmma` (after workgroup tiling and
+    bufferization): the workgroup's `linalg.matmul` C[m, n] += A[m, k] *
+    B[k, n] on f16 or bf16 operands, whose f32 accumulator tile is filled
+    with zero right before it, becomes
+
+      1. on the host, at the top of the function, one
+         `nvgpu.tma.create.descriptor` per operand on the kernel's argument:
+         A in boxes of `tileM x tileK`, B in boxes of `tileK x 64` (f16 or
+         bf16: rows of 128 bytes, swizzled 128B, the only swizzle warpgroup
+         descriptors encode);
+      2. a ring of `pipeline_depth` stages in one workgroup buffer aligned to
+         1024 bytes, and one mbarrier per stage, initialised by thread 0;
+      3. thread 0 loading the first stages (`nvgpu.mbarrier.arrive.expect_tx`
+         with the stage's bytes, then `nvgpu.tma.async.load` of A's box and
+         B's column chunks);
+      4. an `scf.for` over the K tiles: wait on the stage's phase
+         (`nvgpu.mbarrier.try_wait.parity`), `nvgpu.warpgroup.mma` of the two
+         tiles (`transposeB`: B is N-contiguous) with the accumulator in
+         registers and one group left in flight, a `gpu.barrier`, and thread
+         0 refilling the stage the retired group read;
+      5. `nvvm.wgmma.wait.group.sync.aligned 0` and
+         `nvgpu.warpgroup.mma.store` of the accumulator into C's tile.
+
+    The workgroup is one warpgroup (`workgroup_size = [128, 1, 1]`). A and B
+    must be kernel arguments (or unit-stride views of them) with identity
+    layouts, the matmul the only op of its tile with memory effects besides
+    its fill; otherwise the pass fails with an error that says which.
+    Kernels of other pipelines are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -309,6 +309,19 @@ LogicalResult pipelineAsyncCopyLoop(RewriterBase &rewriter, scf::ForOp loop,
 LogicalResult specializeWorkgroupTile(RewriterBase &rewriter,
                                       scf::ForallOp forallOp);
 
+/// Whether `fill` writes zero (integer or floating-point).
+bool isZeroFill(linalg::FillOp fill);
+
+/// For a MatmulWgmma kernel (after workgroup tiling and bufferization):
+/// replaces its matmul root and the zero fill before it by a TMA + mbarrier
+/// ring of `pipeline_depth` stages feeding `nvgpu.warpgroup.mma`, with the
+/// tensor maps built on the kernel's A and B arguments at the top of the
+/// function and the accumulator stored to C. Emits an error when the root is
+/// not such a matmul (matchWgmmaMatmul says which part); other kernels are
+/// left alone.
+LogicalResult lowerMatmulToWgmma(RewriterBase &rewriter,
+                                 FunctionOpInterface funcOp);
+
 /// Records `workgroupSize` ([x, y, z]) as the `upper_bound` of every
 /// `gpu.thread_id` nested under `root`, keeping an existing tighter bound, so
 /// that value-bounds analysis knows the range of each thread id.

@@ -43,7 +43,7 @@ func.func @translation_info_repeated_key() attributes {gpucg.translation_info = 
 
 // -----
 
-// expected-error @+1 {{expected one of [None, SimtDistribute, Vectorize, MatmulSimt, MatmulTensorCore, MatmulTensorCoreMmaSync, WarpReduction] for pipeline, got: Tiled}}
+// expected-error @+1 {{expected one of [None, SimtDistribute, Vectorize, MatmulSimt, MatmulTensorCore, MatmulTensorCoreMmaSync, WarpReduction, MatmulWgmma] for pipeline, got: Tiled}}
 func.func @translation_info_unknown_pipeline() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = Tiled>} {
   return
 }

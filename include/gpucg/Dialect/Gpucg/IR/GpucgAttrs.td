@@ -26,8 +26,9 @@ def Gpucg_Pipeline : I32EnumAttr<"Pipeline", "pipeline", [
   I32EnumAttrCase<"MatmulSimt", 3>,
   I32EnumAttrCase<"MatmulTensorCore", 4>,
   I32EnumAttrCase<"MatmulTensorCoreMmaSync", 5>,
-  I32EnumAttrCase<"WarpReduction", 6>
-  // Hopper pipelines (wgmma, TMA) take the next values.
+  I32EnumAttrCase<"WarpReduction", 6>,
+  // Hopper (sm_90a): TMA loads on mbarriers feeding warpgroup MMA.
+  I32EnumAttrCase<"MatmulWgmma", 7>
 ]> {
   let cppNamespace = "::mlir::gpucg";
   let genSpecializedAttr = 0;

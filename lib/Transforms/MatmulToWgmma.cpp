@@ -1,0 +1,481 @@
+//===- MatmulToWgmma.cpp - Workgroup matmul as TMA + warpgroup MMA --------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The workgroup stage of pipeline MatmulWgmma (sm_90a). A MatmulWgmma
+// workgroup is one warpgroup that owns a tileM x tileN block of C and walks K
+// in steps of one 128-byte row of A and B:
+//
+//   host:   one TMA tensor map per operand, built on the kernel's argument
+//           (A boxes tileM x tileK, B boxes tileK x 64: 128-byte swizzled
+//           rows, the only swizzle warpgroup descriptors encode);
+//   kernel: a ring of `pipeline_depth` stages in workgroup memory, one
+//           mbarrier each. Thread 0 starts the TMA loads of a stage and
+//           declares its bytes (expect_tx); the warpgroup waits on the
+//           stage's phase, issues the wgmma of the K step with the
+//           accumulator in registers, and thread 0 refills the stage the
+//           previous K step read once every warp has retired it.
+//   store:  the f32 accumulator straight to C (nvgpu.warpgroup.mma.store).
+//
+// Everything is upstream nvgpu ops; gpucg-convert-to-nvvm lowers them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/LoweringStrategy.h"
+#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_LOWERMATMULTOWGMMA
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+/// The swizzle of every TMA box and warpgroup descriptor: 128-byte rows.
+static constexpr int64_t kSwizzleBytes = 128;
+/// Spin budget of each mbarrier try_wait before it retries (PTX's
+/// suspend-time hint, as upstream's examples use).
+static constexpr int64_t kTryWaitTicks = 10000000;
+/// Alignment TMA destinations with 128-byte swizzle need (the swizzle
+/// pattern repeats every 8 rows of 128 bytes).
+static constexpr int64_t kSwizzledTileAlignment = 1024;
+
+bool mlir::gpucg::isZeroFill(linalg::FillOp fill) {
+  Value value = fill.value();
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+namespace {
+/// Where a workgroup's view of a kernel argument starts.
+struct ArgumentView {
+  BlockArgument argument;
+  SmallVector<OpFoldResult> offsets;
+};
+
+/// The tile and operands of one MatmulWgmma root.
+struct WgmmaMatmul {
+  linalg::LinalgOp op;
+  linalg::FillOp fill;
+  ArgumentView a, b;
+  Value c;
+  int64_t tileM, tileN, tileK, k, stages;
+  Type elementType;
+
+  int64_t elementBytes() const {
+    return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+  }
+  int64_t aTileBytes() const { return tileM * tileK * elementBytes(); }
+  /// B is loaded in column chunks of one swizzled row each.
+  int64_t bChunkColumns() const { return kSwizzleBytes / elementBytes(); }
+  int64_t bChunkBytes() const {
+    return tileK * bChunkColumns() * elementBytes();
+  }
+  int64_t numBChunks() const { return tileN / bChunkColumns(); }
+  int64_t stageBytes() const {
+    return aTileBytes() + numBChunks() * bChunkBytes();
+  }
+  int64_t numKTiles() const { return k / tileK; }
+};
+} // namespace
+
+/// Returns the kernel argument `value` views and the view's offsets: the
+/// argument itself, or one unit-stride memref.subview of it.
+static FailureOr<ArgumentView> getArgumentView(Value value,
+                                               FunctionOpInterface funcOp) {
+  Block *entry = &funcOp.getFunctionBody().front();
+  auto isKernelArgument = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == entry;
+  };
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type)
+    return failure();
+  if (isKernelArgument(value)) {
+    Builder b(value.getContext());
+    return ArgumentView{
+        cast<BlockArgument>(value),
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(0))};
+  }
+  auto subview = value.getDefiningOp<memref::SubViewOp>();
+  if (!subview || !isKernelArgument(subview.getSource()) ||
+      !llvm::all_of(subview.getStaticStrides(),
+                    [](int64_t s) { return s == 1; }))
+    return failure();
+  return ArgumentView{cast<BlockArgument>(subview.getSource()),
+                      subview.getMixedOffsets()};
+}
+
+/// Checks the bufferized root `op` against what the rewrite needs and
+/// collects its pieces; emits an error on `op` otherwise.
+static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
+                                               FunctionOpInterface funcOp,
+                                               TranslationInfoAttr info,
+                                               LoweringConfigAttr config) {
+  if (!op.hasPureBufferSemantics())
+    return op.emitOpError()
+           << "is not bufferized; gpucg-lower-matmul-to-wgmma runs after "
+              "gpucg-bufferize";
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 3 || !linalg::isaContractionOpInterface(op))
+    return op.emitOpError() << "is not a matmul; pipeline MatmulWgmma lowers "
+                               "C[m, n] += A[m, k] * B[k, n]";
+  WgmmaMatmul matmul;
+  matmul.op = op;
+  ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  if (level0.size() != 3)
+    return op.emitOpError() << "has a lowering_config level 0 of "
+                            << level0.size() << " sizes for its 3 loops";
+  matmul.tileM = level0[0];
+  matmul.tileN = level0[1];
+  matmul.tileK = level0[2];
+  matmul.stages = info.getPipelineDepth();
+
+  auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
+      !bType.hasStaticShape() || !cType.hasStaticShape())
+    return op.emitOpError() << "has operands of dynamic shape; pipeline "
+                               "MatmulWgmma needs the workgroup's static tiles";
+  matmul.elementType = aType.getElementType();
+  if (!(matmul.elementType.isF16() || matmul.elementType.isBF16()) ||
+      bType.getElementType() != matmul.elementType ||
+      !cType.getElementType().isF32())
+    return op.emitOpError()
+           << "computes " << cType.getElementType()
+           << " += " << aType.getElementType() << " * "
+           << bType.getElementType()
+           << "; pipeline MatmulWgmma takes f16 or bf16 operands and an f32 "
+              "accumulator";
+  matmul.k = aType.getDimSize(1);
+  // The workgroup's views: its rows of A, its columns of B, all of K.
+  if (aType.getDimSize(0) != matmul.tileM ||
+      bType.getDimSize(1) != matmul.tileN || bType.getDimSize(0) != matmul.k ||
+      cType.getShape() != ArrayRef<int64_t>{matmul.tileM, matmul.tileN})
+    return op.emitOpError() << "has views " << aType << ", " << bType << " and "
+                            << cType << " that are not its workgroup tile "
+                            << matmul.tileM << "x" << matmul.tileN
+                            << " with all of K; run "
+                               "gpucg-tile-and-distribute-to-workgroups first";
+  if (matmul.tileK * matmul.elementBytes() != kSwizzleBytes ||
+      matmul.k % matmul.tileK != 0 || matmul.tileN % matmul.bChunkColumns())
+    return op.emitOpError()
+           << "has a K tile of " << matmul.tileK << " and an N tile of "
+           << matmul.tileN << " for K = " << matmul.k << "; the TMA boxes "
+           << "need a K tile of one 128-byte row ("
+           << kSwizzleBytes / matmul.elementBytes()
+           << " elements) dividing K and an N tile of whole rows";
+  if (matmul.stages < 1)
+    return op.emitOpError() << "has pipeline_depth " << matmul.stages;
+
+  for (auto [index, name] : llvm::enumerate(StringRef("AB"))) {
+    FailureOr<ArgumentView> view =
+        getArgumentView(op.getDpsInputs()[index], funcOp);
+    if (failed(view) ||
+        !cast<MemRefType>(view->argument.getType()).getLayout().isIdentity())
+      return op.emitOpError()
+             << "reads " << name
+             << " through something other than a unit-stride view of an "
+                "identity-layout kernel argument; its TMA tensor map is "
+                "built on the argument by the host";
+    (index == 0 ? matmul.a : matmul.b) = *view;
+  }
+  matmul.c = op.getDpsInits()[0];
+  // The accumulator starts at zero in registers: the fill of C's tile right
+  // before the matmul is what it replaces.
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || fill.getDpsInits()[0] != matmul.c || !isZeroFill(fill))
+    return op.emitOpError()
+           << "is not preceded by a linalg.fill of zero into its "
+              "accumulator; a warpgroup accumulator starts at zero (nvgpu "
+              "has no load of one)";
+  matmul.fill = fill;
+  return matmul;
+}
+
+/// Returns `value` as an index value.
+static Value toValue(OpBuilder &b, Location loc, OpFoldResult value) {
+  return getValueOrCreateConstantIndexOp(b, loc, value);
+}
+
+static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
+                                        const WgmmaMatmul &matmul,
+                                        FunctionOpInterface funcOp,
+                                        scf::ForallOp workgroupLoop) {
+  MLIRContext *ctx = rewriter.getContext();
+  linalg::LinalgOp op = matmul.op;
+  Location loc = op.getLoc();
+  Type elt = matmul.elementType;
+  auto workgroupSpace = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto smemType = [&](ArrayRef<int64_t> shape, Type type) {
+    return MemRefType::get(shape, type, MemRefLayoutAttrInterface(),
+                           workgroupSpace);
+  };
+  auto tensorMapType = [&](ArrayRef<int64_t> box) {
+    return nvgpu::TensorMapDescriptorType::get(
+        ctx, smemType(box, elt), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  };
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+
+  // Host: the tensor maps, on the arguments, at the top of the function
+  // (gpucg-build-gpu-launch keeps them outside the launch).
+  SmallVector<int64_t> aBox = {matmul.tileM, matmul.tileK};
+  SmallVector<int64_t> bBox = {matmul.tileK, matmul.bChunkColumns()};
+  Block &entry = funcOp.getFunctionBody().front();
+  rewriter.setInsertionPointToStart(&entry);
+  auto createTensorMap = [&](BlockArgument arg, ArrayRef<int64_t> box) {
+    auto type = cast<MemRefType>(arg.getType());
+    Value unranked = memref::CastOp::create(
+        rewriter, loc, UnrankedMemRefType::get(type.getElementType(), 0), arg);
+    SmallVector<Value> boxSizes = llvm::map_to_vector(box, index);
+    return nvgpu::TmaCreateDescriptorOp::create(
+               rewriter, loc, tensorMapType(box), unranked, boxSizes)
+        .getResult();
+  };
+  Value aMap = createTensorMap(matmul.a.argument, aBox);
+  Value bMap = createTensorMap(matmul.b.argument, bBox);
+
+  // Workgroup memory: the ring of stages, at the top of the workgroup loop
+  // (or of the function, for a kernel of one workgroup).
+  if (workgroupLoop)
+    rewriter.setInsertionPointToStart(workgroupLoop.getBody());
+  else
+    rewriter.setInsertionPointAfterValue(bMap);
+  int64_t ringBytes = matmul.stages * matmul.stageBytes();
+  Value ring = memref::AllocOp::create(
+      rewriter, loc, smemType({ringBytes}, rewriter.getI8Type()),
+      rewriter.getI64IntegerAttr(kSwizzledTileAlignment));
+
+  rewriter.setInsertionPoint(op);
+  auto aTileType = smemType(aBox, elt);
+  auto bTileType = smemType({matmul.tileK, matmul.tileN}, elt);
+  auto bChunkType = smemType(bBox, elt);
+  auto barrierType =
+      nvgpu::MBarrierGroupType::get(ctx, workgroupSpace, matmul.stages);
+  Value c0 = index(0), c1 = index(1);
+  Value stagesValue = index(matmul.stages);
+  Value kTiles = index(matmul.numKTiles());
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value isLeader =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid, c0);
+  Value barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+
+  // Byte offsets of a stage's A tile and B chunks in the ring.
+  auto stageBase = [&](OpBuilder &b, Value stage) -> Value {
+    return arith::MulIOp::create(
+        b, loc, stage,
+        arith::ConstantIndexOp::create(b, loc, matmul.stageBytes()));
+  };
+  auto view = [&](OpBuilder &b, Value base, int64_t offset,
+                  MemRefType type) -> Value {
+    Value bytes = arith::AddIOp::create(
+        b, loc, base, arith::ConstantIndexOp::create(b, loc, offset));
+    return memref::ViewOp::create(b, loc, type, ring, bytes, ValueRange());
+  };
+
+  // Thread 0: one arrival per phase (its expect_tx); the TMA bytes complete
+  // it.
+  scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
+    for (int64_t stage = 0; stage < matmul.stages; ++stage)
+      nvgpu::MBarrierInitOp::create(
+          b, loc, barriers, arith::ConstantIndexOp::create(b, loc, 1),
+          arith::ConstantIndexOp::create(b, loc, stage), Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, bMap, Value());
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Coordinates are innermost first: A[k, m], B[n, k].
+  Value aRow = toValue(rewriter, loc, matmul.a.offsets[0]);
+  Value aK = toValue(rewriter, loc, matmul.a.offsets[1]);
+  Value bK = toValue(rewriter, loc, matmul.b.offsets[0]);
+  Value bColumn = toValue(rewriter, loc, matmul.b.offsets[1]);
+  auto loadStage = [&](OpBuilder &b, Value stage, Value kTile) {
+    Value base = stageBase(b, stage);
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, barriers,
+        arith::ConstantIndexOp::create(b, loc, matmul.stageBytes()), stage,
+        Value());
+    Value k = arith::MulIOp::create(
+        b, loc, kTile, arith::ConstantIndexOp::create(b, loc, matmul.tileK));
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, view(b, base, 0, aTileType), barriers, aMap,
+        ValueRange{arith::AddIOp::create(b, loc, aK, k), aRow}, stage, Value(),
+        Value());
+    Value kB = arith::AddIOp::create(b, loc, bK, k);
+    for (int64_t chunk = 0; chunk < matmul.numBChunks(); ++chunk) {
+      Value column =
+          arith::AddIOp::create(b, loc, bColumn,
+                                arith::ConstantIndexOp::create(
+                                    b, loc, chunk * matmul.bChunkColumns()));
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc,
+          view(b, base, matmul.aTileBytes() + chunk * matmul.bChunkBytes(),
+               bChunkType),
+          barriers, bMap, ValueRange{column, kB}, stage, Value(), Value());
+    }
+  };
+
+  // Prologue: every stage that has a K tile.
+  int64_t prologue = std::min(matmul.stages, matmul.numKTiles());
+  scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
+    scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                       arith::ConstantIndexOp::create(b, loc, prologue),
+                       arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+                       [&](OpBuilder &b, Location, Value kTile, ValueRange) {
+                         loadStage(b, kTile, kTile);
+                         scf::YieldOp::create(b, loc);
+                       });
+    scf::YieldOp::create(b, loc);
+  });
+
+  // The K loop. With two or more stages each wgmma group stays in flight
+  // while the next is issued (wait_group 1): the step before it has then
+  // retired, and its stage is refilled. With one stage every step retires
+  // before its stage is refilled (wait_group 0).
+  int64_t inFlight = matmul.stages >= 2 ? 1 : 0;
+  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx,
+      VectorType::get({matmul.tileM, matmul.tileN}, rewriter.getF32Type()));
+  Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc,
+                                                            accumulatorType);
+  auto aDescriptorType =
+      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType);
+  auto bDescriptorType =
+      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, c0, kTiles, c1, ValueRange{init},
+      [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
+        Value stage = arith::RemUIOp::create(b, loc, kTile, stagesValue);
+        Value round = arith::DivUIOp::create(b, loc, kTile, stagesValue);
+        Value parity = arith::TruncIOp::create(
+            b, loc, b.getI1Type(),
+            arith::IndexCastUIOp::create(b, loc, b.getI64Type(), round));
+        nvgpu::MBarrierTryWaitParityOp::create(
+            b, loc, barriers, parity,
+            arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
+        Value base = stageBase(b, stage);
+        Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, loc, aDescriptorType, view(b, base, 0, aTileType), aMap);
+        Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, loc, bDescriptorType,
+            view(b, base, matmul.aTileBytes(), bTileType), bMap);
+        // B is K x N with N contiguous: wgmma's transposed-B form.
+        Value next = nvgpu::WarpgroupMmaOp::create(
+            b, loc, accumulatorType, aDescriptor, bDescriptor,
+            static_cast<uint64_t>(inFlight), UnitAttr(), b.getUnitAttr(),
+            iterArgs.front());
+        // Every warp has retired K tile `kTile - inFlight`: refill its stage
+        // with the tile `stages` further on.
+        gpu::BarrierOp::create(b, loc);
+        Value retired = arith::SubIOp::create(
+            b, loc, kTile, arith::ConstantIndexOp::create(b, loc, inFlight));
+        Value refill = arith::AddIOp::create(b, loc, retired, stagesValue);
+        Value hasRetired = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, kTile,
+            arith::ConstantIndexOp::create(b, loc, inFlight));
+        Value hasTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              refill, kTiles);
+        Value cond = arith::AndIOp::create(
+            b, loc, isLeader,
+            arith::AndIOp::create(b, loc, hasRetired, hasTile));
+        scf::IfOp::create(b, loc, cond, [&](OpBuilder &b, Location) {
+          loadStage(b, arith::RemUIOp::create(b, loc, retired, stagesValue),
+                    refill);
+          scf::YieldOp::create(b, loc);
+        });
+        scf::YieldOp::create(b, loc, next);
+      });
+  // The last group must retire before its registers are read.
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0),
+                                     matmul.c);
+  rewriter.eraseOp(op);
+  rewriter.eraseOp(matmul.fill);
+  return success();
+}
+
+LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
+                                              FunctionOpInterface funcOp) {
+  TranslationInfoAttr info = getTranslationInfo(funcOp);
+  if (!info || info.getPipeline() != Pipeline::MatmulWgmma)
+    return success();
+  SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots;
+  funcOp.walk([&](linalg::LinalgOp op) {
+    if (auto config =
+            op->getAttrOfType<LoweringConfigAttr>("gpucg.lowering_config"))
+      roots.push_back({op, config});
+  });
+  if (roots.size() != 1)
+    return funcOp.emitOpError()
+           << "is planned MatmulWgmma but has " << roots.size()
+           << " ops with a gpucg.lowering_config; the pipeline lowers one "
+              "matmul per kernel";
+  auto [root, config] = roots.front();
+  auto workgroupLoop = dyn_cast<scf::ForallOp>(root->getParentOp());
+  if (workgroupLoop && !isWorkgroupLoop(workgroupLoop))
+    workgroupLoop = nullptr;
+  if (!workgroupLoop && root->getParentOp() != funcOp.getOperation())
+    return root.emitOpError()
+           << "is not directly in its kernel's workgroup loop (an "
+              "scf.forall over #gpu.block) or function body; run "
+              "gpucg-tile-and-distribute-to-workgroups";
+  // Other ops of the tile would run on every thread of the warpgroup.
+  Block *tile = root->getBlock();
+  for (Operation &other : tile->without_terminator()) {
+    if (&other == root.getOperation() ||
+        (isa<linalg::FillOp>(other) && other.getNextNode() == root))
+      continue;
+    // Views, index arithmetic and allocations neither read nor write.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(&other);
+    if (isMemoryEffectFree(&other) ||
+        (effects && !effects.hasEffect<MemoryEffects::Read>() &&
+         !effects.hasEffect<MemoryEffects::Write>()))
+      continue;
+    return other.emitOpError()
+           << "is in a MatmulWgmma workgroup tile beside its matmul; the "
+              "pipeline has no fused prologue or epilogue yet";
+  }
+  FailureOr<WgmmaMatmul> matmul = matchWgmmaMatmul(root, funcOp, info, config);
+  if (failed(matmul))
+    return failure();
+  return rewriteWgmmaMatmul(rewriter, *matmul, funcOp, workgroupLoop);
+}
+
+namespace {
+struct LowerMatmulToWgmmaPass
+    : public gpucg::impl::LowerMatmulToWgmmaBase<LowerMatmulToWgmmaPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    if (failed(lowerMatmulToWgmma(rewriter, getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace

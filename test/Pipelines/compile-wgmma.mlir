@@ -1,0 +1,87 @@
+// gpucg-compile on sm_90a: a zero-filled f16 (and bf16) matmul into f32
+// takes pipeline MatmulWgmma. One warpgroup per 128x128 workgroup tile, A
+// and B loaded by TMA (one A box of 128x64 and two B boxes of 64x64 per K
+// step) into a ring of 4 stages in 1024-aligned dynamic shared memory,
+// waited on with mbarrier phases, multiplied by wgmma m64n128k16 with the
+// accumulator in registers. The ABI file describes the two tensor maps the
+// launcher builds. ptxas for sm_90a without spills; SASS with HGMMA and
+// UTMALDG where a disassembler is present.
+// RUN: rm -rf %t && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t})' -o %t.mlir
+// RUN: gpucg-opt %t.mlir > /dev/null
+// RUN: FileCheck %s --check-prefix=ABI < %t/matmul_kernel.abi
+// RUN: FileCheck %s --check-prefix=PTX < %t/matmul_kernel.ptx
+// RUN: FileCheck %s --check-prefix=BF16 < %t/matmul_bf16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=ABI64 < %t/matmul_bf16_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_kernel.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_bf16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/k.cubin | FileCheck %s --check-prefix=SASS %}
+
+// ABI: chip sm_90a
+// ABI: grid_x 4
+// ABI-NEXT: grid_y 4
+// ABI-NEXT: grid_z 1
+// ABI-NEXT: block_x 128
+// ABI-NEXT: block_y 1
+// ABI-NEXT: block_z 1
+// 4 stages of a 128x64 A tile and a 64x128 B tile of f16.
+// ABI-NEXT: dynamic_shared_memory 131072
+// ABI-NEXT: arguments 3
+// ABI-NEXT: argument 0 function_argument 2 memref f32 512x512
+// ABI-NEXT: argument 1 function_argument 0 tensor_map f16 512x256 box 128x64 swizzle 128b
+// ABI-NEXT: argument 2 function_argument 1 tensor_map f16 256x512 box 64x64 swizzle 128b
+
+// The tensor maps are pointer parameters.
+// PTX: .target sm_90a
+// PTX: .entry matmul_kernel(
+// PTX-NEXT: .param .u64 .ptr .align 1 matmul_kernel_param_0,
+// PTX-NEXT: .param .u64 .ptr .align 1 matmul_kernel_param_1,
+// PTX-NEXT: .param .u64 .ptr .align 1 matmul_kernel_param_2
+// PTX: .maxntid 128, 1, 1
+// PTX: .shared .align 8 .b8 __mbarrier[32];
+// PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// PTX: mbarrier.init.shared.b64
+// PTX: prefetch.tensormap
+// PTX: mbarrier.arrive.expect_tx.shared.b64
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX: mbarrier.try_wait.parity.shared.b64
+// PTX: wgmma.fence.sync.aligned
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX: wgmma.commit_group.sync.aligned
+// PTX: wgmma.wait_group.sync.aligned 1
+// PTX: wgmma.wait_group.sync.aligned 0
+// PTX-NOT: .local
+
+// BF16: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// BF16-NOT: .local
+// ABI64: grid_x 2
+// ABI64-NEXT: grid_y 3
+// 2 stages (K = 128) of a 64x64 A tile and a 64x256 B tile.
+// ABI64: dynamic_shared_memory 81920
+// ABI64: argument 1 function_argument 0 tensor_map bf16 192x128 box 64x64 swizzle 128b
+// ABI64: argument 2 function_argument 1 tensor_map bf16 128x512 box 64x64 swizzle 128b
+
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// SASS:      kernel matmul_kernel
+// SASS:      LDL 0
+// SASS-NEXT: STL 0
+// SASS:      HGMMA {{[1-9][0-9]*}}
+// SASS-NEXT: UTMALDG {{[1-9][0-9]*}}
+// SASS-NEXT: UTMASTG 0
+// SASS-NEXT: SYNCS {{[1-9][0-9]*}}
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @matmul(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %0 : tensor<512x512xf32>
+  }
+  // M = 192 takes the 64x256 tile (B in four 64-column boxes).
+  func.func @matmul_bf16(%a: tensor<192x128xbf16>, %b: tensor<128x512xbf16>, %c: tensor<192x512xf32>) -> tensor<192x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<192x512xf32>) -> tensor<192x512xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<192x128xbf16>, tensor<128x512xbf16>) outs(%f : tensor<192x512xf32>) -> tensor<192x512xf32>
+    return %0 : tensor<192x512xf32>
+  }
+}

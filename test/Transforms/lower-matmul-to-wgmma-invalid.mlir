@@ -1,0 +1,120 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma))'
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// No zero fill before the matmul: the accumulator would start at zero
+// anyway, losing C.
+func.func @no_fill(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  // expected-error @+1 {{'linalg.matmul' op is not preceded by a linalg.fill of zero into its accumulator; a warpgroup accumulator starts at zero (nvgpu has no load of one)}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+func.func @fill_of_one(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{is not preceded by a linalg.fill of zero into its accumulator}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A is a local buffer, not a kernel argument: no tensor map can be built on
+// the host.
+func.func @a_not_argument(%b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<64x128xf16>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op reads A through something other than a unit-stride view of an identity-layout kernel argument; its TMA tensor map is built on the argument by the host}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A store beside the matmul in its tile.
+func.func @epilogue(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>, %d: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'memref.copy' op is in a MatmulWgmma workgroup tile beside its matmul; the pipeline has no fused prologue or epilogue yet}}
+  memref.copy %c, %d : memref<64x64xf32> to memref<64x64xf32>
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 32]]>
+
+// A K tile of 32 f16 is 64 bytes, not the 128-byte swizzled row.
+func.func @k_tile(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has a K tile of 32 and an N tile of 64 for K = 128; the TMA boxes need a K tile of one 128-byte row (64 elements) dividing K and an N tile of whole rows}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// The views are not the workgroup tile (run workgroup tiling first).
+func.func @untiled(%a: memref<128x128xf16>, %b: memref<128x64xf16>, %c: memref<128x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has views 'memref<128x128xf16>', 'memref<128x64xf16>' and 'memref<128x64xf32>' that are not its workgroup tile 64x64 with all of K; run gpucg-tile-and-distribute-to-workgroups first}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<128x128xf16>, memref<128x64xf16>) outs(%c : memref<128x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+func.func @integer(%a: memref<64x128xi8>, %b: memref<128x64xi8>, %c: memref<64x64xi32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%c : memref<64x64xi32>)
+  // expected-error @+1 {{'linalg.matmul' op computes 'i32' += 'i8' * 'i8'; pipeline MatmulWgmma takes f16 or bf16 operands and an f32 accumulator}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xi8>, memref<128x64xi8>) outs(%c : memref<64x64xi32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+
+// expected-error @+1 {{'func.func' op is planned MatmulWgmma but has 0 ops with a gpucg.lowering_config; the pipeline lowers one matmul per kernel}}
+func.func @no_root(%c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+func.func @tensors(%a: tensor<64x128xf16>, %b: tensor<128x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> attributes {gpucg.translation_info = #info} {
+  // expected-error @+1 {{'linalg.matmul' op is not bufferized; gpucg-lower-matmul-to-wgmma runs after gpucg-bufferize}}
+  %0 = linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : tensor<64x128xf16>, tensor<128x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}

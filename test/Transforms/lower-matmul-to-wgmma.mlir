@@ -1,0 +1,105 @@
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | FileCheck %s
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | gpucg-opt > /dev/null
+
+// A MatmulWgmma workgroup (128x128 tile, 3 stages of A 128x64 and B 64x128
+// f16: 32768 bytes each, K = 256: 4 K tiles).
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.+]]: memref<512x256xf16>, %[[B:.+]]: memref<256x512xf16>, %[[C:.+]]: memref<512x512xf32>)
+// Host: the tensor maps on the arguments, before the workgroup loop.
+// CHECK-DAG: %[[UA:.+]] = memref.cast %[[A]] : memref<512x256xf16> to memref<*xf16>
+// CHECK-DAG: %[[MA:.+]] = nvgpu.tma.create.descriptor %[[UA]] box[%c128, %c64] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+// CHECK-DAG: %[[UB:.+]] = memref.cast %[[B]] : memref<256x512xf16> to memref<*xf16>
+// CHECK-DAG: %[[MB:.+]] = nvgpu.tma.create.descriptor %[[UB]] box[%c64, %c64] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: scf.forall (%[[M:.+]], %[[N:.+]]) = (0, 0) to (512, 512) step (128, 128)
+// The ring, 1024-aligned for the 128-byte swizzle.
+// CHECK: %[[RING:.+]] = memref.alloc() {alignment = 1024 : i64} : memref<98304xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[TILE:.+]] = memref.subview %[[C]][%[[M]], %[[N]]] [128, 128] [1, 1]
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[LEADER:.+]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK: %[[BAR:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK: scf.if %[[LEADER]] {
+// CHECK-COUNT-3: nvgpu.mbarrier.init %[[BAR]][%{{.+}}], %c1
+// CHECK: nvgpu.tma.prefetch.descriptor %[[MA]]
+// CHECK: nvgpu.tma.prefetch.descriptor %[[MB]]
+// CHECK: }
+// CHECK: gpu.barrier
+// Prologue: thread 0 fills the 3 stages with K tiles 0..2; coordinates are
+// innermost first (A: k, m; B: n, k), B in two 64-column boxes.
+// CHECK: scf.if %[[LEADER]] {
+// CHECK: scf.for %[[S:.+]] = %c0 to %c3 step %c1 {
+// CHECK: %[[BASE:.+]] = arith.muli %[[S]], %c32768
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%[[S]]], %c32768
+// CHECK: %[[K:.+]] = arith.muli %[[S]], %c64
+// CHECK: %[[VA:.+]] = memref.view %[[RING]][%[[BASE]]][] : memref<98304xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load %[[MA]][%[[K]], %[[M]]], %[[BAR]][%[[S]]] to %[[VA]]
+// CHECK: %[[B0:.+]] = arith.addi %[[BASE]], %c16384
+// CHECK: %[[VB0:.+]] = memref.view %[[RING]][%[[B0]]][] {{.*}} to memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load %[[MB]][%[[N]], %[[K]]], %[[BAR]][%[[S]]] to %[[VB0]]
+// CHECK: %[[N1:.+]] = arith.addi %[[N]], %c64
+// CHECK: %[[B1:.+]] = arith.addi %[[BASE]], %c24576
+// CHECK: %[[VB1:.+]] = memref.view %[[RING]][%[[B1]]][]
+// CHECK: nvgpu.tma.async.load %[[MB]][%[[N1]], %[[K]]], %[[BAR]][%[[S]]] to %[[VB1]]
+// The K loop: wait on the stage's phase, one wgmma group in flight.
+// CHECK: %[[INIT:.+]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK: %[[ACC:.+]] = scf.for %[[KT:.+]] = %c0 to %c4 step %c1 iter_args(%[[IT:.+]] = %[[INIT]])
+// CHECK: %[[STAGE:.+]] = arith.remui %[[KT]], %c3
+// CHECK: %[[ROUND:.+]] = arith.divui %[[KT]], %c3
+// CHECK: %[[R64:.+]] = arith.index_castui %[[ROUND]] : index to i64
+// CHECK: %[[PARITY:.+]] = arith.trunci %[[R64]] : i64 to i1
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[STAGE]]], %[[PARITY]], %c10000000
+// CHECK: %[[DA:.+]] = nvgpu.warpgroup.generate.descriptor %{{.+}}, %[[MA]] : memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[DB:.+]] = nvgpu.warpgroup.generate.descriptor %{{.+}}, %[[MB]] : memref<64x128xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[NEXT:.+]] = nvgpu.warpgroup.mma %[[DA]], %[[DB]], %[[IT]] {transposeB}
+// CHECK: gpu.barrier
+// Refill the stage K tile kt - 1 read with K tile kt + 2.
+// CHECK: %[[RETIRED:.+]] = arith.subi %[[KT]], %c1
+// CHECK: %[[REFILL:.+]] = arith.addi %[[KT]], %c2
+// CHECK: %[[HAS_RETIRED:.+]] = arith.cmpi sge, %[[KT]], %c1
+// CHECK: %[[HAS_TILE:.+]] = arith.cmpi slt, %[[REFILL]], %c4
+// CHECK: %[[BOTH:.+]] = arith.andi %[[HAS_RETIRED]], %[[HAS_TILE]]
+// CHECK: %[[COND:.+]] = arith.andi %[[LEADER]], %[[BOTH]]
+// CHECK: scf.if %[[COND]] {
+// CHECK: %[[OLD:.+]] = arith.remui %[[RETIRED]], %c3
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%[[OLD]]], %c32768
+// CHECK: arith.muli %[[REFILL]], %c64
+// CHECK-COUNT-3: nvgpu.tma.async.load
+// CHECK: }
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvgpu.warpgroup.mma.store %[[ACC]], %[[TILE]] : <fragmented = vector<128x128xf32>> to memref<128x128xf32, strided<[512, 1], offset: ?>>
+// CHECK-NOT: linalg.
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+func.func @matmul(%arg0: memref<512x256xf16>, %arg1: memref<256x512xf16>, %arg2: memref<512x512xf32>) -> memref<512x512xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 3>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  scf.forall (%arg3, %arg4) = (0, 0) to (512, 512) step (128, 128) {
+    %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<512x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+    %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x512xf16> to memref<256x128xf16, strided<[512, 1], offset: ?>>
+    %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<512x512xf32> to memref<128x128xf32, strided<[512, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[512, 1], offset: ?>>)
+    linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[512, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[512, 1], offset: ?>>)
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return %arg2 : memref<512x512xf32>
+}
+
+// One stage: every wgmma group retires before its stage is refilled
+// (waitGroup = 0), with K tile kt + 1.
+// CHECK-LABEL: func.func @one_stage
+// CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} {transposeB, waitGroup = 0 : i64}
+// CHECK: %[[REFILL1:.+]] = arith.addi %[[KT1:.+]], %c1
+// CHECK: arith.cmpi sge, %[[KT1]], %c0
+func.func @one_stage(%arg0: memref<64x128xbf16>, %arg1: memref<128x64xbf16>, %arg2: memref<64x64xf32>) -> memref<64x64xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 1>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.fill ins(%cst : f32) outs(%arg2 : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>} ins(%arg0, %arg1 : memref<64x128xbf16>, memref<128x64xbf16>) outs(%arg2 : memref<64x64xf32>)
+  return %arg2 : memref<64x64xf32>
+}
+
+// Other pipelines are left alone.
+// CHECK-LABEL: func.func @other_pipeline
+// CHECK: linalg.matmul
+func.func @other_pipeline(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>, %arg2: memref<64x64xf32>) -> memref<64x64xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 2, mma_kind = mma_sync>} {
+  linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 32], [32, 32, 0], [16, 8, 16]]>} ins(%arg0, %arg1 : memref<64x128xf16>, memref<128x64xf16>) outs(%arg2 : memref<64x64xf32>)
+  return %arg2 : memref<64x64xf32>
+}

@@ -1,0 +1,155 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_90a}))'
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_90a mma=wgmma require-tensor-cores=true}))'
+
+// The verifier of pipeline MatmulWgmma on user plans (the same errors with
+// the wgmma pipeline's options).
+
+func.func @two_warpgroups(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma runs one warpgroup per workgroup: workgroup_size must be [128, 1, 1], got [256, 1, 1]}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @k_tile(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma needs a K tile of 64 'f16' elements (one 128-byte swizzled row), got 32}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @m_tile(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma needs an M tile of 64 or 128 (m64 wgmma tiles of one warpgroup), got 256}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[256, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @n_tile(%a: tensor<256x256xf16>, %b: tensor<256x192xf16>, %c: tensor<256x192xf32>) -> tensor<256x192xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x192xf32>) -> tensor<256x192xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma needs an N tile that is a multiple of 64 (B's 128-byte TMA boxes) between 64 and 256 (wgmma's widest N), got 96}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 96, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x192xf16>) outs(%f : tensor<256x192xf32>) -> tensor<256x192xf32>
+  return %0 : tensor<256x192xf32>
+}
+
+// -----
+
+func.func @registers(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{the 128x256 tile needs 256 f32 accumulator registers per thread; one warpgroup holds at most 128}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 256, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @partial_tile(%a: tensor<256x256xf16>, %b: tensor<256x320xf16>, %c: tensor<256x320xf32>) -> tensor<256x320xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x320xf32>) -> tensor<256x320xf32>
+  // expected-error @+1 {{N = 320 is not a multiple of its tile 128 (pipeline MatmulWgmma has no partial tiles)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x320xf16>) outs(%f : tensor<256x320xf32>) -> tensor<256x320xf32>
+  return %0 : tensor<256x320xf32>
+}
+
+// -----
+
+func.func @shared_memory(%a: tensor<256x1024xf16>, %b: tensor<1024x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{needs 262144 bytes of shared memory, more than the 232448 bytes sm_90a allows per workgroup (max_shared_memory_per_block_optin): pipeline_depth 8 x (A 128x64 + B 64x128 tiles)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 8>>}
+    ins(%a, %b : tensor<256x1024xf16>, tensor<1024x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @levels(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma takes one tiling level (the workgroup tile), got 2}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64], [64, 128, 0]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @f32_operands(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma takes f16 or bf16 operands with an f32 accumulator}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @no_fill(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its accumulator is not a linalg.fill of zero in the kernel (a warpgroup accumulator starts at zero; nvgpu has no load of one)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @unaligned(%a: tensor<256x200xf16>, %b: tensor<200x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: M x N x K = 256 x 256 x 200 is not a multiple of 64 x 64 x 64 (whole wgmma tiles and 128-byte TMA rows)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x200xf16>, tensor<200x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// A consumer of the matmul in the kernel.
+func.func @consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its result is used by 'linalg.generic'; MatmulWgmma stores the accumulator straight to the result (no fused consumers yet)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%0 : tensor<256x256xf32>) {
+  ^bb0(%x: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<256x256xf32>
+  return %1 : tensor<256x256xf32>
+}
+
+// -----
+
+// A operand that is not a kernel argument (a slice of one).
+func.func @sliced_a(%a: tensor<512x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s = tensor.extract_slice %a[0, 0] [256, 256] [1, 1] : tensor<512x256xf16> to tensor<256x256xf16>
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its A operand is not an argument of its function; TMA reads A and B through tensor maps the host builds on the kernel's arguments}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%s, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+

@@ -1,0 +1,39 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{mma=wgmma require-tensor-cores=true}))'
+
+// gpucg-matmul-wgmma's strategy (mma=wgmma, require-tensor-cores): a kernel
+// MatmulWgmma cannot take is an error that says why, and so is a plan for
+// another pipeline.
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @accumulate(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: its accumulator is not a linalg.fill of zero in the kernel (a warpgroup accumulator starts at zero; nvgpu has no load of one)}}
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
+
+// -----
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
+  func.func @sm90(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: sm_90 has no warpgroup MMA (wgmma.mma_async and its TMA operands need sm_90a)}}
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
+
+// -----
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @planned_mma_sync(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    // expected-error @+1 {{'linalg.matmul' op is planned for pipeline MatmulTensorCoreMmaSync by its gpucg.compilation_info, but this pipeline requires pipeline MatmulWgmma}}
+    %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], pipeline_depth = 2, mma_kind = mma_sync>>}
+      ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}

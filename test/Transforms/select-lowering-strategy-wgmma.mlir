@@ -1,0 +1,76 @@
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' | FileCheck %s
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' | gpucg-opt -split-input-file > /dev/null
+
+// On sm_90a a zero-filled f16 matmul on the kernel's arguments takes
+// MatmulWgmma: one warpgroup, a 128x128 tile, K tiles of 64 (128-byte rows),
+// as many stages (up to 4) as K has tiles.
+
+// CHECK-LABEL: func.func @f16_128x128
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 64]]>}
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @f16_128x128(%a: tensor<1024x512xf16>, %b: tensor<512x1024xf16>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<1024x512xf16>, tensor<512x1024xf16>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    return %0 : tensor<1024x1024xf32>
+  }
+}
+
+// -----
+
+// M = 64: the 64x256 tile; K = 128: two stages.
+// CHECK-LABEL: func.func @bf16_64x256
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 2
+// CHECK: tile_sizes = {{\[}}[64, 256, 64]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @bf16_64x256(%a: tensor<64x128xbf16>, %b: tensor<128x512xbf16>, %c: tensor<64x512xf32>) -> tensor<64x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<64x128xbf16>, tensor<128x512xbf16>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32>
+    return %0 : tensor<64x512xf32>
+  }
+}
+
+// -----
+
+// What MatmulWgmma does not take falls back to mma.sync: an accumulator that
+// is not zero-filled in the kernel (C += A * B), sm_90 (no `a` features), a
+// fused consumer, a transposed B.
+// CHECK-LABEL: func.func @accumulate
+// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+// CHECK-LABEL: func.func @sm90
+// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+// CHECK-LABEL: func.func @consumer
+// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+// CHECK-LABEL: func.func @transposed_b
+// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @accumulate(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+  func.func @sm90(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+  func.func @consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%0 : tensor<256x256xf32>) {
+    ^bb0(%x: f32):
+      %r = arith.maximumf %x, %zero : f32
+      linalg.yield %r : f32
+    } -> tensor<256x256xf32>
+    return %1 : tensor<256x256xf32>
+  }
+  func.func @transposed_b(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
