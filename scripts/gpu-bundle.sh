@@ -136,6 +136,11 @@ prepare() {
     --filter check- --chip "$CHIP" --format bin --out "$BUNDLE/check/native" --quiet
   GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
     --filter check- --chip sm_80 --format isa --out "$BUNDLE/check/sm80-ptx" --quiet
+  # The warpgroup-MMA kernels (bench-check-wgmma.test), for an sm_90 GPU.
+  if [[ $CHIP == sm_90 ]]; then
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
+      --filter check-aligned- --chip sm_90a --format bin --out "$BUNDLE/check/sm90a" --quiet
+  fi
   echo "prepared check"
 
   # test/python/gpu.py's kernel (GPUCG_TEST_KERNEL_DIR).
@@ -289,6 +294,14 @@ EOF
       record "check/$kind-$kernels" "$status"
     done
   done
+
+  if [[ -d $BUNDLE/check/sm90a ]]; then
+    status=0
+    { "$bench" --check --shapes "$BUNDLE/check/check.txt" --filter check-aligned- \
+        --kernels "$BUNDLE/check/sm90a" >"$logs/check-wgmma.out" 2>&1 &&
+      filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-wgmma.out"; } || status=$?
+    record check/wgmma-sm90a "$status"
+  fi
 
   # test/python/gpu.py with the prepared kernel.
   status=0

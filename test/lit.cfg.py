@@ -226,3 +226,6 @@ if cuda_gpu:
     chip = re.search(r"\bsm_[0-9]+\b", cuda_gpu)
     if chip:
         config.substitutions.append(("%gpucg_gpu_chip", chip.group(0)))
+        # sm_90a kernels (warpgroup MMA, TMA) run on sm_90 GPUs only.
+        if chip.group(0) == "sm_90":
+            config.available_features.add("cuda-gpu-sm90")

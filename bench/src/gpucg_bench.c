@@ -661,7 +661,7 @@ done:
 }
 
 /* Loads the case's kernels and checks that their ABI describes this case:
-   three memref arguments of the case's types and shapes. */
+   three memref (or tensor-map) arguments of the case's types and shapes. */
 static int loadKernels(const bench_manifest *manifest,
                        const bench_manifest_entry *entry, case_run *run,
                        case_result *r) {
@@ -676,8 +676,10 @@ static int loadKernels(const bench_manifest *manifest,
     for (int j = 0; j < abi->num_arguments; ++j) {
       const gpucg_abi_argument *argument = &abi->arguments[j];
       int index = argument->function_argument;
-      if (argument->kind != GPUCG_ABI_ARGUMENT_MEMREF || index < 0 ||
-          index > 2 || argument->rank != 2 ||
+      /* A and B may reach the kernel as TMA tensor maps on them. */
+      if ((argument->kind != GPUCG_ABI_ARGUMENT_MEMREF &&
+           argument->kind != GPUCG_ABI_ARGUMENT_TENSOR_MAP) ||
+          index < 0 || index > 2 || argument->rank != 2 ||
           strcmp(argument->element_type, bench_type_name(types[index])) != 0 ||
           argument->shape[0] != run->sizes[index][0] ||
           argument->shape[1] != run->sizes[index][1]) {

@@ -79,7 +79,7 @@ def _matmul_flops(kernel_abi):
     """2*M*N*K when the function takes A (MxK), B (KxN), C (MxN), else
     None."""
     specs = kernel_abi.function_arguments()
-    shapes = [s.shape if s is not None and s.kind == "memref" else None
+    shapes = [s.shape if s is not None and s.is_buffer else None
               for s in specs]
     if len(shapes) != 3 or any(s is None or len(s) != 2 or None in s
                                for s in shapes):

@@ -53,15 +53,27 @@ class Argument:
     """One `argument I function_argument J TYPE` line."""
     index: int
     function_argument: int
-    kind: str  # "memref" or "scalar"
+    kind: str  # "memref", "scalar" or "tensor_map"
     element_type: str
-    shape: Optional[Tuple[Optional[int], ...]]  # memrefs; None for `?`
+    shape: Optional[Tuple[Optional[int], ...]]  # buffers; None for `?`
+    # Tensor maps: the box (outermost first) and the swizzle in bytes (0:
+    # none); the function argument is the memref the map is built on.
+    box: Optional[Tuple[int, ...]] = None
+    swizzle_bytes: int = 0
 
     @property
     def element_bits(self):
         return ELEMENT_BITS.get(self.element_type, 0)
 
+    @property
+    def is_buffer(self):
+        """Whether the function argument is a memref (passed as one, or as
+        a TMA tensor map the launcher builds on it)."""
+        return self.kind in ("memref", "tensor_map")
+
     def describe(self):
+        """The function argument's type: `memref ELT SHAPE` (a tensor map's
+        too) or `scalar T`."""
         if self.kind == "scalar":
             return f"scalar {self.element_type}"
         dims = "x".join("?" if d is None else str(d) for d in self.shape)
@@ -117,7 +129,8 @@ def _parse_extent(words, line_number):
 
 
 def _parse_argument(words, line_number):
-    # argument I function_argument J memref ELT SHAPE | scalar T
+    # argument I function_argument J memref ELT SHAPE | scalar T |
+    #   tensor_map ELT SHAPE box BOX swizzle S
     if (len(words) < 5 or words[1] != "function_argument"
             or not words[0].isdigit() or not words[2].isdigit()):
         raise AbiError(f"line {line_number}: invalid argument line")
@@ -131,6 +144,18 @@ def _parse_argument(words, line_number):
         return Argument(index, function_argument, kind, words[4], shape)
     if kind == "scalar" and len(words) == 5:
         return Argument(index, function_argument, kind, words[4], None)
+    # ... tensor_map ELT SHAPE box BOX swizzle S
+    swizzles = {"none": 0, "32b": 32, "64b": 64, "128b": 128}
+    if (kind == "tensor_map" and len(words) == 10 and words[6] == "box"
+            and words[8] == "swizzle" and words[9] in swizzles):
+        try:
+            shape = tuple(int(d) for d in words[5].split("x"))
+            box = tuple(int(d) for d in words[7].split("x"))
+        except ValueError:
+            shape = box = ()
+        if shape and len(box) == len(shape):
+            return Argument(index, function_argument, kind, words[4], shape,
+                            box, swizzles[words[9]])
     raise AbiError(f"line {line_number}: invalid argument type "
                    f"'{' '.join(words[3:])}'")
 

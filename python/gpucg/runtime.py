@@ -277,7 +277,7 @@ def check_arguments(kernel_abi, args):
     for position, (spec, value) in enumerate(zip(specs, args)):
         if spec is None:
             prepared.append(_Prepared(None, value, "unused"))
-        elif spec.kind == "memref":
+        elif spec.is_buffer:
             prepared.append(_check_memref(spec, value, position, function))
         else:
             prepared.append(_check_scalar(spec, value, position, function))

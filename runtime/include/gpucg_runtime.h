@@ -140,6 +140,10 @@ typedef struct gpucg_abi_extent {
 typedef enum gpucg_abi_argument_kind {
   GPUCG_ABI_ARGUMENT_MEMREF = 0,
   GPUCG_ABI_ARGUMENT_SCALAR = 1,
+  /* A TMA tensor map the launcher encodes on the function argument (a
+     memref of `shape`): one pointer parameter to the 128-byte map in device
+     memory. */
+  GPUCG_ABI_ARGUMENT_TENSOR_MAP = 2,
 } gpucg_abi_argument_kind;
 
 /* One `argument I function_argument J TYPE` line. */
@@ -150,6 +154,10 @@ typedef struct gpucg_abi_argument {
   int element_bits;      /* 16, 32, ...; index is 64; 0 if unknown */
   int rank;              /* memrefs; 0 for `scalar` shapes and scalars */
   int64_t shape[GPUCG_ABI_MAX_RANK]; /* -1 for `?` */
+  /* Tensor maps: the box, outermost first (`rank` sizes), and the swizzle
+     in bytes (0 for none, 32, 64 or 128). */
+  int64_t box[GPUCG_ABI_MAX_RANK];
+  int swizzle_bytes;
 } gpucg_abi_argument;
 
 typedef struct gpucg_abi {
@@ -219,7 +227,9 @@ typedef struct gpucg_argument {
 /* Launches `kernel` on `stream` (a CUstream; NULL for the default stream)
    with the function's arguments `arguments[0 .. num_arguments)`: computes
    the grid from the ABI (dynamic sizes from `sizes`), builds the parameters
-   for the ABI's calling convention, checks them, and calls cuLaunchKernel.
+   for the ABI's calling convention (encoding the ABI's tensor maps on the
+   arguments they name; the kernel keeps each distinct map in device memory
+   until it is unloaded), checks them, and calls cuLaunchKernel.
    Asynchronous: errors of the kernel itself surface at the next
    synchronizing call. Reports the grid it launched when `grid` is not
    NULL. */

@@ -30,7 +30,7 @@
 /* The largest host-function argument number (`function_argument J`,
    `argN`) a file may name. */
 #define GPUCG_ABI_MAX_FUNCTION_ARGUMENT 65535
-#define GPUCG_ABI_MAX_FIELDS 8
+#define GPUCG_ABI_MAX_FIELDS 12
 
 /*===----------------------------------------------------------------------===*/
 /* Types                                                                      */
@@ -280,6 +280,84 @@ static int parseShape(const char *text, gpucg_abi_argument *argument) {
   }
 }
 
+/* The TMA limits a tensor map's description must respect (CUDA driver API,
+   cuTensorMapEncodeTiled). */
+#define GPUCG_TENSOR_MAP_MAX_RANK 5
+#define GPUCG_TENSOR_MAP_MAX_BOX 256
+
+/* `tensor_map ELT SHAPE box BOX swizzle S` after `argument I
+   function_argument J`: fields 4 to 10. */
+static gpucg_status parseTensorMap(Reader *reader, int index,
+                                   gpucg_abi_argument *argument) {
+  char **f = reader->fields;
+  if (reader->numFields != 11 || strcmp(f[7], "box") != 0 ||
+      strcmp(f[9], "swizzle") != 0)
+    return readerError(reader,
+                       "argument %d: expected 'tensor_map ELT SHAPE box BOX "
+                       "swizzle S'",
+                       index);
+  if (strlen(f[5]) >= sizeof(argument->element_type))
+    return readerError(reader,
+                       "argument %d: type '%s' is longer than %zu "
+                       "characters",
+                       index, f[5], sizeof(argument->element_type) - 1);
+  strcpy(argument->element_type, f[5]);
+  argument->element_bits = gpucg_abi_type_bits(f[5]);
+  if (argument->element_bits == 0 || argument->element_bits % 8 != 0)
+    return readerError(reader,
+                       "argument %d: tensor map of '%s' elements; TMA moves "
+                       "elements of whole bytes",
+                       index, f[5]);
+  argument->kind = GPUCG_ABI_ARGUMENT_TENSOR_MAP;
+  int shape = parseShape(f[6], argument);
+  int rank = argument->rank;
+  if (shape <= 0 || rank < 1 || rank > GPUCG_TENSOR_MAP_MAX_RANK)
+    return readerError(reader,
+                       "argument %d: tensor map shape '%s' is not 1 to %d "
+                       "sizes joined by 'x'",
+                       index, f[6], GPUCG_TENSOR_MAP_MAX_RANK);
+  /* The box, through the shape parser of a scratch argument. */
+  gpucg_abi_argument box;
+  memset(&box, 0, sizeof(box));
+  if (parseShape(f[8], &box) <= 0 || box.rank != rank)
+    return readerError(reader,
+                       "argument %d: box '%s' is not %d sizes joined by 'x'",
+                       index, f[8], rank);
+  for (int d = 0; d < rank; ++d) {
+    if (box.shape[d] < 1 || box.shape[d] > GPUCG_TENSOR_MAP_MAX_BOX)
+      return readerError(reader,
+                         "argument %d: box size %d is %lld; TMA boxes are 1 "
+                         "to %d elements",
+                         index, d, (long long)box.shape[d],
+                         GPUCG_TENSOR_MAP_MAX_BOX);
+    argument->box[d] = box.shape[d];
+  }
+  static const struct {
+    const char *name;
+    int bytes;
+  } swizzles[] = {{"none", 0}, {"32b", 32}, {"64b", 64}, {"128b", 128}};
+  argument->swizzle_bytes = -1;
+  for (size_t i = 0; i < sizeof(swizzles) / sizeof(swizzles[0]); ++i)
+    if (strcmp(f[10], swizzles[i].name) == 0)
+      argument->swizzle_bytes = swizzles[i].bytes;
+  if (argument->swizzle_bytes < 0)
+    return readerError(reader,
+                       "argument %d: swizzle '%s' (none, 32b, 64b or 128b)",
+                       index, f[10]);
+  int64_t rowBytes = argument->box[rank - 1] * (argument->element_bits / 8);
+  if (rowBytes % 16 != 0)
+    return readerError(reader,
+                       "argument %d: the box's innermost %lld bytes are not "
+                       "a multiple of 16",
+                       index, (long long)rowBytes);
+  if (argument->swizzle_bytes && rowBytes > argument->swizzle_bytes)
+    return readerError(reader,
+                       "argument %d: the box's innermost %lld bytes are more "
+                       "than the swizzle's %d",
+                       index, (long long)rowBytes, argument->swizzle_bytes);
+  return GPUCG_SUCCESS;
+}
+
 /* `argument I function_argument J TYPE`. */
 static gpucg_status parseArgument(Reader *reader, int index, int count,
                                   gpucg_abi_calling_convention convention,
@@ -310,11 +388,13 @@ static gpucg_status parseArgument(Reader *reader, int index, int count,
                    GPUCG_ABI_MAX_FUNCTION_ARGUMENT, &value))
     return reader->status;
   argument->function_argument = (int)value;
+  if (strcmp(f[4], "tensor_map") == 0)
+    return parseTensorMap(reader, index, argument);
   int isMemref = strcmp(f[4], "memref") == 0;
   if (!isMemref && strcmp(f[4], "scalar") != 0)
     return readerError(reader,
-                       "argument %d: unknown type '%s' (memref ELT SHAPE or "
-                       "scalar T)",
+                       "argument %d: unknown type '%s' (memref ELT SHAPE, "
+                       "scalar T or tensor_map ELT SHAPE box BOX swizzle S)",
                        index, f[4]);
   int wanted = isMemref ? 7 : 6;
   if (reader->numFields != wanted)

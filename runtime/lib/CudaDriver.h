@@ -61,7 +61,21 @@
   X(CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, 5)               \
   X(CU_CLUSTER_SCHEDULING_POLICY_SPREAD, 1)                                    \
   X(CU_TENSOR_MAP_DATA_TYPE_UINT8, 0)                                          \
-  X(CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ, 12)
+  X(CU_TENSOR_MAP_DATA_TYPE_UINT16, 1)                                         \
+  X(CU_TENSOR_MAP_DATA_TYPE_UINT32, 2)                                         \
+  X(CU_TENSOR_MAP_DATA_TYPE_UINT64, 4)                                         \
+  X(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 6)                                        \
+  X(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 7)                                        \
+  X(CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 8)                                        \
+  X(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 9)                                       \
+  X(CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ, 12)                                  \
+  X(CU_TENSOR_MAP_INTERLEAVE_NONE, 0)                                          \
+  X(CU_TENSOR_MAP_SWIZZLE_NONE, 0)                                             \
+  X(CU_TENSOR_MAP_SWIZZLE_32B, 1)                                              \
+  X(CU_TENSOR_MAP_SWIZZLE_64B, 2)                                              \
+  X(CU_TENSOR_MAP_SWIZZLE_128B, 3)                                             \
+  X(CU_TENSOR_MAP_L2_PROMOTION_NONE, 0)                                        \
+  X(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE, 0)
 
 /* Bytes per element of CUtensorMapDataType 0 (UINT8) .. 12 (TFLOAT32_FTZ),
    the types whose elements are whole bytes. */

@@ -30,12 +30,31 @@
 /* docs/ABI.md: kernels use 128-bit accesses from every memref pointer. */
 #define GPUCG_POINTER_ALIGNMENT 16
 
+/* A tensor map in device memory, where the kernel's pointer parameter
+   reads it. */
+typedef struct DeviceTensorMap {
+  /* The map's bytes (not a CUtensorMap, whose 128-byte alignment malloc
+     does not give the kernel). */
+  uint64_t map[sizeof(CUtensorMap) / sizeof(uint64_t)];
+  CUdeviceptr device;
+} DeviceTensorMap;
+
+/* The distinct tensor maps a kernel keeps; a launch that needs another one
+   once all are taken waits for the context and rewrites one in turn. */
+#define GPUCG_MAX_DEVICE_TENSOR_MAPS 64
+
 struct gpucg_kernel {
   gpucg_abi *abi;
   char *binaryPath;
   CUcontext context; /* the context the module was loaded into */
   CUmodule module;
   CUfunction function;
+  /* Tensor maps of earlier launches. A map is never rewritten while a
+     launch may read it: new maps get new memory, and reusing one
+     synchronizes the context first. */
+  DeviceTensorMap tensorMaps[GPUCG_MAX_DEVICE_TENSOR_MAPS];
+  int numTensorMaps;
+  int nextReused;
 };
 
 /*===----------------------------------------------------------------------===*/
@@ -298,6 +317,8 @@ void gpucg_kernel_unload(gpucg_kernel *kernel) {
     gpucg_cuda.cuCtxGetCurrent(&current);
     if (current != kernel->context)
       gpucg_cuda.cuCtxSetCurrent(kernel->context);
+    for (int i = 0; i < kernel->numTensorMaps; ++i)
+      gpucg_cuda.cuMemFree_v2(kernel->tensorMaps[i].device);
     CUresult result = gpucg_cuda.cuModuleUnload(kernel->module);
     if (result != CUDA_SUCCESS && result != CUDA_ERROR_DEINITIALIZED)
       gpucg_fail_cuda(result, "cuModuleUnload(%s)", kernel->binaryPath);
@@ -366,9 +387,10 @@ static void describeType(const gpucg_abi_argument *argument, char *text,
     snprintf(text, capacity, "scalar %s", argument->element_type);
     return;
   }
-  size_t used = (size_t)snprintf(text, capacity, "memref %s %s",
-                                 argument->element_type,
-                                 argument->rank ? "" : "scalar");
+  size_t used = (size_t)snprintf(
+      text, capacity, "%s %s %s",
+      argument->kind == GPUCG_ABI_ARGUMENT_TENSOR_MAP ? "tensor_map" : "memref",
+      argument->element_type, argument->rank ? "" : "scalar");
   for (int d = 0; d < argument->rank && used < capacity; ++d) {
     char size[24];
     if (argument->shape[d] < 0)
@@ -471,7 +493,7 @@ static gpucg_status gridSize(const gpucg_abi *abi,
     for (int i = 0; i < abi->num_arguments; ++i) {
       const gpucg_abi_argument *argument = &abi->arguments[i];
       if (argument->function_argument == extent->function_argument &&
-          argument->kind == GPUCG_ABI_ARGUMENT_MEMREF &&
+          argument->kind != GPUCG_ABI_ARGUMENT_SCALAR &&
           extent->dim < argument->rank && argument->shape[extent->dim] >= 0) {
         *size = argument->shape[extent->dim];
         return GPUCG_SUCCESS;
@@ -546,6 +568,14 @@ static gpucg_status buildParameters(const gpucg_abi *abi,
     uint64_t *slot = parameters->slots + parameters->count;
     if (argument->kind == GPUCG_ABI_ARGUMENT_SCALAR) {
       *slot++ = given->scalar_bits;
+    } else if (argument->kind == GPUCG_ABI_ARGUMENT_TENSOR_MAP) {
+      /* The map's device address, once the driver has encoded it
+         (encodeTensorMaps). */
+      int64_t sizes[GPUCG_ABI_MAX_RANK];
+      gpucg_status status = checkMemref(abi, i, given, sizes);
+      if (status != GPUCG_SUCCESS)
+        return status;
+      *slot++ = 0;
     } else {
       int64_t sizes[GPUCG_ABI_MAX_RANK];
       gpucg_status status = checkMemref(abi, i, given, sizes);
@@ -569,6 +599,149 @@ static gpucg_status buildParameters(const gpucg_abi *abi,
   }
   for (int p = 0; p < parameters->count; ++p)
     parameters->pointers[p] = &parameters->slots[p];
+  return GPUCG_SUCCESS;
+}
+
+/* The CUtensorMapDataType of elements of MLIR type `type`: integers as
+   unsigned of their width (TMA copies bits), 8-bit floats as bytes. */
+static int tensorMapDataType(const gpucg_abi_argument *argument) {
+  const char *type = argument->element_type;
+  if (strcmp(type, "f16") == 0)
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  if (strcmp(type, "bf16") == 0)
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  if (strcmp(type, "f32") == 0)
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  if (strcmp(type, "f64") == 0)
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  switch (argument->element_bits) {
+  case 8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case 16:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case 32:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  case 64:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT64;
+  default:
+    return -1;
+  }
+}
+
+/* The device address of a copy of `map`: an earlier launch's, or a new one
+   (reusing the oldest once GPUCG_MAX_DEVICE_TENSOR_MAPS are kept, after the
+   context has finished every launch that could read it). */
+static gpucg_status deviceTensorMap(gpucg_kernel *kernel,
+                                    const CUtensorMap *map,
+                                    CUdeviceptr *device) {
+  for (int i = 0; i < kernel->numTensorMaps; ++i)
+    if (memcmp(kernel->tensorMaps[i].map, map, sizeof(*map)) == 0) {
+      *device = kernel->tensorMaps[i].device;
+      return GPUCG_SUCCESS;
+    }
+  DeviceTensorMap *entry;
+  CUresult result;
+  if (kernel->numTensorMaps < GPUCG_MAX_DEVICE_TENSOR_MAPS) {
+    entry = &kernel->tensorMaps[kernel->numTensorMaps];
+    result = gpucg_cuda.cuMemAlloc_v2(&entry->device, sizeof(*map));
+    if (result != CUDA_SUCCESS)
+      return gpucg_fail_cuda(result,
+                             "cuMemAlloc(%zu bytes for a tensor map "
+                             "of %s)",
+                             sizeof(*map), kernel->abi->kernel);
+    ++kernel->numTensorMaps;
+  } else {
+    result = gpucg_cuda.cuCtxSynchronize();
+    if (result != CUDA_SUCCESS)
+      return gpucg_fail_cuda(result,
+                             "cuCtxSynchronize (before reusing a "
+                             "tensor map of %s)",
+                             kernel->abi->kernel);
+    entry = &kernel->tensorMaps[kernel->nextReused];
+    kernel->nextReused =
+        (kernel->nextReused + 1) % GPUCG_MAX_DEVICE_TENSOR_MAPS;
+  }
+  memcpy(entry->map, map, sizeof(*map));
+  /* Synchronous, and waited for on the legacy stream, so that a launch on
+     any stream reads the whole map. */
+  result = gpucg_cuda.cuMemcpyHtoD_v2(entry->device, map, sizeof(*map));
+  if (result == CUDA_SUCCESS)
+    result = gpucg_cuda.cuStreamSynchronize(NULL);
+  if (result != CUDA_SUCCESS)
+    return gpucg_fail_cuda(result, "copying a tensor map of %s to the device",
+                           kernel->abi->kernel);
+  *device = entry->device;
+  return GPUCG_SUCCESS;
+}
+
+/* Encodes each tensor-map argument on the function argument it names and
+   puts the map's device address into its parameter slot. */
+static gpucg_status encodeTensorMaps(gpucg_kernel *kernel,
+                                     const gpucg_argument *arguments,
+                                     LaunchParameters *parameters) {
+  const gpucg_abi *abi = kernel->abi;
+  int slot = 0;
+  for (int i = 0; i < abi->num_arguments; ++i) {
+    const gpucg_abi_argument *argument = &abi->arguments[i];
+    int slots = argument->kind == GPUCG_ABI_ARGUMENT_MEMREF &&
+                        abi->calling_convention == GPUCG_ABI_MEMREF_DESCRIPTORS
+                    ? 3 + 2 * argument->rank
+                    : 1;
+    if (argument->kind != GPUCG_ABI_ARGUMENT_TENSOR_MAP) {
+      slot += slots;
+      continue;
+    }
+    if (!gpucg_cuda.cuTensorMapEncodeTiled)
+      return gpucg_fail(GPUCG_ERROR_CUDA,
+                        "gpucg_kernel_launch(%s): the CUDA driver has no "
+                        "cuTensorMapEncodeTiled (CUDA 12.0 or newer), which "
+                        "kernel argument %d needs",
+                        abi->kernel, i);
+    int dataType = tensorMapDataType(argument);
+    if (dataType < 0)
+      return argumentError(abi, i, "no TMA data type for %d-bit elements",
+                           argument->element_bits);
+    const gpucg_argument *given = &arguments[argument->function_argument];
+    int rank = argument->rank;
+    uint64_t elementBytes = (uint64_t)argument->element_bits / 8;
+    /* Innermost first, as the driver takes them; strides in bytes of the
+       dimensions after the innermost. */
+    cuuint64_t dims[GPUCG_ABI_MAX_RANK], strides[GPUCG_ABI_MAX_RANK];
+    cuuint32_t box[GPUCG_ABI_MAX_RANK], elementStrides[GPUCG_ABI_MAX_RANK];
+    uint64_t stride = elementBytes;
+    for (int d = 0; d < rank; ++d) {
+      int outer = rank - 1 - d;
+      dims[d] = (cuuint64_t)(given->sizes ? given->sizes[outer]
+                                          : argument->shape[outer]);
+      box[d] = (cuuint32_t)argument->box[outer];
+      elementStrides[d] = 1;
+      stride *= dims[d];
+      if (d + 1 < rank)
+        strides[d] = stride;
+    }
+    int swizzle = argument->swizzle_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                  : argument->swizzle_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                  : argument->swizzle_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                  : CU_TENSOR_MAP_SWIZZLE_NONE;
+    CUtensorMap map;
+    memset(&map, 0, sizeof(map));
+    CUresult result = gpucg_cuda.cuTensorMapEncodeTiled(
+        &map, dataType, (cuuint32_t)rank,
+        (void *)(uintptr_t)given->device_pointer, dims, strides, box,
+        elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+      return gpucg_fail_cuda(result,
+                             "cuTensorMapEncodeTiled(%s, kernel argument %d, "
+                             "function argument %d)",
+                             abi->kernel, i, argument->function_argument);
+    CUdeviceptr device = 0;
+    gpucg_status status = deviceTensorMap(kernel, &map, &device);
+    if (status != GPUCG_SUCCESS)
+      return status;
+    parameters->slots[slot] = (uint64_t)device;
+    slot += slots;
+  }
   return GPUCG_SUCCESS;
 }
 
@@ -611,6 +784,8 @@ gpucg_status gpucg_kernel_launch(gpucg_kernel *kernel,
     if (result != CUDA_SUCCESS)
       status = gpucg_fail_cuda(result, "cuCtxSetCurrent");
   }
+  if (status == GPUCG_SUCCESS && !empty)
+    status = encodeTensorMaps(kernel, arguments, &parameters);
   if (status == GPUCG_SUCCESS && !empty) {
     CUresult result = gpucg_cuda.cuLaunchKernel(
         kernel->function, launchGrid[0], launchGrid[1], launchGrid[2],

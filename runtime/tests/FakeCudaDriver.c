@@ -575,6 +575,12 @@ EXPORT CUresult cuTensorMapEncodeTiled(
             (unsigned)box[i]);
   fprintf(stderr, ", interleave %d swizzle %d l2 %d oob %d)\n",
           (int)interleave, (int)swizzle, (int)promotion, (int)fill);
+  /* The map of another tensor (or box, or swizzle) differs. */
   memset(map, 0, sizeof(*map));
+  uint64_t *words = (uint64_t *)map;
+  words[0] = (uint64_t)(uintptr_t)address;
+  words[1] = ((uint64_t)type << 32) | ((uint64_t)rank << 8) | (uint64_t)swizzle;
+  for (cuuint32_t i = 0; i < rank; ++i)
+    words[2 + i] = (uint64_t)dims[i] * 1024 + box[i];
   return 0;
 }

@@ -21,6 +21,7 @@
 |*                          s:VALUE      a scalar's bits                     *|
 |*                          -            an argument the kernel does not use *|
 |*                        no ARG passes arguments NULL                       *|
+|*   launch-twice ABI ARG...  the same, launched twice (tensor maps reused) *|
 |*   api-errors           every function's checks of its own arguments       *|
 |*   thread-errors        the last error belongs to the thread that failed   *|
 |*                                                                            *|
@@ -78,11 +79,11 @@ static void printAbi(const gpucg_abi *abi) {
          abi->dynamic_shared_memory, abi->num_arguments);
   for (int i = 0; i < abi->num_arguments; ++i) {
     const gpucg_abi_argument *argument = &abi->arguments[i];
+    static const char *kinds[] = {"memref", "scalar", "tensor_map"};
     printf("argument %d: function argument %d, %s %s (%d bits)", i,
-           argument->function_argument,
-           argument->kind == GPUCG_ABI_ARGUMENT_MEMREF ? "memref" : "scalar",
+           argument->function_argument, kinds[argument->kind],
            argument->element_type, argument->element_bits);
-    if (argument->kind == GPUCG_ABI_ARGUMENT_MEMREF) {
+    if (argument->kind != GPUCG_ABI_ARGUMENT_SCALAR) {
       printf(", rank %d, shape [", argument->rank);
       for (int d = 0; d < argument->rank; ++d) {
         if (argument->shape[d] < 0)
@@ -91,6 +92,12 @@ static void printAbi(const gpucg_abi *abi) {
           printf("%s%" PRId64, d ? ", " : "", argument->shape[d]);
       }
       printf("]");
+    }
+    if (argument->kind == GPUCG_ABI_ARGUMENT_TENSOR_MAP) {
+      printf(", box [");
+      for (int d = 0; d < argument->rank; ++d)
+        printf("%s%" PRId64, d ? ", " : "", argument->box[d]);
+      printf("], swizzle %d bytes", argument->swizzle_bytes);
     }
     printf("\n");
   }
@@ -229,7 +236,8 @@ static int parseArgument(const char *text, gpucg_argument *argument,
   }
 }
 
-static int launchCommand(const char *path, int count, char **texts) {
+static int launchCommand(const char *path, int count, char **texts,
+                         int launches) {
   gpucg_argument *arguments = NULL;
   int64_t(*sizes)[GPUCG_ABI_MAX_RANK] = NULL;
   if (count) {
@@ -246,13 +254,16 @@ static int launchCommand(const char *path, int count, char **texts) {
   gpucg_kernel *kernel = NULL;
   gpucg_status status = gpucg_kernel_load(path, &kernel);
   if (status == GPUCG_SUCCESS) {
-    unsigned grid[3] = {7, 7, 7};
-    status = gpucg_kernel_launch(kernel, arguments, count, NULL, grid);
-    printf("grid %ux%ux%u\n", grid[0], grid[1], grid[2]);
-    if (status == GPUCG_SUCCESS)
-      status = gpucg_synchronize();
-    if (status == GPUCG_SUCCESS)
-      printf("launched %s\n", gpucg_kernel_get_abi(kernel)->kernel);
+    for (int launch = 0; launch < launches && status == GPUCG_SUCCESS;
+         ++launch) {
+      unsigned grid[3] = {7, 7, 7};
+      status = gpucg_kernel_launch(kernel, arguments, count, NULL, grid);
+      printf("grid %ux%ux%u\n", grid[0], grid[1], grid[2]);
+      if (status == GPUCG_SUCCESS)
+        status = gpucg_synchronize();
+      if (status == GPUCG_SUCCESS)
+        printf("launched %s\n", gpucg_kernel_get_abi(kernel)->kernel);
+    }
   }
   gpucg_kernel_unload(kernel);
   free(arguments);
@@ -333,14 +344,16 @@ int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "load") == 0)
     return loadCommand(argv[2]);
   if (argc >= 3 && strcmp(argv[1], "launch") == 0)
-    return launchCommand(argv[2], argc - 3, argv + 3);
+    return launchCommand(argv[2], argc - 3, argv + 3, 1);
+  if (argc >= 3 && strcmp(argv[1], "launch-twice") == 0)
+    return launchCommand(argv[2], argc - 3, argv + 3, 2);
   if (argc == 2 && strcmp(argv[1], "api-errors") == 0)
     return apiErrorsCommand();
   if (argc == 2 && strcmp(argv[1], "thread-errors") == 0)
     return threadErrorsCommand();
   fprintf(stderr,
           "usage: %s abi FILE... | devices | memory | load ABI | launch ABI "
-          "ARG... | api-errors | thread-errors\n",
+          "ARG... | launch-twice ABI ARG... | api-errors | thread-errors\n",
           argv[0]);
   return 2;
 }

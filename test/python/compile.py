@@ -36,6 +36,36 @@ class CompileTest(unittest.TestCase):
                           "memref f32 512x512"])
         self.assertIn("gpu.binary @matmul_kernel", result.module)
 
+    def test_wgmma_tensor_maps(self):
+        # On sm_90a a zero-filled f16 matmul takes MatmulWgmma: A and B reach
+        # the kernel as TMA tensor maps built on the function's arguments.
+        source = """
+        func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
+                      %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+          %zero = arith.constant 0.0 : f32
+          %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>)
+              -> tensor<256x256xf32>
+          %0 = linalg.matmul ins(%a, %b : tensor<256x128xf16>,
+                                          tensor<128x256xf16>)
+                             outs(%f : tensor<256x256xf32>)
+              -> tensor<256x256xf32>
+          return %0 : tensor<256x256xf32>
+        }"""
+        result = gpucg.compile(source, chip="sm_90a", format="ptx")
+        self.assertIn("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+                      result.output)
+        abi = result.kernels[0].abi_info
+        self.assertEqual([(a.kind, a.function_argument) for a in abi.arguments],
+                         [("memref", 2), ("tensor_map", 0), ("tensor_map", 1)])
+        a_map = abi.arguments[1]
+        self.assertEqual((a_map.shape, a_map.box, a_map.swizzle_bytes),
+                         ((256, 128), (128, 64), 128))
+        self.assertTrue(a_map.is_buffer)
+        # The function's arguments are the memrefs the maps are built on.
+        self.assertEqual([a.describe() for a in abi.function_arguments()],
+                         ["memref f16 256x128", "memref f16 128x256",
+                          "memref f32 256x256"])
+
     def test_deterministic_reductions(self):
         # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and
         # added atomically, unless float sums must not depend on the order.
