@@ -586,6 +586,16 @@ static constexpr int64_t kMaxWgmmaAccumulatorsPerThread = 128;
 static constexpr int64_t kMaxWgmmaN = 256;
 /// More stages than this hide no more latency for one warpgroup.
 static constexpr int64_t kMaxWgmmaStages = 4;
+/// Consumer warpgroups of a warp-specialized MatmulWgmma workgroup, at most
+/// (with the producer, 384 threads).
+static constexpr int64_t kMaxWgmmaConsumers = 2;
+
+/// The consumer warpgroups of a MatmulWgmma plan: 0 for one warpgroup that
+/// loads and multiplies, else the workgroup's warpgroups less the producer.
+static int64_t getWgmmaConsumers(TranslationInfoAttr info) {
+  int64_t threads = info.getNumThreads().value_or(0);
+  return threads > kWarpgroupThreads ? threads / kWarpgroupThreads - 1 : 0;
+}
 
 /// The K tile (and B column chunk) of MatmulWgmma for elements of `type`.
 static int64_t getWgmmaKTile(Type type) {
@@ -674,16 +684,49 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
 }
 
 namespace {
-/// A MatmulWgmma workgroup tile.
+/// A MatmulWgmma workgroup tile and the consumer warpgroups that multiply it
+/// (0: one warpgroup loads and multiplies).
 struct WgmmaTile {
-  int64_t m, n;
+  int64_t m, n, consumers;
 };
 } // namespace
 
-/// Workgroup tiles, best first: the 128x128 and 64x256 tiles keep 128
-/// accumulators per thread.
-static constexpr WgmmaTile kWgmmaTiles[] = {
-    {128, 128}, {64, 256}, {128, 64}, {64, 128}, {64, 64}};
+/// Warp-specialized tiles, best first: one producer and two consumer
+/// warpgroups of 64 rows each (CUTLASS's 128x256 and 128x128 Hopper tiles).
+static constexpr WgmmaTile kWarpSpecializedTiles[] = {{128, 256, 2},
+                                                      {128, 128, 2}};
+/// Tiles of one warpgroup, for shapes the warp-specialized tiles do not
+/// divide: 128x128 and 64x256 keep 128 accumulators per thread.
+static constexpr WgmmaTile kSingleWarpgroupTiles[] = {
+    {128, 128, 0}, {64, 256, 0}, {128, 64, 0}, {64, 128, 0}, {64, 64, 0}};
+
+/// The warp-specialized tile that divides the matmul and gives every SM a
+/// workgroup, else the dividing one with the most workgroups, else the first
+/// single-warpgroup tile that divides it.
+static const WgmmaTile *pickWgmmaTile(const MatmulShape &shape,
+                                      TargetAttr target) {
+  auto divides = [&](const WgmmaTile &t) {
+    return shape.m() % t.m == 0 && shape.n() % t.n == 0;
+  };
+  auto workgroups = [&](const WgmmaTile &t) {
+    return (shape.m() / t.m) * (shape.n() / t.n);
+  };
+  const WgmmaTile *best = nullptr;
+  for (const WgmmaTile &tile : kWarpSpecializedTiles) {
+    if (!divides(tile))
+      continue;
+    if (workgroups(tile) >= target.getNumSms())
+      return &tile;
+    if (!best || workgroups(tile) > workgroups(*best))
+      best = &tile;
+  }
+  if (best)
+    return best;
+  for (const WgmmaTile &tile : kSingleWarpgroupTiles)
+    if (divides(tile))
+      return &tile;
+  return nullptr;
+}
 
 static std::optional<LoweringStrategy>
 selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
@@ -691,10 +734,8 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (!whyNoWgmma(op, target).empty())
     return std::nullopt;
   int64_t tileK = getWgmmaKTile(shape.aType);
-  const WgmmaTile *tile = llvm::find_if(kWgmmaTiles, [&](const WgmmaTile &t) {
-    return shape.m() % t.m == 0 && shape.n() % t.n == 0;
-  });
-  if (tile == std::end(kWgmmaTiles))
+  const WgmmaTile *tile = pickWgmmaTile(shape, target);
+  if (!tile)
     return std::nullopt;
   int64_t stageBytes = getWgmmaStageBytes(shape, tile->m, tile->n, tileK);
   int64_t stages =
@@ -710,7 +751,8 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   MLIRContext *context = op->getContext();
   LoweringStrategy strategy;
   strategy.translationInfo = TranslationInfoAttr::get(
-      context, Pipeline::MatmulWgmma, {kWarpgroupThreads, 1, 1},
+      context, Pipeline::MatmulWgmma,
+      {kWarpgroupThreads * (tile->consumers ? tile->consumers + 1 : 1), 1, 1},
       target.getWarpSize(), stages, /*storeStage=*/1, std::nullopt);
   strategy.loweringConfig =
       LoweringConfigAttr::get(context, ArrayRef<SmallVector<int64_t>>{level0});
@@ -727,12 +769,15 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
   TranslationInfoAttr info = strategy.translationInfo;
   LoweringConfigAttr config = strategy.loweringConfig;
   ArrayRef<int64_t> workgroup = info.getWorkgroupSize();
-  if (workgroup.size() > 3 || *info.getNumThreads() != kWarpgroupThreads ||
-      workgroup[0] != kWarpgroupThreads)
+  int64_t threads = *info.getNumThreads();
+  int64_t consumers = getWgmmaConsumers(info);
+  if (threads != workgroup[0] || threads % kWarpgroupThreads != 0 ||
+      consumers > kMaxWgmmaConsumers)
     return op.emitOpError()
-           << "pipeline MatmulWgmma runs one warpgroup per workgroup: "
-              "workgroup_size must be ["
-           << kWarpgroupThreads << ", 1, 1], got " << formatList(workgroup);
+           << "pipeline MatmulWgmma runs one warpgroup, or one producer and "
+              "one or two consumer warpgroups, per workgroup: workgroup_size "
+              "must be [128, 1, 1], [256, 1, 1] or [384, 1, 1], got "
+           << formatList(workgroup);
   if (config.getNumLevels() != 1)
     return op.emitOpError()
            << "pipeline MatmulWgmma takes one tiling level (the workgroup "
@@ -747,20 +792,23 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << "pipeline MatmulWgmma needs a K tile of " << wantedK << " "
            << shape.aType << " elements (one 128-byte swizzled row), got "
            << tileK;
-  if (tileM != kWgmmaM && tileM != 2 * kWgmmaM)
+  // Each consumer warpgroup (or the one warpgroup) owns rows of the tile.
+  int64_t multipliers = std::max<int64_t>(consumers, 1);
+  int64_t rows = tileM / multipliers;
+  if ((rows != kWgmmaM && rows != 2 * kWgmmaM) || rows * multipliers != tileM)
     return op.emitOpError()
-           << "pipeline MatmulWgmma needs an M tile of " << kWgmmaM << " or "
-           << 2 * kWgmmaM << " (m64 wgmma tiles of one warpgroup), got "
-           << tileM;
+           << "pipeline MatmulWgmma needs an M tile of 64 or 128 rows per "
+              "multiplying warpgroup (m64 wgmma tiles), got "
+           << tileM << " for " << multipliers << " warpgroup(s)";
   if (tileN < wantedK || tileN > kMaxWgmmaN || tileN % wantedK != 0)
     return op.emitOpError()
            << "pipeline MatmulWgmma needs an N tile that is a multiple of "
            << wantedK << " (B's 128-byte TMA boxes) between " << wantedK
            << " and " << kMaxWgmmaN << " (wgmma's widest N), got " << tileN;
-  if (tileM * tileN / kWarpgroupThreads > kMaxWgmmaAccumulatorsPerThread)
+  if (rows * tileN / kWarpgroupThreads > kMaxWgmmaAccumulatorsPerThread)
     return op.emitOpError()
-           << "the " << tileM << "x" << tileN << " tile needs "
-           << tileM * tileN / kWarpgroupThreads
+           << "the " << rows << "x" << tileN << " tile of a warpgroup needs "
+           << rows * tileN / kWarpgroupThreads
            << " f32 accumulator registers per thread; one warpgroup holds at "
               "most "
            << kMaxWgmmaAccumulatorsPerThread;

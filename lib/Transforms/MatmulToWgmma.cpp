@@ -59,6 +59,14 @@ static constexpr int64_t kTryWaitTicks = 10000000;
 /// Alignment TMA destinations with 128-byte swizzle need (the swizzle
 /// pattern repeats every 8 rows of 128 bytes).
 static constexpr int64_t kSwizzledTileAlignment = 1024;
+/// Threads of a warpgroup, and the accumulator rows (one m64 tile) whose
+/// place nvgpu.warpgroup.mma.store derives from each warpgroup's index.
+static constexpr int64_t kWarpgroupThreads = 128;
+static constexpr int64_t kWarpgroupRows = 64;
+/// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
+/// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
+static constexpr uint32_t kProducerRegisters = 40;
+static constexpr uint32_t kConsumerRegisters = 232;
 
 bool mlir::gpucg::isZeroFill(linalg::FillOp fill) {
   Value value = fill.value();
@@ -79,6 +87,9 @@ struct WgmmaMatmul {
   ArgumentView a, b;
   Value c;
   int64_t tileM, tileN, tileK, k, stages;
+  /// Consumer warpgroups of a warp-specialized workgroup (plus one
+  /// producer); 0 when one warpgroup does everything.
+  int64_t consumers;
   Type elementType;
 
   int64_t elementBytes() const {
@@ -149,6 +160,17 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   matmul.tileN = level0[1];
   matmul.tileK = level0[2];
   matmul.stages = info.getPipelineDepth();
+  int64_t threads = info.getNumThreads().value_or(0);
+  matmul.consumers =
+      threads > kWarpgroupThreads ? threads / kWarpgroupThreads - 1 : 0;
+  if (threads % kWarpgroupThreads != 0 || threads == 0 ||
+      (matmul.consumers &&
+       matmul.tileM % (matmul.consumers * kWarpgroupRows) != 0))
+    return op.emitOpError()
+           << "has a workgroup of " << threads << " threads for an M tile of "
+           << matmul.tileM
+           << "; pipeline MatmulWgmma runs one warpgroup (128 threads), or "
+              "one producer and consumer warpgroups of 64 or 128 rows each";
 
   auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
   auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
@@ -284,7 +306,13 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value isLeader =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid, c0);
-  Value barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+  // Full barriers: a stage's TMA bytes have landed. Empty barriers (warp
+  // specialization only): every consumer thread has retired the stage.
+  Value fullBarriers =
+      nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+  Value emptyBarriers;
+  if (matmul.consumers)
+    emptyBarriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
 
   // Byte offsets of a stage's A tile and B chunks in the ring.
   auto stageBase = [&](OpBuilder &b, Value stage) -> Value {
@@ -299,13 +327,22 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     return memref::ViewOp::create(b, loc, type, ring, bytes, ValueRange());
   };
 
-  // Thread 0: one arrival per phase (its expect_tx); the TMA bytes complete
-  // it.
+  // Thread 0 initialises the barriers: a full barrier's phase is one
+  // arrival (the loader's expect_tx) and the TMA bytes; an empty barrier's
+  // is one arrival of each consumer thread.
   scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
-    for (int64_t stage = 0; stage < matmul.stages; ++stage)
-      nvgpu::MBarrierInitOp::create(
-          b, loc, barriers, arith::ConstantIndexOp::create(b, loc, 1),
-          arith::ConstantIndexOp::create(b, loc, stage), Value());
+    for (int64_t stage = 0; stage < matmul.stages; ++stage) {
+      Value stageIndex = arith::ConstantIndexOp::create(b, loc, stage);
+      nvgpu::MBarrierInitOp::create(b, loc, fullBarriers,
+                                    arith::ConstantIndexOp::create(b, loc, 1),
+                                    stageIndex, Value());
+      if (matmul.consumers)
+        nvgpu::MBarrierInitOp::create(
+            b, loc, emptyBarriers,
+            arith::ConstantIndexOp::create(
+                b, loc, kWarpgroupThreads * matmul.consumers),
+            stageIndex, Value());
+    }
     nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, bMap, Value());
     scf::YieldOp::create(b, loc);
@@ -320,13 +357,13 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   auto loadStage = [&](OpBuilder &b, Value stage, Value kTile) {
     Value base = stageBase(b, stage);
     nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, barriers,
+        b, loc, fullBarriers,
         arith::ConstantIndexOp::create(b, loc, matmul.stageBytes()), stage,
         Value());
     Value k = arith::MulIOp::create(
         b, loc, kTile, arith::ConstantIndexOp::create(b, loc, matmul.tileK));
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, view(b, base, 0, aTileType), barriers, aMap,
+        b, loc, view(b, base, 0, aTileType), fullBarriers, aMap,
         ValueRange{arith::AddIOp::create(b, loc, aK, k), aRow}, stage, Value(),
         Value());
     Value kB = arith::AddIOp::create(b, loc, bK, k);
@@ -339,84 +376,215 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           b, loc,
           view(b, base, matmul.aTileBytes() + chunk * matmul.bChunkBytes(),
                bChunkType),
-          barriers, bMap, ValueRange{column, kB}, stage, Value(), Value());
+          fullBarriers, bMap, ValueRange{column, kB}, stage, Value(), Value());
     }
   };
 
-  // Prologue: every stage that has a K tile.
-  int64_t prologue = std::min(matmul.stages, matmul.numKTiles());
-  scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
-    scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-                       arith::ConstantIndexOp::create(b, loc, prologue),
-                       arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
-                       [&](OpBuilder &b, Location, Value kTile, ValueRange) {
-                         loadStage(b, kTile, kTile);
-                         scf::YieldOp::create(b, loc);
-                       });
-    scf::YieldOp::create(b, loc);
-  });
+  auto accumulatorType = [&](int64_t rows) {
+    return nvgpu::WarpgroupAccumulatorType::get(
+        ctx, VectorType::get({rows, matmul.tileN}, rewriter.getF32Type()));
+  };
+  // Waits for the stage of `kTile` to be full (its phase `kTile / stages`),
+  // then multiplies the `rows` of A from `aRowOffset` by B into `acc`,
+  // leaving `inFlight` wgmma groups in flight.
+  auto waitAndMultiply = [&](OpBuilder &b, Value kTile, Value acc, int64_t rows,
+                             Value aRowOffset, int64_t inFlight) -> Value {
+    Value stage = arith::RemUIOp::create(b, loc, kTile, stagesValue);
+    Value round = arith::DivUIOp::create(b, loc, kTile, stagesValue);
+    Value parity = arith::TruncIOp::create(
+        b, loc, b.getI1Type(),
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), round));
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, fullBarriers, parity,
+        arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
+    Value base = stageBase(b, stage);
+    auto aType = smemType({rows, matmul.tileK}, elt);
+    Value aBytes = base;
+    if (aRowOffset)
+      aBytes = arith::AddIOp::create(
+          b, loc, base,
+          arith::MulIOp::create(
+              b, loc, aRowOffset,
+              arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
+    Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
+        view(b, aBytes, 0, aType), aMap);
+    Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
+        view(b, base, matmul.aTileBytes(), bTileType), bMap);
+    // B is K x N with N contiguous: wgmma's transposed-B form.
+    return nvgpu::WarpgroupMmaOp::create(
+        b, loc, acc.getType(), aDescriptor, bDescriptor,
+        static_cast<uint64_t>(inFlight), UnitAttr(), b.getUnitAttr(), acc);
+  };
 
-  // The K loop. With two or more stages each wgmma group stays in flight
-  // while the next is issued (wait_group 1): the step before it has then
-  // retired, and its stage is refilled. With one stage every step retires
-  // before its stage is refilled (wait_group 0).
-  int64_t inFlight = matmul.stages >= 2 ? 1 : 0;
-  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx,
-      VectorType::get({matmul.tileM, matmul.tileN}, rewriter.getF32Type()));
-  Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(rewriter, loc,
-                                                            accumulatorType);
-  auto aDescriptorType =
-      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTileType);
-  auto bDescriptorType =
-      nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType);
-  auto loop = scf::ForOp::create(
-      rewriter, loc, c0, kTiles, c1, ValueRange{init},
-      [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
-        Value stage = arith::RemUIOp::create(b, loc, kTile, stagesValue);
-        Value round = arith::DivUIOp::create(b, loc, kTile, stagesValue);
-        Value parity = arith::TruncIOp::create(
-            b, loc, b.getI1Type(),
-            arith::IndexCastUIOp::create(b, loc, b.getI64Type(), round));
-        nvgpu::MBarrierTryWaitParityOp::create(
-            b, loc, barriers, parity,
-            arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
-        Value base = stageBase(b, stage);
-        Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-            b, loc, aDescriptorType, view(b, base, 0, aTileType), aMap);
-        Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-            b, loc, bDescriptorType,
-            view(b, base, matmul.aTileBytes(), bTileType), bMap);
-        // B is K x N with N contiguous: wgmma's transposed-B form.
-        Value next = nvgpu::WarpgroupMmaOp::create(
-            b, loc, accumulatorType, aDescriptor, bDescriptor,
-            static_cast<uint64_t>(inFlight), UnitAttr(), b.getUnitAttr(),
-            iterArgs.front());
-        // Every warp has retired K tile `kTile - inFlight`: refill its stage
-        // with the tile `stages` further on.
-        gpu::BarrierOp::create(b, loc);
-        Value retired = arith::SubIOp::create(
-            b, loc, kTile, arith::ConstantIndexOp::create(b, loc, inFlight));
-        Value refill = arith::AddIOp::create(b, loc, retired, stagesValue);
-        Value hasRetired = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::sge, kTile,
-            arith::ConstantIndexOp::create(b, loc, inFlight));
-        Value hasTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                              refill, kTiles);
-        Value cond = arith::AndIOp::create(
-            b, loc, isLeader,
-            arith::AndIOp::create(b, loc, hasRetired, hasTile));
-        scf::IfOp::create(b, loc, cond, [&](OpBuilder &b, Location) {
-          loadStage(b, arith::RemUIOp::create(b, loc, retired, stagesValue),
-                    refill);
+  if (matmul.consumers == 0) {
+    // One warpgroup does everything. Prologue: thread 0 fills every stage
+    // that has a K tile.
+    int64_t prologue = std::min(matmul.stages, matmul.numKTiles());
+    scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
+      scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                         arith::ConstantIndexOp::create(b, loc, prologue),
+                         arith::ConstantIndexOp::create(b, loc, 1),
+                         ValueRange(),
+                         [&](OpBuilder &b, Location, Value kTile, ValueRange) {
+                           loadStage(b, kTile, kTile);
+                           scf::YieldOp::create(b, loc);
+                         });
+      scf::YieldOp::create(b, loc);
+    });
+
+    // The K loop. With two or more stages each wgmma group stays in flight
+    // while the next is issued (wait_group 1): the step before it has then
+    // retired, and its stage is refilled. With one stage every step
+    // retires before its stage is refilled (wait_group 0).
+    int64_t inFlight = matmul.stages >= 2 ? 1 : 0;
+    Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+        rewriter, loc, accumulatorType(matmul.tileM));
+    auto loop = scf::ForOp::create(
+        rewriter, loc, c0, kTiles, c1, ValueRange{init},
+        [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
+          Value next = waitAndMultiply(b, kTile, iterArgs.front(), matmul.tileM,
+                                       Value(), inFlight);
+          // Every warp has retired K tile `kTile - inFlight`: refill its
+          // stage with the tile `stages` further on.
+          gpu::BarrierOp::create(b, loc);
+          Value retired = arith::SubIOp::create(
+              b, loc, kTile, arith::ConstantIndexOp::create(b, loc, inFlight));
+          Value refill = arith::AddIOp::create(b, loc, retired, stagesValue);
+          Value hasRetired = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sge, kTile,
+              arith::ConstantIndexOp::create(b, loc, inFlight));
+          Value hasTile = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, refill, kTiles);
+          Value cond = arith::AndIOp::create(
+              b, loc, isLeader,
+              arith::AndIOp::create(b, loc, hasRetired, hasTile));
+          scf::IfOp::create(b, loc, cond, [&](OpBuilder &b, Location) {
+            loadStage(b, arith::RemUIOp::create(b, loc, retired, stagesValue),
+                      refill);
+            scf::YieldOp::create(b, loc);
+          });
+          scf::YieldOp::create(b, loc, next);
+        });
+    // The last group must retire before its registers are read.
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0),
+                                       matmul.c);
+  } else {
+    // Warp specialization: warpgroups 0 .. consumers-1 multiply, each its
+    // own `consumerRows` of the tile; the last warpgroup produces, its
+    // thread 0 alone issuing TMA loads into stages the consumers released.
+    int64_t consumerThreads = kWarpgroupThreads * matmul.consumers;
+    int64_t consumerRows = matmul.tileM / matmul.consumers;
+    Value isConsumer = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ult, tid, index(consumerThreads));
+    // Registers move from the producer to the consumers (the producer needs
+    // few; the sizes are CUTLASS's for one producer and two consumers).
+    bool moveRegisters = matmul.consumers >= 2;
+    scf::IfOp::create(
+        rewriter, loc, isConsumer,
+        [&](OpBuilder &b, Location) {
+          if (moveRegisters)
+            NVVM::SetMaxRegisterOp::create(
+                b, loc, kConsumerRegisters,
+                NVVM::SetMaxRegisterAction::increase);
+          Value warpgroup = arith::DivUIOp::create(
+              b, loc, tid,
+              arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
+          Value rowOffset = arith::MulIOp::create(
+              b, loc, warpgroup,
+              arith::ConstantIndexOp::create(b, loc, consumerRows));
+          Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+              b, loc, accumulatorType(consumerRows));
+          auto loop = scf::ForOp::create(
+              b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
+              arith::ConstantIndexOp::create(b, loc, 1), ValueRange{init},
+              [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
+                Value next = waitAndMultiply(b, kTile, iterArgs.front(),
+                                             consumerRows, rowOffset,
+                                             /*inFlight=*/1);
+                // This thread's previous K tile has retired: release its
+                // stage to the producer.
+                Value hasRetired = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ne, kTile,
+                    arith::ConstantIndexOp::create(b, loc, 0));
+                scf::IfOp::create(
+                    b, loc, hasRetired, [&](OpBuilder &b, Location) {
+                      Value retired = arith::SubIOp::create(
+                          b, loc, kTile,
+                          arith::ConstantIndexOp::create(b, loc, 1));
+                      nvgpu::MBarrierArriveOp::create(
+                          b, loc, emptyBarriers,
+                          arith::RemUIOp::create(b, loc, retired, stagesValue));
+                      scf::YieldOp::create(b, loc);
+                    });
+                scf::YieldOp::create(b, loc, next);
+              });
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+          // warpgroup.mma.store places each thread's rows by its absolute
+          // thread id: 64 rows per warpgroup before it. Its view of C starts
+          // where that puts the warpgroup's `consumerRows`.
+          Value storeRow =
+              arith::MulIOp::create(b, loc, warpgroup,
+                                    arith::ConstantIndexOp::create(
+                                        b, loc, consumerRows - kWarpgroupRows));
+          Value tile = memref::SubViewOp::create(
+              b, loc, matmul.c,
+              ArrayRef<OpFoldResult>{storeRow, b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(consumerRows),
+                                     b.getIndexAttr(matmul.tileN)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+          nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), tile);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &b, Location) {
+          if (moveRegisters)
+            NVVM::SetMaxRegisterOp::create(
+                b, loc, kProducerRegisters,
+                NVVM::SetMaxRegisterAction::decrease);
+          Value isProducer = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq, tid,
+              arith::ConstantIndexOp::create(b, loc, consumerThreads));
+          scf::IfOp::create(b, loc, isProducer, [&](OpBuilder &b, Location) {
+            scf::ForOp::create(
+                b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
+                arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+                [&](OpBuilder &b, Location, Value kTile, ValueRange) {
+                  Value stage =
+                      arith::RemUIOp::create(b, loc, kTile, stagesValue);
+                  // From the second round on, wait until the consumers
+                  // released the stage (phase round - 1 of its empty
+                  // barrier).
+                  Value round =
+                      arith::DivUIOp::create(b, loc, kTile, stagesValue);
+                  Value reused = arith::CmpIOp::create(
+                      b, loc, arith::CmpIPredicate::ne, round,
+                      arith::ConstantIndexOp::create(b, loc, 0));
+                  scf::IfOp::create(
+                      b, loc, reused, [&](OpBuilder &b, Location) {
+                        Value previous = arith::SubIOp::create(
+                            b, loc, round,
+                            arith::ConstantIndexOp::create(b, loc, 1));
+                        Value parity = arith::TruncIOp::create(
+                            b, loc, b.getI1Type(),
+                            arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                                         previous));
+                        nvgpu::MBarrierTryWaitParityOp::create(
+                            b, loc, emptyBarriers, parity,
+                            arith::ConstantIndexOp::create(b, loc,
+                                                           kTryWaitTicks),
+                            stage);
+                        scf::YieldOp::create(b, loc);
+                      });
+                  loadStage(b, stage, kTile);
+                  scf::YieldOp::create(b, loc);
+                });
+            scf::YieldOp::create(b, loc);
+          });
           scf::YieldOp::create(b, loc);
         });
-        scf::YieldOp::create(b, loc, next);
-      });
-  // The last group must retire before its registers are read.
-  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
-  nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0),
-                                     matmul.c);
+  }
   rewriter.eraseOp(op);
   rewriter.eraseOp(matmul.fill);
   return success();

@@ -1,18 +1,24 @@
 // gpucg-compile on sm_90a: a zero-filled f16 (and bf16) matmul into f32
-// takes pipeline MatmulWgmma. One warpgroup per 128x128 workgroup tile, A
-// and B loaded by TMA (one A box of 128x64 and two B boxes of 64x64 per K
-// step) into a ring of 4 stages in 1024-aligned dynamic shared memory,
-// waited on with mbarrier phases, multiplied by wgmma m64n128k16 with the
-// accumulator in registers. The ABI file describes the two tensor maps the
+// takes pipeline MatmulWgmma. A and B are loaded by TMA (one A box of
+// 128x64 and 64-column B boxes of 64x64 per K step) into a ring of stages
+// in 1024-aligned dynamic shared memory, waited on with mbarrier phases and
+// multiplied by wgmma with the accumulator in registers. @matmul is warp
+// specialized (one producer warpgroup that issues the TMA loads with 40
+// registers, two consumer warpgroups of 64 rows with 232 that release
+// stages on empty barriers); @matmul_one_warpgroup (a user's plan) and
+// @matmul_bf16 (M = 192: no warp-specialized tile divides it) run one
+// warpgroup that does both. The ABI files describe the tensor maps the
 // launcher builds. ptxas for sm_90a without spills; SASS with HGMMA and
 // UTMALDG where a disassembler is present.
 // RUN: rm -rf %t && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t})' -o %t.mlir
 // RUN: gpucg-opt %t.mlir > /dev/null
 // RUN: FileCheck %s --check-prefix=ABI < %t/matmul_kernel.abi
 // RUN: FileCheck %s --check-prefix=PTX < %t/matmul_kernel.ptx
+// RUN: FileCheck %s --check-prefix=ONE < %t/matmul_one_warpgroup_kernel.ptx
 // RUN: FileCheck %s --check-prefix=BF16 < %t/matmul_bf16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=ABI64 < %t/matmul_bf16_kernel.abi
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_kernel.ptx -o %t/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_one_warpgroup_kernel.ptx -o %t/o.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_bf16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/k.cubin | FileCheck %s --check-prefix=SASS %}
 
@@ -20,7 +26,7 @@
 // ABI: grid_x 4
 // ABI-NEXT: grid_y 4
 // ABI-NEXT: grid_z 1
-// ABI-NEXT: block_x 128
+// ABI-NEXT: block_x 384
 // ABI-NEXT: block_y 1
 // ABI-NEXT: block_z 1
 // 4 stages of a 128x64 A tile and a 64x128 B tile of f16.
@@ -36,20 +42,45 @@
 // PTX-NEXT: .param .u64 .ptr .align 1 matmul_kernel_param_0,
 // PTX-NEXT: .param .u64 .ptr .align 1 matmul_kernel_param_1,
 // PTX-NEXT: .param .u64 .ptr .align 1 matmul_kernel_param_2
-// PTX: .maxntid 128, 1, 1
-// PTX: .shared .align 8 .b8 __mbarrier[32];
-// PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
-// PTX: mbarrier.init.shared.b64
+// PTX: .maxntid 384, 1, 1
+// Full barriers (__mbarrier) of one arrival, empty ones (__mbarrier_0) of
+// the 256 consumer threads.
+// PTX-DAG: .shared .align 8 .b8 __mbarrier[32];
+// PTX-DAG: .shared .align 8 .b8 __mbarrier_0[32];
+// PTX-DAG: .shared .align 1024 .b8 __dynamic_shmem__0;
+// PTX: mov.b32 [[ARRIVALS:%r[0-9]+]], 1;
+// PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier], [[ARRIVALS]];
+// PTX-NEXT: mov.b32 [[CONSUMERS:%r[0-9]+]], 256;
+// PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier_0], [[CONSUMERS]];
 // PTX: prefetch.tensormap
-// PTX: mbarrier.arrive.expect_tx.shared.b64
-// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX: bar.sync
+// PTX-NOT: bar.sync
+// PTX: setmaxnreg.inc.sync.aligned.u32 232;
 // PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: wgmma.fence.sync.aligned
 // PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // PTX: wgmma.commit_group.sync.aligned
 // PTX: wgmma.wait_group.sync.aligned 1
+// PTX: mbarrier.arrive.shared.b64 {{.*}}, [__mbarrier_0]
 // PTX: wgmma.wait_group.sync.aligned 0
+// K = 256 is 4 K tiles in 4 stages: the producer never waits for a
+// released stage here (test/Transforms/lower-matmul-to-wgmma.mlir has the
+// wait).
+// PTX: setmaxnreg.dec.sync.aligned.u32 40;
+// PTX: mbarrier.arrive.expect_tx.shared.b64
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-NOT: .local
+
+// One warpgroup: thread 0 refills a stage after a barrier, no register moves.
+// ONE: .maxntid 128, 1, 1
+// ONE-NOT: setmaxnreg
+// ONE: mbarrier.try_wait.parity.shared.b64
+// ONE: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// ONE: wgmma.wait_group.sync.aligned 1
+// ONE: bar.sync
+// ONE: cp.async.bulk.tensor.2d
+// ONE: wgmma.wait_group.sync.aligned 0
+// ONE-NOT: .local
 
 // BF16: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // BF16-NOT: .local
@@ -77,7 +108,18 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
     return %0 : tensor<512x512xf32>
   }
-  // M = 192 takes the 64x256 tile (B in four 64-column boxes).
+  // K = 512: 8 K tiles through 4 stages, so stages are refilled.
+  func.func @matmul_one_warpgroup(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>,
+        translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 4>>}
+      ins(%a, %b : tensor<256x512xf16>, tensor<512x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+  // M = 192 takes the 64x256 tile of one warpgroup (B in four 64-column
+  // boxes).
   func.func @matmul_bf16(%a: tensor<192x128xbf16>, %b: tensor<128x512xbf16>, %c: tensor<192x512xf32>) -> tensor<192x512xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<192x512xf32>) -> tensor<192x512xf32>

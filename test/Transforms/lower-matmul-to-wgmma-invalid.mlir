@@ -118,3 +118,17 @@ func.func @tensors(%a: tensor<64x128xf16>, %b: tensor<128x64xf16>, %c: tensor<64
   %0 = linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : tensor<64x128xf16>, tensor<128x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// Two consumer warpgroups cannot split an M tile of 64 into m64 tiles.
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+func.func @consumer_rows(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 384 threads for an M tile of 64; pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and consumer warpgroups of 64 or 128 rows each}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}

@@ -103,3 +103,66 @@ func.func @other_pipeline(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>, 
   linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 32], [32, 32, 0], [16, 8, 16]]>} ins(%arg0, %arg1 : memref<64x128xf16>, memref<128x64xf16>) outs(%arg2 : memref<64x64xf32>)
   return %arg2 : memref<64x64xf32>
 }
+
+// Warp specialization (384 threads): warpgroups 0 and 1 multiply 64 rows
+// each, warpgroup 2's thread 0 loads; K = 256 in 2 stages, so the producer
+// waits for stages the consumers released (the empty barriers, of 256
+// arrivals).
+// CHECK-LABEL: func.func @warp_specialized
+// CHECK-SAME: (%[[A:.+]]: memref<128x256xf16>, %[[B:.+]]: memref<256x128xf16>, %[[C:.+]]: memref<128x128xf32>)
+// CHECK: %[[TID:.+]] = gpu.thread_id x
+// CHECK: %[[LEADER:.+]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK: %[[FULL:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// CHECK: %[[EMPTY:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// CHECK: scf.if %[[LEADER]] {
+// CHECK: nvgpu.mbarrier.init %[[FULL]][%c0], %c1
+// CHECK: nvgpu.mbarrier.init %[[EMPTY]][%c0], %c256
+// CHECK: nvgpu.mbarrier.init %[[FULL]][%c1], %c1
+// CHECK: nvgpu.mbarrier.init %[[EMPTY]][%c1], %c256
+// CHECK: gpu.barrier
+// CHECK: %[[CONSUMER:.+]] = arith.cmpi ult, %[[TID]], %c256
+// CHECK: scf.if %[[CONSUMER]] {
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: %[[WG:.+]] = arith.divui %[[TID]], %c128
+// CHECK: %[[INIT:.+]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK: %[[ACC:.+]] = scf.for %[[KT:.+]] = %c0 to %c4 step %c1 iter_args(%[[IT:.+]] = %[[INIT]])
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// The warpgroup's 64 rows of the stage's A tile: 8192 bytes each.
+// CHECK: %[[AROW:.+]] = arith.muli %[[WG]], %c8192
+// CHECK: %[[ABYTES:.+]] = arith.addi %{{.+}}, %[[AROW]]
+// CHECK: %[[VA:.+]] = memref.view %{{.+}}[%[[ABYTES]]][] : memref<65536xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.warpgroup.generate.descriptor %[[VA]]
+// CHECK: %[[NEXT:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[IT]] {transposeB} : {{.*}} <fragmented = vector<64x128xf32>> -> <fragmented = vector<64x128xf32>>
+// Release the stage of the previous K tile.
+// CHECK: %[[HAS:.+]] = arith.cmpi ne, %[[KT]], %c0
+// CHECK: scf.if %[[HAS]] {
+// CHECK: %[[PREV:.+]] = arith.subi %[[KT]], %c1
+// CHECK: %[[PSTAGE:.+]] = arith.remui %[[PREV]], %c2
+// CHECK: nvgpu.mbarrier.arrive %[[EMPTY]][%[[PSTAGE]]]
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// warpgroup.mma.store places warpgroup w's rows at 64 w itself: the view
+// starts at (64 - 64) w = 0.
+// CHECK: %[[TILE:.+]] = memref.subview %[[C]][0, 0] [64, 128] [1, 1]
+// CHECK: %[[VIEW:.+]] = memref.cast %[[TILE]]
+// CHECK: nvgpu.warpgroup.mma.store %[[ACC]], %[[VIEW]]
+// CHECK: } else {
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: %[[PRODUCER:.+]] = arith.cmpi eq, %[[TID]], %c256
+// CHECK: scf.if %[[PRODUCER]] {
+// CHECK: scf.for %[[PK:.+]] = %c0 to %c4 step %c1 {
+// CHECK: %[[STAGE:.+]] = arith.remui %[[PK]], %c2
+// CHECK: %[[ROUND:.+]] = arith.divui %[[PK]], %c2
+// CHECK: %[[REUSED:.+]] = arith.cmpi ne, %[[ROUND]], %c0
+// CHECK: scf.if %[[REUSED]] {
+// CHECK: %[[PREVROUND:.+]] = arith.subi %[[ROUND]], %c1
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%[[STAGE]]]
+// CHECK: }
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[STAGE]]], %c32768
+// CHECK-COUNT-3: nvgpu.tma.async.load
+func.func @warp_specialized(%arg0: memref<128x256xf16>, %arg1: memref<256x128xf16>, %arg2: memref<128x128xf32>) -> memref<128x128xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.fill ins(%cst : f32) outs(%arg2 : memref<128x128xf32>)
+  linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%arg0, %arg1 : memref<128x256xf16>, memref<256x128xf16>) outs(%arg2 : memref<128x128xf32>)
+  return %arg2 : memref<128x128xf32>
+}

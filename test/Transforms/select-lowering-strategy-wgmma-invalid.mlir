@@ -6,11 +6,11 @@
 // The verifier of pipeline MatmulWgmma on user plans (the same errors with
 // the wgmma pipeline's options).
 
-func.func @two_warpgroups(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+func.func @four_warpgroups(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{pipeline MatmulWgmma runs one warpgroup per workgroup: workgroup_size must be [128, 1, 1], got [256, 1, 1]}}
-  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], pipeline_depth = 2>>}
+  // expected-error @+1 {{pipeline MatmulWgmma runs one warpgroup, or one producer and one or two consumer warpgroups, per workgroup: workgroup_size must be [128, 1, 1], [256, 1, 1] or [384, 1, 1], got [512, 1, 1]}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [512, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }
@@ -31,7 +31,7 @@ func.func @k_tile(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<2
 func.func @m_tile(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{pipeline MatmulWgmma needs an M tile of 64 or 128 (m64 wgmma tiles of one warpgroup), got 256}}
+  // expected-error @+1 {{pipeline MatmulWgmma needs an M tile of 64 or 128 rows per multiplying warpgroup (m64 wgmma tiles), got 256 for 1 warpgroup(s)}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[256, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
@@ -53,7 +53,7 @@ func.func @n_tile(%a: tensor<256x256xf16>, %b: tensor<256x192xf16>, %c: tensor<2
 func.func @registers(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{the 128x256 tile needs 256 f32 accumulator registers per thread; one warpgroup holds at most 128}}
+  // expected-error @+1 {{the 128x256 tile of a warpgroup needs 256 f32 accumulator registers per thread; one warpgroup holds at most 128}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 256, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
@@ -153,3 +153,27 @@ func.func @sliced_a(%a: tensor<512x256xf16>, %b: tensor<256x256xf16>, %c: tensor
   return %0 : tensor<256x256xf32>
 }
 
+
+// -----
+
+// Two consumer warpgroups of 32 rows each.
+func.func @consumer_rows(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma needs an M tile of 64 or 128 rows per multiplying warpgroup (m64 wgmma tiles), got 64 for 2 warpgroup(s)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// Warpgroups along y.
+func.func @two_dimensional(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{workgroup_size must be [128, 1, 1], [256, 1, 1] or [384, 1, 1], got [128, 2, 1]}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 2, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}

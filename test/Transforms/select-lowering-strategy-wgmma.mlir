@@ -2,11 +2,14 @@
 // RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' | gpucg-opt -split-input-file > /dev/null
 
 // On sm_90a a zero-filled f16 matmul on the kernel's arguments takes
-// MatmulWgmma: one warpgroup, a 128x128 tile, K tiles of 64 (128-byte rows),
-// as many stages (up to 4) as K has tiles.
+// MatmulWgmma. Warp specialized (one producer and two consumer warpgroups:
+// 384 threads) with the first tile that gives every SM (132) a workgroup,
+// else the one with the most: 1024 x 1024 has 32 tiles of 128x256 and 64 of
+// 128x128, so 128x128; K tiles of 64 (128-byte rows), as many stages (up to
+// 4) as K has tiles.
 
 // CHECK-LABEL: func.func @f16_128x128
-// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
 // CHECK: linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 64]]>}
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @f16_128x128(%a: tensor<1024x512xf16>, %b: tensor<512x1024xf16>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
@@ -19,7 +22,23 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
-// M = 64: the 64x256 tile; K = 128: two stages.
+// 4096 x 4096 has 512 tiles of 128x256: 4 stages of 48 KB.
+// CHECK-LABEL: func.func @bf16_128x256
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[}}[128, 256, 64]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @bf16_128x256(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    return %0 : tensor<4096x4096xf32>
+  }
+}
+
+// -----
+
+// M = 64: no warp-specialized tile divides it; one warpgroup with the 64x256
+// tile; K = 128: two stages.
 // CHECK-LABEL: func.func @bf16_64x256
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 2
 // CHECK: tile_sizes = {{\[}}[64, 256, 64]]

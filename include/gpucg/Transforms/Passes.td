@@ -708,7 +708,15 @@ def LowerMatmulToWgmma
       5. `nvvm.wgmma.wait.group.sync.aligned 0` and
          `nvgpu.warpgroup.mma.store` of the accumulator into C's tile.
 
-    The workgroup is one warpgroup (`workgroup_size = [128, 1, 1]`). A and B
+    That is a workgroup of one warpgroup (`workgroup_size = [128, 1, 1]`).
+    With 256 or 384 threads the workgroup is warp specialized: the last
+    warpgroup produces (its first thread issues the loads once the stage's
+    empty barrier says every consumer thread released it; with two
+    consumers it gives registers away, `setmaxnreg` 40), the others consume
+    (`setmaxnreg` 232 with two), each multiplying its own 64 or 128 rows and
+    arriving on the empty barrier of the stage its retired group read.
+
+    A and B
     must be kernel arguments (or unit-stride views of them) with identity
     layouts, the matmul the only op of its tile with memory effects besides
     its fill; otherwise the pass fails with an error that says which.
