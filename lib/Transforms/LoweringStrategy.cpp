@@ -639,18 +639,11 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << "; MatmulWgmma takes f16 or bf16 operands with an f32 accumulator";
     return text;
   }
-  // A row-major M x K, B row-major K x N (TMA boxes of 128-byte rows along
-  // K and N), C M x N.
-  MLIRContext *ctx = op->getContext();
-  auto dim = [&](unsigned pos) { return getAffineDimExpr(pos, ctx); };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  unsigned m = shape->mPos, n = shape->nPos, k = shape->kPos;
-  unsigned numLoops = op.getNumLoops();
-  if (maps[0] != AffineMap::get(numLoops, 0, {dim(m), dim(k)}, ctx) ||
-      maps[1] != AffineMap::get(numLoops, 0, {dim(k), dim(n)}, ctx) ||
-      maps[2] != AffineMap::get(numLoops, 0, {dim(m), dim(n)}, ctx))
-    return "its operands are not A[m, k], B[k, n] and C[m, n] (transposed "
-           "operands are not supported yet)";
+  // A row-major M x K, B K x N or N x K (TMA boxes of 128-byte rows along
+  // K or N), C M x N.
+  if (!getWgmmaBLayout(op))
+    return "its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n] "
+           "(a transposed A or C is not supported)";
   int64_t tileK = getWgmmaKTile(shape->aType);
   if (shape->m() % kWgmmaM != 0 || shape->n() % tileK != 0 ||
       shape->k() % tileK != 0) {
@@ -704,8 +697,12 @@ static constexpr WgmmaTile kSingleWarpgroupTiles[] = {
 /// workgroup, else the dividing one with the most workgroups, else the first
 /// single-warpgroup tile that divides it.
 static const WgmmaTile *pickWgmmaTile(const MatmulShape &shape,
-                                      TargetAttr target) {
+                                      TargetAttr target, WgmmaBLayout bLayout) {
   auto divides = [&](const WgmmaTile &t) {
+    // A K-contiguous B takes warpgroups of 64 rows (verifyWgmmaStrategy).
+    int64_t rows = t.m / std::max<int64_t>(t.consumers, 1);
+    if (bLayout == WgmmaBLayout::KContiguous && rows != kWgmmaM)
+      return false;
     return shape.m() % t.m == 0 && shape.n() % t.n == 0;
   };
   auto workgroups = [&](const WgmmaTile &t) {
@@ -734,7 +731,7 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (!whyNoWgmma(op, target).empty())
     return std::nullopt;
   int64_t tileK = getWgmmaKTile(shape.aType);
-  const WgmmaTile *tile = pickWgmmaTile(shape, target);
+  const WgmmaTile *tile = pickWgmmaTile(shape, target, *getWgmmaBLayout(op));
   if (!tile)
     return std::nullopt;
   int64_t stageBytes = getWgmmaStageBytes(shape, tile->m, tile->n, tileK);
@@ -800,6 +797,12 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << "pipeline MatmulWgmma needs an M tile of 64 or 128 rows per "
               "multiplying warpgroup (m64 wgmma tiles), got "
            << tileM << " for " << multipliers << " warpgroup(s)";
+  if (*getWgmmaBLayout(op) == WgmmaBLayout::KContiguous && rows != kWgmmaM)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma multiplies a K-contiguous B (B[n, k]) "
+              "one k16 step at a time, which takes 64 rows per multiplying "
+              "warpgroup, got "
+           << rows;
   if (tileN < wantedK || tileN > kMaxWgmmaN || tileN % wantedK != 0)
     return op.emitOpError()
            << "pipeline MatmulWgmma needs an N tile that is a multiple of "

@@ -63,10 +63,39 @@ static constexpr int64_t kSwizzledTileAlignment = 1024;
 /// place nvgpu.warpgroup.mma.store derives from each warpgroup's index.
 static constexpr int64_t kWarpgroupThreads = 128;
 static constexpr int64_t kWarpgroupRows = 64;
+/// The most elements of a TMA box dimension.
+static constexpr int64_t kMaxTmaBox = 256;
+/// K of one wgmma instruction for 16-bit operands.
+static constexpr int64_t kWgmmaK = 16;
 /// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
 /// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
 static constexpr uint32_t kProducerRegisters = 40;
 static constexpr uint32_t kConsumerRegisters = 232;
+
+std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 3 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[0] != utils::IteratorType::parallel ||
+      iterators[1] != utils::IteratorType::parallel ||
+      iterators[2] != utils::IteratorType::reduction)
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(3, 0, results, ctx);
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != map({m, k}) || maps[2] != map({m, n}))
+    return std::nullopt;
+  if (maps[1] == map({k, n}))
+    return WgmmaBLayout::NContiguous;
+  if (maps[1] == map({n, k}))
+    return WgmmaBLayout::KContiguous;
+  return std::nullopt;
+}
 
 bool mlir::gpucg::isZeroFill(linalg::FillOp fill) {
   Value value = fill.value();
@@ -90,18 +119,30 @@ struct WgmmaMatmul {
   /// Consumer warpgroups of a warp-specialized workgroup (plus one
   /// producer); 0 when one warpgroup does everything.
   int64_t consumers;
+  WgmmaBLayout bLayout;
   Type elementType;
 
   int64_t elementBytes() const {
     return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
   }
   int64_t aTileBytes() const { return tileM * tileK * elementBytes(); }
-  /// B is loaded in column chunks of one swizzled row each.
-  int64_t bChunkColumns() const { return kSwizzleBytes / elementBytes(); }
+  /// An N-contiguous B is loaded in column chunks of one swizzled row each;
+  /// a K-contiguous B in one box of tileN rows, like A.
+  int64_t bChunkColumns() const {
+    return bLayout == WgmmaBLayout::KContiguous
+               ? tileN
+               : kSwizzleBytes / elementBytes();
+  }
   int64_t bChunkBytes() const {
     return tileK * bChunkColumns() * elementBytes();
   }
   int64_t numBChunks() const { return tileN / bChunkColumns(); }
+  /// The box of one B chunk, outermost first (B's own dimensions).
+  SmallVector<int64_t> bBox() const {
+    if (bLayout == WgmmaBLayout::KContiguous)
+      return {tileN, tileK};
+    return {tileK, bChunkColumns()};
+  }
   int64_t stageBytes() const {
     return aTileBytes() + numBChunks() * bChunkBytes();
   }
@@ -146,12 +187,15 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
     return op.emitOpError()
            << "is not bufferized; gpucg-lower-matmul-to-wgmma runs after "
               "gpucg-bufferize";
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != 3 || !linalg::isaContractionOpInterface(op))
-    return op.emitOpError() << "is not a matmul; pipeline MatmulWgmma lowers "
-                               "C[m, n] += A[m, k] * B[k, n]";
+  std::optional<WgmmaBLayout> bLayout = getWgmmaBLayout(op);
+  if (!bLayout)
+    return op.emitOpError()
+           << "is not a matmul over loops (m, n, k); pipeline MatmulWgmma "
+              "lowers C[m, n] += A[m, k] * B[k, n] or A[m, k] * B[n, k]";
   WgmmaMatmul matmul;
   matmul.op = op;
+  matmul.bLayout = *bLayout;
+  bool bKContiguous = *bLayout == WgmmaBLayout::KContiguous;
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   if (level0.size() != 3)
     return op.emitOpError() << "has a lowering_config level 0 of "
@@ -191,8 +235,10 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
               "accumulator";
   matmul.k = aType.getDimSize(1);
   // The workgroup's views: its rows of A, its columns of B, all of K.
-  if (aType.getDimSize(0) != matmul.tileM ||
-      bType.getDimSize(1) != matmul.tileN || bType.getDimSize(0) != matmul.k ||
+  int64_t bN = bType.getDimSize(bKContiguous ? 0 : 1);
+  int64_t bK = bType.getDimSize(bKContiguous ? 1 : 0);
+  if (aType.getDimSize(0) != matmul.tileM || bN != matmul.tileN ||
+      bK != matmul.k ||
       cType.getShape() != ArrayRef<int64_t>{matmul.tileM, matmul.tileN})
     return op.emitOpError() << "has views " << aType << ", " << bType << " and "
                             << cType << " that are not its workgroup tile "
@@ -209,6 +255,18 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << " elements) dividing K and an N tile of whole rows";
   if (matmul.stages < 1)
     return op.emitOpError() << "has pipeline_depth " << matmul.stages;
+  if (matmul.tileM > kMaxTmaBox || (bKContiguous && matmul.tileN > kMaxTmaBox))
+    return op.emitOpError()
+           << "has a " << matmul.tileM << "x" << matmul.tileN
+           << " tile; its TMA boxes (A's, and a K-contiguous B's) have at "
+              "most "
+           << kMaxTmaBox << " rows";
+  int64_t rows = matmul.tileM / std::max<int64_t>(matmul.consumers, 1);
+  if (bKContiguous && rows != kWarpgroupRows)
+    return op.emitOpError()
+           << "multiplies a K-contiguous B (B[n, k]) one k16 step at a time, "
+              "which takes 64 rows per multiplying warpgroup, got "
+           << rows;
 
   for (auto [index, name] : llvm::enumerate(StringRef("AB"))) {
     FailureOr<ArgumentView> view =
@@ -268,7 +326,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // Host: the tensor maps, on the arguments, at the top of the function
   // (gpucg-build-gpu-launch keeps them outside the launch).
   SmallVector<int64_t> aBox = {matmul.tileM, matmul.tileK};
-  SmallVector<int64_t> bBox = {matmul.tileK, matmul.bChunkColumns()};
+  SmallVector<int64_t> bBox = matmul.bBox();
   Block &entry = funcOp.getFunctionBody().front();
   rewriter.setInsertionPointToStart(&entry);
   auto createTensorMap = [&](BlockArgument arg, ArrayRef<int64_t> box) {
@@ -352,8 +410,10 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // Coordinates are innermost first: A[k, m], B[n, k].
   Value aRow = toValue(rewriter, loc, matmul.a.offsets[0]);
   Value aK = toValue(rewriter, loc, matmul.a.offsets[1]);
-  Value bK = toValue(rewriter, loc, matmul.b.offsets[0]);
-  Value bColumn = toValue(rewriter, loc, matmul.b.offsets[1]);
+  bool bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
+  Value bK = toValue(rewriter, loc, matmul.b.offsets[bKContiguous ? 1 : 0]);
+  Value bColumn =
+      toValue(rewriter, loc, matmul.b.offsets[bKContiguous ? 0 : 1]);
   auto loadStage = [&](OpBuilder &b, Value stage, Value kTile) {
     Value base = stageBase(b, stage);
     nvgpu::MBarrierArriveExpectTxOp::create(
@@ -376,7 +436,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           b, loc,
           view(b, base, matmul.aTileBytes() + chunk * matmul.bChunkBytes(),
                bChunkType),
-          fullBarriers, bMap, ValueRange{column, kB}, stage, Value(), Value());
+          fullBarriers, bMap,
+          bKContiguous ? ValueRange{kB, column} : ValueRange{column, kB}, stage,
+          Value(), Value());
     }
   };
 
@@ -406,16 +468,33 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           arith::MulIOp::create(
               b, loc, aRowOffset,
               arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
-    Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
-        view(b, aBytes, 0, aType), aMap);
-    Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
-        view(b, base, matmul.aTileBytes(), bTileType), bMap);
-    // B is K x N with N contiguous: wgmma's transposed-B form.
-    return nvgpu::WarpgroupMmaOp::create(
-        b, loc, acc.getType(), aDescriptor, bDescriptor,
-        static_cast<uint64_t>(inFlight), UnitAttr(), b.getUnitAttr(), acc);
+    auto multiply = [&](Value acc, int64_t offset, MemRefType aType,
+                        MemRefType bType, bool transposeB) -> Value {
+      Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
+          view(b, aBytes, offset, aType), aMap);
+      Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
+          view(b, base, matmul.aTileBytes() + offset, bType), bMap);
+      return nvgpu::WarpgroupMmaOp::create(
+          b, loc, acc.getType(), aDescriptor, bDescriptor,
+          static_cast<uint64_t>(inFlight), UnitAttr(),
+          transposeB ? b.getUnitAttr() : UnitAttr(), acc);
+    };
+    // B is K x N with N contiguous: wgmma's transposed-B form, the whole K
+    // tile in one op (nvgpu steps its descriptors 16 rows of B at a time).
+    if (!bKContiguous)
+      return multiply(acc, 0, aType, bTileType, /*transposeB=*/true);
+    // B is N x K with K contiguous, laid out like A: nvgpu would step B's
+    // descriptor as for the other layout, so each k16 step is its own op on
+    // descriptors 32 bytes further along both tiles' swizzled rows.
+    auto aStepType = smemType({rows, kWgmmaK}, elt);
+    auto bStepType = smemType({kWgmmaK, matmul.tileN}, elt);
+    int64_t stepBytes = kWgmmaK * matmul.elementBytes();
+    for (int64_t step = 0; step < matmul.tileK / kWgmmaK; ++step)
+      acc = multiply(acc, step * stepBytes, aStepType, bStepType,
+                     /*transposeB=*/false);
+    return acc;
   };
 
   if (matmul.consumers == 0) {

@@ -21,6 +21,9 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_one_warpgroup_kernel.ptx -o %t/o.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_bf16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/k.cubin | FileCheck %s --check-prefix=SASS %}
+// RUN: FileCheck %s --check-prefix=NT < %t/linear_kernel.ptx
+// RUN: FileCheck %s --check-prefix=NTABI < %t/linear_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_kernel.ptx -o %t/n.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // ABI: chip sm_90a
 // ABI: grid_x 4
@@ -91,6 +94,14 @@
 // ABI64: argument 1 function_argument 0 tensor_map bf16 192x128 box 64x64 swizzle 128b
 // ABI64: argument 2 function_argument 1 tensor_map bf16 128x512 box 64x64 swizzle 128b
 
+// @linear (C = A * W^T, W[n, k]): W loaded like A, one wgmma per k16 step,
+// without the transposed-B flag (imm-trans-b 0).
+// NTABI: block_x 384
+// NTABI: argument 2 function_argument 1 tensor_map bf16 2048x512 box 128x64 swizzle 128b
+// NT: .maxntid 384, 1, 1
+// NT: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// NT-NOT: .local
+
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // SASS:      kernel matmul_kernel
@@ -125,5 +136,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<192x512xf32>) -> tensor<192x512xf32>
     %0 = linalg.matmul ins(%a, %b : tensor<192x128xbf16>, tensor<128x512xbf16>) outs(%f : tensor<192x512xf32>) -> tensor<192x512xf32>
     return %0 : tensor<192x512xf32>
+  }
+  // A linear layer: C = A * W^T with W[n, k].
+  func.func @linear(%a: tensor<1024x512xbf16>, %w: tensor<2048x512xbf16>, %c: tensor<1024x2048xf32>) -> tensor<1024x2048xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %w : tensor<1024x512xbf16>, tensor<2048x512xbf16>) outs(%f : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+    return %0 : tensor<1024x2048xf32>
   }
 }

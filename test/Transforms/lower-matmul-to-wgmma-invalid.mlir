@@ -132,3 +132,34 @@ func.func @consumer_rows(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: mem
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[128, 64, 64]]>
+
+func.func @k_contiguous_b_rows(%a: memref<128x128xf16>, %b: memref<64x128xf16>, %c: memref<128x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op multiplies a K-contiguous B (B[n, k]) one k16 step at a time, which takes 64 rows per multiplying warpgroup, got 128}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.lowering_config = #config}
+    ins(%a, %b : memref<128x128xf16>, memref<64x128xf16>) outs(%c : memref<128x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A transposed A.
+func.func @transposed_a(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op is not a matmul over loops (m, n, k); pipeline MatmulWgmma lowers C[m, n] += A[m, k] * B[k, n] or A[m, k] * B[n, k]}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.lowering_config = #config}
+    ins(%a, %b : memref<128x64xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}

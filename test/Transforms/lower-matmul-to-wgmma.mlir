@@ -166,3 +166,35 @@ func.func @warp_specialized(%arg0: memref<128x256xf16>, %arg1: memref<256x128xf1
   linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%arg0, %arg1 : memref<128x256xf16>, memref<256x128xf16>) outs(%arg2 : memref<128x128xf32>)
   return %arg2 : memref<128x128xf32>
 }
+
+// A K-contiguous B (C = A * B^T): B's box is 128 rows of 64 k, loaded at
+// [k, n] like A; each k16 step is its own wgmma (no transposeB) on
+// descriptors 32 bytes further along the swizzled rows.
+// CHECK-LABEL: func.func @k_contiguous_b
+// CHECK: %[[MB:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%c128, %c64] : memref<*xbf16> -> <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for %[[S:.+]] = %c0 to %c2 step %c1 {
+// CHECK: %[[K:.+]] = arith.muli %[[S]], %c64
+// CHECK: nvgpu.tma.async.load
+// CHECK: %[[VB:.+]] = memref.view {{.*}} to memref<128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load %[[MB]][%[[K]], %c0], %{{.+}} to %[[VB]]
+// CHECK: scf.for
+// CHECK: %[[BASE:.+]] = arith.muli %{{.+}}, %c24576
+// CHECK: memref.view %{{.+}}[%[[BASE]]][] : {{.*}} to memref<64x16xbf16
+// CHECK: %[[B0:.+]] = arith.addi %[[BASE]], %c8192
+// CHECK: memref.view %{{.+}}[%[[B0]]][] : {{.*}} to memref<16x128xbf16
+// CHECK: %[[M0:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} : <tensor = memref<64x16xbf16, #gpu.address_space<workgroup>>>, <tensor = memref<16x128xbf16, #gpu.address_space<workgroup>>>
+// CHECK: %[[A1:.+]] = arith.addi %[[BASE]], %c32
+// CHECK: memref.view %{{.+}}[%[[A1]]][] : {{.*}} to memref<64x16xbf16
+// CHECK: %[[B1:.+]] = arith.addi %[[BASE]], %c8224
+// CHECK: memref.view %{{.+}}[%[[B1]]][] : {{.*}} to memref<16x128xbf16
+// CHECK: %[[M1:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M0]] :
+// CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M1]] :
+// CHECK: nvgpu.warpgroup.mma
+// CHECK-NOT: nvgpu.warpgroup.mma
+// CHECK: gpu.barrier
+func.func @k_contiguous_b(%arg0: memref<64x128xbf16>, %arg1: memref<128x128xbf16>, %arg2: memref<64x128xf32>) -> memref<64x128xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.fill ins(%cst : f32) outs(%arg2 : memref<64x128xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>} ins(%arg0, %arg1 : memref<64x128xbf16>, memref<128x128xbf16>) outs(%arg2 : memref<64x128xf32>)
+  return %arg2 : memref<64x128xf32>
+}

@@ -55,14 +55,14 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // What MatmulWgmma does not take falls back to mma.sync: an accumulator that
 // is not zero-filled in the kernel (C += A * B), sm_90 (no `a` features), a
-// fused consumer, a transposed B.
+// fused consumer, a transposed A.
 // CHECK-LABEL: func.func @accumulate
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
 // CHECK-LABEL: func.func @sm90
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
 // CHECK-LABEL: func.func @consumer
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
-// CHECK-LABEL: func.func @transposed_b
+// CHECK-LABEL: func.func @transposed_a
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @accumulate(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
@@ -86,10 +86,36 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     } -> tensor<256x256xf32>
     return %1 : tensor<256x256xf32>
   }
-  func.func @transposed_b(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  func.func @transposed_a(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
     return %0 : tensor<256x256xf32>
+  }
+}
+
+// -----
+
+// C = A * B^T (B[n, k], a linear layer's weights): B is loaded like A and
+// multiplied one k16 step at a time, with 64 rows per warpgroup: the
+// warp-specialized tiles (2 x 64 rows), or one warpgroup of 64 rows.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[}}[128, 128, 64]]
+// CHECK-LABEL: func.func @transposed_b_m64
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[}}[64, 256, 64]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @transposed_b(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x256xbf16>, tensor<256x256xbf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+  func.func @transposed_b_m64(%a: tensor<64x256xbf16>, %b: tensor<512x256xbf16>, %c: tensor<64x512xf32>) -> tensor<64x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x256xbf16>, tensor<512x256xbf16>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32>
+    return %0 : tensor<64x512xf32>
   }
 }

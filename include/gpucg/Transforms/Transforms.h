@@ -312,6 +312,21 @@ LogicalResult specializeWorkgroupTile(RewriterBase &rewriter,
 /// Whether `fill` writes zero (integer or floating-point).
 bool isZeroFill(linalg::FillOp fill);
 
+/// How a MatmulWgmma matmul holds B in memory.
+enum class WgmmaBLayout {
+  /// B[k, n], N contiguous (`C = A * B`): loaded in 64-column boxes and
+  /// multiplied as wgmma's transposed B.
+  NContiguous,
+  /// B[n, k], K contiguous (`C = A * B^T`, a linear layer's weights): loaded
+  /// like A, multiplied as wgmma's own B layout.
+  KContiguous,
+};
+
+/// The layout of B when `op` is a contraction over loops (m, n, k), in this
+/// order, with A[m, k], C[m, n] and B[k, n] or B[n, k]; std::nullopt
+/// otherwise.
+std::optional<WgmmaBLayout> getWgmmaBLayout(linalg::LinalgOp op);
+
 /// For a MatmulWgmma kernel (after workgroup tiling and bufferization):
 /// replaces its matmul root and the zero fill before it by a TMA + mbarrier
 /// ring of `pipeline_depth` stages feeding `nvgpu.warpgroup.mma`, with the
