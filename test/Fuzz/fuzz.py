@@ -49,6 +49,8 @@ CHIPS = {
 #: must refuse ("bad": the run must end in `error:`).
 OPTION_KINDS = {
     "chip": dict(good=list(CHIPS), odd=[], bad=["sm_42", "sm_80x", "gfx90a", "sm_"]),
+    # gpucg-matmul-wgmma's: sm_90a, the one chip with warpgroup MMA, mostly.
+    "wgmma-chip": dict(good=["sm_90a"], odd=["sm_90", "sm_80"], bad=["sm_90b", "gfx90a"]),
     "uint": dict(good=["0", "1", "2", "3", "4"], odd=["5", "8", "16", "64"],
                  bad=["-1", "x", "1.5", "99999999999999999999999"]),
     "depth": dict(good=["0", "1", "2", "3", "4"], odd=["5", "7", "16"],
@@ -63,7 +65,8 @@ OPTION_KINDS = {
                      bad=["bogus", "nvidia", "load_global_stage0"]),
     "bool": dict(good=["true", "false"], odd=["1", "0"], bad=["maybe", "2", "yes"]),
     # Enum option (cl::values): anything else is a parse error.
-    "mma-enum": dict(good=["auto", "wmma", "mma-sync"], odd=[], bad=["foo", "mma_sync", "WMMA"]),
+    "mma-enum": dict(good=["auto", "wmma", "mma-sync", "wgmma"], odd=[],
+                     bad=["foo", "mma_sync", "WMMA"]),
     # The MMA option of the vectorization and vector-to-gpu passes.
     "mma-string": dict(good=["auto", "wmma", "mma-sync"], odd=[], bad=["foo", "mma_sync", "tf32"]),
 }
@@ -80,6 +83,8 @@ NAMED_PIPELINES = [
          options={"chip": "chip", "depth": "depth", "padding": "pipeline_padding",
                   "schedule": "schedule", "epilogue-peeling": "bool"},
          must_contain="nvgpu.mma.sync"),
+    dict(name="gpucg-matmul-wgmma", anchor="builtin.module", options={"chip": "wgmma-chip"},
+         must_contain="nvgpu.warpgroup.mma"),
     # The SIMT pipelines take any kernel (others are re-planned as
     # SimtDistribute), so they have no tensor-core flavor.
     dict(name="gpucg-simt", anchor="builtin.module", options={"chip": "chip"}, simt=True),
@@ -140,6 +145,8 @@ OTHER_PASSES = [
     dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),
     dict(name="gpucg-split-rows-across-workgroups", anchor="func.func",
          options={}),
+    dict(name="gpucg-lower-matmul-to-wgmma", anchor="func.func", options={},
+         after=["canonicalize", "cse"]),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
     dict(name="gpucg-promote-thread-buffers", anchor="func.func",
          options={"max-bytes": "uint"}),
@@ -151,6 +158,7 @@ FLAVORS = {
                      mma="mma-sync"),
     "wmma": dict(select="mma=wmma require-tensor-cores=true", warp="true", mma="wmma"),
     "auto": dict(select="require-tensor-cores=true", warp="true", mma="auto"),
+    "wgmma": dict(select="mma=wgmma require-tensor-cores=true", warp="true", mma="auto"),
     "simt": dict(select="", warp="false", mma="auto"),
 }
 
@@ -171,9 +179,10 @@ TENSOR_CORE_TYPES = {
     "mma-sync": [("f16", "f32"), ("f16", "f16"), ("i8", "i32")],
     "wmma": [("f16", "f32"), ("f16", "f16"), ("f32", "f32")],
     "auto": [("f16", "f32"), ("f16", "f16"), ("i8", "i32"), ("f32", "f32")],
+    "wgmma": [("f16", "f32"), ("bf16", "f32")],
 }
 PIPELINE_KINDS = ["None", "SimtDistribute", "Vectorize", "MatmulSimt", "MatmulTensorCore",
-                  "MatmulTensorCoreMmaSync", "WarpReduction"]
+                  "MatmulTensorCoreMmaSync", "WarpReduction", "MatmulWgmma"]
 
 PRIMES = [2, 3, 5, 7, 13, 17, 31, 37, 61, 127, 257]
 POW2 = [2, 4, 8, 16, 32, 64, 128, 256, 512]
@@ -399,6 +408,9 @@ def pick_size(rng, large_ok, aligned):
 def pick_loops(rng, n, ctx):
     """Sizes of n loops (None: dynamic), at most one of them large."""
     loops = [pick_size(rng, ctx["large_ok"], ctx["aligned"]) for _ in range(n)]
+    if ctx["tensor_core"] == "wgmma" and rng.random() < 0.7:
+        # Whole wgmma tiles and 128-byte TMA rows.
+        loops = [rng.choice([64, 128, 192, 256, 512]) for _ in range(n)]
     if ctx["dynamic"]:
         for i in range(n):
             if rng.random() < 0.4:
@@ -412,7 +424,7 @@ def pick_loops(rng, n, ctx):
     return loops
 
 
-def gen_target(rng, case, clean):
+def gen_target(rng, case, clean, tensor_core=None):
     """Module attribute text, or '' for no target."""
     r = rng.random()
     if clean:
@@ -420,6 +432,8 @@ def gen_target(rng, case, clean):
     if r < 0.12:
         return ""
     chip = rng.choice(list(CHIPS))
+    if tensor_core == "wgmma" and rng.random() < 0.7:
+        chip = "sm_90a"         # the only chip with warpgroup MMA
     if r < 0.6:
         return '#gpucg.target<chip = "%s">' % chip
     if r < 0.9:
@@ -480,6 +494,14 @@ def sensible_config(rng, info):
     """A compilation_info that fits the root op (`info`: loop roles)."""
     roles = info["roles"]
     n = len(roles)
+    if info["kind"] == "contraction" and rng.random() < 0.15:
+        # Warp-specialized or single-warpgroup wgmma tiles (sm_90a only).
+        consumers = rng.choice([0, 1, 2])
+        rows = rng.choice([64, 64, 128])
+        l0 = {"b": 1, "m": rows * max(consumers, 1), "n": rng.choice([64, 128, 256]),
+              "k": rng.choice([64, 64, 32])}
+        extra = {"pipeline_depth": rng.choice([1, 2, 3, 4])}
+        return "MatmulWgmma", [[l0[r] for r in roles]], [128 * (consumers + 1), 1, 1], extra
     if info["kind"] == "contraction" and rng.random() < 0.7:
         pipe = rng.choice(["MatmulTensorCore", "MatmulTensorCoreMmaSync", "MatmulSimt"])
         if pipe == "MatmulSimt":
@@ -654,7 +676,12 @@ def gen_contraction(rng, k, ctx, kind):
     c_map = pre + [idx["m"], idx["n"]]
     a = k.operand(loops, a_map, ab)
     b = k.operand(loops, b_map, ab)
-    if rng.random() < 0.5:
+    if ctx["tensor_core"] == "wgmma" and rng.random() < 0.7:
+        # What MatmulWgmma takes: a zero-filled accumulator argument.
+        out = k.operand(loops, c_map, acc)
+        out = (k.fill(out[0], out[1], acc), out[1])
+        ctx["no_epilogue"] = rng.random() < 0.8
+    elif rng.random() < 0.5:
         out = k.operand(loops, c_map, acc)
     else:
         out = k.empty(loops, c_map, acc)
@@ -958,7 +985,8 @@ def gen_kernel(rng, case, name, tensor_core):
         return add_func_attrs(k_text, ctx["func_attrs"])
     else:
         res = gen_contraction(rng, k, ctx, kind)
-    if kind not in ("elementwise", "row_program") and rng.random() < 0.35:
+    if kind not in ("elementwise", "row_program") and rng.random() < 0.35 and \
+            not ctx.get("no_epilogue"):
         res = gen_epilogue(rng, k, ctx, res)
     case["kind"] = kind
     return add_func_attrs(k.text([(res[0], res[1])]), ctx["func_attrs"])
@@ -977,7 +1005,7 @@ def gen_module(rng, case, tensor_core):
     contraction of a type the family lowers, aligned static shapes, a valid
     target, no compilation_info."""
     case["clean"] = bool(tensor_core) and rng.random() < 0.4
-    target = gen_target(rng, case, case["clean"])
+    target = gen_target(rng, case, case["clean"], tensor_core)
     if not case["clean"] and rng.random() < (0.3 if case.get("memref_pass") else 0.03):
         funcs = [gen_smem_copy(rng, case)]
         case["kind"] = "smem_copy"
@@ -1092,6 +1120,8 @@ def gen_pipeline_case(rng, case, include_test):
             case["must_contain"] = entry["must_contain"]
         if "matmul" not in entry["name"] or entry.get("simt"):
             return None
+        if "wgmma" in entry["name"]:
+            return "wgmma"
         return "mma-sync" if "mma-sync" in entry["name"] else "wmma"
     if r < 0.88:
         entry = rng.choice(passes)
