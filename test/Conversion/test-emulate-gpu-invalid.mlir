@@ -209,3 +209,20 @@ func.func @clustered_reduce(%v: f32, %out: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// The Hopper ops of pipeline MatmulWgmma (mbarriers, TMA, warpgroup MMA)
+// are not modelled: the emulator says so instead of running them wrongly.
+func.func @mbarrier() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'nvgpu.mbarrier.create' op is not modelled by the CPU emulator (gpucg-test-emulate-gpu)}}
+    %b = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    nvgpu.mbarrier.init %b[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
