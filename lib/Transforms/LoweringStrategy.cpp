@@ -584,6 +584,10 @@ static constexpr int64_t kSwizzleBytes = 128;
 static constexpr int64_t kMaxWgmmaAccumulatorsPerThread = 128;
 /// wgmma's widest N.
 static constexpr int64_t kMaxWgmmaN = 256;
+/// Shared memory beside the ring: the mbarriers (static) and the padding
+/// that puts the ring, in dynamic shared memory, at a 1024-byte boundary
+/// (ptxas reports 1025 bytes of static shared memory for 4 stages).
+static constexpr int64_t kWgmmaStaticSharedMemory = 2048;
 /// More stages than this hide no more latency for one warpgroup.
 static constexpr int64_t kMaxWgmmaStages = 4;
 /// Consumer warpgroups of a warp-specialized MatmulWgmma workgroup, at most
@@ -735,9 +739,10 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (!tile)
     return std::nullopt;
   int64_t stageBytes = getWgmmaStageBytes(shape, tile->m, tile->n, tileK);
-  int64_t stages =
-      std::min({kMaxWgmmaStages, shape.k() / tileK,
-                target.getMaxSharedMemoryPerBlockOptin() / stageBytes});
+  int64_t stages = std::min(
+      {kMaxWgmmaStages, shape.k() / tileK,
+       (target.getMaxSharedMemoryPerBlockOptin() - kWgmmaStaticSharedMemory) /
+           stageBytes});
   if (stages < 1)
     return std::nullopt;
 
@@ -825,7 +830,8 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
   }
   int64_t stages = info.getPipelineDepth();
   int64_t bytes =
-      mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK));
+      addSat(mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK)),
+             kWgmmaStaticSharedMemory);
   if (bytes > target.getMaxSharedMemoryPerBlockOptin())
     return op.emitOpError()
            << "needs " << bytes << " bytes of shared memory, more than the "
@@ -834,7 +840,8 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << " allows per workgroup (max_shared_memory_per_block_optin): "
               "pipeline_depth "
            << stages << " x (A " << tileM << "x" << tileK << " + B " << tileK
-           << "x" << tileN << " tiles)";
+           << "x" << tileN << " tiles) and " << kWgmmaStaticSharedMemory
+           << " for the mbarriers and the ring's 1024-byte alignment";
   return success();
 }
 
