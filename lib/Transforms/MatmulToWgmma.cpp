@@ -253,8 +253,6 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "need a K tile of one 128-byte row ("
            << kSwizzleBytes / matmul.elementBytes()
            << " elements) dividing K and an N tile of whole rows";
-  if (matmul.stages < 1)
-    return op.emitOpError() << "has pipeline_depth " << matmul.stages;
   if (matmul.tileM > kMaxTmaBox || (bKContiguous && matmul.tileN > kMaxTmaBox))
     return op.emitOpError()
            << "has a " << matmul.tileM << "x" << matmul.tileN

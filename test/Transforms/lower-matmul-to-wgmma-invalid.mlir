@@ -163,3 +163,62 @@ func.func @transposed_a(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memr
     ins(%a, %b : memref<128x64xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x64xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has operands of dynamic shape; pipeline MatmulWgmma needs the workgroup's static tiles}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<?x128xf16>, memref<128x64xf16>) outs(%c : memref<?x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64]]>
+
+func.func @level_sizes(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has a lowering_config level 0 of 2 sizes for its 3 loops}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// The matmul in a loop of its own, not in the workgroup loop.
+func.func @in_a_loop(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+    // expected-error @+1 {{'linalg.matmul' op is not directly in its kernel's workgroup loop (an scf.forall over #gpu.block) or function body; run gpucg-tile-and-distribute-to-workgroups}}
+    linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  }
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 1>
+#config = #gpucg.lowering_config<tile_sizes = [[512, 64, 64]]>
+
+// An A box of 512 rows.
+func.func @box_rows(%a: memref<512x64xf16>, %b: memref<64x64xf16>, %c: memref<512x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<512x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has a 512x64 tile; its TMA boxes (A's, and a K-contiguous B's) have at most 256 rows}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<512x64xf16>, memref<64x64xf16>) outs(%c : memref<512x64xf32>)
+  return
+}

@@ -190,3 +190,51 @@ func.func @k_contiguous_b_rows(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>,
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }
+
+// -----
+
+func.func @dynamic(%a: tensor<?x256xf16>, %b: tensor<256x256xf16>, %c: tensor<?x256xf32>) -> tensor<?x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its shapes are dynamic}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<?x256xf16>, tensor<256x256xf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
+}
+
+// -----
+
+func.func @batch(%a: tensor<2x256x256xf16>, %b: tensor<2x256x256xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it has batch loops (MatmulWgmma tiles plain matmuls)}}
+  %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<2x256x256xf16>, tensor<2x256x256xf16>) outs(%f : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  return %0 : tensor<2x256x256xf32>
+}
+
+// -----
+
+func.func @transposed_a(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n] (a transposed A or C is not supported)}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// Not a contraction.
+func.func @elementwise(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it is not a contraction with one M, one N and one K loop}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"],
+      gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a : tensor<256x256xf32>) outs(%c : tensor<256x256xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
