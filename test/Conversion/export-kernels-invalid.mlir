@@ -119,7 +119,7 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
     %u = memref.cast %a : memref<128x64xf16> to memref<*xf16>
-    // expected-error @+1 {{the kernel ABI describes maps without interleave or L2 promotion that fill out-of-bounds with zero}}
+    // expected-error @+1 {{'nvgpu.tma.create.descriptor' op has a tensor map of type '!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_64b, oob = zero, interleave = none>'; the kernel ABI describes maps without interleave or L2 promotion that fill out-of-bounds with zero}}
     %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
     gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : !map)
     return
