@@ -572,18 +572,10 @@ bool mlir::gpucg::hasWarpgroupMma(TargetAttr target) {
   return target.getChip() == "sm_90a";
 }
 
-/// One warpgroup issues every wgmma of a MatmulWgmma workgroup.
-static constexpr int64_t kWarpgroupThreads = 128;
-/// wgmma's M: each m64 tile of the accumulator is one instruction.
-static constexpr int64_t kWgmmaM = 64;
-/// A and B tiles are TMA boxes in 128-byte swizzled rows, the only swizzle
-/// `nvgpu.warpgroup.generate.descriptor` encodes: a K tile (and B's column
-/// chunks) of exactly 128 bytes.
-static constexpr int64_t kSwizzleBytes = 128;
+using wgmma::kWarpgroupThreads;
+static constexpr int64_t kWgmmaM = wgmma::kTileRows;
 /// The f32 accumulator registers per thread one warpgroup may hold (of 255).
 static constexpr int64_t kMaxWgmmaAccumulatorsPerThread = 128;
-/// wgmma's widest N.
-static constexpr int64_t kMaxWgmmaN = 256;
 /// Shared memory beside the ring: the mbarriers (static) and the padding
 /// that puts the ring, in dynamic shared memory, at a 1024-byte boundary
 /// (ptxas reports 1025 bytes of static shared memory for 4 stages).
@@ -603,7 +595,7 @@ static int64_t getWgmmaConsumers(TranslationInfoAttr info) {
 
 /// The K tile (and B column chunk) of MatmulWgmma for elements of `type`.
 static int64_t getWgmmaKTile(Type type) {
-  return kSwizzleBytes / getByteWidth(type);
+  return wgmma::kSwizzleBytes / getByteWidth(type);
 }
 
 /// Bytes of workgroup memory one stage of A and B tiles takes.
@@ -808,11 +800,11 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
               "one k16 step at a time, which takes 64 rows per multiplying "
               "warpgroup, got "
            << rows;
-  if (tileN < wantedK || tileN > kMaxWgmmaN || tileN % wantedK != 0)
+  if (tileN < wantedK || tileN > wgmma::kMaxN || tileN % wantedK != 0)
     return op.emitOpError()
            << "pipeline MatmulWgmma needs an N tile that is a multiple of "
            << wantedK << " (B's 128-byte TMA boxes) between " << wantedK
-           << " and " << kMaxWgmmaN << " (wgmma's widest N), got " << tileN;
+           << " and " << wgmma::kMaxN << " (wgmma's widest N), got " << tileN;
   if (rows * tileN / kWarpgroupThreads > kMaxWgmmaAccumulatorsPerThread)
     return op.emitOpError()
            << "the " << rows << "x" << tileN << " tile of a warpgroup needs "

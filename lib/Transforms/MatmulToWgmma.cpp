@@ -51,22 +51,17 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-/// The swizzle of every TMA box and warpgroup descriptor: 128-byte rows.
-static constexpr int64_t kSwizzleBytes = 128;
+using wgmma::kSwizzleBytes;
+using wgmma::kWarpgroupThreads;
 /// Spin budget of each mbarrier try_wait before it retries (PTX's
 /// suspend-time hint, as upstream's examples use).
 static constexpr int64_t kTryWaitTicks = 10000000;
 /// Alignment TMA destinations with 128-byte swizzle need (the swizzle
 /// pattern repeats every 8 rows of 128 bytes).
 static constexpr int64_t kSwizzledTileAlignment = 1024;
-/// Threads of a warpgroup, and the accumulator rows (one m64 tile) whose
-/// place nvgpu.warpgroup.mma.store derives from each warpgroup's index.
-static constexpr int64_t kWarpgroupThreads = 128;
-static constexpr int64_t kWarpgroupRows = 64;
-/// The most elements of a TMA box dimension.
-static constexpr int64_t kMaxTmaBox = 256;
-/// K of one wgmma instruction for 16-bit operands.
-static constexpr int64_t kWgmmaK = 16;
+static constexpr int64_t kWarpgroupRows = wgmma::kTileRows;
+static constexpr int64_t kMaxTmaBox = wgmma::kMaxBoxSize;
+static constexpr int64_t kWgmmaK = wgmma::kInstructionK;
 /// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
 /// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
 static constexpr uint32_t kProducerRegisters = 40;
@@ -440,6 +435,16 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     }
   };
 
+  // Waits until barrier `stage` of `group` has completed phase `phase` (its
+  // parity: phases alternate).
+  auto waitForPhase = [&](OpBuilder &b, Value group, Value stage, Value phase) {
+    Value parity = arith::TruncIOp::create(
+        b, loc, b.getI1Type(),
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), phase));
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, group, parity,
+        arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
+  };
   auto accumulatorType = [&](int64_t rows) {
     return nvgpu::WarpgroupAccumulatorType::get(
         ctx, VectorType::get({rows, matmul.tileN}, rewriter.getF32Type()));
@@ -450,13 +455,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   auto waitAndMultiply = [&](OpBuilder &b, Value kTile, Value acc, int64_t rows,
                              Value aRowOffset, int64_t inFlight) -> Value {
     Value stage = arith::RemUIOp::create(b, loc, kTile, stagesValue);
-    Value round = arith::DivUIOp::create(b, loc, kTile, stagesValue);
-    Value parity = arith::TruncIOp::create(
-        b, loc, b.getI1Type(),
-        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), round));
-    nvgpu::MBarrierTryWaitParityOp::create(
-        b, loc, fullBarriers, parity,
-        arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
+    waitForPhase(b, fullBarriers, stage,
+                 arith::DivUIOp::create(b, loc, kTile, stagesValue));
     Value base = stageBase(b, stage);
     auto aType = smemType({rows, matmul.tileK}, elt);
     Value aBytes = base;
@@ -640,18 +640,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                       arith::ConstantIndexOp::create(b, loc, 0));
                   scf::IfOp::create(
                       b, loc, reused, [&](OpBuilder &b, Location) {
-                        Value previous = arith::SubIOp::create(
-                            b, loc, round,
-                            arith::ConstantIndexOp::create(b, loc, 1));
-                        Value parity = arith::TruncIOp::create(
-                            b, loc, b.getI1Type(),
-                            arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
-                                                         previous));
-                        nvgpu::MBarrierTryWaitParityOp::create(
-                            b, loc, emptyBarriers, parity,
-                            arith::ConstantIndexOp::create(b, loc,
-                                                           kTryWaitTicks),
-                            stage);
+                        waitForPhase(
+                            b, emptyBarriers, stage,
+                            arith::SubIOp::create(
+                                b, loc, round,
+                                arith::ConstantIndexOp::create(b, loc, 1)));
                         scf::YieldOp::create(b, loc);
                       });
                   loadStage(b, stage, kTile);
@@ -672,12 +665,8 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   TranslationInfoAttr info = getTranslationInfo(funcOp);
   if (!info || info.getPipeline() != Pipeline::MatmulWgmma)
     return success();
-  SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots;
-  funcOp.walk([&](linalg::LinalgOp op) {
-    if (auto config =
-            op->getAttrOfType<LoweringConfigAttr>("gpucg.lowering_config"))
-      roots.push_back({op, config});
-  });
+  SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots =
+      getLoweringConfigRoots(funcOp);
   if (roots.size() != 1)
     return funcOp.emitOpError()
            << "is planned MatmulWgmma but has " << roots.size()

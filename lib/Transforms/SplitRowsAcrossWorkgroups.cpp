@@ -322,12 +322,8 @@ mlir::gpucg::splitRowsAcrossWorkgroups(RewriterBase &rewriter,
   if (!info || info.getPipeline() != Pipeline::WarpReduction)
     return success();
   // A kernel without roots is gpucg-distribute-reduction's error to report.
-  SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots;
-  funcOp.walk([&](linalg::LinalgOp op) {
-    if (auto config =
-            op->getAttrOfType<LoweringConfigAttr>("gpucg.lowering_config"))
-      roots.push_back({op, config});
-  });
+  SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots =
+      getLoweringConfigRoots(funcOp);
   for (auto [root, config] : roots) {
     ArrayRef<int64_t> level0 = config.getTileSizes(0);
     int64_t rowSize = root.getStaticLoopRanges().back();

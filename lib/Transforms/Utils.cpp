@@ -168,6 +168,17 @@ bool mlir::gpucg::isDistinctBuffer(Value root) {
   return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
 }
 
+SmallVector<std::pair<linalg::LinalgOp, gpucg::LoweringConfigAttr>>
+mlir::gpucg::getLoweringConfigRoots(FunctionOpInterface funcOp) {
+  SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots;
+  funcOp.walk([&](linalg::LinalgOp op) {
+    if (auto config =
+            op->getAttrOfType<LoweringConfigAttr>("gpucg.lowering_config"))
+      roots.push_back({op, config});
+  });
+  return roots;
+}
+
 FailureOr<SmallVector<linalg::LinalgOp>>
 mlir::gpucg::getWorkgroupTileRoots(FunctionOpInterface funcOp) {
   SmallVector<linalg::LinalgOp> roots;

@@ -44,6 +44,11 @@ bool isWorkgroupMemory(Type type);
 /// of it #gpu.block.
 bool isWorkgroupLoop(scf::ForallOp forallOp);
 
+/// The linalg ops of `funcOp` that carry a `gpucg.lowering_config`, with it,
+/// in walk order (a kernel's roots, as the strategy marked them).
+SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>>
+getLoweringConfigRoots(FunctionOpInterface funcOp);
+
 /// Checks a pass's `mma` option against the MMA family of `info`, a
 /// tensor-core pipeline's translation info. Emits an error on `op` and fails
 /// when the option contradicts the pipeline; succeeds for `auto` and for

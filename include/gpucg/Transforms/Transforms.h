@@ -312,6 +312,26 @@ LogicalResult specializeWorkgroupTile(RewriterBase &rewriter,
 /// Whether `fill` writes zero (integer or floating-point).
 bool isZeroFill(linalg::FillOp fill);
 
+/// Facts of sm_90a's warpgroup MMA and TMA that pipeline MatmulWgmma's
+/// strategy and its lowering both build on.
+namespace wgmma {
+/// Threads of a warpgroup, which issues each wgmma together.
+constexpr int64_t kWarpgroupThreads = 128;
+/// wgmma's M: rows of one accumulator tile (and the rows per warpgroup that
+/// `nvgpu.warpgroup.mma.store` places by thread id).
+constexpr int64_t kTileRows = 64;
+/// K of one wgmma instruction for 16-bit operands.
+constexpr int64_t kInstructionK = 16;
+/// wgmma's widest N.
+constexpr int64_t kMaxN = 256;
+/// A and B tiles are TMA boxes of 128-byte swizzled rows, the only swizzle
+/// `nvgpu.warpgroup.generate.descriptor` encodes (and a swizzled box's
+/// innermost dimension is exactly the swizzle): K tiles of 128 bytes.
+constexpr int64_t kSwizzleBytes = 128;
+/// The most elements of one dimension of a TMA box.
+constexpr int64_t kMaxBoxSize = 256;
+} // namespace wgmma
+
 /// How a MatmulWgmma matmul holds B in memory.
 enum class WgmmaBLayout {
   /// B[k, n], N contiguous (`C = A * B`): loaded in 64-column boxes and
