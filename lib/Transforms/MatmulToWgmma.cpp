@@ -65,6 +65,8 @@ static constexpr int64_t kWgmmaK = wgmma::kInstructionK;
 /// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
 /// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
 static constexpr uint32_t kProducerRegisters = 40;
+/// Consumer warpgroups the register split above is for, at most.
+static constexpr int64_t kMaxConsumers = 2;
 static constexpr uint32_t kConsumerRegisters = 232;
 
 std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
@@ -198,18 +200,24 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   matmul.tileM = level0[0];
   matmul.tileN = level0[1];
   matmul.tileK = level0[2];
+  if (llvm::any_of(level0, [](int64_t size) { return size <= 0; }))
+    return op.emitOpError()
+           << "has a lowering_config level 0 of [" << level0
+           << "]; pipeline MatmulWgmma needs positive M, N and K tiles";
   matmul.stages = info.getPipelineDepth();
   int64_t threads = info.getNumThreads().value_or(0);
   matmul.consumers =
       threads > kWarpgroupThreads ? threads / kWarpgroupThreads - 1 : 0;
   if (threads % kWarpgroupThreads != 0 || threads == 0 ||
+      matmul.consumers > kMaxConsumers ||
       (matmul.consumers &&
        matmul.tileM % (matmul.consumers * kWarpgroupRows) != 0))
     return op.emitOpError()
            << "has a workgroup of " << threads << " threads for an M tile of "
            << matmul.tileM
            << "; pipeline MatmulWgmma runs one warpgroup (128 threads), or "
-              "one producer and consumer warpgroups of 64 or 128 rows each";
+              "one producer and one or two consumer warpgroups of 64 or 128 "
+              "rows each";
 
   auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
   auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());

@@ -128,7 +128,7 @@ func.func @tensors(%a: tensor<64x128xf16>, %b: tensor<128x64xf16>, %c: tensor<64
 func.func @consumer_rows(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 384 threads for an M tile of 64; pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and consumer warpgroups of 64 or 128 rows each}}
+  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 384 threads for an M tile of 64; pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and one or two consumer warpgroups of 64 or 128 rows each}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
@@ -220,5 +220,34 @@ func.func @box_rows(%a: memref<512x64xf16>, %b: memref<64x64xf16>, %c: memref<51
   linalg.fill ins(%zero : f32) outs(%c : memref<512x64xf32>)
   // expected-error @+1 {{'linalg.matmul' op has a 512x64 tile; its TMA boxes (A's, and a K-contiguous B's) have at most 256 rows}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<512x64xf16>, memref<64x64xf16>) outs(%c : memref<512x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [640, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[256, 64, 64]]>
+
+// Four consumer warpgroups.
+func.func @four_consumers(%a: memref<256x128xf16>, %b: memref<128x64xf16>, %c: memref<256x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 640 threads for an M tile of 256; pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and one or two consumer warpgroups of 64 or 128 rows each}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<256x128xf16>, memref<128x64xf16>) outs(%c : memref<256x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 0, 64]]>
+
+// An N tile of 0 (B with no rows), which would divide by zero.
+func.func @zero_tile(%a: memref<64x128xf16>, %b: memref<0x128xf16>, %c: memref<64x0xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x0xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has a lowering_config level 0 of [64, 0, 64]; pipeline MatmulWgmma needs positive M, N and K tiles}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<0x128xf16>) outs(%c : memref<64x0xf32>)
   return
 }
