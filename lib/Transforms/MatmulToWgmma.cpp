@@ -402,6 +402,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                 b, loc, kWarpgroupThreads * matmul.consumers),
             stageIndex, Value());
     }
+    // Makes the initialised barriers visible to the TMA unit (the async
+    // proxy) that completes their transactions, as CUTLASS does.
+    NVVM::FenceMbarrierInitOp::create(b, loc);
     nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, bMap, Value());
     scf::YieldOp::create(b, loc);

@@ -55,6 +55,7 @@
 // PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier], [[ARRIVALS]];
 // PTX-NEXT: mov.b32 [[CONSUMERS:%r[0-9]+]], 256;
 // PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier_0], [[CONSUMERS]];
+// PTX: fence.mbarrier_init.release.cluster;
 // PTX: prefetch.tensormap
 // PTX: bar.sync
 // PTX-NOT: bar.sync

@@ -20,6 +20,7 @@
 // CHECK: %[[BAR:.+]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK: scf.if %[[LEADER]] {
 // CHECK-COUNT-3: nvgpu.mbarrier.init %[[BAR]][%{{.+}}], %c1
+// CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvgpu.tma.prefetch.descriptor %[[MA]]
 // CHECK: nvgpu.tma.prefetch.descriptor %[[MB]]
 // CHECK: }
