@@ -149,21 +149,11 @@ static FailureOr<std::string> describeTensorMap(nvgpu::TmaCreateDescriptorOp op,
   os << "function_argument " << arg.getArgNumber() << " tensor_map "
      << describeType(type).substr(strlen("memref ")) << " box ";
   llvm::interleave(box, os, "x");
-  os << " swizzle ";
-  switch (mapType.getSwizzle()) {
-  case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
-    os << "none";
-    break;
-  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
-    os << "32b";
-    break;
-  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
-    os << "64b";
-    break;
-  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
-    os << "128b";
-    break;
-  }
+  // nvgpu's own spelling less its prefix: none, 32b, 64b, 128b.
+  StringRef swizzle =
+      nvgpu::stringifyTensorMapSwizzleKind(mapType.getSwizzle());
+  swizzle.consume_front("swizzle_");
+  os << " swizzle " << swizzle;
   return text;
 }
 

@@ -80,4 +80,22 @@ gpucg_status gpucg_ensure_context(void);
    know (a memref of it is still fine, a scalar is not). */
 int gpucg_abi_type_bits(const char *type);
 
+/*===----------------------------------------------------------------------===*/
+/* Tensor maps (Kernel.c)                                                     */
+/*===----------------------------------------------------------------------===*/
+
+/* Encodes into `map` a tiled TMA tensor map of the `rank`-dimensional tensor
+   at `address` (1 to 5 dimensions) whose `sizes`, `strides` (in elements)
+   and `box` are outermost first, as MLIR gives them; the driver takes them
+   innermost first, the strides in bytes and without the innermost one.
+   Every element stride is 1. On failure sets the message and returns
+   GPUCG_ERROR_NO_DRIVER (a driver without cuTensorMapEncodeTiled) or the
+   driver's error. */
+gpucg_status gpucg_encode_tensor_map(
+    CUtensorMap *map, CUtensorMapDataType dataType, int elementBytes, int rank,
+    void *address, const int64_t *sizes, const int64_t *strides,
+    const int64_t *box, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill);
+
 #endif /* GPUCG_RUNTIME_INTERNAL_H */

@@ -628,6 +628,37 @@ static int tensorMapDataType(const gpucg_abi_argument *argument) {
   }
 }
 
+gpucg_status gpucg_encode_tensor_map(
+    CUtensorMap *map, CUtensorMapDataType dataType, int elementBytes, int rank,
+    void *address, const int64_t *sizes, const int64_t *strides,
+    const int64_t *box, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  if (!gpucg_cuda.cuTensorMapEncodeTiled)
+    return gpucg_fail(GPUCG_ERROR_NO_DRIVER,
+                      "the CUDA driver has no cuTensorMapEncodeTiled (CUDA "
+                      "12.0 and later)");
+  cuuint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[5] = {0};
+  cuuint32_t boxDim[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int d = 0; d < rank; ++d) {
+    int outer = rank - 1 - d;
+    globalDim[d] = (cuuint64_t)sizes[outer];
+    boxDim[d] = (cuuint32_t)box[outer];
+    if (d + 1 < rank)
+      globalStrides[d] = (cuuint64_t)(strides[outer - 1] * elementBytes);
+  }
+  memset(map, 0, sizeof(*map));
+  CUresult result = gpucg_cuda.cuTensorMapEncodeTiled(
+      map, dataType, (cuuint32_t)rank, address, globalDim, globalStrides,
+      boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill);
+  if (result != CUDA_SUCCESS)
+    return gpucg_fail_cuda(result,
+                           "cuTensorMapEncodeTiled(data type %d, "
+                           "rank %d)",
+                           (int)dataType, rank);
+  return GPUCG_SUCCESS;
+}
+
 /* The device address of a copy of `map`: an earlier launch's, or a new one
    (reusing the oldest once GPUCG_MAX_DEVICE_TENSOR_MAPS are kept, after the
    context has finished every launch that could read it). */
@@ -691,50 +722,34 @@ static gpucg_status encodeTensorMaps(gpucg_kernel *kernel,
       slot += slots;
       continue;
     }
-    if (!gpucg_cuda.cuTensorMapEncodeTiled)
-      return gpucg_fail(GPUCG_ERROR_CUDA,
-                        "gpucg_kernel_launch(%s): the CUDA driver has no "
-                        "cuTensorMapEncodeTiled (CUDA 12.0 or newer), which "
-                        "kernel argument %d needs",
-                        abi->kernel, i);
     int dataType = tensorMapDataType(argument);
     if (dataType < 0)
       return argumentError(abi, i, "no TMA data type for %d-bit elements",
                            argument->element_bits);
     const gpucg_argument *given = &arguments[argument->function_argument];
     int rank = argument->rank;
-    uint64_t elementBytes = (uint64_t)argument->element_bits / 8;
-    /* Innermost first, as the driver takes them; strides in bytes of the
-       dimensions after the innermost. */
-    cuuint64_t dims[GPUCG_ABI_MAX_RANK], strides[GPUCG_ABI_MAX_RANK];
-    cuuint32_t box[GPUCG_ABI_MAX_RANK], elementStrides[GPUCG_ABI_MAX_RANK];
-    uint64_t stride = elementBytes;
-    for (int d = 0; d < rank; ++d) {
-      int outer = rank - 1 - d;
-      dims[d] = (cuuint64_t)(given->sizes ? given->sizes[outer]
-                                          : argument->shape[outer]);
-      box[d] = (cuuint32_t)argument->box[outer];
-      elementStrides[d] = 1;
-      stride *= dims[d];
-      if (d + 1 < rank)
-        strides[d] = stride;
+    int elementBytes = argument->element_bits / 8;
+    /* Row-major: each dimension's stride is the product of the inner
+       sizes. */
+    int64_t sizes[GPUCG_ABI_MAX_RANK], strides[GPUCG_ABI_MAX_RANK];
+    int64_t stride = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      sizes[d] = given->sizes ? given->sizes[d] : argument->shape[d];
+      strides[d] = stride;
+      stride *= sizes[d];
     }
     int swizzle = argument->swizzle_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                   : argument->swizzle_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                   : argument->swizzle_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                                   : CU_TENSOR_MAP_SWIZZLE_NONE;
     CUtensorMap map;
-    memset(&map, 0, sizeof(map));
-    CUresult result = gpucg_cuda.cuTensorMapEncodeTiled(
-        &map, dataType, (cuuint32_t)rank,
-        (void *)(uintptr_t)given->device_pointer, dims, strides, box,
-        elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS)
-      return gpucg_fail_cuda(result,
-                             "cuTensorMapEncodeTiled(%s, kernel argument %d, "
-                             "function argument %d)",
-                             abi->kernel, i, argument->function_argument);
+    gpucg_status encoded = gpucg_encode_tensor_map(
+        &map, dataType, elementBytes, rank,
+        (void *)(uintptr_t)given->device_pointer, sizes, strides, argument->box,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (encoded != GPUCG_SUCCESS)
+      return encoded;
     CUdeviceptr device = 0;
     gpucg_status status = deviceTensorMap(kernel, &map, &device);
     if (status != GPUCG_SUCCESS)

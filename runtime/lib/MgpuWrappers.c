@@ -568,36 +568,16 @@ MGPU_EXPORT void *mgpuTensorMapEncodeTiledMemref(
   const int64_t *sizes = descriptor->sizesAndStrides;
   const int64_t *strides = sizes + tensorRank;
   int bytes = elementBytes[tensorDataType];
-  /* The driver's dimension 0 is the innermost one. */
-  cuuint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[5] = {0};
-  cuuint32_t boxDim[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
-  for (int64_t i = 0; i < tensorRank; ++i) {
-    globalDim[i] = (cuuint64_t)sizes[tensorRank - 1 - i];
-    boxDim[i] = (cuuint32_t)inputBoxDims[tensorRank - 1 - i];
-  }
-  for (int64_t i = 0; i + 1 < tensorRank; ++i)
-    globalStrides[i] = (cuuint64_t)(strides[tensorRank - 2 - i] * bytes);
   char *globalAddress = descriptor->aligned + descriptor->offset * bytes;
 
   CUtensorMap tensorMap;
-  memset(&tensorMap, 0, sizeof(tensorMap));
   if (!enter(name))
     return NULL;
-  if (!gpucg_cuda.cuTensorMapEncodeTiled) {
-    fail(name, gpucg_fail(GPUCG_ERROR_NO_DRIVER,
-                          "the CUDA driver has no cuTensorMapEncodeTiled "
-                          "(CUDA 12.0 and later)"));
-    return NULL;
-  }
-  CUresult result = gpucg_cuda.cuTensorMapEncodeTiled(
-      &tensorMap, tensorDataType, (cuuint32_t)tensorRank, globalAddress,
-      globalDim, globalStrides, boxDim, elementStrides, interleave, swizzle,
-      l2Promotion, oobFill);
-  if (result != CUDA_SUCCESS) {
-    fail(name, gpucg_fail_cuda(result,
-                               "cuTensorMapEncodeTiled(data type %d, rank "
-                               "%lld)",
-                               (int)tensorDataType, (long long)tensorRank));
+  gpucg_status status = gpucg_encode_tensor_map(
+      &tensorMap, tensorDataType, bytes, (int)tensorRank, globalAddress, sizes,
+      strides, inputBoxDims, interleave, swizzle, l2Promotion, oobFill);
+  if (status != GPUCG_SUCCESS) {
+    fail(name, status);
     return NULL;
   }
   CUdeviceptr deviceMap = 0;
