@@ -430,7 +430,14 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
     auto baseType = MemRefType::get({ShapedType::kDynamic},
                                     rewriter.getI8Type(),
                                     MemRefLayoutAttrInterface(), workgroup);
-    dynamicBase = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
+    auto base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
+    // The placements assume a base aligned to the most any allocation asked
+    // for; gpucg-convert-to-nvvm aligns the shared-memory symbol to it.
+    if (maxAlignment > kWorkgroupMemoryAlignment)
+      ctx->getLoadedDialect<gpucg::GpucgDialect>()
+          ->getAlignmentAttrHelper()
+          .setAttr(base, rewriter.getI64IntegerAttr(maxAlignment));
+    dynamicBase = base;
   }
   for (auto [index, allocation] : llvm::enumerate(*allocations)) {
     memref::AllocOp alloc = allocation.alloc;

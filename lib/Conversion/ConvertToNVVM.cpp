@@ -19,6 +19,7 @@
 
 #include "gpucg/Conversion/NVGPUToNVVM.h"
 #include "gpucg/Conversion/Passes.h"
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -215,9 +216,6 @@ static void inferVectorAccessAlignment(OpTy op) {
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
-
-/// The alignment of shared memory that TMA fills with 128-byte swizzle.
-static constexpr uint64_t kSwizzledTmaAlignment = 1024;
 
 namespace {
 struct ConvertToNVVMPass
@@ -464,31 +462,43 @@ struct ConvertToNVVMPass
     });
   }
 
-  /// TMA writes 128-byte-swizzled tiles only to 1024-byte aligned shared
-  /// memory; gpucg-build-gpu-launch places such tiles at aligned offsets of
-  /// dynamic shared memory, whose base the lowering aligns to 16 bytes only.
-  void alignDynamicSharedMemory(gpu::GPUModuleOp module) {
+  /// The alignment gpucg-build-gpu-launch placed dynamic shared memory's
+  /// allocations for (a 128-byte-swizzled TMA tile wants 1024), at least the
+  /// 16 bytes the lowering gives the symbol anyway.
+  uint64_t getDynamicSharedMemoryAlignment(gpu::GPUModuleOp module) {
+    uint64_t alignment = 0;
+    auto *dialect = getContext().getLoadedDialect<gpucg::GpucgDialect>();
+    if (!dialect)
+      return alignment;
+    module.walk([&](gpu::DynamicSharedMemoryOp op) {
+      if (IntegerAttr attr = dialect->getAlignmentAttrHelper().getAttr(op))
+        alignment = std::max<uint64_t>(alignment, attr.getInt());
+    });
+    return alignment;
+  }
+
+  /// Aligns the dynamic shared memory symbol(s) of `module` to `alignment`.
+  void alignDynamicSharedMemory(gpu::GPUModuleOp module, uint64_t alignment) {
     module.walk([&](LLVM::GlobalOp global) {
       if (global.getAddrSpace() !=
               static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared) ||
           !global.getSymName().starts_with("__dynamic_shmem_"))
         return;
-      if (global.getAlignment().value_or(0) < kSwizzledTmaAlignment)
-        global.setAlignment(kSwizzledTmaAlignment);
+      if (global.getAlignment().value_or(0) < alignment)
+        global.setAlignment(alignment);
     });
   }
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     alignWorkgroupAttributions(module);
-    bool hasTmaLoads = false;
-    module.walk([&](nvgpu::TmaAsyncLoadOp) { hasTmaLoads = true; });
+    uint64_t dynamicAlignment = getDynamicSharedMemoryAlignment(module);
     if (failed(checkBarePointerArguments(module)) ||
         failed(simplify(module)) || failed(convertToLLVM(module)) ||
         failed(checkFullyConverted(module)))
       return signalPassFailure();
-    if (hasTmaLoads)
-      alignDynamicSharedMemory(module);
+    if (dynamicAlignment)
+      alignDynamicSharedMemory(module, dynamicAlignment);
   }
 };
 } // namespace

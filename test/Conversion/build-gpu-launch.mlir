@@ -106,7 +106,7 @@ func.func @not_a_kernel(%a: memref<4xf32>) {
 // CHECK: %[[SMEM:.+]] = arith.constant 9216 : i32
 // CHECK: gpu.launch
 // CHECK-SAME: dynamic_shared_memory_size %[[SMEM]]
-// CHECK: %[[BASE:.+]] = gpu.dynamic_shared_memory
+// CHECK: %[[BASE:.+]] = gpu.dynamic_shared_memory {gpucg.alignment = 1024 : i64}
 // CHECK: %[[OFF1:.+]] = arith.constant 1024 : index
 // CHECK: memref.view %[[BASE]][%[[OFF1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xi8, #gpu.address_space<workgroup>>
 // CHECK: memref.view %[[BASE]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xi8, #gpu.address_space<workgroup>>

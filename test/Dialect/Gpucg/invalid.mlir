@@ -225,7 +225,7 @@ func.func @compilation_info_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info', 'gpucg.num_buffers', 'gpucg.workgroup_specialization'}}
+// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info', 'gpucg.num_buffers', 'gpucg.workgroup_specialization', 'gpucg.alignment'}}
 func.func @unknown_gpucg_attr() attributes {gpucg.config = 1 : i64} {
   return
 }
@@ -304,5 +304,13 @@ func.func @workgroup_size_huge() attributes {gpucg.translation_info = #gpucg.tra
 
 // expected-error @+1 {{pipeline_depth must be from 1 to 64, got 65}}
 func.func @pipeline_depth_huge() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, pipeline_depth = 65>} {
+  return
+}
+
+// -----
+
+func.func @alignment_not_power_of_two() {
+  // expected-error @+1 {{'gpu.dynamic_shared_memory' op attribute 'gpucg.alignment' must be a power-of-two integer, got 48 : i64}}
+  %0 = gpu.dynamic_shared_memory {gpucg.alignment = 48 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
   return
 }

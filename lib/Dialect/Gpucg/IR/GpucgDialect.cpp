@@ -103,13 +103,26 @@ LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
              << op->getNumRegions() << " regions";
     return success();
   }
+  if (name == getAlignmentAttrHelper().getName()) {
+    auto alignment = dyn_cast<IntegerAttr>(attr.getValue());
+    std::optional<int64_t> value =
+        alignment && alignment.getType().isSignlessInteger()
+            ? alignment.getValue().trySExtValue()
+            : std::nullopt;
+    if (!value || *value < 1 || !llvm::isPowerOf2_64(*value))
+      return op->emitOpError()
+             << "attribute '" << name
+             << "' must be a power-of-two integer, got " << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "unknown gpucg attribute '" << name
                            << "'; expected one of 'gpucg.target', "
                               "'gpucg.translation_info', "
                               "'gpucg.lowering_config', "
                               "'gpucg.compilation_info', "
                               "'gpucg.num_buffers', "
-                              "'gpucg.workgroup_specialization'";
+                              "'gpucg.workgroup_specialization', "
+                              "'gpucg.alignment'";
 }
 
 TranslationInfoAttr mlir::gpucg::getTranslationInfo(Operation *funcOp) {

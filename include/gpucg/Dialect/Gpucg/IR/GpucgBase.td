@@ -41,7 +41,11 @@ def Gpucg_Dialect : Dialect {
       one of N copies of the original buffer;
     * `gpucg.workgroup_specialization` (a unit attribute) on the `scf.if`
       that gpucg-workgroup-specialization made: its `then` region runs the
-      full, statically shaped tiles, its `else` region the partial ones.
+      full, statically shaped tiles, its `else` region the partial ones;
+    * `gpucg.alignment = N : i64` on the `gpu.dynamic_shared_memory` that
+      gpucg-build-gpu-launch made: its views' offsets assume a base aligned
+      to N bytes (a power of two above 16; 1024 for 128-byte-swizzled TMA
+      tiles), which gpucg-convert-to-nvvm gives the shared-memory symbol.
   }];
 
   let useDefaultAttributePrinterParser = 1;
@@ -52,7 +56,8 @@ def Gpucg_Dialect : Dialect {
     "::mlir::gpucg::LoweringConfigAttr":$lowering_config,
     "::mlir::gpucg::CompilationInfoAttr":$compilation_info,
     "::mlir::IntegerAttr":$num_buffers,
-    "::mlir::UnitAttr":$workgroup_specialization
+    "::mlir::UnitAttr":$workgroup_specialization,
+    "::mlir::IntegerAttr":$alignment
   );
   let extraClassDeclaration = [{
   private:
