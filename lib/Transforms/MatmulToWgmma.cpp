@@ -359,7 +359,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   auto bChunkType = smemType(bBox, elt);
   auto barrierType =
       nvgpu::MBarrierGroupType::get(ctx, workgroupSpace, matmul.stages);
-  Value c0 = index(0), c1 = index(1);
+  Value c0 = index(0);
   Value stagesValue = index(matmul.stages);
   Value kTiles = index(matmul.numKTiles());
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
@@ -456,29 +456,36 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         b, loc, group, parity,
         arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
   };
-  auto accumulatorType = [&](int64_t rows) {
-    return nvgpu::WarpgroupAccumulatorType::get(
-        ctx, VectorType::get({rows, matmul.tileN}, rewriter.getF32Type()));
-  };
-  // Waits for the stage of `kTile` to be full (its phase `kTile / stages`),
-  // then multiplies the `rows` of A from `aRowOffset` by B into `acc`,
-  // leaving `inFlight` wgmma groups in flight.
-  auto waitAndMultiply = [&](OpBuilder &b, Value kTile, Value acc, int64_t rows,
-                             Value aRowOffset, int64_t inFlight) -> Value {
+  // Accumulators are 64 rows each: MLIR 22's lowering of
+  // warpgroup.mma.store places the second 64-row block of a taller one
+  // N/2 rows (the elements a thread holds of the first) below the first,
+  // not 64 (right only for N = 128), so a warpgroup of 128 rows keeps two.
+  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx,
+      VectorType::get({kWarpgroupRows, matmul.tileN}, rewriter.getF32Type()));
+  // wgmma ops (each its own group) per K step and accumulator block: one,
+  // or one per k16 step for a K-contiguous B (see below).
+  int64_t opsPerBlock = bKContiguous ? matmul.tileK / kWgmmaK : 1;
+  // Waits for the stage of `kTile` to be full (its phase `kTile / stages`)
+  // and returns its index.
+  auto waitForStage = [&](OpBuilder &b, Value kTile) {
     Value stage = arith::RemUIOp::create(b, loc, kTile, stagesValue);
     waitForPhase(b, fullBarriers, stage,
                  arith::DivUIOp::create(b, loc, kTile, stagesValue));
+    return stage;
+  };
+  // Multiplies the 64 rows of A from `aRow` in `stage` by its B into
+  // `acc`, each wgmma group leaving at most `inFlight` in flight.
+  auto multiply = [&](OpBuilder &b, Value stage, Value acc, Value aRow,
+                      int64_t inFlight) -> Value {
     Value base = stageBase(b, stage);
-    auto aType = smemType({rows, matmul.tileK}, elt);
-    Value aBytes = base;
-    if (aRowOffset)
-      aBytes = arith::AddIOp::create(
-          b, loc, base,
-          arith::MulIOp::create(
-              b, loc, aRowOffset,
-              arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
-    auto multiply = [&](Value acc, int64_t offset, MemRefType aType,
-                        MemRefType bType, bool transposeB) -> Value {
+    Value aBytes = arith::AddIOp::create(
+        b, loc, base,
+        arith::MulIOp::create(
+            b, loc, aRow,
+            arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
+    auto multiplyTiles = [&](Value acc, int64_t offset, MemRefType aType,
+                             MemRefType bType, bool transposeB) -> Value {
       Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
           b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
           view(b, aBytes, offset, aType), aMap);
@@ -493,17 +500,75 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     // B is K x N with N contiguous: wgmma's transposed-B form, the whole K
     // tile in one op (nvgpu steps its descriptors 16 rows of B at a time).
     if (!bKContiguous)
-      return multiply(acc, 0, aType, bTileType, /*transposeB=*/true);
+      return multiplyTiles(acc, 0,
+                           smemType({kWarpgroupRows, matmul.tileK}, elt),
+                           bTileType, /*transposeB=*/true);
     // B is N x K with K contiguous, laid out like A: nvgpu would step B's
     // descriptor as for the other layout, so each k16 step is its own op on
     // descriptors 32 bytes further along both tiles' swizzled rows.
-    auto aStepType = smemType({rows, kWgmmaK}, elt);
+    auto aStepType = smemType({kWarpgroupRows, kWgmmaK}, elt);
     auto bStepType = smemType({kWgmmaK, matmul.tileN}, elt);
     int64_t stepBytes = kWgmmaK * matmul.elementBytes();
-    for (int64_t step = 0; step < matmul.tileK / kWgmmaK; ++step)
-      acc = multiply(acc, step * stepBytes, aStepType, bStepType,
-                     /*transposeB=*/false);
+    for (int64_t step = 0; step < opsPerBlock; ++step)
+      acc = multiplyTiles(acc, step * stepBytes, aStepType, bStepType,
+                          /*transposeB=*/false);
     return acc;
+  };
+  // The K loop of a warpgroup whose `rows` of the tile start at row
+  // `firstRow`: `rows / 64` accumulators, each K step's groups leaving
+  // the step's own in flight (with two or more stages) so that the step
+  // before has retired when `afterStep` runs.
+  auto multiplyAllK = [&](OpBuilder &b, int64_t rows, Value firstRow,
+                          function_ref<void(OpBuilder &, Value)> afterStep) {
+    int64_t blocks = rows / kWarpgroupRows;
+    int64_t inFlight = matmul.stages >= 2 ? blocks * opsPerBlock : 0;
+    SmallVector<Value> inits;
+    for (int64_t block = 0; block < blocks; ++block)
+      inits.push_back(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
+          b, loc, accumulatorType));
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
+        arith::ConstantIndexOp::create(b, loc, 1), inits,
+        [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
+          Value stage = waitForStage(b, kTile);
+          SmallVector<Value> next;
+          for (auto [block, acc] : llvm::enumerate(iterArgs)) {
+            Value aRow = arith::AddIOp::create(
+                b, loc, firstRow,
+                arith::ConstantIndexOp::create(
+                    b, loc, static_cast<int64_t>(block) * kWarpgroupRows));
+            next.push_back(multiply(b, stage, acc, aRow, inFlight));
+          }
+          afterStep(b, kTile);
+          scf::YieldOp::create(b, loc, next);
+        });
+    // The last groups must retire before their registers are read.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    return loop.getResults();
+  };
+  // Stores accumulator block `block` of warpgroup `warpgroup` (null: the
+  // only one), whose `warpgroupRows` rows of the tile start at row
+  // warpgroup * warpgroupRows. warpgroup.mma.store places each thread's
+  // rows by its absolute thread id, 64 rows per warpgroup before it: the
+  // view of C starts that much higher.
+  auto store = [&](OpBuilder &b, Value acc, Value warpgroup,
+                   int64_t warpgroupRows, int64_t block) {
+    OpFoldResult row = b.getIndexAttr(block * kWarpgroupRows);
+    if (warpgroup && warpgroupRows != kWarpgroupRows)
+      row = arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(
+                    b, loc, warpgroup,
+                    arith::ConstantIndexOp::create(
+                        b, loc, warpgroupRows - kWarpgroupRows)),
+                arith::ConstantIndexOp::create(b, loc, block * kWarpgroupRows))
+                .getResult();
+    Value tile = memref::SubViewOp::create(
+        b, loc, matmul.c, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(kWarpgroupRows),
+                               b.getIndexAttr(matmul.tileN)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tile);
   };
 
   if (matmul.consumers == 0) {
@@ -522,27 +587,23 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
       scf::YieldOp::create(b, loc);
     });
 
-    // The K loop. With two or more stages each wgmma group stays in flight
-    // while the next is issued (wait_group 1): the step before it has then
-    // retired, and its stage is refilled. With one stage every step
-    // retires before its stage is refilled (wait_group 0).
-    int64_t inFlight = matmul.stages >= 2 ? 1 : 0;
-    Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-        rewriter, loc, accumulatorType(matmul.tileM));
-    auto loop = scf::ForOp::create(
-        rewriter, loc, c0, kTiles, c1, ValueRange{init},
-        [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
-          Value next = waitAndMultiply(b, kTile, iterArgs.front(), matmul.tileM,
-                                       Value(), inFlight);
-          // Every warp has retired K tile `kTile - inFlight`: refill its
+    // The K loop. With two or more stages a K step's groups stay in flight
+    // while the next step is issued: the step before has then retired, and
+    // its stage is refilled. With one stage every step retires before its
+    // stage is refilled.
+    int64_t retiredLag = matmul.stages >= 2 ? 1 : 0;
+    ValueRange accumulators = multiplyAllK(
+        rewriter, matmul.tileM, c0, [&](OpBuilder &b, Value kTile) {
+          // Every warp has retired K tile `kTile - retiredLag`: refill its
           // stage with the tile `stages` further on.
           gpu::BarrierOp::create(b, loc);
           Value retired = arith::SubIOp::create(
-              b, loc, kTile, arith::ConstantIndexOp::create(b, loc, inFlight));
+              b, loc, kTile,
+              arith::ConstantIndexOp::create(b, loc, retiredLag));
           Value refill = arith::AddIOp::create(b, loc, retired, stagesValue);
           Value hasRetired = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::sge, kTile,
-              arith::ConstantIndexOp::create(b, loc, inFlight));
+              arith::ConstantIndexOp::create(b, loc, retiredLag));
           Value hasTile = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::slt, refill, kTiles);
           Value cond = arith::AndIOp::create(
@@ -553,12 +614,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                       refill);
             scf::YieldOp::create(b, loc);
           });
-          scf::YieldOp::create(b, loc, next);
         });
-    // The last group must retire before its registers are read.
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
-    nvgpu::WarpgroupMmaStoreOp::create(rewriter, loc, loop.getResult(0),
-                                       matmul.c);
+    for (auto [block, acc] : llvm::enumerate(accumulators))
+      store(rewriter, acc, Value(), matmul.tileM, static_cast<int64_t>(block));
   } else {
     // Warp specialization: warpgroups 0 .. consumers-1 multiply, each its
     // own `consumerRows` of the tile; the last warpgroup produces, its
@@ -580,18 +638,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           Value warpgroup = arith::DivUIOp::create(
               b, loc, tid,
               arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
-          Value rowOffset = arith::MulIOp::create(
+          Value firstRow = arith::MulIOp::create(
               b, loc, warpgroup,
               arith::ConstantIndexOp::create(b, loc, consumerRows));
-          Value init = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-              b, loc, accumulatorType(consumerRows));
-          auto loop = scf::ForOp::create(
-              b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
-              arith::ConstantIndexOp::create(b, loc, 1), ValueRange{init},
-              [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
-                Value next = waitAndMultiply(b, kTile, iterArgs.front(),
-                                             consumerRows, rowOffset,
-                                             /*inFlight=*/1);
+          ValueRange accumulators = multiplyAllK(
+              b, consumerRows, firstRow, [&](OpBuilder &b, Value kTile) {
                 // This thread's previous K tile has retired: release its
                 // stage to the producer.
                 Value hasRetired = arith::CmpIOp::create(
@@ -607,23 +658,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                           arith::RemUIOp::create(b, loc, retired, stagesValue));
                       scf::YieldOp::create(b, loc);
                     });
-                scf::YieldOp::create(b, loc, next);
               });
-          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-          // warpgroup.mma.store places each thread's rows by its absolute
-          // thread id: 64 rows per warpgroup before it. Its view of C starts
-          // where that puts the warpgroup's `consumerRows`.
-          Value storeRow =
-              arith::MulIOp::create(b, loc, warpgroup,
-                                    arith::ConstantIndexOp::create(
-                                        b, loc, consumerRows - kWarpgroupRows));
-          Value tile = memref::SubViewOp::create(
-              b, loc, matmul.c,
-              ArrayRef<OpFoldResult>{storeRow, b.getIndexAttr(0)},
-              ArrayRef<OpFoldResult>{b.getIndexAttr(consumerRows),
-                                     b.getIndexAttr(matmul.tileN)},
-              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-          nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), tile);
+          for (auto [block, acc] : llvm::enumerate(accumulators))
+            store(b, acc, warpgroup, consumerRows, static_cast<int64_t>(block));
           scf::YieldOp::create(b, loc);
         },
         [&](OpBuilder &b, Location) {

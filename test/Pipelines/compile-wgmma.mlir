@@ -75,12 +75,16 @@
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-NOT: .local
 
-// One warpgroup: thread 0 refills a stage after a barrier, no register moves.
+// One warpgroup: thread 0 refills a stage after a barrier, no register
+// moves; its 128 rows are two 64-row accumulators, two groups per K step,
+// the second waiting until at most two are in flight.
 // ONE: .maxntid 128, 1, 1
 // ONE-NOT: setmaxnreg
 // ONE: mbarrier.try_wait.parity.shared.b64
 // ONE: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
-// ONE: wgmma.wait_group.sync.aligned 1
+// ONE: wgmma.wait_group.sync.aligned 2
+// ONE: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// ONE: wgmma.wait_group.sync.aligned 2
 // ONE: bar.sync
 // ONE: cp.async.bulk.tensor.2d
 // ONE: wgmma.wait_group.sync.aligned 0

@@ -41,17 +41,27 @@
 // CHECK: %[[B1:.+]] = arith.addi %[[BASE]], %c24576
 // CHECK: %[[VB1:.+]] = memref.view %[[RING]][%[[B1]]][]
 // CHECK: nvgpu.tma.async.load %[[MB]][%[[N1]], %[[K]]], %[[BAR]][%[[S]]] to %[[VB1]]
-// The K loop: wait on the stage's phase, one wgmma group in flight.
-// CHECK: %[[INIT:.+]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
-// CHECK: %[[ACC:.+]] = scf.for %[[KT:.+]] = %c0 to %c4 step %c1 iter_args(%[[IT:.+]] = %[[INIT]])
+// The K loop: two accumulators of 64 rows (upstream's store places a
+// taller one's second block N/2 rows down); wait on the stage's phase, one
+// wgmma group per accumulator, the step's two left in flight.
+// CHECK: %[[INIT0:.+]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK: %[[INIT1:.+]] = nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK: %[[ACC:.+]]:2 = scf.for %[[KT:.+]] = %c0 to %c4 step %c1 iter_args(%[[IT0:.+]] = %[[INIT0]], %[[IT1:.+]] = %[[INIT1]])
 // CHECK: %[[STAGE:.+]] = arith.remui %[[KT]], %c3
 // CHECK: %[[ROUND:.+]] = arith.divui %[[KT]], %c3
 // CHECK: %[[R64:.+]] = arith.index_castui %[[ROUND]] : index to i64
 // CHECK: %[[PARITY:.+]] = arith.trunci %[[R64]] : i64 to i1
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[STAGE]]], %[[PARITY]], %c10000000
-// CHECK: %[[DA:.+]] = nvgpu.warpgroup.generate.descriptor %{{.+}}, %[[MA]] : memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SB:.+]] = arith.muli %[[STAGE]], %c32768
+// CHECK: %[[VA0:.+]] = memref.view %[[RING]][%[[SB]]][] {{.*}} to memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[DA0:.+]] = nvgpu.warpgroup.generate.descriptor %[[VA0]], %[[MA]] : memref<64x64xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[DB:.+]] = nvgpu.warpgroup.generate.descriptor %{{.+}}, %[[MB]] : memref<64x128xf16, #gpu.address_space<workgroup>>
-// CHECK: %[[NEXT:.+]] = nvgpu.warpgroup.mma %[[DA]], %[[DB]], %[[IT]] {transposeB}
+// CHECK: %[[NEXT0:.+]] = nvgpu.warpgroup.mma %[[DA0]], %[[DB]], %[[IT0]] {transposeB, waitGroup = 2 : i64}
+// Rows 64..127 of A: 64 rows of 128 bytes further.
+// CHECK: %[[A1:.+]] = arith.addi %[[SB]], %c8192
+// CHECK: %[[VA1:.+]] = memref.view %[[RING]][%[[A1]]][]
+// CHECK: %[[DA1:.+]] = nvgpu.warpgroup.generate.descriptor %[[VA1]], %[[MA]]
+// CHECK: %[[NEXT1:.+]] = nvgpu.warpgroup.mma %[[DA1]], %{{.+}}, %[[IT1]] {transposeB, waitGroup = 2 : i64}
 // CHECK: gpu.barrier
 // Refill the stage K tile kt - 1 read with K tile kt + 2.
 // CHECK: %[[RETIRED:.+]] = arith.subi %[[KT]], %c1
@@ -66,9 +76,12 @@
 // CHECK: arith.muli %[[REFILL]], %c64
 // CHECK-COUNT-3: nvgpu.tma.async.load
 // CHECK: }
-// CHECK: scf.yield %[[NEXT]]
+// CHECK: scf.yield %[[NEXT0]], %[[NEXT1]]
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: nvgpu.warpgroup.mma.store %[[ACC]], %[[TILE]] : <fragmented = vector<128x128xf32>> to memref<128x128xf32, strided<[512, 1], offset: ?>>
+// CHECK: %[[C0:.+]] = memref.subview %[[TILE]][0, 0] [64, 128] [1, 1]
+// CHECK: nvgpu.warpgroup.mma.store %[[ACC]]#0, %[[C0]] : <fragmented = vector<64x128xf32>> to memref<64x128xf32, strided<[512, 1], offset: ?>>
+// CHECK: %[[C1:.+]] = memref.subview %[[TILE]][64, 0] [64, 128] [1, 1]
+// CHECK: nvgpu.warpgroup.mma.store %[[ACC]]#1, %[[C1]]
 // CHECK-NOT: linalg.
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 
@@ -145,8 +158,7 @@ func.func @other_pipeline(%arg0: memref<64x128xf16>, %arg1: memref<128x64xf16>, 
 // warpgroup.mma.store places warpgroup w's rows at 64 w itself: the view
 // starts at (64 - 64) w = 0.
 // CHECK: %[[TILE:.+]] = memref.subview %[[C]][0, 0] [64, 128] [1, 1]
-// CHECK: %[[VIEW:.+]] = memref.cast %[[TILE]]
-// CHECK: nvgpu.warpgroup.mma.store %[[ACC]], %[[VIEW]]
+// CHECK: nvgpu.warpgroup.mma.store %[[ACC]], %[[TILE]]
 // CHECK: } else {
 // CHECK: nvvm.setmaxregister decrease 40
 // CHECK: %[[PRODUCER:.+]] = arith.cmpi eq, %[[TID]], %c256
@@ -183,13 +195,14 @@ func.func @warp_specialized(%arg0: memref<128x256xf16>, %arg1: memref<256x128xf1
 // CHECK: memref.view %{{.+}}[%[[BASE]]][] : {{.*}} to memref<64x16xbf16
 // CHECK: %[[B0:.+]] = arith.addi %[[BASE]], %c8192
 // CHECK: memref.view %{{.+}}[%[[B0]]][] : {{.*}} to memref<16x128xbf16
-// CHECK: %[[M0:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} : <tensor = memref<64x16xbf16, #gpu.address_space<workgroup>>>, <tensor = memref<16x128xbf16, #gpu.address_space<workgroup>>>
+// Four groups per K step, all in flight until the next step's.
+// CHECK: %[[M0:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} {waitGroup = 4 : i64} : <tensor = memref<64x16xbf16, #gpu.address_space<workgroup>>>, <tensor = memref<16x128xbf16, #gpu.address_space<workgroup>>>
 // CHECK: %[[A1:.+]] = arith.addi %[[BASE]], %c32
 // CHECK: memref.view %{{.+}}[%[[A1]]][] : {{.*}} to memref<64x16xbf16
 // CHECK: %[[B1:.+]] = arith.addi %[[BASE]], %c8224
 // CHECK: memref.view %{{.+}}[%[[B1]]][] : {{.*}} to memref<16x128xbf16
-// CHECK: %[[M1:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M0]] :
-// CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M1]] :
+// CHECK: %[[M1:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M0]] {waitGroup = 4 : i64} :
+// CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M1]] {waitGroup = 4 : i64} :
 // CHECK: nvgpu.warpgroup.mma
 // CHECK-NOT: nvgpu.warpgroup.mma
 // CHECK: gpu.barrier
