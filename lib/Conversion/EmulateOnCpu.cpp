@@ -53,6 +53,7 @@ static constexpr StringLiteral kThreadBodyAttr = "gpucg_emulator.thread_body";
 /// gpucg-build-gpu-launch.
 static constexpr int64_t kWorkgroupAlignment = 16;
 static constexpr int64_t kEmulatedWarpSize = 32;
+static constexpr int64_t kWarpgroupThreads = 128;
 
 /// The runtime's type codes for MMA operands (runtime/include/
 /// gpucg_emulator.h).
@@ -190,6 +191,19 @@ void EmulatorRuntime::declareAll() {
   declare("gpucg_emu_async_wait", {i32}, {});
   declare("gpucg_emu_access", {i64, i64, i32, ptr}, {});
   declare("gpucg_emu_set_race_detection", {i32}, {});
+  // Hopper.
+  declare("gpucg_emu_tensor_map", SmallVector<Type>(19, i64), {i64});
+  declare("gpucg_emu_mbarrier_group", {i64, ptr}, {i64});
+  declare("gpucg_emu_mbarrier_init", {i64, i64, i64, i32, ptr}, {});
+  declare("gpucg_emu_mbarrier_arrive", {i64, i64, i64, i32, ptr}, {i64});
+  declare("gpucg_emu_mbarrier_wait", {i64, i64, i32, ptr}, {});
+  declare("gpucg_emu_tma_load",
+          {i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, ptr}, {});
+  declare("gpucg_emu_wgmma_init", {i64, i64, ptr}, {});
+  declare("gpucg_emu_wgmma",
+          {i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, ptr}, {});
+  declare("gpucg_emu_wgmma_wait", {i32, ptr}, {});
+  declare("gpucg_emu_wgmma_store", {i64, i32, i32, i64, i64, i64, ptr}, {});
 }
 
 void EmulatorRuntime::createSite(Operation *op) {
@@ -321,6 +335,96 @@ static FailureOr<EmulatorType> getMmaOperandType(Type type, bool tf32) {
 }
 
 //===----------------------------------------------------------------------===//
+// Hopper: tensor maps on the host
+//===----------------------------------------------------------------------===//
+
+/// Whether `value` is a tensor map that rewriteHostTensorMaps made: a cast
+/// of the runtime's i64 handle.
+static bool isHostTensorMap(Value value) {
+  auto cast = value.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast && isa<nvgpu::TensorMapDescriptorType>(value.getType()) &&
+         cast->getNumOperands() == 1 &&
+         cast->getOperand(0).getType().isInteger(64);
+}
+
+static int64_t getSwizzleBytes(nvgpu::TensorMapSwizzleKind kind) {
+  switch (kind) {
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+    return 0;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+    return 32;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+    return 64;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+    return 128;
+  }
+  llvm_unreachable("unknown swizzle");
+}
+
+/// Replaces each nvgpu.tma.create.descriptor outside the launches (where
+/// gpucg-build-gpu-launch keeps them) by the runtime's tensor map of the
+/// same memref, box and swizzle.
+static LogicalResult rewriteHostTensorMaps(ModuleOp module,
+                                           EmulatorRuntime &runtime) {
+  SmallVector<nvgpu::TmaCreateDescriptorOp> creates;
+  module.walk([&](nvgpu::TmaCreateDescriptorOp op) { creates.push_back(op); });
+  OpBuilder b(module.getContext());
+  for (nvgpu::TmaCreateDescriptorOp op : creates) {
+    Location loc = op.getLoc();
+    nvgpu::TensorMapDescriptorType type = op.getTensorMap().getType();
+    if (op->getParentOfType<gpu::LaunchOp>())
+      return op.emitOpError()
+             << "creates a tensor map inside a gpu.launch; the emulator makes "
+                "them on the host (run gpucg-build-gpu-launch first)";
+    auto cast = op.getTensor().getDefiningOp<memref::CastOp>();
+    auto source =
+        cast ? dyn_cast<MemRefType>(cast.getSource().getType()) : MemRefType();
+    if (!source || source.getRank() < 1 || source.getRank() > 5)
+      return op.emitOpError()
+             << "describes an unranked memref that is not a memref.cast of a "
+                "ranked one of rank 1 to 5; the emulator reads the tensor's "
+                "sizes and strides from the ranked memref";
+    FailureOr<int64_t> elementBytes = getElementBytes(source.getElementType());
+    if (failed(elementBytes))
+      return op.emitOpError()
+             << "describes elements of type " << source.getElementType()
+             << "; the emulator copies whole bytes";
+    if (type.getInterleave() !=
+            nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE ||
+        type.getOob() != nvgpu::TensorMapOOBKind::OOB_ZERO)
+      return op.emitOpError()
+             << "makes a tensor map of type " << type
+             << "; the emulator models no interleave and zero fill";
+    b.setInsertionPoint(op);
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(b, loc, cast.getSource());
+    Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(
+        b, loc, cast.getSource());
+    Value offset = arith::MulIOp::create(
+        b, loc, metadata.getOffset(),
+        arith::ConstantIndexOp::create(b, loc, *elementBytes));
+    SmallVector<Value> operands = {
+        toI64(b, loc, arith::AddIOp::create(b, loc, pointer, offset)),
+        constI64(b, loc, source.getRank()), constI64(b, loc, *elementBytes),
+        constI64(b, loc, getSwizzleBytes(type.getSwizzle()))};
+    auto padded = [&](ValueRange values) {
+      for (int64_t d = 0; d < 5; ++d)
+        operands.push_back(d < static_cast<int64_t>(values.size())
+                               ? toI64(b, loc, values[d])
+                               : constI64(b, loc, 1));
+    };
+    padded(metadata.getSizes());
+    padded(metadata.getStrides());
+    padded(op.getBoxDimensions());
+    Value handle = runtime.call(b, loc, "gpucg_emu_tensor_map", operands)[0];
+    op.replaceAllUsesWith(
+        UnrealizedConversionCastOp::create(b, loc, type, handle).getResult(0));
+    op.erase();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Outlining each gpu.launch
 //===----------------------------------------------------------------------===//
 
@@ -384,21 +488,26 @@ static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
   // Values from above become the body's arguments; constants are cloned in.
   SetVector<Value> captured;
   getUsedValuesDefinedAbove(launch.getBody(), captured);
-  SmallVector<Value> arguments;
+  SetVector<Value> arguments;
   SmallVector<Operation *> constants;
   for (Value value : captured) {
     Operation *def = value.getDefiningOp();
     if (def && def->hasTrait<OpTrait::ConstantLike>())
       constants.push_back(def);
+    else if (isHostTensorMap(value))
+      // The runtime's handle (rewriteHostTensorMaps) crosses, the cast to
+      // the tensor map type is cloned in.
+      arguments.insert(def->getOperand(0));
     else
-      arguments.push_back(value);
+      arguments.insert(value);
   }
 
   OpBuilder b(ctx);
   std::string name =
       (parent.getSymName() + "_emulated_thread_" + Twine(index)).str();
   auto body = func::FuncOp::create(
-      loc, name, b.getFunctionType(ValueRange(arguments).getTypes(), {}));
+      loc, name,
+      b.getFunctionType(ValueRange(arguments.getArrayRef()).getTypes(), {}));
   body.setPrivate();
   // After the kernel, renamed if the name is taken.
   SymbolTable(parent->getParentOp())
@@ -411,6 +520,9 @@ static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
     mapping.map(value, arg);
   for (Operation *constant : constants)
     b.clone(*constant, mapping);
+  for (Value value : captured)
+    if (isHostTensorMap(value))
+      b.clone(*value.getDefiningOp(), mapping);
 
   // The launch's region arguments, from the runtime.
   SmallVector<Value> regionValues;
@@ -457,7 +569,7 @@ static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
   runtime.call(rewriter, loc, "gpucg_emu_set_race_detection",
                {constI32(rewriter, loc, checkRaces)});
   runtime.call(rewriter, loc, "gpucg_emu_configure", configuration);
-  func::CallOp::create(rewriter, loc, body, arguments);
+  func::CallOp::create(rewriter, loc, body, arguments.getArrayRef());
   rewriter.eraseOp(launch);
   return body;
 }
@@ -496,8 +608,9 @@ LogicalResult BodyRewriter::rewriteSimpleOps() {
   body.walk([&](Operation *op) {
     if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
             gpu::LaneIdOp, gpu::BarrierOp, gpu::ShuffleOp,
-            gpu::DynamicSharedMemoryOp, nvgpu::LdMatrixOp, nvgpu::MmaSyncOp>(
-            op))
+            gpu::DynamicSharedMemoryOp, nvgpu::LdMatrixOp, nvgpu::MmaSyncOp,
+            NVVM::WgmmaWaitGroupSyncOp, NVVM::SetMaxRegisterOp,
+            NVVM::FenceMbarrierInitOp, nvgpu::TmaPrefetchOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops)
@@ -561,6 +674,21 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
       .Case([&](gpu::ShuffleOp shuffle) { return rewriteShuffle(shuffle); })
       .Case([&](nvgpu::LdMatrixOp ld) { return rewriteLdMatrix(ld); })
       .Case([&](nvgpu::MmaSyncOp mma) { return rewriteMmaSync(mma); })
+      .Case([&](NVVM::WgmmaWaitGroupSyncOp wait) {
+        runtime.call(builder, loc, "gpucg_emu_wgmma_wait",
+                     {constI32(builder, loc, wait.getGroup()),
+                      runtime.site(builder, op)});
+        builder.eraseOp(op);
+        return success();
+      })
+      // Register reallocation, the fence that makes mbarrier inits visible
+      // to the async proxy and tensor-map prefetches change no value the
+      // emulator computes.
+      .Case<NVVM::SetMaxRegisterOp, NVVM::FenceMbarrierInitOp,
+            nvgpu::TmaPrefetchOp>([&](Operation *) {
+        builder.eraseOp(op);
+        return success();
+      })
       .Default([](Operation *) { return success(); });
 }
 
@@ -976,6 +1104,305 @@ struct WmmaElementwisePattern
 };
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Hopper: mbarriers, TMA loads, warpgroup MMA (handles cross loops as i64)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The i64 operand of a runtime call for an optional i1 predicate.
+Value getPredicate(OpBuilder &b, Location loc, Value predicate) {
+  if (!predicate)
+    return constI32(b, loc, 1);
+  return arith::ExtUIOp::create(b, loc, b.getI32Type(), predicate);
+}
+
+struct MBarrierCreatePattern : EmulationPattern<nvgpu::MBarrierCreateOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::MBarrierCreateOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t count = op.getBarriers().getType().getNumBarriers();
+    rewriter.replaceOp(
+        op, emulation.runtime->call(rewriter, loc, "gpucg_emu_mbarrier_group",
+                                    {constI64(rewriter, loc, count),
+                                     emulation.runtime->site(rewriter, op)}));
+    return success();
+  }
+};
+
+struct MBarrierInitPattern : EmulationPattern<nvgpu::MBarrierInitOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::MBarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emulation.runtime->call(
+        rewriter, loc, "gpucg_emu_mbarrier_init",
+        {adaptor.getBarriers(), toI64(rewriter, loc, adaptor.getMbarId()),
+         toI64(rewriter, loc, adaptor.getCount()),
+         getPredicate(rewriter, loc, adaptor.getPredicate()),
+         emulation.runtime->site(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierArrivePattern : EmulationPattern<nvgpu::MBarrierArriveOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::MBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOp(
+        op,
+        emulation.runtime->call(
+            rewriter, loc, "gpucg_emu_mbarrier_arrive",
+            {adaptor.getBarriers(), toI64(rewriter, loc, adaptor.getMbarId()),
+             constI64(rewriter, loc, 0), constI32(rewriter, loc, 1),
+             emulation.runtime->site(rewriter, op)}));
+    return success();
+  }
+};
+
+struct MBarrierArriveExpectTxPattern
+    : EmulationPattern<nvgpu::MBarrierArriveExpectTxOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::MBarrierArriveExpectTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emulation.runtime->call(
+        rewriter, loc, "gpucg_emu_mbarrier_arrive",
+        {adaptor.getBarriers(), toI64(rewriter, loc, adaptor.getMbarId()),
+         toI64(rewriter, loc, adaptor.getTxcount()),
+         getPredicate(rewriter, loc, adaptor.getPredicate()),
+         emulation.runtime->site(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierTryWaitParityPattern
+    : EmulationPattern<nvgpu::MBarrierTryWaitParityOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::MBarrierTryWaitParityOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The NVVM lowering retries try_wait until it succeeds: a blocking wait.
+    Location loc = op.getLoc();
+    emulation.runtime->call(
+        rewriter, loc, "gpucg_emu_mbarrier_wait",
+        {adaptor.getBarriers(), toI64(rewriter, loc, adaptor.getMbarId()),
+         arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                adaptor.getPhaseParity()),
+         emulation.runtime->site(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaAsyncLoadPattern : EmulationPattern<nvgpu::TmaAsyncLoadOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::TmaAsyncLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto dstType = cast<MemRefType>(op.getDst().getType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> dstIndices(dstType.getRank(), zero);
+    Value dst = getElementAddress(rewriter, loc, adaptor.getDst(), dstIndices,
+                                  *getElementBytes(dstType.getElementType()));
+    SmallVector<Value> operands = {adaptor.getTensorMapDescriptor(), dst};
+    // nvgpu's coordinates run innermost first; the runtime's, like the
+    // tensor map's dimensions, outermost first.
+    ValueRange coordinates = adaptor.getCoordinates();
+    for (int64_t d = 0; d < 5; ++d)
+      operands.push_back(
+          d < static_cast<int64_t>(coordinates.size())
+              ? toI64(rewriter, loc, coordinates[coordinates.size() - 1 - d])
+              : constI64(rewriter, loc, 0));
+    operands.push_back(adaptor.getBarriers());
+    operands.push_back(toI64(rewriter, loc, adaptor.getMbarId()));
+    operands.push_back(getPredicate(rewriter, loc, adaptor.getPredicate()));
+    operands.push_back(emulation.runtime->site(rewriter, op));
+    emulation.runtime->call(rewriter, loc, "gpucg_emu_tma_load", operands);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WarpgroupDescriptorPattern
+    : EmulationPattern<nvgpu::WarpgroupGenerateDescriptorOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::WarpgroupGenerateDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The tile's address; its shape and swizzle are static (see
+    // getWgmmaSwizzle).
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(op.getTensor().getType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(type.getRank(), zero);
+    rewriter.replaceOp(
+        op, getElementAddress(rewriter, loc, adaptor.getTensor(), indices,
+                              *getElementBytes(type.getElementType())));
+    return success();
+  }
+};
+
+/// The swizzle of the tile a wgmma descriptor describes: its tensor map's.
+int64_t getWgmmaSwizzle(Value descriptor) {
+  auto generate =
+      descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+  return getSwizzleBytes(generate.getTensorMap().getType().getSwizzle());
+}
+
+struct WarpgroupInitAccumulatorPattern
+    : EmulationPattern<nvgpu::WarpgroupMmaInitAccumulatorOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::WarpgroupMmaInitAccumulatorOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The thread's fragment lives in a scratch buffer; the accumulator
+    // values are its address.
+    Location loc = op.getLoc();
+    VectorType fragmented = op.getMatrixC().getType().getFragmented();
+    int64_t elements = fragmented.getNumElements() / kWarpgroupThreads;
+    Value scratch =
+        createScratch(rewriter, emulation.body,
+                      VectorType::get({elements}, fragmented.getElementType()));
+    Value address = getScratchAddress(rewriter, loc, scratch);
+    emulation.runtime->call(rewriter, loc, "gpucg_emu_wgmma_init",
+                            {address, constI64(rewriter, loc, elements),
+                             emulation.runtime->site(rewriter, op)});
+    rewriter.replaceOp(op, address);
+    return success();
+  }
+};
+
+struct WarpgroupMmaPattern : EmulationPattern<nvgpu::WarpgroupMmaOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::WarpgroupMmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemRefType aTile = op.getDescriptorA().getType().getTensor();
+    VectorType fragmented = op.getMatrixC().getType().getFragmented();
+    EmulatorType abType = *getMmaOperandType(aTile.getElementType(),
+                                             /*tf32=*/false);
+    SmallVector<Value> operands = {
+        adaptor.getMatrixC(),
+        adaptor.getDescriptorA(),
+        adaptor.getDescriptorB(),
+        constI32(rewriter, loc, fragmented.getDimSize(0)),
+        constI32(rewriter, loc, fragmented.getDimSize(1)),
+        constI32(rewriter, loc, aTile.getDimSize(1)),
+        constI32(rewriter, loc, static_cast<int32_t>(abType)),
+        constI32(rewriter, loc, getWgmmaSwizzle(op.getDescriptorA())),
+        constI32(rewriter, loc, getWgmmaSwizzle(op.getDescriptorB())),
+        constI32(rewriter, loc, op.getTransposeB().value_or(false)),
+        constI32(rewriter, loc, op.getWaitGroup()),
+        emulation.runtime->site(rewriter, op)};
+    emulation.runtime->call(rewriter, loc, "gpucg_emu_wgmma", operands);
+    // The group adds into the fragment in place.
+    rewriter.replaceOp(op, adaptor.getMatrixC());
+    return success();
+  }
+};
+
+struct WarpgroupMmaStorePattern : EmulationPattern<nvgpu::WarpgroupMmaStoreOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::WarpgroupMmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType fragmented = op.getMatrixD().getType().getFragmented();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value dst = getElementAddress(rewriter, loc, adaptor.getDstMemref(),
+                                  {zero, zero}, 4);
+    auto metadata = memref::ExtractStridedMetadataOp::create(
+        rewriter, loc, adaptor.getDstMemref());
+    emulation.runtime->call(rewriter, loc, "gpucg_emu_wgmma_store",
+                            {adaptor.getMatrixD(),
+                             constI32(rewriter, loc, fragmented.getDimSize(0)),
+                             constI32(rewriter, loc, fragmented.getDimSize(1)),
+                             dst,
+                             toI64(rewriter, loc, metadata.getStrides()[0]),
+                             toI64(rewriter, loc, metadata.getStrides()[1]),
+                             emulation.runtime->site(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+/// Checks the Hopper ops' limits before they are converted: what the
+/// runtime models, with errors that name the op.
+static LogicalResult checkHopperOp(Operation *op) {
+  // An nvgpu op on the Hopper handles that no pattern below rewrites would
+  // be left between converted values: report it now.
+  auto isHopperHandle = [](Type type) {
+    return isa<nvgpu::MBarrierGroupType, nvgpu::MBarrierTokenType,
+               nvgpu::TensorMapDescriptorType,
+               nvgpu::WarpgroupMatrixDescriptorType,
+               nvgpu::WarpgroupAccumulatorType>(type);
+  };
+  if (isa<nvgpu::NVGPUDialect>(op->getDialect()) &&
+      llvm::any_of(
+          llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()),
+          isHopperHandle) &&
+      !isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp,
+           nvgpu::MBarrierArriveOp, nvgpu::MBarrierArriveExpectTxOp,
+           nvgpu::MBarrierTryWaitParityOp, nvgpu::TmaAsyncLoadOp,
+           nvgpu::WarpgroupGenerateDescriptorOp,
+           nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
+           nvgpu::WarpgroupMmaStoreOp>(op))
+    return op->emitOpError()
+           << "is not modelled by the CPU emulator (gpucg-test-emulate-gpu)";
+  if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
+    if (load.getMulticastMask())
+      return op->emitOpError()
+             << "multicasts to a cluster; the emulator has no clusters";
+  // The runtime's tensor maps are made on the host, where
+  // rewriteHostTensorMaps replaced nvgpu.tma.create.descriptor (whose
+  // memref has whole-byte elements).
+  Value map;
+  if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
+    map = load.getTensorMapDescriptor();
+  if (auto generate = dyn_cast<nvgpu::WarpgroupGenerateDescriptorOp>(op))
+    map = generate.getTensorMap();
+  if (map && !isHostTensorMap(map))
+    return op->emitOpError()
+           << "takes a tensor map that no nvgpu.tma.create.descriptor of the "
+              "host made; the emulator makes its own there";
+  if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op)) {
+    Type element = mma.getDescriptorA().getType().getTensor().getElementType();
+    Type accumulator =
+        mma.getMatrixC().getType().getFragmented().getElementType();
+    if (!element.isF16() && !element.isBF16())
+      return op->emitOpError() << "multiplies " << element
+                               << "; the emulator models f16 and bf16 wgmma";
+    if (!accumulator.isF32())
+      return op->emitOpError() << "accumulates in " << accumulator
+                               << "; the emulator models f32 accumulators";
+    for (Value descriptor : {mma.getDescriptorA(), mma.getDescriptorB()})
+      if (!descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>())
+        return op->emitOpError()
+               << "takes a descriptor that no "
+                  "nvgpu.warpgroup.generate.descriptor in the same region "
+                  "makes; the emulator reads the tile's swizzle from it";
+  }
+  if (auto store = dyn_cast<nvgpu::WarpgroupMmaStoreOp>(op)) {
+    MemRefType dst = store.getDstMemref().getType();
+    if (!dst.getElementType().isF32() || dst.getRank() != 2)
+      return op->emitOpError() << "stores to " << dst
+                               << "; the emulator stores f32 accumulators "
+                                  "to 2-D f32 memrefs";
+  }
+  return success();
+}
+
 /// Checks what the type conversion below cannot take, with errors that name
 /// the op and the limit (a failed conversion would only say "failed to
 /// legalize").
@@ -991,6 +1418,8 @@ static LogicalResult checkTypedOps(func::FuncOp body) {
         return WalkResult::interrupt();
       }
     }
+    if (failed(checkHopperOp(op)))
+      return WalkResult::interrupt();
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
       Type element = copy.getDst().getType().getElementType();
       if (failed(getElementBytes(element))) {
@@ -1045,7 +1474,12 @@ static LogicalResult convertTypedOps(func::FuncOp body,
   MLIRContext *ctx = body.getContext();
   // Sites are module symbols: create them before the conversion starts.
   body.walk([&](Operation *op) {
-    if (isa<gpu::SubgroupMmaComputeOp, nvgpu::DeviceAsyncCopyOp>(op))
+    if (isa<gpu::SubgroupMmaComputeOp, nvgpu::DeviceAsyncCopyOp,
+            nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp,
+            nvgpu::MBarrierArriveOp, nvgpu::MBarrierArriveExpectTxOp,
+            nvgpu::MBarrierTryWaitParityOp, nvgpu::TmaAsyncLoadOp,
+            nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
+            nvgpu::WarpgroupMmaStoreOp>(op))
       runtime.createSite(op);
   });
 
@@ -1059,24 +1493,51 @@ static LogicalResult convertTypedOps(func::FuncOp body,
       return std::nullopt;
     return getLaneFragmentType(type);
   });
+  // Hopper handles: the runtime's mbarrier groups and tensor maps, a tile's
+  // or an accumulator fragment's address, an arrival's phase.
+  converter.addConversion([ctx](Type type) -> std::optional<Type> {
+    if (isa<nvgpu::MBarrierGroupType, nvgpu::MBarrierTokenType,
+            nvgpu::TensorMapDescriptorType,
+            nvgpu::WarpgroupMatrixDescriptorType,
+            nvgpu::WarpgroupAccumulatorType>(type))
+      return IntegerType::get(ctx, 64);
+    return std::nullopt;
+  });
 
   ConversionTarget target(*ctx);
   target.addIllegalOp<
       nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
       nvgpu::DeviceAsyncWaitOp, gpu::SubgroupMmaLoadMatrixOp,
       gpu::SubgroupMmaStoreMatrixOp, gpu::SubgroupMmaConstantMatrixOp,
-      gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaElementwiseOp>();
+      gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaElementwiseOp,
+      nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
+      nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
+      nvgpu::TmaAsyncLoadOp, nvgpu::WarpgroupGenerateDescriptorOp,
+      nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
+      nvgpu::WarpgroupMmaStoreOp>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
   EmulationContext emulation{body, &runtime};
   RewritePatternSet patterns(ctx);
   patterns.add<AsyncCopyPattern, AsyncCreateGroupPattern, AsyncWaitPattern,
-               WmmaLoadPattern, WmmaStorePattern, WmmaComputePattern>(
-      converter, ctx, emulation);
+               WmmaLoadPattern, WmmaStorePattern, WmmaComputePattern,
+               MBarrierCreatePattern, MBarrierInitPattern,
+               MBarrierArrivePattern, MBarrierArriveExpectTxPattern,
+               MBarrierTryWaitParityPattern, TmaAsyncLoadPattern,
+               WarpgroupDescriptorPattern, WarpgroupInitAccumulatorPattern,
+               WarpgroupMmaPattern, WarpgroupMmaStorePattern>(converter, ctx,
+                                                              emulation);
   patterns.add<WmmaConstantPattern, WmmaElementwisePattern>(converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
-  return applyPartialConversion(body, target, std::move(patterns));
+  if (failed(applyPartialConversion(body, target, std::move(patterns))))
+    return failure();
+  // The tensor maps' casts from the host's handles, now unused.
+  body.walk([](UnrealizedConversionCastOp cast) {
+    if (cast->use_empty())
+      cast->erase();
+  });
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1236,6 +1697,8 @@ struct TestEmulateGpuPass
 
     EmulatorRuntime runtime(module);
     runtime.declareAll();
+    if (failed(rewriteHostTensorMaps(module, runtime)))
+      return signalPassFailure();
     for (auto [index, launch] : llvm::enumerate(launches)) {
       int64_t staticBytes = 0;
       FailureOr<func::FuncOp> body =
@@ -1262,6 +1725,12 @@ struct TestEmulateGpuPass
         return signalPassFailure();
       body->walk([](Operation *op) { op->removeAttr(kSourceOpAttr); });
     }
+    // The host's tensor-map casts, whose uses the bodies took over.
+    module.walk([](UnrealizedConversionCastOp cast) {
+      if (cast->use_empty() &&
+          isa<nvgpu::TensorMapDescriptorType>(cast.getResult(0).getType()))
+        cast->erase();
+    });
     dropWorkgroupAddressSpace(module);
   }
 };

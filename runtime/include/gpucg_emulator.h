@@ -297,6 +297,122 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_access(int64_t address, int64_t bytes,
    error during a launch. */
 GPUCG_EMULATOR_EXPORT void gpucg_emu_set_race_detection(int32_t enabled);
 
+/*===----------------------------------------------------------------------===*/
+/* Hopper: tensor maps, mbarriers, TMA loads, warpgroup MMA                   */
+/*===----------------------------------------------------------------------===*/
+
+/* nvgpu.tma.create.descriptor (cuTensorMapEncodeTiled), on the host: a
+   tensor map of the rank-`rank` (1..5) tensor at `address` whose dimension
+   d (outermost first, as the memref) has size_d elements, stride_d elements
+   between consecutive indices (stride of the innermost dimension 1) and a
+   box of box_d (1..256) elements; unused dimensions are ignored. Elements
+   are element_bytes (1, 2, 4 or 8) bytes; swizzle_bytes is 0 (none), 32, 64
+   or 128, and the box's innermost row is then at most that many bytes. The
+   address is 16-byte aligned and every stride but the innermost a multiple
+   of 16 bytes. Returns a handle that lives until the process exits; an
+   invalid map is an error naming the limit. */
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_tensor_map(
+    int64_t address, int64_t rank, int64_t element_bytes, int64_t swizzle_bytes,
+    int64_t size0, int64_t size1, int64_t size2, int64_t size3, int64_t size4,
+    int64_t stride0, int64_t stride1, int64_t stride2, int64_t stride3,
+    int64_t stride4, int64_t box0, int64_t box1, int64_t box2, int64_t box3,
+    int64_t box4);
+
+/* nvgpu.mbarrier.create: the workgroup's group of `count` (1..64) mbarriers
+   made by the op at `site`; every thread of the workgroup that calls it with
+   the same site gets the same group, uninitialized at the start of each
+   workgroup. Returns its handle. Thread context. */
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_mbarrier_group(int64_t count,
+                                                       const char *site);
+
+/* nvgpu.mbarrier.init, PTX mbarrier.init: when `predicate` is nonzero,
+   mbarrier `index` of `group` expects `count` (1..2^20-1) arrivals per phase
+   and starts at phase 0 with no transactions outstanding. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_mbarrier_init(int64_t group, int64_t index,
+                                                   int64_t count,
+                                                   int32_t predicate,
+                                                   const char *site);
+
+/* nvgpu.mbarrier.arrive (tx_bytes 0) and nvgpu.mbarrier.arrive.expect_tx:
+   when `predicate` is nonzero, adds tx_bytes to the transactions the current
+   phase of mbarrier `index` waits for, then arrives once. A phase completes
+   when all its arrivals came and no transaction bytes are outstanding; the
+   next phase then expects the initial count again. Returns the phase number
+   the arrival belonged to. Thread context. */
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_mbarrier_arrive(int64_t group,
+                                                        int64_t index,
+                                                        int64_t tx_bytes,
+                                                        int32_t predicate,
+                                                        const char *site);
+
+/* nvgpu.mbarrier.try_wait.parity (in the loop the NVVM lowering emits):
+   blocks the thread until the phase of mbarrier `index` with parity
+   `parity` (0 or 1) has completed, i.e. until the current phase's parity
+   differs. A wait that can never complete is reported with the barrier's
+   state. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_mbarrier_wait(int64_t group, int64_t index,
+                                                   int32_t parity,
+                                                   const char *site);
+
+/* nvgpu.tma.async.load, PTX cp.async.bulk.tensor: when `predicate` is
+   nonzero, copies the box of tensor map `map` at coordinates c0..c4 (element
+   indices, outermost first like the map's dimensions) to workgroup memory at
+   `destination` (128-byte aligned, 1024 with a 128-byte swizzle), elements
+   outside the tensor read as zero, the box's rows one after another and
+   each 128-byte row's 16-byte chunks permuted by the map's swizzle (chunk
+   c of the row at offset o goes to c ^ ((o >> 7) & (swizzle/16 - 1))).
+   The box's bytes complete as transactions on mbarrier `index` of `group`
+   when the data lands: when it is issued, or (GPUCG_EMU_TMA=wait) when a
+   thread next waits on that mbarrier. Thread context. */
+GPUCG_EMULATOR_EXPORT void
+gpucg_emu_tma_load(int64_t map, int64_t destination, int64_t c0, int64_t c1,
+                   int64_t c2, int64_t c3, int64_t c4, int64_t group,
+                   int64_t index, int32_t predicate, const char *site);
+
+/* nvgpu.warpgroup.mma.init.accumulator: zeroes a thread's accumulator
+   fragment of `elements` f32 at `accumulator`. Thread context. */
+GPUCG_EMULATOR_EXPORT void
+gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements, const char *site);
+
+/* nvgpu.warpgroup.mma as one wgmma group, then wait_group(wait_group):
+   D += A * B for the M x K tile A at `a` (K-major: row i at a + i *
+   a_swizzle bytes, K * element bytes <= a_swizzle) and the K x N tile B at
+   `b`, K-major (transpose_b 0: column n at b + n * b_swizzle) or N-major
+   (transpose_b 1: row k of each b_swizzle-wide column block at k *
+   b_swizzle, the blocks K * b_swizzle bytes apart), every byte address
+   swizzled like a TMA box. M is a multiple of 64, N of 8 up to 256, K of
+   16; a and b are f16 or bf16 (ab_type). The thread's accumulator holds,
+   for each 64-row block j and 8-column block c, f32 elements j*N/2 + 4c +
+   0..3 at rows 64j + 16w + l/4 (+8 for elements 2, 3), columns 8c +
+   2(l%4) (+1 for elements 1, 3), with w and l the thread's warp and lane
+   in its warpgroup. The group reads A and B and adds into the accumulator
+   when it retires (GPUCG_EMU_WGMMA=issue: when issued). Thread context. */
+GPUCG_EMULATOR_EXPORT void
+gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m, int32_t n,
+                int32_t k, int32_t ab_type, int32_t a_swizzle,
+                int32_t b_swizzle, int32_t transpose_b, int32_t wait_group,
+                const char *site);
+
+/* nvvm.wgmma.wait.group.sync: retires the thread's oldest wgmma groups
+   until at most `pending` are in flight. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_wgmma_wait(int32_t pending,
+                                                const char *site);
+
+/* nvgpu.warpgroup.mma.store as MLIR 22's NVVM lowering does it: the
+   thread's M x N f32 accumulator to the f32 matrix at `destination` with
+   `row_stride` and `column_stride` elements, element j*N/2 + 4c + e at row
+   16 * (tid.x / 32) + (tid.x % 32) / 4 + j * N / 2 (+8 for e = 2, 3) and
+   column 8c + 2 * (tid.x % 4) (+1 for e = 1, 3), tid.x the thread's
+   absolute x index: rows beyond the first 64 of a warpgroup's view and
+   the row offset of its second 64-row block are the lowering's, not the
+   accumulator's. Reading an accumulator a wgmma group still writes is an
+   error. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_wgmma_store(int64_t accumulator, int32_t m,
+                                                 int32_t n, int64_t destination,
+                                                 int64_t row_stride,
+                                                 int64_t column_stride,
+                                                 const char *site);
+
 #ifdef __cplusplus
 }
 #endif

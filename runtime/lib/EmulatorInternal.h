@@ -11,6 +11,7 @@
 |*                        thread context, error reports                       *|
 |*   EmulatorMemory.c     workgroup memory's race shadow, async copies        *|
 |*   EmulatorWarp.c       shuffle, ldmatrix, mma.sync, WMMA, conversions      *|
+|*   EmulatorHopper.c     tensor maps, mbarriers, TMA loads, warpgroup MMA    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -42,12 +43,13 @@
 #define EMU_PRINTF(f, a)
 #endif
 
-enum { EMU_WARP_SIZE = 32, EMU_MAX_THREADS = 1024 };
+enum { EMU_WARP_SIZE = 32, EMU_MAX_THREADS = 1024, EMU_MAX_WGMMA_GROUPS = 16 };
 
 typedef enum EmuThreadState {
   EMU_RUNNABLE,
   EMU_AT_BARRIER,
   EMU_AT_COLLECTIVE,
+  EMU_AT_MBARRIER,
   EMU_RETURNED,
 } EmuThreadState;
 
@@ -82,6 +84,17 @@ typedef struct EmuAsyncCopy {
   unsigned char data[16];
 } EmuAsyncCopy;
 
+/* A wgmma group a thread issued and has not retired. Offsets are in
+   workgroup memory; the accumulator is the thread's fragment. */
+typedef struct EmuWgmmaOp {
+  int64_t accumulator, a, b;
+  int32_t m, n, k, abType, aSwizzle, bSwizzle, transposeB;
+  int computed; /* GPUCG_EMU_WGMMA=issue: already added */
+  const char *site;
+} EmuWgmmaOp;
+
+struct EmuMbarrier;
+
 typedef struct EmuThread {
   ucontext_t context;
   unsigned char *stack; /* usable part, above the guard page */
@@ -101,6 +114,11 @@ typedef struct EmuThread {
   EmuAsyncCopy *copies;
   size_t numCopies, copyCapacity;
   int32_t nextGroup;
+  /* EMU_AT_MBARRIER: the mbarrier and the parity it waits for. */
+  struct EmuMbarrier *mbarrier;
+  int32_t parity;
+  EmuWgmmaOp wgmma[EMU_MAX_WGMMA_GROUPS];
+  int32_t numWgmma;
 } EmuThread;
 
 /* What the shadow knows of one byte of workgroup memory: its last writer
@@ -174,5 +192,18 @@ void emuLandCopies(EmuThread *thread, int32_t pendingGroups,
 /* EmulatorWarp.c: computes the collective every lane of a warp waits at
    (lanes[0..count), in lane order) and stores every lane's results. */
 void emuCompleteCollective(EmuThread **lanes, int32_t count);
+/* An element of a matrix operand as a double. */
+double emuLoadElement(int32_t type, const unsigned char *address);
+
+/* EmulatorScheduler.c: parks the thread until its mbarrier wait is ready. */
+void emuWaitMbarrier(EmuThread *thread);
+
+/* EmulatorHopper.c */
+void emuHopperBeginWorkgroup(void); /* no mbarrier groups yet */
+/* Whether the phase `thread` waits for completed (landing the loads that
+   GPUCG_EMU_TMA=wait kept for the wait). */
+int emuMbarrierReady(EmuThread *thread);
+void emuDescribeMbarrierWait(const EmuThread *thread, char *buffer,
+                             size_t size);
 
 #endif /* GPUCG_EMULATOR_INTERNAL_H */

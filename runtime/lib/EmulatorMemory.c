@@ -29,14 +29,16 @@
 void emuMemoryPrepare(void) {
   Emu *e = &gpucgEmu;
   size_t bytes = (size_t)e->workgroupBytes;
-  size_t capacity = bytes < 16 ? 16 : (bytes + 15) / 16 * 16;
+  /* 1024-aligned, as the GPU's shared memory window: TMA's and wgmma's
+     128-byte swizzle is a function of the address bits up to 2^9. */
+  size_t capacity = bytes < 1024 ? 1024 : (bytes + 1023) / 1024 * 1024;
   if (capacity > e->memoryCapacity) {
 #ifdef EMU_ASAN
     if (e->memory)
       ASAN_UNPOISON_MEMORY_REGION(e->memory, e->memoryCapacity);
 #endif
     free(e->memory);
-    e->memory = aligned_alloc(16, capacity);
+    e->memory = aligned_alloc(1024, capacity);
     e->memoryCapacity = e->memory ? capacity : 0;
     if (!e->memory)
       emuFatal("out of memory for %zu bytes of workgroup memory", bytes);

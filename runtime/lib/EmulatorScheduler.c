@@ -216,6 +216,11 @@ void emuWaitCollective(EmuThread *thread) {
   switchToScheduler(thread);
 }
 
+void emuWaitMbarrier(EmuThread *thread) {
+  thread->state = EMU_AT_MBARRIER;
+  switchToScheduler(thread);
+}
+
 static size_t pageBytes(void) {
   long page = sysconf(_SC_PAGESIZE);
   return page > 0 ? (size_t)page : 4096;
@@ -288,6 +293,8 @@ static void startThread(EmuThread *thread, int32_t linear) {
   thread->suspendedAt = NULL;
   thread->numCopies = 0;
   thread->nextGroup = 0;
+  thread->mbarrier = NULL;
+  thread->numWgmma = 0;
   if (getcontext(&thread->context) != 0)
     emuFatal("getcontext failed");
   thread->context.uc_stack.ss_sp = thread->stack;
@@ -322,6 +329,9 @@ static void describeOddLane(const EmuThread *thread, char *buffer,
   case EMU_AT_COLLECTIVE:
     snprintf(buffer, size, "waits at a different warp collective: %s",
              thread->site);
+    return;
+  case EMU_AT_MBARRIER:
+    emuDescribeMbarrierWait(thread, buffer, size);
     return;
   case EMU_RUNNABLE:
     break;
@@ -362,6 +372,10 @@ static int completeWarpCollective(int32_t first) {
     else if (!odd)
       odd = thread;
   }
+  /* A lane blocked on an mbarrier may join once another warp arrives on
+     it; runWorkgroup reports it if nothing can. */
+  if (odd && odd->state == EMU_AT_MBARRIER)
+    return 0;
   if (odd) {
     char where[512], thread[48], workgroup[80];
     describeOddLane(odd, where, sizeof(where));
@@ -424,21 +438,44 @@ static void completeBarrier(void) {
    returned. Running a warp ahead of the others is a schedule the GPU may
    pick, and the one that shows a missing barrier as data the other warps
    have not written yet. Returns whether a lane has not returned. */
-static int runWarp(int32_t first, int reverse) {
+static int runWarp(int32_t first, int reverse, int *progress) {
   Emu *e = &gpucgEmu;
   int32_t count = warpLanes(first);
+  int ran;
   do {
+    ran = 0;
     for (int32_t step = 0; step < count; ++step) {
       EmuThread *thread =
           &e->threads[first + (reverse ? count - 1 - step : step)];
-      if (thread->state == EMU_RUNNABLE)
+      if (thread->state == EMU_AT_MBARRIER && emuMbarrierReady(thread))
+        thread->state = EMU_RUNNABLE;
+      if (thread->state == EMU_RUNNABLE) {
         runThread(thread);
+        ran = 1;
+      }
     }
-  } while (completeWarpCollective(first));
+    ran |= completeWarpCollective(first);
+    *progress |= ran;
+  } while (ran);
   for (int32_t lane = 0; lane < count; ++lane)
     if (e->threads[first + lane].state != EMU_RETURNED)
       return 1;
   return 0;
+}
+
+/* No thread can run and one waits on an mbarrier: reports it. */
+static void reportMbarrierDeadlock(void) {
+  const Emu *e = &gpucgEmu;
+  for (int32_t i = 0; i < e->numThreads; ++i) {
+    const EmuThread *thread = &e->threads[i];
+    if (thread->state != EMU_AT_MBARRIER)
+      continue;
+    char where[512], name[48], workgroup[80];
+    emuDescribeMbarrierWait(thread, where, sizeof(where));
+    emuFatal("workgroup %s: deadlock: thread %s %s, and no thread can "
+             "arrive on it",
+             emuWorkgroupName(workgroup), emuThreadName(thread, name), where);
+  }
 }
 
 static void runWorkgroup(int reverse) {
@@ -446,15 +483,20 @@ static void runWorkgroup(int reverse) {
   for (int32_t i = 0; i < e->numThreads; ++i)
     startThread(&e->threads[i], i);
   emuMemoryBeginWorkgroup();
+  emuHopperBeginWorkgroup();
   int32_t numWarps = (e->numThreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
   for (;;) {
-    int blocked = 0;
+    int blocked = 0, progress = 0;
     for (int32_t step = 0; step < numWarps; ++step) {
       int32_t warp = reverse ? numWarps - 1 - step : step;
-      blocked |= runWarp(warp * EMU_WARP_SIZE, reverse);
+      blocked |= runWarp(warp * EMU_WARP_SIZE, reverse, &progress);
     }
     if (!blocked)
       return;
+    /* A warp that ran may have arrived on an mbarrier another waits at. */
+    if (progress)
+      continue;
+    reportMbarrierDeadlock();
     completeBarrier();
   }
 }

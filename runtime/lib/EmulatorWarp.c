@@ -165,6 +165,10 @@ static double loadElement(int32_t type, const unsigned char *address) {
   return NAN;
 }
 
+double emuLoadElement(int32_t type, const unsigned char *address) {
+  return loadElement(type, address);
+}
+
 static void storeElement(int32_t type, unsigned char *address, double value) {
   switch (type) {
   case GPUCG_EMU_F16: {

@@ -1435,8 +1435,307 @@ static void stackBody(void *closure) {
   gpucg_emu_barrier("test.mlir:220:5: gpu.barrier");
 }
 
+/*===----------------------------------------------------------------------===*/
+/* Hopper: TMA boxes, mbarrier phases, warpgroup MMA                          */
+/*===----------------------------------------------------------------------===*/
+
+/* Where the TMA puts byte `byte` of row `row` of a box with 128-byte rows
+   and the 128-byte swizzle: the row's 16-byte chunk XORed with the row
+   index modulo 8 (the PTX ISA's swizzle table, written out per chunk). */
+static int64_t swizzled128(int64_t row, int64_t byte) {
+  int64_t chunk = byte / 16;
+  return row * 128 + ((chunk ^ (row % 8)) * 16) + byte % 16;
+}
+
+/* The accumulator element `i` of lane `lane` of warp `warp` of a
+   warpgroup (PTX ISA, "wgmma register fragment" of an m64nNk16 D). */
+static void wgmmaD(int warp, int lane, int i, int *row, int *col) {
+  *row = 16 * warp + lane / 4 + 8 * ((i >> 1) & 1);
+  *col = 8 * (i / 4) + 2 * (lane % 4) + (i & 1);
+}
+
+typedef struct HopperRun {
+  int64_t map;
+  _Alignas(16) uint16_t tensor[16 * 80]; /* f16 16 x 80 */
+  int64_t phases[4];
+  uint16_t landed[8 * 64];
+  uint16_t beforeWait;
+  int mismatches;
+} HopperRun;
+
+static void tmaBody(void *closure) {
+  HopperRun *run = closure;
+  int thread = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  int64_t group = gpucg_emu_mbarrier_group(2, "test.mlir:300:5: create");
+  if (thread == 0) {
+    gpucg_emu_mbarrier_init(group, 1, 1, 1, "test.mlir:301:5: init");
+    gpucg_emu_mbarrier_arrive(group, 1, 8 * 64 * 2, 1,
+                              "test.mlir:302:5: expect_tx");
+    /* Box of 8 rows x 64 columns at row 8, column 32: columns 80..95 are
+       outside the tensor. */
+    gpucg_emu_tma_load(run->map, addressOf(memory + 1024), 8, 32, 0, 0, 0,
+                       group, 1, 1, "test.mlir:303:5: tma.async.load");
+    memcpy(&run->beforeWait, memory + 1024, 2);
+  }
+  gpucg_emu_barrier("test.mlir:304:5: gpu.barrier");
+  gpucg_emu_mbarrier_wait(group, 1, 0, "test.mlir:305:5: try_wait.parity");
+  if (thread == 1)
+    memcpy(run->landed, memory + 1024, sizeof(run->landed));
+}
+
+static void phaseBody(void *closure) {
+  HopperRun *run = closure;
+  int thread = linearThreadId();
+  int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:310:5: create");
+  if (thread == 0)
+    gpucg_emu_mbarrier_init(group, 0, 2, 1, "test.mlir:311:5: init");
+  gpucg_emu_barrier("test.mlir:312:5: gpu.barrier");
+  /* Two rounds: threads 0 and 1 arrive, everybody waits for the phase. */
+  for (int round = 0; round < 2; ++round) {
+    if (thread < 2)
+      run->phases[2 * round + thread] =
+          gpucg_emu_mbarrier_arrive(group, 0, 0, 1, "test.mlir:313:5: arrive");
+    gpucg_emu_mbarrier_wait(group, 0, round & 1,
+                            "test.mlir:314:5: try_wait.parity");
+    /* No thread may arrive for the next round before every thread saw this
+       one: a waiter two phases behind would wait forever (on the GPU too). */
+    gpucg_emu_barrier("test.mlir:315:5: gpu.barrier");
+  }
+}
+
+static int tmaCommand(void) {
+  static HopperRun run;
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 80; ++c)
+      run.tensor[r * 80 + c] = halfOf((r * 7 + c * 3) % 23 - 11);
+  run.map = gpucg_emu_tensor_map(addressOf(run.tensor), 2, 2, 128, 16, 80, 1, 1,
+                                 1, 80, 1, 1, 1, 1, 8, 64, 1, 1, 1);
+  launch1d(32, 2048 + 1024, tmaBody, &run);
+  int mismatches = 0;
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 64; ++c) {
+      int64_t offset = swizzled128(r, 2 * c) / 2;
+      int column = 32 + c;
+      uint16_t expected = column < 80 ? run.tensor[(8 + r) * 80 + column] : 0;
+      if (run.landed[offset] != expected) {
+        ++mismatches;
+        CHECK(0,
+              "tma: row %d column %d at halfword %" PRId64
+              ": 0x%04x, expected 0x%04x",
+              r, c, offset, run.landed[offset], expected);
+      }
+    }
+  printf("tma: 8x64 f16 box, 128-byte swizzle, 16 columns outside: %d "
+         "mismatches\n",
+         mismatches);
+  printf("tma: the box's first halfword before the wait: 0x%04x\n",
+         run.beforeWait);
+  launch1d(64, 0, phaseBody, &run);
+  printf("mbarrier: arrivals of rounds 0 and 1 in phases %" PRId64 " %" PRId64
+         " %" PRId64 " %" PRId64 "\n",
+         run.phases[0], run.phases[1], run.phases[2], run.phases[3]);
+  return mismatches ? 1 : 0;
+}
+
+typedef struct WgmmaRun {
+  int n, transposeB;
+  float fragments[256][128];
+  float stored[128 * 256];
+  int stage; /* 1: A changed between issue and retirement */
+  int m;     /* 64, or 128: two 64-row blocks */
+} WgmmaRun;
+
+/* A (64 x 16) and B (16 x n) of small integers. */
+static double aValue(int row, int k) { return (row * 3 + k * 5) % 7 - 3; }
+static double bValue(int k, int col) { return (k * 2 + col * 3) % 5 - 2; }
+
+static void wgmmaBody(void *closure) {
+  WgmmaRun *run = closure;
+  int thread = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  /* A at 0: 64 or 128 rows of 128 bytes, 16 f16 used, swizzled. B at 16384:
+     K-major (n rows of 128 bytes) or N-major (16 rows of 128 bytes per
+     64-column block, the blocks 16 rows apart). */
+  if (thread == 0) {
+    for (int r = 0; r < run->m; ++r)
+      for (int k = 0; k < 16; ++k) {
+        uint16_t value = halfOf(aValue(r, k));
+        memcpy(memory + swizzled128(r, 2 * k), &value, 2);
+      }
+    for (int k = 0; k < 16; ++k)
+      for (int c = 0; c < run->n; ++c) {
+        uint16_t value = halfOf(bValue(k, c));
+        int64_t offset =
+            run->transposeB ? (c / 64) * 16 * 128 + swizzled128(k, 2 * (c % 64))
+                            : swizzled128(c, 2 * k);
+        memcpy(memory + 16384 + offset, &value, 2);
+      }
+  }
+  gpucg_emu_barrier("test.mlir:320:5: gpu.barrier");
+  float accumulator[128];
+  int elements = run->m * run->n / 128;
+  gpucg_emu_wgmma_init(addressOf(accumulator), elements,
+                       "test.mlir:321:5: init.accumulator");
+  gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
+                  addressOf(memory + 16384), run->m, run->n, 16, GPUCG_EMU_F16,
+                  128, 128, run->transposeB, 1, "test.mlir:322:5: wgmma");
+  if (run->stage == 1) {
+    /* Everybody has issued; thread 0 then doubles A(0, 0) before the
+       group retires. */
+    gpucg_emu_barrier("test.mlir:323:5: gpu.barrier");
+    if (thread == 0) {
+      uint16_t value = halfOf(2 * aValue(0, 0));
+      memcpy(memory + swizzled128(0, 0), &value, 2);
+    }
+    gpucg_emu_barrier("test.mlir:324:5: gpu.barrier");
+  }
+  gpucg_emu_wgmma_wait(0, "test.mlir:325:5: wait_group");
+  memcpy(run->fragments[thread], accumulator, sizeof(float) * (size_t)elements);
+  /* The store: the second warpgroup's rows land 64 further down. */
+  gpucg_emu_wgmma_store(addressOf(accumulator), run->m, run->n,
+                        addressOf(run->stored), run->n, 1,
+                        "test.mlir:326:5: mma.store");
+}
+
+static int wgmmaCommand(int n, int transposeB, int stage) {
+  static WgmmaRun run;
+  memset(&run, 0, sizeof(run));
+  run.n = n;
+  run.transposeB = transposeB;
+  run.stage = stage == 1;
+  run.m = stage == 2 ? 128 : 64;
+  int threads = stage == 0 ? 256 : 128;
+  launch1d(threads, 16384 + 256 * 128, wgmmaBody, &run);
+  int mismatches = 0, storeMismatches = 0, changedSeen = 0;
+  for (int thread = 0; thread < threads; ++thread)
+    for (int i = 0; i < run.m * n / 128; ++i) {
+      int row, col;
+      wgmmaD(thread % 128 / 32, thread % 32, i % (n / 2), &row, &col);
+      row += 64 * (i / (n / 2));
+      double expected = 0;
+      for (int k = 0; k < 16; ++k)
+        expected += aValue(row, k) * bValue(k, col);
+      /* A(0, 0) doubled: row 0 shows which A the group read. */
+      if (stage == 1 && row == 0 && bValue(0, col) != 0 &&
+          run.fragments[thread][i] ==
+              (float)(expected + aValue(0, 0) * bValue(0, col))) {
+        ++changedSeen;
+        continue;
+      }
+      if (run.fragments[thread][i] != (float)expected) {
+        ++mismatches;
+        CHECK(0, "wgmma: thread %d element %d (row %d col %d): %g, expected %g",
+              thread, i, row, col, run.fragments[thread][i], expected);
+      }
+    }
+  if (stage == 2)
+    /* MLIR 22's store puts the second 64-row block N/2 rows below the
+       first: rows N/2 + 32 .. N/2 + 63 hold product rows 96..127 (rows
+       N/2 .. N/2 + 31 mix both blocks), and for N < 128 the last rows are
+       never written. */
+    for (int row = 0; row < 128; ++row)
+      for (int col = 0; col < n; ++col) {
+        int product = row - n / 2 + 64;
+        double expected = 0;
+        if (row >= n / 2 + 32 && row < n / 2 + 64) {
+          for (int k = 0; k < 16; ++k)
+            expected += aValue(product, k) * bValue(k, col);
+        } else if (row < n / 2 + 64) {
+          continue;
+        }
+        storeMismatches += run.stored[row * n + col] != (float)expected;
+      }
+  if (stage == 0)
+    for (int row = 0; row < 128; ++row)
+      for (int col = 0; col < n; ++col) {
+        double expected = 0;
+        for (int k = 0; k < 16; ++k)
+          expected += aValue(row % 64, k) * bValue(k, col);
+        storeMismatches += run.stored[row * n + col] != (float)expected;
+      }
+  printf("wgmma m%dn%dk16 f16 %s-major B: %d mismatches", run.m, n,
+         transposeB ? "N" : "K", mismatches);
+  if (stage == 1)
+    printf(", A(0, 0) doubled before the group retired: row 0 has %s A",
+           changedSeen == 0 ? "the issued" : "the doubled");
+  if (stage == 0)
+    printf(", store of two warpgroups (rows 0-63, 64-127): %d mismatches",
+           storeMismatches);
+  if (stage == 2)
+    printf(", M = 128: the second block stored from row %d: %d mismatches",
+           n / 2, storeMismatches);
+  printf("\n");
+  return mismatches || storeMismatches ? 1 : 0;
+}
+
+static void deadlockBody(void *closure) {
+  (void)closure;
+  int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:330:5: create");
+  if (linearThreadId() == 0)
+    gpucg_emu_mbarrier_init(group, 0, 2, 1, "test.mlir:331:5: init");
+  gpucg_emu_barrier("test.mlir:332:5: gpu.barrier");
+  if (linearThreadId() == 0)
+    gpucg_emu_mbarrier_arrive(group, 0, 128, 1, "test.mlir:333:5: arrive");
+  gpucg_emu_mbarrier_wait(group, 0, 0, "test.mlir:334:5: try_wait.parity");
+}
+
+static void uninitializedBody(void *closure) {
+  (void)closure;
+  int64_t group = gpucg_emu_mbarrier_group(2, "test.mlir:340:5: create");
+  gpucg_emu_mbarrier_wait(group, 1, 0, "test.mlir:341:5: try_wait.parity");
+}
+
+static void inFlightBody(void *closure) {
+  (void)closure;
+  unsigned char *memory = workgroupMemory();
+  float accumulator[4], stored[64 * 8];
+  gpucg_emu_wgmma_init(addressOf(accumulator), 4, "test.mlir:350:5: init");
+  gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
+                  addressOf(memory + 8192), 64, 8, 16, GPUCG_EMU_F16, 128, 128,
+                  0, 1, "test.mlir:351:5: wgmma");
+  gpucg_emu_wgmma_store(addressOf(accumulator), 64, 8, addressOf(stored), 8, 1,
+                        "test.mlir:352:5: mma.store");
+}
+
+static void tmaMisalignedBody(void *closure) {
+  const HopperRun *run = closure;
+  int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:360:5: create");
+  gpucg_emu_mbarrier_init(group, 0, 1, 1, "test.mlir:361:5: init");
+  gpucg_emu_tma_load(run->map, addressOf(workgroupMemory() + 512), 0, 0, 0, 0,
+                     0, group, 0, 1, "test.mlir:362:5: tma.async.load");
+}
+
+static int hopperErrorCommand(const char *name) {
+  static HopperRun run;
+  if (strcmp(name, "mbarrier-deadlock") == 0) {
+    launch1d(4, 0, deadlockBody, NULL);
+  } else if (strcmp(name, "mbarrier-uninitialized") == 0) {
+    launch1d(1, 0, uninitializedBody, NULL);
+  } else if (strcmp(name, "wgmma-in-flight") == 0) {
+    launch1d(1, 8192 + 128 * 8, inFlightBody, NULL);
+  } else if (strcmp(name, "tensor-map-box") == 0) {
+    gpucg_emu_tensor_map(addressOf(run.tensor), 2, 2, 128, 16, 80, 1, 1, 1, 80,
+                         1, 1, 1, 1, 8, 300, 1, 1, 1);
+  } else if (strcmp(name, "tensor-map-swizzle") == 0) {
+    gpucg_emu_tensor_map(addressOf(run.tensor), 2, 2, 64, 16, 80, 1, 1, 1, 80,
+                         1, 1, 1, 1, 8, 64, 1, 1, 1);
+  } else if (strcmp(name, "tma-misaligned") == 0) {
+    run.map = gpucg_emu_tensor_map(addressOf(run.tensor), 2, 2, 128, 16, 80, 1,
+                                   1, 1, 80, 1, 1, 1, 1, 8, 64, 1, 1, 1);
+    launch1d(1, 4096, tmaMisalignedBody, &run);
+  } else {
+    return -1;
+  }
+  printf("no error reported\n");
+  return 0;
+}
+
 static int errorCommand(const char *name) {
   static _Alignas(16) unsigned char source[16];
+  int hopper = hopperErrorCommand(name);
+  if (hopper >= 0)
+    return hopper;
   if (strcmp(name, "barrier-returned") == 0) {
     gpucg_emu_configure(1, 1, 1, 16, 4, 1, 0);
     gpucg_emu_launch(barrierReturnedBody, NULL);
@@ -1537,7 +1836,8 @@ static int stackCommand(void) {
 static const char *Commands[] = {
     "mma CASE | mma-all | mma-f16-rounding | wmma CASE | ldmatrix "
     "{1,2,4} {0,1} | ldmatrix-mma | shuffle THREADS WIDTH | shuffle-show "
-    "THREADS WIDTH | barrier | order | ids | async-copy | stack | "
+    "THREADS WIDTH | barrier | order | ids | async-copy | stack | tma | "
+    "wgmma N {K,N} {plain,changed,tall} | "
     "NAME-error | list",
 };
 
@@ -1584,6 +1884,13 @@ int main(int argc, char **argv) {
     status = asyncCopyCommand();
   else if (argc == 2 && strcmp(command, "stack") == 0)
     status = stackCommand();
+  else if (argc == 2 && strcmp(command, "tma") == 0)
+    status = tmaCommand();
+  else if (argc == 5 && strcmp(command, "wgmma") == 0)
+    status = wgmmaCommand(atoi(argv[2]), strcmp(argv[3], "N") == 0,
+                          strcmp(argv[4], "changed") == 0 ? 1
+                          : strcmp(argv[4], "tall") == 0  ? 2
+                                                          : 0);
   else if (argc == 2 && strcmp(command, "list") == 0)
     status = listCommand();
   else if (argc == 2 && length > 6 &&

@@ -212,16 +212,198 @@ func.func @clustered_reduce(%v: f32, %out: memref<f32>) {
 
 // -----
 
-// The Hopper ops of pipeline MatmulWgmma (mbarriers, TMA, warpgroup MMA)
-// are not modelled: the emulator says so instead of running them wrongly.
-func.func @mbarrier() {
+// Hopper ops the emulator does not model: an mbarrier op other than
+// create, init, arrive(.expect_tx) and try_wait.parity.
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @mbarrier_test_wait() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %c0 = arith.constant 0 : index
-    // expected-error @below {{'nvgpu.mbarrier.create' op is not modelled by the CPU emulator (gpucg-test-emulate-gpu)}}
+    %b = nvgpu.mbarrier.create -> !barriers
+    nvgpu.mbarrier.init %b[%c0], %c1 : !barriers
+    %t = nvgpu.mbarrier.arrive %b[%c0] : !barriers -> !nvgpu.mbarrier.token
+    // expected-error @below {{'nvgpu.mbarrier.test.wait' op is not modelled by the CPU emulator (gpucg-test-emulate-gpu)}}
+    %done = nvgpu.mbarrier.test.wait %b[%c0], %t : !barriers, !nvgpu.mbarrier.token
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A tensor map made in the kernel (gpucg-build-gpu-launch hoists them).
+func.func @tensor_map_in_kernel(%a: memref<64x64xf16>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c64 = arith.constant 64 : index
+    %u = memref.cast %a : memref<64x64xf16> to memref<*xf16>
+    // expected-error @below {{creates a tensor map inside a gpu.launch; the emulator makes them on the host (run gpucg-build-gpu-launch first)}}
+    %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A tensor map of an unranked argument: its sizes are unknown here.
+func.func @tensor_map_unranked(%u: memref<*xf16>) {
+  %c64 = arith.constant 64 : index
+  // expected-error @below {{describes an unranked memref that is not a memref.cast of a ranked one of rank 1 to 5; the emulator reads the tensor's sizes and strides from the ranked memref}}
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    nvgpu.tma.prefetch.descriptor %m : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Out-of-bounds elements as NaN.
+func.func @tensor_map_nan(%a: memref<64x64xf16>) {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %a : memref<64x64xf16> to memref<*xf16>
+  // expected-error @below {{makes a tensor map of type '!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = nan, interleave = none>'; the emulator models no interleave and zero fill}}
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = nan, interleave = none>
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    nvgpu.tma.prefetch.descriptor %m : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = nan, interleave = none>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A TMA load multicast to a cluster.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+func.func @tma_multicast(%a: memref<64x64xf16>) {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %a : memref<64x64xf16> to memref<*xf16>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%wg : memref<64x64xf16, #gpu.address_space<workgroup>>) {
+    %c0 = arith.constant 0 : index
+    %mask = arith.constant 3 : i16
     %b = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
     nvgpu.mbarrier.init %b[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    // expected-error @below {{multicasts to a cluster; the emulator has no clusters}}
+    nvgpu.tma.async.load %m[%c0, %c0], %b[%c0] to %wg multicast_mask = %mask : !map, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// wgmma of fp8.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!da = !nvgpu.warpgroup.descriptor<tensor = memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>>
+!db = !nvgpu.warpgroup.descriptor<tensor = memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>>
+func.func @wgmma_fp8(%t: memref<64x128xf8E4M3FN>) {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %u = memref.cast %t : memref<64x128xf8E4M3FN> to memref<*xf8E4M3FN>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xf8E4M3FN> -> !map
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%wa : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, %wb : memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>) {
+    %da = nvgpu.warpgroup.generate.descriptor %wa, %m : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, !map -> !da
+    %db = nvgpu.warpgroup.generate.descriptor %wb, %m : memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>, !map -> !db
+    %acc = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+    // expected-error @below {{multiplies 'f8E4M3FN'; the emulator models f16 and bf16 wgmma}}
+    %r = nvgpu.warpgroup.mma %da, %db, %acc : !da, !db, !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A wgmma descriptor that crosses a loop: its tile's swizzle is unknown.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!da = !nvgpu.warpgroup.descriptor<tensor = memref<64x16xf16, #gpu.address_space<workgroup>>>
+!db = !nvgpu.warpgroup.descriptor<tensor = memref<16x64xf16, #gpu.address_space<workgroup>>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+func.func @wgmma_descriptor_argument(%t: memref<64x64xf16>) {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %t : memref<64x64xf16> to memref<*xf16>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%wa : memref<64x16xf16, #gpu.address_space<workgroup>>, %wb : memref<16x64xf16, #gpu.address_space<workgroup>>) {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %da = nvgpu.warpgroup.generate.descriptor %wa, %m : memref<64x16xf16, #gpu.address_space<workgroup>>, !map -> !da
+    %db = nvgpu.warpgroup.generate.descriptor %wb, %m : memref<16x64xf16, #gpu.address_space<workgroup>>, !map -> !db
+    %acc = nvgpu.warpgroup.mma.init.accumulator -> !acc
+    %r:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%d = %da, %a = %acc) -> (!da, !acc) {
+      // expected-error @below {{takes a descriptor that no nvgpu.warpgroup.generate.descriptor in the same region makes; the emulator reads the tile's swizzle from it}}
+      %n = nvgpu.warpgroup.mma %d, %db, %a : !da, !db, !acc -> !acc
+      scf.yield %d, %n : !da, !acc
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// The accumulator stored to an f16 matrix.
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+func.func @wgmma_store_f16(%d: memref<64x64xf16>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %acc = nvgpu.warpgroup.mma.init.accumulator -> !acc
+    // expected-error @below {{stores to 'memref<64x64xf16>'; the emulator stores f32 accumulators to 2-D f32 memrefs}}
+    nvgpu.warpgroup.mma.store %acc, %d : !acc to memref<64x64xf16>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A tensor map from the caller: the emulator cannot make its own.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+func.func @tensor_map_argument(%m: !map) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%wg : memref<64x64xf16, #gpu.address_space<workgroup>>) {
+    %c0 = arith.constant 0 : index
+    %b = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    nvgpu.mbarrier.init %b[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    // expected-error @below {{takes a tensor map that no nvgpu.tma.create.descriptor of the host made; the emulator makes its own there}}
+    nvgpu.tma.async.load %m[%c0, %c0], %b[%c0] to %wg : !map, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<64x64xf16, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A tensor map of 4-bit elements.
+func.func @tensor_map_i4(%a: memref<64x64xi4>) {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %a : memref<64x64xi4> to memref<*xi4>
+  // expected-error @below {{describes elements of type 'i4'; the emulator copies whole bytes}}
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xi4> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xi4, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    nvgpu.tma.prefetch.descriptor %m : !nvgpu.tensormap.descriptor<tensor = memref<64x64xi4, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
     gpu.terminator
   }
   return

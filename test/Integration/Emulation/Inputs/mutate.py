@@ -15,6 +15,11 @@ Mutations (N counts matches from 1, in print order):
   unswizzle-reads    give every nvgpu.ldmatrix the column index from before
                      the XOR swizzle, which the copies into workgroup memory
                      still apply
+  drop-mbarrier-wait N
+                     delete the N-th nvgpu.mbarrier.try_wait.parity
+  deepen-wgmma N     let the N-th nvgpu.warpgroup.mma leave one more group
+                     in flight (waitGroup + 1; the default is 1)
+  drop-wgmma-wait N  delete the N-th nvvm.wgmma.wait.group.sync.aligned
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -48,6 +53,24 @@ def main():
 
     if mutation == "drop-barrier":
         del lines[nth_line(lines, r"\bgpu\.barrier\b", n)]
+    elif mutation == "drop-mbarrier-wait":
+        del lines[nth_line(lines, r"\bnvgpu\.mbarrier\.try_wait\.parity\b", n)]
+    elif mutation == "drop-wgmma-wait":
+        del lines[nth_line(lines, r"\bnvvm\.wgmma\.wait\.group\.sync\.aligned\b", n)]
+    elif mutation == "deepen-wgmma":
+        index = nth_line(lines, r"= nvgpu\.warpgroup\.mma %", n)
+        line = lines[index]
+        if "waitGroup" in line:
+            line = re.sub(r"waitGroup = (\d+)",
+                          lambda m: "waitGroup = %d" % (int(m.group(1)) + 1),
+                          line)
+        elif "{transposeB}" in line:
+            line = line.replace("{transposeB}",
+                                "{transposeB, waitGroup = 2 : i64}")
+        else:
+            line = re.sub(r"(nvgpu\.warpgroup\.mma %[\w#]+, %[\w#]+, %[\w#]+)",
+                          r"\1 {waitGroup = 2 : i64}", line)
+        lines[index] = line
     elif mutation == "weaken-wait":
         index = nth_line(lines, r"\bnvgpu\.device_async_wait\b", n)
         line = lines[index]

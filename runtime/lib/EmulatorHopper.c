@@ -1,0 +1,601 @@
+/*===- EmulatorHopper.c - Tensor maps, mbarriers, TMA and wgmma -----------===*\
+|*                                                                            *|
+|* Part of the gpucg project, under the Apache License v2.0 with LLVM         *|
+|* Exceptions. See LICENSE for license information.                           *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                    *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* The Hopper ops of gpucg-matmul-wgmma: tensor maps (host), mbarrier groups  *|
+|* with phases and transaction counts, TMA box loads with the swizzle, and   *|
+|* warpgroup MMA with its accumulator fragments and asynchronous groups.     *|
+|* Everything here is per thread; the scheduler blocks a thread waiting on   *|
+|* an mbarrier until emuMbarrierReady says its phase completed.               *|
+|* docs/Emulator-runtime.md describes the model and what it does not catch.   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "EmulatorInternal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  EMU_MAX_TMA_RANK = 5,
+  EMU_MAX_MBARRIERS = 64,
+  EMU_MAX_MBARRIER_COUNT = (1 << 20) - 1,
+  EMU_WARPGROUP_THREADS = 128,
+};
+
+/*===----------------------------------------------------------------------===*/
+/* Tensor maps                                                                */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct EmuTensorMap {
+  struct EmuTensorMap *next; /* every map made, kept until exit */
+  uint64_t magic;
+  unsigned char *base;
+  int32_t rank, elementBytes, swizzleBytes;
+  int64_t sizes[EMU_MAX_TMA_RANK], strides[EMU_MAX_TMA_RANK],
+      box[EMU_MAX_TMA_RANK];
+} EmuTensorMap;
+
+static const uint64_t TensorMapMagic = 0x6770756367746d61ull; /* "gpucgtma" */
+static EmuTensorMap *tensorMaps;
+
+int64_t gpucg_emu_tensor_map(int64_t address, int64_t rank,
+                             int64_t element_bytes, int64_t swizzle_bytes,
+                             int64_t size0, int64_t size1, int64_t size2,
+                             int64_t size3, int64_t size4, int64_t stride0,
+                             int64_t stride1, int64_t stride2, int64_t stride3,
+                             int64_t stride4, int64_t box0, int64_t box1,
+                             int64_t box2, int64_t box3, int64_t box4) {
+  const int64_t sizes[] = {size0, size1, size2, size3, size4};
+  const int64_t strides[] = {stride0, stride1, stride2, stride3, stride4};
+  const int64_t box[] = {box0, box1, box2, box3, box4};
+  const char *prefix = "gpucg_emu_tensor_map: invalid tensor map";
+  if (rank < 1 || rank > EMU_MAX_TMA_RANK)
+    emuFatal("%s: rank %" PRId64 " is not in [1, %d]", prefix, rank,
+             EMU_MAX_TMA_RANK);
+  if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4 &&
+      element_bytes != 8)
+    emuFatal("%s: elements of %" PRId64 " bytes (1, 2, 4 or 8)", prefix,
+             element_bytes);
+  if (swizzle_bytes != 0 && swizzle_bytes != 32 && swizzle_bytes != 64 &&
+      swizzle_bytes != 128)
+    emuFatal("%s: a swizzle of %" PRId64 " bytes (0, 32, 64 or 128)", prefix,
+             swizzle_bytes);
+  if (address == 0 || address % 16 != 0)
+    emuFatal("%s: the tensor's address 0x%" PRIx64
+             " is not 16-byte aligned (or is NULL)",
+             prefix, (uint64_t)address);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (sizes[d] < 1 || sizes[d] > ((int64_t)1 << 32))
+      emuFatal("%s: dimension %" PRId64 " has %" PRId64 " elements (1 to 2^32)",
+               prefix, d, sizes[d]);
+    if (box[d] < 1 || box[d] > 256)
+      emuFatal("%s: the box has %" PRId64 " elements in dimension %" PRId64
+               " (1 to 256)",
+               prefix, box[d], d);
+    int innermost = d == rank - 1;
+    if (innermost ? strides[d] != 1
+                  : strides[d] < 1 || strides[d] * element_bytes % 16 != 0)
+      emuFatal("%s: dimension %" PRId64 " has a stride of %" PRId64
+               " elements; %s",
+               prefix, d, strides[d],
+               innermost ? "the innermost must be 1"
+                         : "the others must be positive multiples of 16 bytes");
+  }
+  int64_t rowBytes = box[rank - 1] * element_bytes;
+  if (rowBytes % 16 != 0)
+    emuFatal("%s: the box's innermost row is %" PRId64
+             " bytes, not a multiple of 16",
+             prefix, rowBytes);
+  if (swizzle_bytes != 0 && rowBytes > swizzle_bytes)
+    emuFatal("%s: the box's innermost row is %" PRId64
+             " bytes, more than the %" PRId64 "-byte swizzle",
+             prefix, rowBytes, swizzle_bytes);
+  EmuTensorMap *map = calloc(1, sizeof(EmuTensorMap));
+  if (!map)
+    emuFatal("out of memory for a tensor map");
+  map->magic = TensorMapMagic;
+  map->base = (unsigned char *)(intptr_t)address;
+  map->rank = (int32_t)rank;
+  map->elementBytes = (int32_t)element_bytes;
+  map->swizzleBytes = (int32_t)swizzle_bytes;
+  for (int64_t d = 0; d < rank; ++d) {
+    map->sizes[d] = sizes[d];
+    map->strides[d] = strides[d];
+    map->box[d] = box[d];
+  }
+  map->next = tensorMaps;
+  tensorMaps = map;
+  return (int64_t)(intptr_t)map;
+}
+
+static const EmuTensorMap *requireTensorMap(int64_t handle, const char *site) {
+  for (const EmuTensorMap *map = tensorMaps; map; map = map->next)
+    if ((int64_t)(intptr_t)map == handle && map->magic == TensorMapMagic)
+      return map;
+  emuFatal("%s: 0x%" PRIx64 " is not a tensor map made by "
+           "gpucg_emu_tensor_map",
+           site, (uint64_t)handle);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Workgroup memory addresses and the swizzle                                 */
+/*===----------------------------------------------------------------------===*/
+
+/* The offset in workgroup memory of the `bytes` bytes at `address`, or an
+   error naming `what`. */
+static int64_t workgroupOffset(int64_t address, int64_t bytes, const char *what,
+                               const char *site) {
+  const Emu *e = &gpucgEmu;
+  int64_t offset = address - (int64_t)(intptr_t)e->memory;
+  if (offset < 0 || bytes < 0 || offset + bytes > e->workgroupBytes)
+    emuFatal("%s: %s: %" PRId64 " bytes at 0x%" PRIx64
+             " are not inside the %" PRId64 " bytes of workgroup memory",
+             site, what, bytes, (uint64_t)address, e->workgroupBytes);
+  return offset;
+}
+
+/* Where the byte at `offset` of workgroup memory lands with a
+   `swizzleBytes` swizzle: its 16-byte chunk within the 128-byte row XORed
+   with the row's index modulo swizzleBytes / 16 (CUTLASS's Swizzle<B,4,3>;
+   the pattern repeats every swizzleBytes / 16 rows of 128 bytes). */
+static int64_t swizzle(int64_t offset, int32_t swizzleBytes) {
+  if (swizzleBytes == 0)
+    return offset;
+  int64_t mask = swizzleBytes / 16 - 1;
+  return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* mbarriers                                                                  */
+/*===----------------------------------------------------------------------===*/
+
+typedef struct EmuTmaLoad {
+  const EmuTensorMap *map;
+  int64_t coordinates[EMU_MAX_TMA_RANK];
+  int64_t destination; /* workgroup memory offset */
+  const char *site;
+} EmuTmaLoad;
+
+typedef struct EmuMbarrier {
+  int initialized;
+  int64_t expected, pending, transactionBytes;
+  int64_t phase; /* completed phases */
+  /* Loads that complete on it and have not landed (GPUCG_EMU_TMA=wait). */
+  EmuTmaLoad *loads;
+  size_t numLoads, loadCapacity;
+} EmuMbarrier;
+
+typedef struct EmuMbarrierGroup {
+  const char *site;
+  int32_t count;
+  EmuMbarrier barriers[EMU_MAX_MBARRIERS];
+} EmuMbarrierGroup;
+
+/* The groups of the running workgroup, reused across workgroups. */
+static EmuMbarrierGroup **groups;
+static size_t numGroups, groupCapacity, groupsInUse;
+
+void emuHopperBeginWorkgroup(void) {
+  for (size_t i = 0; i < groupsInUse; ++i) {
+    EmuMbarrierGroup *group = groups[i];
+    for (int32_t b = 0; b < EMU_MAX_MBARRIERS; ++b) {
+      EmuMbarrier *barrier = &group->barriers[b];
+      barrier->initialized = 0;
+      barrier->numLoads = 0;
+    }
+    group->site = NULL;
+  }
+  groupsInUse = 0;
+}
+
+int64_t gpucg_emu_mbarrier_group(int64_t count, const char *site) {
+  emuRequireThread("gpucg_emu_mbarrier_group");
+  site = site ? site : "(unknown nvgpu.mbarrier.create)";
+  if (count < 1 || count > EMU_MAX_MBARRIERS)
+    emuFatal("%s: a group of %" PRId64 " mbarriers; the emulator models 1 "
+             "to %d",
+             site, count, EMU_MAX_MBARRIERS);
+  for (size_t i = 0; i < groupsInUse; ++i)
+    if (groups[i]->site == site)
+      return (int64_t)(intptr_t)groups[i];
+  if (groupsInUse == numGroups) {
+    if (numGroups == groupCapacity) {
+      size_t capacity = groupCapacity ? 2 * groupCapacity : 4;
+      EmuMbarrierGroup **grown = realloc(groups, capacity * sizeof(*grown));
+      if (!grown)
+        emuFatal("out of memory for mbarrier groups");
+      groups = grown;
+      groupCapacity = capacity;
+    }
+    groups[numGroups] = calloc(1, sizeof(EmuMbarrierGroup));
+    if (!groups[numGroups])
+      emuFatal("out of memory for an mbarrier group");
+    ++numGroups;
+  }
+  EmuMbarrierGroup *group = groups[groupsInUse++];
+  group->site = site;
+  group->count = (int32_t)count;
+  return (int64_t)(intptr_t)group;
+}
+
+static EmuMbarrier *requireMbarrier(int64_t handle, int64_t index,
+                                    const char *site, int mustBeInitialized) {
+  EmuMbarrierGroup *group = NULL;
+  for (size_t i = 0; i < groupsInUse; ++i)
+    if ((int64_t)(intptr_t)groups[i] == handle)
+      group = groups[i];
+  if (!group)
+    emuFatal("%s: 0x%" PRIx64 " is not an mbarrier group of this workgroup",
+             site, (uint64_t)handle);
+  if (index < 0 || index >= group->count)
+    emuFatal("%s: mbarrier %" PRId64 " of a group of %d (made at %s)", site,
+             index, group->count, group->site);
+  EmuMbarrier *barrier = &group->barriers[index];
+  if (mustBeInitialized && !barrier->initialized) {
+    char workgroup[80];
+    emuFatal("%s: mbarrier %" PRId64 " of the group made at %s is used "
+             "before nvgpu.mbarrier.init in workgroup %s",
+             site, index, group->site, emuWorkgroupName(workgroup));
+  }
+  return barrier;
+}
+
+static void completePhaseIfDone(EmuMbarrier *barrier) {
+  if (barrier->pending == 0 && barrier->transactionBytes == 0) {
+    ++barrier->phase;
+    barrier->pending = barrier->expected;
+  }
+}
+
+void gpucg_emu_mbarrier_init(int64_t group, int64_t index, int64_t count,
+                             int32_t predicate, const char *site) {
+  emuRequireThread("gpucg_emu_mbarrier_init");
+  site = site ? site : "(unknown nvgpu.mbarrier.init)";
+  EmuMbarrier *barrier = requireMbarrier(group, index, site, 0);
+  if (!predicate)
+    return;
+  if (count < 1 || count > EMU_MAX_MBARRIER_COUNT)
+    emuFatal("%s: an mbarrier of %" PRId64 " arrivals (1 to %d)", site, count,
+             EMU_MAX_MBARRIER_COUNT);
+  barrier->initialized = 1;
+  barrier->expected = count;
+  barrier->pending = count;
+  barrier->transactionBytes = 0;
+  barrier->phase = 0;
+  barrier->numLoads = 0;
+}
+
+int64_t gpucg_emu_mbarrier_arrive(int64_t group, int64_t index,
+                                  int64_t tx_bytes, int32_t predicate,
+                                  const char *site) {
+  emuRequireThread("gpucg_emu_mbarrier_arrive");
+  site = site ? site : "(unknown nvgpu.mbarrier.arrive)";
+  EmuMbarrier *barrier = requireMbarrier(group, index, site, 1);
+  int64_t phase = barrier->phase;
+  if (!predicate)
+    return phase;
+  if (tx_bytes < 0 || tx_bytes >= ((int64_t)1 << 20))
+    emuFatal("%s: expects %" PRId64 " transaction bytes (0 to 2^20 - 1)", site,
+             tx_bytes);
+  barrier->transactionBytes += tx_bytes;
+  --barrier->pending;
+  completePhaseIfDone(barrier);
+  return phase;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* TMA loads                                                                  */
+/*===----------------------------------------------------------------------===*/
+
+/* GPUCG_EMU_TMA: whether loads land when issued (default) or when a thread
+   next waits on their mbarrier. */
+static int tmaLandsAtWait(void) {
+  const char *mode = getenv("GPUCG_EMU_TMA");
+  if (!mode || !*mode || strcmp(mode, "issue") == 0)
+    return 0;
+  if (strcmp(mode, "wait") == 0)
+    return 1;
+  emuFatal("GPUCG_EMU_TMA=%s: expected `issue` or `wait`", mode);
+}
+
+static int64_t boxBytes(const EmuTensorMap *map) {
+  int64_t bytes = map->elementBytes;
+  for (int32_t d = 0; d < map->rank; ++d)
+    bytes *= map->box[d];
+  return bytes;
+}
+
+/* Copies the box into workgroup memory and completes its bytes on
+   `barrier`. */
+static void landLoad(const EmuTmaLoad *load, EmuMbarrier *barrier) {
+  const EmuTensorMap *map = load->map;
+  Emu *e = &gpucgEmu;
+  int32_t rank = map->rank;
+  int64_t elements = 1;
+  for (int32_t d = 0; d < rank; ++d)
+    elements *= map->box[d];
+  int64_t index[EMU_MAX_TMA_RANK] = {0};
+  for (int64_t linear = 0; linear < elements; ++linear) {
+    int64_t rest = linear, source = 0, inside = 1;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      index[d] = rest % map->box[d];
+      rest /= map->box[d];
+      int64_t coordinate = load->coordinates[d] + index[d];
+      if (coordinate < 0 || coordinate >= map->sizes[d])
+        inside = 0;
+      source += coordinate * map->strides[d];
+    }
+    int64_t offset = swizzle(load->destination + linear * map->elementBytes,
+                             map->swizzleBytes);
+    unsigned char *destination = e->memory + offset;
+    if (inside)
+      memcpy(destination, map->base + source * map->elementBytes,
+             (size_t)map->elementBytes);
+    else
+      memset(destination, 0, (size_t)map->elementBytes);
+  }
+  barrier->transactionBytes -= boxBytes(map);
+  completePhaseIfDone(barrier);
+}
+
+static void landLoads(EmuMbarrier *barrier) {
+  for (size_t i = 0; i < barrier->numLoads; ++i)
+    landLoad(&barrier->loads[i], barrier);
+  barrier->numLoads = 0;
+}
+
+void gpucg_emu_tma_load(int64_t map, int64_t destination, int64_t c0,
+                        int64_t c1, int64_t c2, int64_t c3, int64_t c4,
+                        int64_t group, int64_t index, int32_t predicate,
+                        const char *site) {
+  emuRequireThread("gpucg_emu_tma_load");
+  site = site ? site : "(unknown nvgpu.tma.async.load)";
+  const EmuTensorMap *tensorMap = requireTensorMap(map, site);
+  EmuMbarrier *barrier = requireMbarrier(group, index, site, 1);
+  if (!predicate)
+    return;
+  EmuTmaLoad load = {tensorMap, {c0, c1, c2, c3, c4}, 0, site};
+  int64_t bytes = boxBytes(tensorMap);
+  load.destination =
+      workgroupOffset(destination, bytes, "the TMA destination", site);
+  int64_t alignment = tensorMap->swizzleBytes == 128  ? 1024
+                      : tensorMap->swizzleBytes == 64 ? 512
+                      : tensorMap->swizzleBytes == 32 ? 256
+                                                      : 128;
+  if (load.destination % alignment != 0)
+    emuFatal("%s: the TMA destination at workgroup memory offset %" PRId64
+             " is not %" PRId64 "-byte aligned, as a %d-byte swizzle needs",
+             site, load.destination, alignment, tensorMap->swizzleBytes);
+  if (!tmaLandsAtWait()) {
+    landLoad(&load, barrier);
+    return;
+  }
+  if (barrier->numLoads == barrier->loadCapacity) {
+    size_t capacity = barrier->loadCapacity ? 2 * barrier->loadCapacity : 4;
+    EmuTmaLoad *grown = realloc(barrier->loads, capacity * sizeof(*grown));
+    if (!grown)
+      emuFatal("out of memory for pending TMA loads");
+    barrier->loads = grown;
+    barrier->loadCapacity = capacity;
+  }
+  barrier->loads[barrier->numLoads++] = load;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Waiting                                                                    */
+/*===----------------------------------------------------------------------===*/
+
+int emuMbarrierReady(EmuThread *thread) {
+  EmuMbarrier *barrier = thread->mbarrier;
+  if ((barrier->phase & 1) != thread->parity)
+    return 1;
+  landLoads(barrier);
+  return (barrier->phase & 1) != thread->parity;
+}
+
+void emuDescribeMbarrierWait(const EmuThread *thread, char *buffer,
+                             size_t size) {
+  const EmuMbarrier *barrier = thread->mbarrier;
+  snprintf(buffer, size,
+           "waits at %s for the phase of parity %d of an mbarrier at phase "
+           "%" PRId64 " with %" PRId64 " of %" PRId64 " arrivals and %" PRId64
+           " transaction bytes outstanding",
+           thread->site, thread->parity, barrier->phase, barrier->pending,
+           barrier->expected, barrier->transactionBytes);
+}
+
+void gpucg_emu_mbarrier_wait(int64_t group, int64_t index, int32_t parity,
+                             const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_mbarrier_wait");
+  site = site ? site : "(unknown nvgpu.mbarrier.try_wait.parity)";
+  EmuMbarrier *barrier = requireMbarrier(group, index, site, 1);
+  if (parity != 0 && parity != 1)
+    emuFatal("%s: parity %d is not 0 or 1", site, parity);
+  thread->mbarrier = barrier;
+  thread->parity = parity;
+  thread->site = site;
+  if (emuMbarrierReady(thread))
+    return;
+  emuWaitMbarrier(thread);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Warpgroup MMA                                                              */
+/*===----------------------------------------------------------------------===*/
+
+/* GPUCG_EMU_WGMMA: whether a group reads its operands when it retires
+   (default) or when it is issued. */
+static int wgmmaReadsAtIssue(void) {
+  const char *mode = getenv("GPUCG_EMU_WGMMA");
+  if (!mode || !*mode || strcmp(mode, "retire") == 0)
+    return 0;
+  if (strcmp(mode, "issue") == 0)
+    return 1;
+  emuFatal("GPUCG_EMU_WGMMA=%s: expected `retire` or `issue`", mode);
+}
+
+/* The workgroup memory offset of element (row, column) of a tile at
+   `offset` with rows `pitch` bytes apart, swizzled. */
+static int64_t tileElement(int64_t offset, int64_t row, int64_t byteInRow,
+                           int32_t pitch) {
+  return swizzle(offset + row * pitch + byteInRow, pitch);
+}
+
+static void computeWgmma(const EmuThread *thread, const EmuWgmmaOp *op) {
+  const Emu *e = &gpucgEmu;
+  int32_t inWarpgroup = thread->linear % EMU_WARPGROUP_THREADS;
+  int32_t warp = inWarpgroup / EMU_WARP_SIZE,
+          lane = inWarpgroup % EMU_WARP_SIZE;
+  int32_t bytes =
+      op->abType == GPUCG_EMU_F16 || op->abType == GPUCG_EMU_BF16 ? 2 : 0;
+  float *accumulator = (float *)(intptr_t)op->accumulator;
+  int32_t perBlock = op->n / 2;
+  /* B's N-major column blocks: swizzle-wide, K rows each. */
+  int32_t blockColumns = op->bSwizzle / bytes;
+  for (int32_t block = 0; block < op->m / 64; ++block)
+    for (int32_t i = 0; i < perBlock; ++i) {
+      int32_t column = 8 * (i / 4) + 2 * (lane % 4) + (i & 1);
+      int32_t row = 64 * block + 16 * warp + lane / 4 + ((i & 2) ? 8 : 0);
+      double sum = 0;
+      for (int32_t k = 0; k < op->k; ++k) {
+        int64_t a = tileElement(op->a, row, (int64_t)k * bytes, op->aSwizzle);
+        int64_t b =
+            op->transposeB
+                ? tileElement(op->b + (int64_t)(column / blockColumns) * op->k *
+                                          op->bSwizzle,
+                              k, (int64_t)(column % blockColumns) * bytes,
+                              op->bSwizzle)
+                : tileElement(op->b, column, (int64_t)k * bytes, op->bSwizzle);
+        sum += emuLoadElement(op->abType, e->memory + a) *
+               emuLoadElement(op->abType, e->memory + b);
+      }
+      float *element = &accumulator[block * perBlock + i];
+      *element = (float)((double)*element + sum);
+    }
+}
+
+static void retireWgmma(EmuThread *thread, int32_t keep) {
+  while (thread->numWgmma > keep) {
+    EmuWgmmaOp *op = &thread->wgmma[0];
+    if (!op->computed)
+      computeWgmma(thread, op);
+    memmove(&thread->wgmma[0], &thread->wgmma[1],
+            (size_t)(thread->numWgmma - 1) * sizeof(EmuWgmmaOp));
+    --thread->numWgmma;
+  }
+}
+
+void gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements,
+                          const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_wgmma_init");
+  site = site ? site : "(unknown nvgpu.warpgroup.mma.init.accumulator)";
+  for (int32_t i = 0; i < thread->numWgmma; ++i)
+    if (thread->wgmma[i].accumulator == accumulator)
+      emuFatal("%s: zeroes an accumulator that the wgmma group of %s still "
+               "writes",
+               site, thread->wgmma[i].site);
+  memset((void *)(intptr_t)accumulator, 0, (size_t)elements * sizeof(float));
+}
+
+void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
+                     int32_t n, int32_t k, int32_t ab_type, int32_t a_swizzle,
+                     int32_t b_swizzle, int32_t transpose_b, int32_t wait_group,
+                     const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_wgmma");
+  site = site ? site : "(unknown nvgpu.warpgroup.mma)";
+  if (ab_type != GPUCG_EMU_F16 && ab_type != GPUCG_EMU_BF16)
+    emuFatal("%s: wgmma of element type %d; the emulator models f16 and bf16",
+             site, ab_type);
+  if (m < 64 || m % 64 != 0 || n < 8 || n > 256 || n % 8 != 0 || k < 16 ||
+      k % 16 != 0)
+    emuFatal("%s: a %dx%dx%d wgmma; the emulator models M a multiple of 64, "
+             "N a multiple of 8 up to 256, K a multiple of 16",
+             site, m, n, k);
+  if (a_swizzle != 128 && a_swizzle != 64 && a_swizzle != 32)
+    emuFatal("%s: A without a swizzle of 32, 64 or 128 bytes (%d)", site,
+             a_swizzle);
+  if (b_swizzle != 128 && b_swizzle != 64 && b_swizzle != 32)
+    emuFatal("%s: B without a swizzle of 32, 64 or 128 bytes (%d)", site,
+             b_swizzle);
+  if (k * 2 > a_swizzle || (!transpose_b && k * 2 > b_swizzle))
+    emuFatal("%s: a K-major tile of K = %d does not fit one %d-byte swizzled "
+             "row; the emulator models tiles of one row",
+             site, k, transpose_b ? a_swizzle : b_swizzle);
+  if (wait_group < 0 || wait_group >= EMU_MAX_WGMMA_GROUPS)
+    emuFatal("%s: wait_group %d is not in [0, %d)", site, wait_group,
+             EMU_MAX_WGMMA_GROUPS);
+  if (thread->numWgmma == EMU_MAX_WGMMA_GROUPS)
+    emuFatal("%s: more than %d wgmma groups in flight", site,
+             EMU_MAX_WGMMA_GROUPS);
+  EmuWgmmaOp op = {0};
+  op.accumulator = accumulator;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+  op.abType = ab_type;
+  op.aSwizzle = a_swizzle;
+  op.bSwizzle = b_swizzle;
+  op.transposeB = transpose_b;
+  op.site = site;
+  /* Both tiles lie in workgroup memory: the swizzled rows they touch, from
+     the start of the first. */
+  int64_t aStart = a - (a - (int64_t)(intptr_t)gpucgEmu.memory) % a_swizzle;
+  int64_t bStart = b - (b - (int64_t)(intptr_t)gpucgEmu.memory) % b_swizzle;
+  workgroupOffset(aStart, (int64_t)m * a_swizzle, "wgmma operand A", site);
+  workgroupOffset(bStart,
+                  transpose_b ? (int64_t)(n * 2 + b_swizzle - 1) / b_swizzle *
+                                    k * b_swizzle
+                              : (int64_t)n * b_swizzle,
+                  "wgmma operand B", site);
+  op.a = workgroupOffset(a, 0, "wgmma operand A", site);
+  op.b = workgroupOffset(b, 0, "wgmma operand B", site);
+  if (wgmmaReadsAtIssue()) {
+    computeWgmma(thread, &op);
+    op.computed = 1;
+  }
+  thread->wgmma[thread->numWgmma++] = op;
+  retireWgmma(thread, wait_group);
+}
+
+void gpucg_emu_wgmma_wait(int32_t pending, const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_wgmma_wait");
+  site = site ? site : "(unknown nvvm.wgmma.wait.group.sync)";
+  if (pending < 0 || pending >= EMU_MAX_WGMMA_GROUPS)
+    emuFatal("%s: wait_group %d is not in [0, %d)", site, pending,
+             EMU_MAX_WGMMA_GROUPS);
+  retireWgmma(thread, pending);
+}
+
+void gpucg_emu_wgmma_store(int64_t accumulator, int32_t m, int32_t n,
+                           int64_t destination, int64_t row_stride,
+                           int64_t column_stride, const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_wgmma_store");
+  site = site ? site : "(unknown nvgpu.warpgroup.mma.store)";
+  for (int32_t i = 0; i < thread->numWgmma; ++i)
+    if (thread->wgmma[i].accumulator == accumulator)
+      emuFatal("%s: reads an accumulator that the wgmma group of %s still "
+               "writes (no nvvm.wgmma.wait.group.sync retired it)",
+               site, thread->wgmma[i].site);
+  const float *values = (const float *)(intptr_t)accumulator;
+  int32_t tid = thread->tid[0];
+  int32_t lane = tid % EMU_WARP_SIZE, warp = tid / EMU_WARP_SIZE;
+  int32_t perBlock = n / 2;
+  float *base = (float *)(intptr_t)destination;
+  for (int32_t block = 0; block < m / 64; ++block)
+    for (int32_t i = 0; i < perBlock; ++i) {
+      /* MLIR 22's lowering: the absolute thread id, each further 64-row
+         block offset by the elements a thread holds of the one before. */
+      int64_t row =
+          16 * warp + lane / 4 + ((i & 2) ? 8 : 0) + (int64_t)block * perBlock;
+      int64_t column = 8 * (i / 4) + 2 * (lane % 4) + (i & 1);
+      base[row * row_stride + column * column_stride] =
+          values[block * perBlock + i];
+    }
+}
