@@ -7,19 +7,23 @@
 //===----------------------------------------------------------------------===//
 //
 // The workgroup stage of pipeline MatmulWgmma (sm_90a). A MatmulWgmma
-// workgroup is one warpgroup that owns a tileM x tileN block of C and walks K
-// in steps of one 128-byte row of A and B:
+// workgroup owns a tileM x tileN block of C and walks K in steps of one
+// 128-byte row of A and B:
 //
 //   host:   one TMA tensor map per operand, built on the kernel's argument
-//           (A boxes tileM x tileK, B boxes tileK x 64: 128-byte swizzled
-//           rows, the only swizzle warpgroup descriptors encode);
-//   kernel: a ring of `pipeline_depth` stages in workgroup memory, one
-//           mbarrier each. Thread 0 starts the TMA loads of a stage and
-//           declares its bytes (expect_tx); the warpgroup waits on the
-//           stage's phase, issues the wgmma of the K step with the
-//           accumulator in registers, and thread 0 refills the stage the
-//           previous K step read once every warp has retired it.
-//   store:  the f32 accumulator straight to C (nvgpu.warpgroup.mma.store).
+//           (A boxes tileM x tileK, B boxes tileK x 64 or tileN x tileK:
+//           128-byte swizzled rows, the only swizzle warpgroup descriptors
+//           encode);
+//   kernel: a ring of `pipeline_depth` stages in workgroup memory, each
+//           with a full mbarrier. One thread starts the TMA loads of a
+//           stage and declares its bytes (expect_tx); the multiplying
+//           warpgroups wait on the stage's phase and issue the K step's
+//           wgmma groups, one per 64-row accumulator in registers (and
+//           per k16 step for a K-contiguous B), leaving the step's groups
+//           in flight; the stage the previous step read is then refilled
+//           (one warpgroup: after a barrier) or released on an empty
+//           mbarrier to a producer warpgroup (warp specialization);
+//   store:  each f32 accumulator straight to C (nvgpu.warpgroup.mma.store).
 //
 // Everything is upstream nvgpu ops; gpucg-convert-to-nvvm lowers them.
 //
