@@ -522,10 +522,14 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // `firstRow`: `rows / 64` accumulators, each K step's groups leaving
   // the step's own in flight (with two or more stages) so that the step
   // before has retired when `afterStep` runs.
+  // With two or more stages a K step's groups stay in flight while the next
+  // step is issued, so when a step is issued the one before has retired;
+  // with one stage every step retires at once, and frees its own stage.
+  int64_t retiredLag = matmul.stages >= 2 ? 1 : 0;
   auto multiplyAllK = [&](OpBuilder &b, int64_t rows, Value firstRow,
                           function_ref<void(OpBuilder &, Value)> afterStep) {
     int64_t blocks = rows / kWarpgroupRows;
-    int64_t inFlight = matmul.stages >= 2 ? blocks * opsPerBlock : 0;
+    int64_t inFlight = retiredLag * blocks * opsPerBlock;
     SmallVector<Value> inits;
     for (int64_t block = 0; block < blocks; ++block)
       inits.push_back(nvgpu::WarpgroupMmaInitAccumulatorOp::create(
@@ -591,11 +595,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
       scf::YieldOp::create(b, loc);
     });
 
-    // The K loop. With two or more stages a K step's groups stay in flight
-    // while the next step is issued: the step before has then retired, and
-    // its stage is refilled. With one stage every step retires before its
-    // stage is refilled.
-    int64_t retiredLag = matmul.stages >= 2 ? 1 : 0;
+    // The K loop: once a step is issued, the step `retiredLag` before has
+    // retired, and its stage is refilled.
     ValueRange accumulators = multiplyAllK(
         rewriter, matmul.tileM, c0, [&](OpBuilder &b, Value kTile) {
           // Every warp has retired K tile `kTile - retiredLag`: refill its
@@ -647,21 +648,31 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
               arith::ConstantIndexOp::create(b, loc, consumerRows));
           ValueRange accumulators = multiplyAllK(
               b, consumerRows, firstRow, [&](OpBuilder &b, Value kTile) {
-                // This thread's previous K tile has retired: release its
-                // stage to the producer.
+                // This thread's K tile `kTile - retiredLag` has retired:
+                // release its stage to the producer. (With one stage that is
+                // this step's: releasing the one before would leave the
+                // producer waiting for a stage the consumers wait to be
+                // refilled.)
+                auto release = [&](OpBuilder &b) {
+                  Value retired = arith::SubIOp::create(
+                      b, loc, kTile,
+                      arith::ConstantIndexOp::create(b, loc, retiredLag));
+                  nvgpu::MBarrierArriveOp::create(
+                      b, loc, emptyBarriers,
+                      arith::RemUIOp::create(b, loc, retired, stagesValue));
+                };
+                if (retiredLag == 0) {
+                  release(b);
+                  return;
+                }
                 Value hasRetired = arith::CmpIOp::create(
                     b, loc, arith::CmpIPredicate::ne, kTile,
                     arith::ConstantIndexOp::create(b, loc, 0));
-                scf::IfOp::create(
-                    b, loc, hasRetired, [&](OpBuilder &b, Location) {
-                      Value retired = arith::SubIOp::create(
-                          b, loc, kTile,
-                          arith::ConstantIndexOp::create(b, loc, 1));
-                      nvgpu::MBarrierArriveOp::create(
-                          b, loc, emptyBarriers,
-                          arith::RemUIOp::create(b, loc, retired, stagesValue));
-                      scf::YieldOp::create(b, loc);
-                    });
+                scf::IfOp::create(b, loc, hasRetired,
+                                  [&](OpBuilder &b, Location) {
+                                    release(b);
+                                    scf::YieldOp::create(b, loc);
+                                  });
               });
           for (auto [block, acc] : llvm::enumerate(accumulators))
             store(b, acc, warpgroup, consumerRows, static_cast<int64_t>(block));

@@ -2,11 +2,13 @@
 // swizzle into a ring of stages, mbarrier phases and transaction counts,
 // warpgroup MMA with asynchronous groups and per-thread accumulator
 // fragments, and upstream's warpgroup.mma.store. Kernels: warp specialized
-// (128x128 tiles, two consumers of 64 rows, 4 stages refilled: K = 512), one warpgroup of
-// 128 rows (two 64-row accumulators, N = 64), 64x256 bf16, a linear layer
-// (B[n, k]: a wgmma per k16 step), a single K tile (one stage), one consumer
-// of 128 rows, two consumers of 128 rows with N = 64. Small-integer inputs
-// make every sum exact: the results must equal the untiled kernel's.
+// (128x128 tiles, two consumers of 64 rows, 4 stages refilled: K = 512),
+// one warpgroup of 128 rows (two 64-row accumulators, N = 64), 64x256
+// bf16, a linear layer (B[n, k]: a wgmma per k16 step), a single K tile
+// (one stage), one consumer of 128 rows, two consumers of 128 rows with
+// N = 64, warp specialized with one stage (the consumers release the
+// stage of the step they just retired). Small-integer inputs make every
+// sum exact: the results must equal the untiled kernel's.
 //
 // Each kernel runs three ways: in order; in reverse; and with TMA data
 // landing only when a thread waits on its mbarrier while wgmma groups read
@@ -15,8 +17,10 @@
 // refilled under a group in flight show.
 //
 // Before gpucg-lower-matmul-to-wgmma kept its accumulators at 64 rows, the
-// second and last kernel here gave wrong rows: MLIR 22's store puts a
-// 128-row accumulator's second block N/2 rows down, not 64.
+// second and seventh kernel here gave wrong rows: MLIR 22's store puts a
+// 128-row accumulator's second block N/2 rows down, not 64. Before its
+// consumers released the current stage when there is only one, the last
+// deadlocked (on a GPU: a hang).
 
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
@@ -95,6 +99,15 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
         translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
       ins(%a, %b : tensor<256x128xbf16>, tensor<128x128xbf16>) outs(%f : tensor<256x128xf32>) -> tensor<256x128xf32>
     return %r : tensor<256x128xf32>
+  }
+  func.func @warp_specialized_one_stage(%a: tensor<128x256xf16>, %b: tensor<256x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+    %r = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>,
+        translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 1>>}
+      ins(%a, %b : tensor<128x256xf16>, tensor<256x128xf16>) outs(%f : tensor<128x128xf32>) -> tensor<128x128xf32>
+    return %r : tensor<128x128xf32>
   }
   func.func @main() {
     %c1_i32 = arith.constant 1 : i32
@@ -247,6 +260,27 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %two_consumers_128_rows_n64_m = bufferization.to_buffer %two_consumers_128_rows_n64_r : tensor<256x128xf32> to memref<256x128xf32>
     %two_consumers_128_rows_n64_u = memref.cast %two_consumers_128_rows_n64_m : memref<256x128xf32> to memref<*xf32>
     func.call @printMemrefF32(%two_consumers_128_rows_n64_u) : (memref<*xf32>) -> ()
+    %warp_specialized_one_stage_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<128x256xf16>
+    %warp_specialized_one_stage_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<256x128xf16>
+    %warp_specialized_one_stage_c = tensor.empty() : tensor<128x128xf32>
+    %warp_specialized_one_stage_r = func.call @warp_specialized_one_stage(%warp_specialized_one_stage_a, %warp_specialized_one_stage_b, %warp_specialized_one_stage_c) : (tensor<128x256xf16>, tensor<256x128xf16>, tensor<128x128xf32>) -> tensor<128x128xf32>
+    %warp_specialized_one_stage_m = bufferization.to_buffer %warp_specialized_one_stage_r : tensor<128x128xf32> to memref<128x128xf32>
+    %warp_specialized_one_stage_u = memref.cast %warp_specialized_one_stage_m : memref<128x128xf32> to memref<*xf32>
+    func.call @printMemrefF32(%warp_specialized_one_stage_u) : (memref<*xf32>) -> ()
     return
   }
   func.func private @printMemrefF32(memref<*xf32>)
