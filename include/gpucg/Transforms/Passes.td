@@ -701,12 +701,19 @@ def LowerMatmulToWgmma
          with the stage's bytes, then `nvgpu.tma.async.load` of A's box and
          B's column chunks);
       4. an `scf.for` over the K tiles: wait on the stage's phase
-         (`nvgpu.mbarrier.try_wait.parity`), `nvgpu.warpgroup.mma` of the two
-         tiles (`transposeB`: B is N-contiguous) with the accumulator in
-         registers and one group left in flight, a `gpu.barrier`, and thread
-         0 refilling the stage the retired group read;
+         (`nvgpu.mbarrier.try_wait.parity`), then per 64-row accumulator in
+         registers `nvgpu.warpgroup.mma` of its rows of A and of B
+         (`transposeB`: B is N-contiguous; a K-contiguous B takes one op per
+         k16 step), each leaving the K step's own groups in flight, a
+         `gpu.barrier`, and thread 0 refilling the stage the step before
+         read (with one stage: this step's, whose groups retired at once);
       5. `nvvm.wgmma.wait.group.sync.aligned 0` and
-         `nvgpu.warpgroup.mma.store` of the accumulator into C's tile.
+         `nvgpu.warpgroup.mma.store` of each accumulator into its 64 rows of
+         C's tile.
+
+    Accumulators are 64 rows because MLIR 22's lowering of
+    `nvgpu.warpgroup.mma.store` puts a taller one's second block N/2 rows,
+    not 64, below the first.
 
     That is a workgroup of one warpgroup (`workgroup_size = [128, 1, 1]`).
     With 256 or 384 threads the workgroup is warp specialized: the last
@@ -714,7 +721,7 @@ def LowerMatmulToWgmma
     empty barrier says every consumer thread released it; with two
     consumers it gives registers away, `setmaxnreg` 40), the others consume
     (`setmaxnreg` 232 with two), each multiplying its own 64 or 128 rows and
-    arriving on the empty barrier of the stage its retired group read.
+    arriving on the empty barrier of the stage its retired groups read.
 
     A and B
     must be kernel arguments (or unit-stride views of them) with identity

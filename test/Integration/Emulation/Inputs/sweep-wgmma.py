@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Runs random MatmulWgmma plans through gpucg-matmul-wgmma and the CPU
+emulator, and compares every result with the untiled kernel's
+(docs/Emulation.md, "Sweeps").
+
+  sweep-wgmma.py --gpucg-opt BIN --reference-runner CMD --emulated-runner CMD
+                 [--seed S] [--count N] [--keep-dir DIR]
+
+A case depends only on (seed, index): its plan (one warpgroup, or a
+producer and one or two consumer warpgroups; 64 or 128 rows per
+multiplying warpgroup; N tiles of 64 to 256; 1 to 4 stages within shared
+memory), its shape (one or two tiles each way, 1 to 6 K tiles), f16 or
+bf16, B[k, n] or B[n, k], and sometimes the strategy's own plan instead of
+the case's. Each runs twice: in order, and in reverse with TMA data landing
+at the wait while wgmma groups read at issue. Inputs are small integers,
+so every sum is exact and results must match bit for bit.
+
+Prints one line per case that fails (MISMATCH, with the plan and the
+emulator's report) and a summary; exits 1 if any failed. With --keep-dir,
+a failing case's module is kept there as case-INDEX.mlir.
+"""
+
+import argparse
+import os
+import random
+import shlex
+import subprocess
+import sys
+
+# Shared memory a MatmulWgmma stage ring may use: the opt-in maximum of
+# sm_90 less the 2048 bytes the strategy keeps for mbarriers.
+RING_BYTES = 227 * 1024 - 2048
+B_TRANSPOSED_MAPS = (
+    "indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
+    "affine_map<(d0, d1, d2) -> (d1, d2)>, "
+    "affine_map<(d0, d1, d2) -> (d0, d1)>] ")
+
+
+def make_case(seed, index):
+    rng = random.Random("gpucg-sweep-wgmma:%d:%d" % (seed, index))
+    element = rng.choice(["f16", "bf16"])
+    threads = rng.choice([128, 256, 384])
+    consumers = 0 if threads == 128 else threads // 128 - 1
+    b_transposed = rng.random() < 0.3
+    # A K-contiguous B takes 64 rows per multiplying warpgroup; at most 128
+    # accumulator registers per thread.
+    rows = 64 if b_transposed else rng.choice([64, 128])
+    tile_m = rows * max(1, consumers)
+    tile_n = rng.choice([n for n in (64, 128, 192, 256) if rows * n <= 16384])
+    stage_bytes = (tile_m * 64 + 64 * tile_n) * 2
+    depth = rng.randint(1, min(4, RING_BYTES // stage_bytes))
+    m = tile_m * rng.randint(1, 2)
+    n = tile_n * rng.randint(1, 2)
+    k = 64 * rng.randint(1, 6)
+    plan = (tile_m, tile_n, 64, threads, depth) if rng.random() < 0.85 else None
+    return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
+                plan=plan)
+
+
+def describe(case):
+    plan = case["plan"]
+    return "%dx%dx%d %s B%s, %s" % (
+        case["m"], case["n"], case["k"], case["element"],
+        "[n,k]" if case["b_transposed"] else "[k,n]",
+        "the strategy's plan" if plan is None else
+        "tile %dx%dx%d, %d threads, %d stages" % plan)
+
+
+def generate_input(name, shape, element, a, b, mod, offset):
+    return """    %{name} = tensor.generate {{
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * {a} + d1 * {b}) mod {mod})>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c{offset}_i32 : i32
+      %e = arith.sitofp %w : i32 to {element}
+      tensor.yield %e : {element}
+    }} : tensor<{shape}x{element}>
+""".format(name=name, shape=shape, element=element, a=a, b=b, mod=mod,
+           offset=offset)
+
+
+def make_module(case):
+    m, n, k, element = case["m"], case["n"], case["k"], case["element"]
+    a_type = "tensor<%dx%dx%s>" % (m, k, element)
+    b_shape = "%dx%d" % ((n, k) if case["b_transposed"] else (k, n))
+    b_type = "tensor<%sx%s>" % (b_shape, element)
+    c_type = "tensor<%dx%dxf32>" % (m, n)
+    attributes = ""
+    if case["plan"]:
+        tile_m, tile_n, tile_k, threads, depth = case["plan"]
+        attributes = (
+            "{gpucg.compilation_info = #gpucg.compilation_info<"
+            "lowering_config = #gpucg.lowering_config<tile_sizes = "
+            "[[%d, %d, %d]]>, translation_info = #gpucg.translation_info<"
+            "pipeline = MatmulWgmma, workgroup_size = [%d, 1, 1], "
+            "pipeline_depth = %d>>} " % (tile_m, tile_n, tile_k, threads,
+                                         depth))
+    maps = B_TRANSPOSED_MAPS if case["b_transposed"] else ""
+    return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
+  func.func @kernel(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : {c}) -> {c}
+    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+    return %r : {c}
+  }}
+  func.func @main() {{
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+{input_a}{input_b}    %c = tensor.empty() : {c}
+    %r = func.call @kernel(%a, %b, %c) : ({a}, {b}, {c}) -> {c}
+    %m = bufferization.to_buffer %r : {c} to memref<{m}x{n}xf32>
+    %u = memref.cast %m : memref<{m}x{n}xf32> to memref<*xf32>
+    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    return
+  }}
+  func.func private @printMemrefF32(memref<*xf32>)
+}}
+""".format(a=a_type, b=b_type, c=c_type, m=m, n=n, maps=maps,
+           attributes=attributes,
+           input_a=generate_input("a", "%dx%d" % (m, k), element, 3, 5, 7, 3),
+           input_b=generate_input("b", b_shape, element, 2, 3, 5, 2))
+
+
+def run(command, stdin, env=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    process = subprocess.run(command, input=stdin, capture_output=True,
+                             text=True, env=full_env)
+    return process.returncode, process.stdout, process.stderr
+
+
+def strip_addresses(text):
+    # printMemref prints the buffer's address, which differs between runs.
+    return "\n".join(line.split("data =")[-1] if "data =" in line else line
+                     for line in text.splitlines())
+
+
+SCHEDULES = [
+    {},
+    {"GPUCG_EMU_ORDER": "reverse", "GPUCG_EMU_TMA": "wait",
+     "GPUCG_EMU_WGMMA": "issue"},
+]
+
+
+def check_case(args, index, case):
+    """Returns None, or what went wrong."""
+    module = make_module(case)
+    status, lowered, error = run(
+        [args.gpucg_opt,
+         "--pass-pipeline=builtin.module(gpucg-test-lower-to-cpu)"], module)
+    if status != 0:
+        return "the reference does not compile: " + error.strip()
+    status, reference, error = run(shlex.split(args.reference_runner),
+                                   lowered)
+    if status != 0:
+        return "the reference does not run: " + error.strip()
+    status, emulated, error = run(
+        [args.gpucg_opt,
+         "--pass-pipeline=builtin.module(gpucg-matmul-wgmma{chip=sm_90a},"
+         "gpucg-test-emulate-on-cpu)"], module)
+    if status != 0:
+        return "gpucg-matmul-wgmma fails: " + error.strip()
+    for schedule in SCHEDULES:
+        status, output, error = run(shlex.split(args.emulated_runner),
+                                    emulated, schedule)
+        where = " ".join("%s=%s" % item for item in schedule.items()) or \
+            "in order"
+        if status != 0:
+            return "%s: the emulator reports: %s" % (where, error.strip())
+        if strip_addresses(output) != strip_addresses(reference):
+            return "%s: the result differs from the untiled kernel's" % where
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gpucg-opt", required=True)
+    parser.add_argument("--reference-runner", required=True,
+                        help="mlir-runner command for the untiled kernel")
+    parser.add_argument("--emulated-runner", required=True,
+                        help="mlir-runner command with libgpucg_emulator")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--keep-dir")
+    args = parser.parse_args()
+
+    failures = 0
+    for index in range(args.count):
+        case = make_case(args.seed, index)
+        problem = check_case(args, index, case)
+        if problem is None:
+            continue
+        failures += 1
+        print("MISMATCH case %d (%s): %s" % (index, describe(case),
+                                             problem.splitlines()[0]))
+        if args.keep_dir:
+            os.makedirs(args.keep_dir, exist_ok=True)
+            with open(os.path.join(args.keep_dir, "case-%d.mlir" % index),
+                      "w") as out:
+                out.write(make_module(case))
+    print("sweep-wgmma: %d cases, %d failed" % (args.count, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,12 @@
+// Random MatmulWgmma plans through gpucg-matmul-wgmma and the CPU emulator
+// (Inputs/sweep-wgmma.py, docs/Emulation.md): each bit-exact against the
+// untiled kernel in two schedules. The first 12 cases of seed 2 include
+// warp-specialized plans with one stage and warpgroups of 128 rows with
+// N != 128, the two plans this sweep found broken (a hang, wrong rows).
+// Longer sweeps:
+//   python3 test/Integration/Emulation/Inputs/sweep-wgmma.py --help
+// RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \
+// RUN:   --reference-runner '%mlir_runner_main' \
+// RUN:   --emulated-runner '%mlir_runner_emulated' --seed 2 --count 12 \
+// RUN:   --keep-dir %t | FileCheck %s --implicit-check-not=MISMATCH
+// CHECK: sweep-wgmma: 12 cases, 0 failed
