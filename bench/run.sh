@@ -27,6 +27,9 @@
 #   --chip sm_XY        the kernels' chip; default: the GPU's (whole run),
 #                       sm_90 (--compile-only: H100, H200)
 #   --filter TEXT       only cases whose key or name contains TEXT (repeatable)
+#   --wgmma-persistent  sm_90a: warp-specialized wgmma kernels on a persistent
+#                       grid of one workgroup per SM (gpucg-compile's
+#                       wgmma-persistent)
 #   --iterations N      timed runs per kernel (gpucg-bench, Triton)
 #   --warmup N          untimed runs first
 #   --check             correctness only: no timing, no Triton timing, no plot
@@ -56,6 +59,7 @@ CHIP=""
 JOBS=""
 SHAPES=()
 FILTERS=()
+COMPILE_ARGS=()
 BENCH_ARGS=()
 TRITON_ARGS=()
 CHECK=0
@@ -85,6 +89,7 @@ while [[ $# -gt 0 ]]; do
   --shapes) need_value "$@"; SHAPES+=("$2"); shift 2 ;;
   --filter) need_value "$@"; FILTERS+=(--filter "$2"); shift 2 ;;
   --chip) need_value "$@"; CHIP=$2; shift 2 ;;
+  --wgmma-persistent) COMPILE_ARGS+=(--wgmma-persistent); shift ;;
   --iterations | --warmup)
     need_value "$@"
     BENCH_ARGS+=("$1" "$2")
@@ -135,7 +140,8 @@ probe_gpu() {
 
 compile_kernels() {
   local kernels=$1 status=0
-  local args=(--out "$kernels" --chip "$CHIP" --commit "$(git_commit)" --quiet)
+  local args=(--out "$kernels" --chip "$CHIP" --commit "$(git_commit)" --quiet
+    "${COMPILE_ARGS[@]}")
   [[ -n $JOBS ]] && args+=(-j "$JOBS")
   local shapes
   for shapes in "${SHAPES[@]}"; do args+=(--shapes "$shapes"); done

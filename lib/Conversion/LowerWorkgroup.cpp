@@ -39,6 +39,13 @@ struct LowerWorkgroupPass
     options.padding = padding;
   }
 
+  LowerMatmulToWgmmaOptions getWgmmaOptions() const {
+    LowerMatmulToWgmmaOptions options;
+    options.persistent = wgmmaPersistent;
+    options.persistentWorkgroups = wgmmaPersistentWorkgroups;
+    return options;
+  }
+
   void getDependentDialects(DialectRegistry &registry) const override {
     // Every pipeline this pass may run; dynamic pipelines must declare them.
     for (MmaKind kind : {MmaKind::Wmma, MmaKind::MmaSync}) {
@@ -58,7 +65,7 @@ struct LowerWorkgroupPass
     buildWarpReductionWorkgroupPipeline(reduction);
     reduction.getDependentDialects(registry);
     OpPassManager wgmma(func::FuncOp::getOperationName());
-    buildWgmmaWorkgroupPipeline(wgmma);
+    buildWgmmaWorkgroupPipeline(wgmma, getWgmmaOptions());
     wgmma.getDependentDialects(registry);
   }
 
@@ -91,7 +98,7 @@ struct LowerWorkgroupPass
       buildSimtWorkgroupPipeline(pm);
       break;
     case Pipeline::MatmulWgmma:
-      buildWgmmaWorkgroupPipeline(pm);
+      buildWgmmaWorkgroupPipeline(pm, getWgmmaOptions());
       break;
     default:
       funcOp.emitOpError()

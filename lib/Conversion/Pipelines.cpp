@@ -72,7 +72,10 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   strategy.chip = options.chip;
   strategy.deterministicReductions = options.deterministicReductions;
   buildWorkgroupFrontPipeline(pm, strategy);
-  pm.addNestedPass<func::FuncOp>(createLowerWorkgroup());
+  LowerWorkgroupOptions workgroup;
+  workgroup.wgmmaPersistent = options.wgmmaPersistent;
+  workgroup.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
+  pm.addNestedPass<func::FuncOp>(createLowerWorkgroup(workgroup));
 
   LowerToNVVMPipelineOptions lowering;
   lowering.chip = options.chip.getValue();

@@ -303,10 +303,51 @@ static Value toValue(OpBuilder &b, Location loc, OpFoldResult value) {
   return getValueOrCreateConstantIndexOp(b, loc, value);
 }
 
+namespace {
+/// A persistent grid: `workgroups` workgroups looping over the `tiles` of
+/// the workgroup loop, tile t at index t % counts[0] along its first
+/// dimension (M), t / counts[0] along the second.
+struct PersistentGrid {
+  int64_t workgroups = 0, tiles = 0;
+  SmallVector<int64_t> lowerBounds, steps, counts;
+};
+} // namespace
+
+/// The persistent grid of `workgroupLoop` under `options`, or nullopt when
+/// each tile keeps its own workgroup (not asked for, not warp specialized,
+/// no more tiles than workgroups).
+static std::optional<PersistentGrid>
+getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
+                  scf::ForallOp workgroupLoop, FunctionOpInterface funcOp) {
+  if (!options.persistent || matmul.consumers == 0 || !workgroupLoop)
+    return std::nullopt;
+  PersistentGrid grid;
+  grid.tiles = 1;
+  for (auto [lb, ub, step] : llvm::zip(workgroupLoop.getStaticLowerBound(),
+                                       workgroupLoop.getStaticUpperBound(),
+                                       workgroupLoop.getStaticStep())) {
+    // MatmulWgmma shapes are static; a dynamic loop keeps its grid.
+    if (ShapedType::isDynamic(lb) || ShapedType::isDynamic(ub) ||
+        ShapedType::isDynamic(step) || step <= 0)
+      return std::nullopt;
+    grid.lowerBounds.push_back(lb);
+    grid.steps.push_back(step);
+    grid.counts.push_back(llvm::divideCeil(ub - lb, step));
+    grid.tiles *= grid.counts.back();
+  }
+  grid.workgroups = options.persistentWorkgroups;
+  if (grid.workgroups <= 0)
+    grid.workgroups = getTarget(funcOp).getNumSms();
+  if (grid.workgroups <= 0 || grid.workgroups >= grid.tiles)
+    return std::nullopt;
+  return grid;
+}
+
 static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                                         const WgmmaMatmul &matmul,
                                         FunctionOpInterface funcOp,
-                                        scf::ForallOp workgroupLoop) {
+                                        scf::ForallOp workgroupLoop,
+                                        std::optional<PersistentGrid> grid) {
   MLIRContext *ctx = rewriter.getContext();
   linalg::LinalgOp op = matmul.op;
   Location loc = op.getLoc();
@@ -422,7 +463,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   Value bK = toValue(rewriter, loc, matmul.b.offsets[bKContiguous ? 1 : 0]);
   Value bColumn =
       toValue(rewriter, loc, matmul.b.offsets[bKContiguous ? 0 : 1]);
-  auto loadStage = [&](OpBuilder &b, Value stage, Value kTile) {
+  auto loadStage = [&](OpBuilder &b, Value stage, Value kTile, Value aRow,
+                       Value bColumn) {
     Value base = stageBase(b, stage);
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, fullBarriers,
@@ -526,7 +568,10 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // step is issued, so when a step is issued the one before has retired;
   // with one stage every step retires at once, and frees its own stage.
   int64_t retiredLag = matmul.stages >= 2 ? 1 : 0;
+  // `stepBase` (null: 0) numbers the steps across a persistent
+  // workgroup's tiles: stages and phases run on from tile to tile.
   auto multiplyAllK = [&](OpBuilder &b, int64_t rows, Value firstRow,
+                          Value stepBase,
                           function_ref<void(OpBuilder &, Value)> afterStep) {
     int64_t blocks = rows / kWarpgroupRows;
     int64_t inFlight = retiredLag * blocks * opsPerBlock;
@@ -538,7 +583,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
         arith::ConstantIndexOp::create(b, loc, 1), inits,
         [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
-          Value stage = waitForStage(b, kTile);
+          Value step =
+              stepBase ? arith::AddIOp::create(b, loc, stepBase, kTile) : kTile;
+          Value stage = waitForStage(b, step);
           SmallVector<Value> next;
           for (auto [block, acc] : llvm::enumerate(iterArgs)) {
             Value aRow = arith::AddIOp::create(
@@ -547,7 +594,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                     b, loc, static_cast<int64_t>(block) * kWarpgroupRows));
             next.push_back(multiply(b, stage, acc, aRow, inFlight));
           }
-          afterStep(b, kTile);
+          afterStep(b, step);
           scf::YieldOp::create(b, loc, next);
         });
     // The last groups must retire before their registers are read.
@@ -559,7 +606,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // warpgroup * warpgroupRows. warpgroup.mma.store places each thread's
   // rows by its absolute thread id, 64 rows per warpgroup before it: the
   // view of C starts that much higher.
-  auto store = [&](OpBuilder &b, Value acc, Value warpgroup,
+  auto store = [&](OpBuilder &b, Value acc, Value cTile, Value warpgroup,
                    int64_t warpgroupRows, int64_t block) {
     OpFoldResult row = b.getIndexAttr(block * kWarpgroupRows);
     if (warpgroup && warpgroupRows != kWarpgroupRows)
@@ -572,11 +619,76 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                 arith::ConstantIndexOp::create(b, loc, block * kWarpgroupRows))
                 .getResult();
     Value tile = memref::SubViewOp::create(
-        b, loc, matmul.c, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
+        b, loc, cTile, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(kWarpgroupRows),
                                b.getIndexAttr(matmul.tileN)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, tile);
+  };
+
+  // Runs `body` for this workgroup's tiles with the number of its first
+  // K step and a mapping that gives each value of the workgroup loop's body
+  // its value for the tile (see `forTile`): once for the workgroup's own
+  // tile, or, in a persistent grid, in a loop over the tiles
+  // `block + i * workgroups` (`block` a placeholder replaced by the new
+  // workgroup loop's induction variable at the end).
+  SmallVector<Value> blockPlaceholders;
+  auto forEachTile =
+      [&](OpBuilder &b,
+          function_ref<void(OpBuilder &, Value, IRMapping &)> body) {
+        IRMapping mapping;
+        if (!grid) {
+          body(b, Value(), mapping);
+          return;
+        }
+        Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+        blockPlaceholders.push_back(block);
+        Value workgroups =
+            arith::ConstantIndexOp::create(b, loc, grid->workgroups);
+        scf::ForOp::create(
+            b, loc, block, arith::ConstantIndexOp::create(b, loc, grid->tiles),
+            workgroups, ValueRange(),
+            [&](OpBuilder &b, Location, Value tileIndex, ValueRange) {
+              Value iteration = arith::DivUIOp::create(
+                  b, loc, arith::SubIOp::create(b, loc, tileIndex, block),
+                  workgroups);
+              Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
+              // The tile's index along each dimension, the first fastest.
+              Value rest = tileIndex;
+              for (auto [iv, lb, step, count] :
+                   llvm::zip(workgroupLoop.getInductionVars(),
+                             grid->lowerBounds, grid->steps, grid->counts)) {
+                Value countValue =
+                    arith::ConstantIndexOp::create(b, loc, count);
+                Value position =
+                    arith::RemUIOp::create(b, loc, rest, countValue);
+                rest = arith::DivUIOp::create(b, loc, rest, countValue);
+                mapping.map(
+                    iv, arith::AddIOp::create(
+                            b, loc, arith::ConstantIndexOp::create(b, loc, lb),
+                            arith::MulIOp::create(
+                                b, loc, position,
+                                arith::ConstantIndexOp::create(b, loc, step))));
+              }
+              body(b, stepBase, mapping);
+              scf::YieldOp::create(b, loc);
+            });
+      };
+  // `value` for the tile of `mapping`: the ops of the workgroup loop's body
+  // it depends on (views of the arguments at the tile's offsets), cloned
+  // at `b`'s insertion point with the tile's induction variables.
+  std::function<Value(OpBuilder &, Value, IRMapping &)> forTile =
+      [&](OpBuilder &b, Value value, IRMapping &mapping) -> Value {
+    if (Value mapped = mapping.lookupOrNull(value))
+      return mapped;
+    Operation *def = value.getDefiningOp();
+    if (!grid || !def || def->getNumRegions() != 0 ||
+        !workgroupLoop->isProperAncestor(def))
+      return value;
+    for (Value operand : def->getOperands())
+      forTile(b, operand, mapping);
+    Operation *clone = b.clone(*def, mapping);
+    return clone->getResult(cast<OpResult>(value).getResultNumber());
   };
 
   if (matmul.consumers == 0) {
@@ -589,7 +701,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                          arith::ConstantIndexOp::create(b, loc, 1),
                          ValueRange(),
                          [&](OpBuilder &b, Location, Value kTile, ValueRange) {
-                           loadStage(b, kTile, kTile);
+                           loadStage(b, kTile, kTile, aRow, bColumn);
                            scf::YieldOp::create(b, loc);
                          });
       scf::YieldOp::create(b, loc);
@@ -598,7 +710,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     // The K loop: once a step is issued, the step `retiredLag` before has
     // retired, and its stage is refilled.
     ValueRange accumulators = multiplyAllK(
-        rewriter, matmul.tileM, c0, [&](OpBuilder &b, Value kTile) {
+        rewriter, matmul.tileM, c0, Value(), [&](OpBuilder &b, Value kTile) {
           // Every warp has retired K tile `kTile - retiredLag`: refill its
           // stage with the tile `stages` further on.
           gpu::BarrierOp::create(b, loc);
@@ -616,12 +728,13 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
               arith::AndIOp::create(b, loc, hasRetired, hasTile));
           scf::IfOp::create(b, loc, cond, [&](OpBuilder &b, Location) {
             loadStage(b, arith::RemUIOp::create(b, loc, retired, stagesValue),
-                      refill);
+                      refill, aRow, bColumn);
             scf::YieldOp::create(b, loc);
           });
         });
     for (auto [block, acc] : llvm::enumerate(accumulators))
-      store(rewriter, acc, Value(), matmul.tileM, static_cast<int64_t>(block));
+      store(rewriter, acc, matmul.c, Value(), matmul.tileM,
+            static_cast<int64_t>(block));
   } else {
     // Warp specialization: warpgroups 0 .. consumers-1 multiply, each its
     // own `consumerRows` of the tile; the last warpgroup produces, its
@@ -646,36 +759,41 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           Value firstRow = arith::MulIOp::create(
               b, loc, warpgroup,
               arith::ConstantIndexOp::create(b, loc, consumerRows));
-          ValueRange accumulators = multiplyAllK(
-              b, consumerRows, firstRow, [&](OpBuilder &b, Value kTile) {
-                // This thread's K tile `kTile - retiredLag` has retired:
-                // release its stage to the producer. (With one stage that is
-                // this step's: releasing the one before would leave the
-                // producer waiting for a stage the consumers wait to be
-                // refilled.)
-                auto release = [&](OpBuilder &b) {
-                  Value retired = arith::SubIOp::create(
-                      b, loc, kTile,
-                      arith::ConstantIndexOp::create(b, loc, retiredLag));
-                  nvgpu::MBarrierArriveOp::create(
-                      b, loc, emptyBarriers,
-                      arith::RemUIOp::create(b, loc, retired, stagesValue));
-                };
-                if (retiredLag == 0) {
-                  release(b);
-                  return;
-                }
-                Value hasRetired = arith::CmpIOp::create(
-                    b, loc, arith::CmpIPredicate::ne, kTile,
-                    arith::ConstantIndexOp::create(b, loc, 0));
-                scf::IfOp::create(b, loc, hasRetired,
-                                  [&](OpBuilder &b, Location) {
-                                    release(b);
-                                    scf::YieldOp::create(b, loc);
-                                  });
-              });
-          for (auto [block, acc] : llvm::enumerate(accumulators))
-            store(b, acc, warpgroup, consumerRows, static_cast<int64_t>(block));
+          forEachTile(b, [&](OpBuilder &b, Value stepBase, IRMapping &mapping) {
+            ValueRange accumulators = multiplyAllK(
+                b, consumerRows, firstRow, stepBase,
+                [&](OpBuilder &b, Value kTile) {
+                  // This thread's K tile `kTile - retiredLag` has retired:
+                  // release its stage to the producer. (With one stage that is
+                  // this step's: releasing the one before would leave the
+                  // producer waiting for a stage the consumers wait to be
+                  // refilled.)
+                  auto release = [&](OpBuilder &b) {
+                    Value retired = arith::SubIOp::create(
+                        b, loc, kTile,
+                        arith::ConstantIndexOp::create(b, loc, retiredLag));
+                    nvgpu::MBarrierArriveOp::create(
+                        b, loc, emptyBarriers,
+                        arith::RemUIOp::create(b, loc, retired, stagesValue));
+                  };
+                  if (retiredLag == 0) {
+                    release(b);
+                    return;
+                  }
+                  Value hasRetired = arith::CmpIOp::create(
+                      b, loc, arith::CmpIPredicate::ne, kTile,
+                      arith::ConstantIndexOp::create(b, loc, 0));
+                  scf::IfOp::create(b, loc, hasRetired,
+                                    [&](OpBuilder &b, Location) {
+                                      release(b);
+                                      scf::YieldOp::create(b, loc);
+                                    });
+                });
+            Value cTile = forTile(b, matmul.c, mapping);
+            for (auto [block, acc] : llvm::enumerate(accumulators))
+              store(b, acc, cTile, warpgroup, consumerRows,
+                    static_cast<int64_t>(block));
+          });
           scf::YieldOp::create(b, loc);
         },
         [&](OpBuilder &b, Location) {
@@ -687,32 +805,41 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
               b, loc, arith::CmpIPredicate::eq, tid,
               arith::ConstantIndexOp::create(b, loc, consumerThreads));
           scf::IfOp::create(b, loc, isProducer, [&](OpBuilder &b, Location) {
-            scf::ForOp::create(
-                b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
-                arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
-                [&](OpBuilder &b, Location, Value kTile, ValueRange) {
-                  Value stage =
-                      arith::RemUIOp::create(b, loc, kTile, stagesValue);
-                  // From the second round on, wait until the consumers
-                  // released the stage (phase round - 1 of its empty
-                  // barrier).
-                  Value round =
-                      arith::DivUIOp::create(b, loc, kTile, stagesValue);
-                  Value reused = arith::CmpIOp::create(
-                      b, loc, arith::CmpIPredicate::ne, round,
-                      arith::ConstantIndexOp::create(b, loc, 0));
-                  scf::IfOp::create(
-                      b, loc, reused, [&](OpBuilder &b, Location) {
-                        waitForPhase(
-                            b, emptyBarriers, stage,
-                            arith::SubIOp::create(
-                                b, loc, round,
-                                arith::ConstantIndexOp::create(b, loc, 1)));
-                        scf::YieldOp::create(b, loc);
-                      });
-                  loadStage(b, stage, kTile);
-                  scf::YieldOp::create(b, loc);
-                });
+            forEachTile(b, [&](OpBuilder &b, Value stepBase,
+                               IRMapping &mapping) {
+              Value tileRow = forTile(b, aRow, mapping);
+              Value tileColumn = forTile(b, bColumn, mapping);
+              scf::ForOp::create(
+                  b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
+                  arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+                  [&](OpBuilder &b, Location, Value kTile, ValueRange) {
+                    Value step =
+                        stepBase
+                            ? arith::AddIOp::create(b, loc, stepBase, kTile)
+                            : kTile;
+                    Value stage =
+                        arith::RemUIOp::create(b, loc, step, stagesValue);
+                    // From the second round on, wait until the consumers
+                    // released the stage (phase round - 1 of its empty
+                    // barrier).
+                    Value round =
+                        arith::DivUIOp::create(b, loc, step, stagesValue);
+                    Value reused = arith::CmpIOp::create(
+                        b, loc, arith::CmpIPredicate::ne, round,
+                        arith::ConstantIndexOp::create(b, loc, 0));
+                    scf::IfOp::create(
+                        b, loc, reused, [&](OpBuilder &b, Location) {
+                          waitForPhase(
+                              b, emptyBarriers, stage,
+                              arith::SubIOp::create(
+                                  b, loc, round,
+                                  arith::ConstantIndexOp::create(b, loc, 1)));
+                          scf::YieldOp::create(b, loc);
+                        });
+                    loadStage(b, stage, kTile, tileRow, tileColumn);
+                    scf::YieldOp::create(b, loc);
+                  });
+            });
             scf::YieldOp::create(b, loc);
           });
           scf::YieldOp::create(b, loc);
@@ -720,11 +847,46 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   }
   rewriter.eraseOp(op);
   rewriter.eraseOp(matmul.fill);
+  if (grid) {
+    // The workgroup loop becomes one over the persistent grid's
+    // workgroups; the old induction variables only feed the tile views the
+    // roles no longer use (given their first tile's values).
+    rewriter.setInsertionPoint(workgroupLoop);
+    auto persistentLoop = scf::ForallOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(grid->workgroups)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}, ValueRange(),
+        rewriter.getArrayAttr(
+            {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+    Block *body = persistentLoop.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    Value workgroup = persistentLoop.getInductionVars().front();
+    SmallVector<Value> firstTile;
+    Value rest = workgroup;
+    for (auto [lb, step, count] :
+         llvm::zip(grid->lowerBounds, grid->steps, grid->counts)) {
+      Value countValue = arith::ConstantIndexOp::create(rewriter, loc, count);
+      firstTile.push_back(arith::AddIOp::create(
+          rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, lb),
+          arith::MulIOp::create(
+              rewriter, loc,
+              arith::RemUIOp::create(rewriter, loc, rest, countValue),
+              arith::ConstantIndexOp::create(rewriter, loc, step))));
+      rest = arith::DivUIOp::create(rewriter, loc, rest, countValue);
+    }
+    rewriter.mergeBlocks(workgroupLoop.getBody(), body, firstTile);
+    for (Value placeholder : blockPlaceholders)
+      rewriter.replaceOp(placeholder.getDefiningOp(), workgroup);
+    rewriter.eraseOp(workgroupLoop);
+  }
   return success();
 }
 
-LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
-                                              FunctionOpInterface funcOp) {
+LogicalResult
+mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
+                                FunctionOpInterface funcOp,
+                                const WgmmaLaunchOptions &options) {
   TranslationInfoAttr info = getTranslationInfo(funcOp);
   if (!info || info.getPipeline() != Pipeline::MatmulWgmma)
     return success();
@@ -763,15 +925,21 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   FailureOr<WgmmaMatmul> matmul = matchWgmmaMatmul(root, funcOp, info, config);
   if (failed(matmul))
     return failure();
-  return rewriteWgmmaMatmul(rewriter, *matmul, funcOp, workgroupLoop);
+  return rewriteWgmmaMatmul(
+      rewriter, *matmul, funcOp, workgroupLoop,
+      getPersistentGrid(options, *matmul, workgroupLoop, funcOp));
 }
 
 namespace {
 struct LowerMatmulToWgmmaPass
     : public gpucg::impl::LowerMatmulToWgmmaBase<LowerMatmulToWgmmaPass> {
+  using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    if (failed(lowerMatmulToWgmma(rewriter, getOperation())))
+    WgmmaLaunchOptions options;
+    options.persistent = persistent;
+    options.persistentWorkgroups = persistentWorkgroups;
+    if (failed(lowerMatmulToWgmma(rewriter, getOperation(), options)))
       signalPassFailure();
   }
 };

@@ -260,12 +260,16 @@ void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
   strategy.mma = MmaPreference::Wgmma;
   strategy.requireTensorCores = true;
   buildWorkgroupFrontPipeline(pm, strategy);
-  buildWgmmaWorkgroupPipeline(pm.nest<func::FuncOp>());
+  LowerMatmulToWgmmaOptions lowering;
+  lowering.persistent = options.persistent;
+  lowering.persistentWorkgroups = options.persistentWorkgroups;
+  buildWgmmaWorkgroupPipeline(pm.nest<func::FuncOp>(), lowering);
 }
 
-void mlir::gpucg::buildWgmmaWorkgroupPipeline(OpPassManager &fpm) {
+void mlir::gpucg::buildWgmmaWorkgroupPipeline(
+    OpPassManager &fpm, const LowerMatmulToWgmmaOptions &options) {
   // The whole workgroup program is one rewrite: TMA ring, wgmma loop, store.
-  fpm.addPass(createLowerMatmulToWgmma());
+  fpm.addPass(createLowerMatmulToWgmma(options));
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
 }

@@ -64,6 +64,9 @@ OPTION_KINDS = {
     "schedule": dict(good=["load-global-stage0", "nvidia-tensorcore"], odd=[],
                      bad=["bogus", "nvidia", "load_global_stage0"]),
     "bool": dict(good=["true", "false"], odd=["1", "0"], bad=["maybe", "2", "yes"]),
+    # A workgroup count, 0 meaning the target's SM count.
+    "workgroups": dict(good=["0", "1", "2", "3", "132"], odd=["-1", "100000"],
+                       bad=["x", "1.5", "99999999999999999999999"]),
     # Enum option (cl::values): anything else is a parse error.
     "mma-enum": dict(good=["auto", "wmma", "mma-sync", "wgmma"], odd=[],
                      bad=["foo", "mma_sync", "WMMA"]),
@@ -83,7 +86,9 @@ NAMED_PIPELINES = [
          options={"chip": "chip", "depth": "depth", "padding": "pipeline_padding",
                   "schedule": "schedule", "epilogue-peeling": "bool"},
          must_contain="nvgpu.mma.sync"),
-    dict(name="gpucg-matmul-wgmma", anchor="builtin.module", options={"chip": "wgmma-chip"},
+    dict(name="gpucg-matmul-wgmma", anchor="builtin.module",
+         options={"chip": "wgmma-chip", "persistent": "bool",
+                  "persistent-workgroups": "workgroups"},
          must_contain="nvgpu.warpgroup.mma"),
     # The SIMT pipelines take any kernel (others are re-planned as
     # SimtDistribute), so they have no tensor-core flavor.
@@ -145,7 +150,8 @@ OTHER_PASSES = [
     dict(name="gpucg-optimize-vector-transfers", anchor="func.func", options={}),
     dict(name="gpucg-split-rows-across-workgroups", anchor="func.func",
          options={}),
-    dict(name="gpucg-lower-matmul-to-wgmma", anchor="func.func", options={},
+    dict(name="gpucg-lower-matmul-to-wgmma", anchor="func.func",
+         options={"persistent": "bool", "persistent-workgroups": "workgroups"},
          after=["canonicalize", "cse"]),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
     dict(name="gpucg-promote-thread-buffers", anchor="func.func",

@@ -24,6 +24,20 @@
 // RUN: FileCheck %s --check-prefix=NT < %t/linear_kernel.ptx
 // RUN: FileCheck %s --check-prefix=NTABI < %t/linear_kernel.abi
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_kernel.ptx -o %t/n.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
+// launches 4; the others keep one workgroup per tile.
+// RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PERSISTENT < %t.p/matmul_kernel.abi
+// RUN: FileCheck %s --check-prefix=PERSISTENT-ONE < %t.p/matmul_one_warpgroup_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p/matmul_kernel.ptx -o %t.p/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// The same through gpucg-compile's options:
+// RUN: rm -rf %t.c && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t.c wgmma-persistent=true wgmma-persistent-workgroups=4})' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PERSISTENT < %t.c/matmul_kernel.abi
+// PERSISTENT: grid_x 4
+// PERSISTENT-NEXT: grid_y 1
+// PERSISTENT: block_x 384
+// PERSISTENT-ONE: grid_x 2
+// PERSISTENT-ONE-NEXT: grid_y 2
 
 // ABI: chip sm_90a
 // ABI: grid_x 4

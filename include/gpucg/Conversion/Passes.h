@@ -91,6 +91,17 @@ struct CompilePipelineOptions
       llvm::cl::desc("Never split a row of a floating-point sum "
                      "across workgroups (gpucg-select-lowering-strategy)"),
       llvm::cl::init(false)};
+  Option<bool> wgmmaPersistent{
+      *this, "wgmma-persistent",
+      llvm::cl::desc("MatmulWgmma kernels: warp-specialized ones loop over "
+                     "their tiles on at most `wgmma-persistent-workgroups` "
+                     "workgroups (gpucg-lower-workgroup)"),
+      llvm::cl::init(false)};
+  Option<int64_t> wgmmaPersistentWorkgroups{
+      *this, "wgmma-persistent-workgroups",
+      llvm::cl::desc("Workgroups of a persistent MatmulWgmma grid; 0: the "
+                     "target's SM count"),
+      llvm::cl::init(0)};
 };
 
 /// Adds the passes of `gpucg-lower-to-nvvm` to `pm` (anchored on

@@ -69,6 +69,14 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
            "Software-pipelining depth (0: the translation_info's)">,
     Option<"padding", "padding", "int64_t", "-1",
            "Bank-conflict padding bits (negative: the MMA family's default)">,
+    Option<"wgmmaPersistent", "wgmma-persistent", "bool", "false",
+           "MatmulWgmma kernels: warp-specialized ones loop over their tiles "
+           "on at most `wgmma-persistent-workgroups` workgroups "
+           "(gpucg-lower-matmul-to-wgmma's `persistent`)">,
+    Option<"wgmmaPersistentWorkgroups", "wgmma-persistent-workgroups",
+           "int64_t", "0",
+           "Workgroups of a persistent MatmulWgmma grid; 0: the target's SM "
+           "count">,
   ];
 }
 

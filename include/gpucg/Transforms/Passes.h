@@ -89,6 +89,17 @@ struct WgmmaPipelineOptions : public PassPipelineOptions<WgmmaPipelineOptions> {
       llvm::cl::desc("Target chip; the module's gpucg.target if empty (the "
                      "pipeline needs sm_90a)"),
       llvm::cl::init("")};
+  Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("Warp-specialized kernels loop over their tiles on at "
+                     "most `persistent-workgroups` workgroups "
+                     "(gpucg-lower-matmul-to-wgmma's option)"),
+      llvm::cl::init(false)};
+  Option<int64_t> persistentWorkgroups{
+      *this, "persistent-workgroups",
+      llvm::cl::desc("Workgroups of a persistent grid; 0: the target's SM "
+                     "count"),
+      llvm::cl::init(0)};
 };
 
 /// Adds gpucg's bufferization of kernels to `pm` (on a `builtin.module`):
@@ -193,8 +204,9 @@ void buildWgmmaPipeline(OpPassManager &pm, const WgmmaPipelineOptions &options);
 
 /// Adds the in-workgroup stages of pipeline MatmulWgmma to `fpm` (on a
 /// `func.func`, after workgroup tiling and bufferization):
-/// gpucg-lower-matmul-to-wgmma, canonicalization and CSE.
-void buildWgmmaWorkgroupPipeline(OpPassManager &fpm);
+/// gpucg-lower-matmul-to-wgmma (with `options`), canonicalization and CSE.
+void buildWgmmaWorkgroupPipeline(OpPassManager &fpm,
+                                 const LowerMatmulToWgmmaOptions &options = {});
 
 void registerGpucgPassPipelines();
 

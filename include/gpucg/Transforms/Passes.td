@@ -723,12 +723,29 @@ def LowerMatmulToWgmma
     (`setmaxnreg` 232 with two), each multiplying its own 64 or 128 rows and
     arriving on the empty barrier of the stage its retired groups read.
 
+    With `persistent`, a warp-specialized kernel of more tiles than
+    `persistent-workgroups` (0: the target's SM count) launches that many
+    workgroups instead, as an `scf.forall` over them; in each, the producer
+    and the consumers loop over the tiles `block_id + i * workgroups` (in
+    M-major order), the ring's stages and mbarrier phases running on across
+    tiles, so that the producer loads the next tile while the consumers
+    store the last.
+
     A and B
     must be kernel arguments (or unit-stride views of them) with identity
     layouts, the matmul the only op of its tile with memory effects besides
     its fill; otherwise the pass fails with an error that says which.
     Kernels of other pipelines are left alone.
   }];
+  let options = [
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "Warp-specialized kernels launch at most `persistent-workgroups` "
+           "workgroups, each looping over tiles (a persistent grid); others "
+           "keep one workgroup per tile">,
+    Option<"persistentWorkgroups", "persistent-workgroups", "int64_t",
+           /*default=*/"0",
+           "Workgroups of a persistent grid; 0: the target's SM count">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",

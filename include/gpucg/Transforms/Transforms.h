@@ -354,8 +354,17 @@ std::optional<WgmmaBLayout> getWgmmaBLayout(linalg::LinalgOp op);
 /// function and the accumulator stored to C. Emits an error when the root is
 /// not such a matmul (matchWgmmaMatmul says which part); other kernels are
 /// left alone.
+/// How lowerMatmulToWgmma launches warp-specialized kernels.
+struct WgmmaLaunchOptions {
+  /// At most `persistentWorkgroups` workgroups (0: the target's SM count),
+  /// each looping over tiles, instead of one workgroup per tile.
+  bool persistent = false;
+  int64_t persistentWorkgroups = 0;
+};
+
 LogicalResult lowerMatmulToWgmma(RewriterBase &rewriter,
-                                 FunctionOpInterface funcOp);
+                                 FunctionOpInterface funcOp,
+                                 const WgmmaLaunchOptions &options = {});
 
 /// Records `workgroupSize` ([x, y, z]) as the `upper_bound` of every
 /// `gpu.thread_id` nested under `root`, keeping an existing tighter bound, so

@@ -32,6 +32,26 @@
 // RUN: env GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.mlir | %strip_address > %t.modes
 // RUN: diff %t.ref %t.modes
 
+// Persistent grids (warp-specialized kernels of more tiles loop over them
+// on 3 or 1 workgroups, stages and phases running on across tiles):
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p3.mlir
+// RUN: %mlir_runner_emulated %t.p3.mlir | %strip_address > %t.p3
+// RUN: diff %t.ref %t.p3
+// RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.p3.mlir | %strip_address > %t.p3.modes
+// RUN: diff %t.ref %t.p3.modes
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=1},gpucg-test-emulate-on-cpu)' -o %t.p1.mlir
+// RUN: %mlir_runner_emulated %t.p1.mlir | %strip_address > %t.p1
+// RUN: diff %t.ref %t.p1
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=3})' \
+// RUN:   | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT-LABEL: func.func @ws_f16
+// PERSISTENT: scf.forall (%[[WG:.+]]) in (3)
+// PERSISTENT: scf.for %{{.+}} = %[[WG]] to %c4 step %c3
+// PERSISTENT-LABEL: func.func @one_warpgroup_128x64
+// PERSISTENT: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (128, 128) step (128, 64)
+// PERSISTENT-LABEL: func.func @linear_bf16
+// PERSISTENT: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (128, 256) step (128, 128)
+
 // What ran.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a})' \
 // RUN:   | gpucg-opt | FileCheck %s --check-prefix=IR

@@ -10,8 +10,9 @@ A case depends only on (seed, index): its plan (one warpgroup, or a
 producer and one or two consumer warpgroups; 64 or 128 rows per
 multiplying warpgroup; N tiles of 64 to 256; 1 to 4 stages within shared
 memory), its shape (one or two tiles each way, 1 to 6 K tiles), f16 or
-bf16, B[k, n] or B[n, k], and sometimes the strategy's own plan instead of
-the case's. Each runs twice: in order, and in reverse with TMA data landing
+bf16, B[k, n] or B[n, k], sometimes the strategy's own plan instead of the
+case's, and sometimes a persistent grid of 1 to 3 workgroups (for
+warp-specialized plans of more tiles). Each runs twice: in order, and in reverse with TMA data landing
 at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -53,17 +54,22 @@ def make_case(seed, index):
     n = tile_n * rng.randint(1, 2)
     k = 64 * rng.randint(1, 6)
     plan = (tile_m, tile_n, 64, threads, depth) if rng.random() < 0.85 else None
+    # A persistent grid of 1 to 3 workgroups (0: one per tile), drawn last
+    # so that the draws above stay those of earlier versions.
+    persistent = rng.choice([0, 0, 1, 2, 3])
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
-                plan=plan)
+                plan=plan, persistent=persistent)
 
 
 def describe(case):
     plan = case["plan"]
-    return "%dx%dx%d %s B%s, %s" % (
+    return "%dx%dx%d %s B%s, %s%s" % (
         case["m"], case["n"], case["k"], case["element"],
         "[n,k]" if case["b_transposed"] else "[k,n]",
         "the strategy's plan" if plan is None else
-        "tile %dx%dx%d, %d threads, %d stages" % plan)
+        "tile %dx%dx%d, %d threads, %d stages" % plan,
+        ", persistent on %d workgroups" % case["persistent"]
+        if case["persistent"] else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
@@ -154,10 +160,14 @@ def check_case(args, index, case):
                                    lowered)
     if status != 0:
         return "the reference does not run: " + error.strip()
+    options = "chip=sm_90a"
+    if case["persistent"]:
+        options += " persistent=true persistent-workgroups=%d" % \
+            case["persistent"]
     status, emulated, error = run(
         [args.gpucg_opt,
-         "--pass-pipeline=builtin.module(gpucg-matmul-wgmma{chip=sm_90a},"
-         "gpucg-test-emulate-on-cpu)"], module)
+         "--pass-pipeline=builtin.module(gpucg-matmul-wgmma{%s},"
+         "gpucg-test-emulate-on-cpu)" % options], module)
     if status != 0:
         return "gpucg-matmul-wgmma fails: " + error.strip()
     for schedule in SCHEDULES:
