@@ -152,8 +152,10 @@ def compile_case(case, args, gpucg_opt, out_dir):
     source = os.path.join(out_dir, "src", case.key + ".mlir")
     with open(source, "w", encoding="utf-8") as handle:
         handle.write(mlir_source(case, args.chip))
-    persistent = (" wgmma-persistent=true"
-                  if args.wgmma_persistent else "")
+    persistent = ""
+    if args.wgmma_persistent is not None:
+        persistent = (" wgmma-persistent=true wgmma-persistent-workgroups="
+                      f"{args.wgmma_persistent}")
     pipeline = (f"builtin.module(gpucg-compile{{chip={args.chip} "
                 f"format={args.format} output-dir={out_dir}{persistent}}})")
     with tempfile.TemporaryDirectory(prefix="gpucg-bench-") as scratch:
@@ -283,9 +285,11 @@ def main():
                         help="seconds per compilation (default 600)")
     parser.add_argument("--commit", default=None,
                         help="gpucg commit for the manifest (default: git)")
-    parser.add_argument("--wgmma-persistent", action="store_true",
+    parser.add_argument("--wgmma-persistent", type=int, nargs="?", const=0,
+                        default=None, metavar="N",
                         help="warp-specialized sm_90a wgmma kernels on a "
-                        "persistent grid of one workgroup per SM")
+                        "persistent grid of N workgroups (default 0: one "
+                        "per SM)")
     parser.add_argument("--quiet", action="store_true",
                         help="print failures and the summary only")
     args = parser.parse_args()

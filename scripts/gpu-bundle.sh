@@ -140,6 +140,10 @@ prepare() {
   if [[ $CHIP == sm_90 ]]; then
     GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
       --filter check-aligned- --chip sm_90a --format bin --out "$BUNDLE/check/sm90a" --quiet
+    # The same on a persistent grid of one workgroup (it loops over the tiles).
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
+      --filter check-aligned- --chip sm_90a --format bin --wgmma-persistent 1 \
+      --out "$BUNDLE/check/sm90a-persistent" --quiet
   fi
   echo "prepared check"
 
@@ -301,6 +305,13 @@ EOF
         --kernels "$BUNDLE/check/sm90a" >"$logs/check-wgmma.out" 2>&1 &&
       filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-wgmma.out"; } || status=$?
     record check/wgmma-sm90a "$status"
+  fi
+  if [[ -d $BUNDLE/check/sm90a-persistent ]]; then
+    status=0
+    { "$bench" --check --shapes "$BUNDLE/check/check.txt" --filter check-aligned- \
+        --kernels "$BUNDLE/check/sm90a-persistent" >"$logs/check-wgmma-persistent.out" 2>&1 &&
+      filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-wgmma-persistent.out"; } || status=$?
+    record check/wgmma-sm90a-persistent "$status"
   fi
 
   # test/python/gpu.py with the prepared kernel.
