@@ -294,15 +294,22 @@ int64_t gpucg_emu_mbarrier_arrive(int64_t group, int64_t index,
 /* TMA loads                                                                  */
 /*===----------------------------------------------------------------------===*/
 
+/* Whether the environment variable `name` chooses `other` (1) or, unset or
+   empty, `usual` (0); anything else is an error. */
+static int environmentChooses(const char *name, const char *usual,
+                              const char *other) {
+  const char *mode = getenv(name);
+  if (!mode || !*mode || strcmp(mode, usual) == 0)
+    return 0;
+  if (strcmp(mode, other) == 0)
+    return 1;
+  emuFatal("%s=%s: expected `%s` or `%s`", name, mode, usual, other);
+}
+
 /* GPUCG_EMU_TMA: whether loads land when issued (default) or when a thread
    next waits on their mbarrier. */
 static int tmaLandsAtWait(void) {
-  const char *mode = getenv("GPUCG_EMU_TMA");
-  if (!mode || !*mode || strcmp(mode, "issue") == 0)
-    return 0;
-  if (strcmp(mode, "wait") == 0)
-    return 1;
-  emuFatal("GPUCG_EMU_TMA=%s: expected `issue` or `wait`", mode);
+  return environmentChooses("GPUCG_EMU_TMA", "issue", "wait");
 }
 
 static int64_t boxBytes(const EmuTensorMap *map) {
@@ -433,12 +440,7 @@ void gpucg_emu_mbarrier_wait(int64_t group, int64_t index, int32_t parity,
 /* GPUCG_EMU_WGMMA: whether a group reads its operands when it retires
    (default) or when it is issued. */
 static int wgmmaReadsAtIssue(void) {
-  const char *mode = getenv("GPUCG_EMU_WGMMA");
-  if (!mode || !*mode || strcmp(mode, "retire") == 0)
-    return 0;
-  if (strcmp(mode, "issue") == 0)
-    return 1;
-  emuFatal("GPUCG_EMU_WGMMA=%s: expected `retire` or `issue`", mode);
+  return environmentChooses("GPUCG_EMU_WGMMA", "retire", "issue");
 }
 
 /* The workgroup memory offset of element (row, column) of a tile at

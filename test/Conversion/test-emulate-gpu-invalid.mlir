@@ -408,3 +408,28 @@ func.func @tensor_map_i4(%a: memref<64x64xi4>) {
   }
   return
 }
+
+// -----
+
+// wgmma into an f16 accumulator.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!da = !nvgpu.warpgroup.descriptor<tensor = memref<64x16xf16, #gpu.address_space<workgroup>>>
+!db = !nvgpu.warpgroup.descriptor<tensor = memref<16x64xf16, #gpu.address_space<workgroup>>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf16>>
+func.func @wgmma_f16_accumulator(%t: memref<64x64xf16>) {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %t : memref<64x64xf16> to memref<*xf16>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%wa : memref<64x16xf16, #gpu.address_space<workgroup>>, %wb : memref<16x64xf16, #gpu.address_space<workgroup>>) {
+    %da = nvgpu.warpgroup.generate.descriptor %wa, %m : memref<64x16xf16, #gpu.address_space<workgroup>>, !map -> !da
+    %db = nvgpu.warpgroup.generate.descriptor %wb, %m : memref<16x64xf16, #gpu.address_space<workgroup>>, !map -> !db
+    %acc = nvgpu.warpgroup.mma.init.accumulator -> !acc
+    // expected-error @below {{accumulates in 'f16'; the emulator models f32 accumulators}}
+    %r = nvgpu.warpgroup.mma %da, %db, %acc {transposeB} : !da, !db, !acc -> !acc
+    gpu.terminator
+  }
+  return
+}
