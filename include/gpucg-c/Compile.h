@@ -84,11 +84,16 @@ typedef struct MlirGpucgCompileOptions {
   /// floating-point sum across workgroups (whose atomic updates make the
   /// rounding depend on the order they finish in).
   bool deterministicReductions;
+  /// gpucg-compile's wgmma-persistent: warp-specialized MatmulWgmma kernels
+  /// (sm_90a) loop over their tiles on at most wgmmaPersistentWorkgroups
+  /// workgroups (0: the target's SM count) instead of one workgroup each.
+  bool wgmmaPersistent;
+  int64_t wgmmaPersistentWorkgroups;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
-/// deterministicReductions.
+/// deterministicReductions, no wgmmaPersistent (0 workgroups).
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

@@ -51,6 +51,8 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.printGenericForm = false;
   options.verifyEachPass = true;
   options.deterministicReductions = false;
+  options.wgmmaPersistent = false;
+  options.wgmmaPersistentWorkgroups = 0;
   return options;
 }
 
@@ -201,6 +203,8 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.optLevel = options.optLevel;
   compile.barePointers = options.barePointers;
   compile.deterministicReductions = options.deterministicReductions;
+  compile.wgmmaPersistent = options.wgmmaPersistent;
+  compile.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
   gpucg::buildCompilePipeline(pm, compile);
   return success();
 }

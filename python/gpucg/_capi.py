@@ -119,6 +119,8 @@ class MlirGpucgCompileOptions(Structure):
         ("printGenericForm", c_bool),
         ("verifyEachPass", c_bool),
         ("deterministicReductions", c_bool),
+        ("wgmmaPersistent", c_bool),
+        ("wgmmaPersistentWorkgroups", c_int64),
     ]
 
 

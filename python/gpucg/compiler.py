@@ -109,7 +109,7 @@ def _read_source(source):
 def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             features="", opt_level=3, bare_pointers=True, generic=False,
             verify_each=True, deterministic_reductions=False,
-            source_name=None) -> CompileResult:
+            wgmma_persistent=None, source_name=None) -> CompileResult:
     """Compiles MLIR `source` (text, or a pathlib.Path to read).
 
     Without `pipeline`: gpucg-compile for `chip` (None: the module's
@@ -120,6 +120,9 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     serializes (gpucg-compile{...}) come back with ABI texts whose calling
     convention is `bare_pointers`. `deterministic_reductions` keeps rows of
     floating-point sums whole (gpucg-compile's deterministic-reductions).
+    `wgmma_persistent` (a workgroup count, 0: one per SM) puts sm_90a's
+    warp-specialized wgmma kernels on a persistent grid of that many
+    workgroups (gpucg-compile's wgmma-persistent); None: one per tile.
 
     Raises CompileError with the diagnostics on any failure.
     """
@@ -146,6 +149,12 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     options.printGenericForm = generic
     options.verifyEachPass = verify_each
     options.deterministicReductions = deterministic_reductions
+    if wgmma_persistent is not None:
+        if wgmma_persistent < 0:
+            raise ValueError("wgmma_persistent is a workgroup count (0: one "
+                             f"per SM), not {wgmma_persistent}")
+        options.wgmmaPersistent = True
+        options.wgmmaPersistentWorkgroups = wgmma_persistent
 
     diagnostics = []
     kernels = []

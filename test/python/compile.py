@@ -66,6 +66,30 @@ class CompileTest(unittest.TestCase):
                          ["memref f16 256x128", "memref f16 128x256",
                           "memref f32 256x256"])
 
+    def test_wgmma_persistent(self):
+        # A warp-specialized wgmma kernel of 4 tiles on 2 workgroups, each
+        # looping over its tiles; without the option, one per tile.
+        source = """
+        func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
+                      %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+          %zero = arith.constant 0.0 : f32
+          %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>)
+              -> tensor<256x256xf32>
+          %0 = linalg.matmul ins(%a, %b : tensor<256x128xf16>,
+                                          tensor<128x256xf16>)
+                             outs(%f : tensor<256x256xf32>)
+              -> tensor<256x256xf32>
+          return %0 : tensor<256x256xf32>
+        }"""
+        grid = lambda result: [str(e) for e in result.kernels[0].abi_info.grid]
+        self.assertEqual(grid(gpucg.compile(source, chip="sm_90a")),
+                         ["2", "2", "1"])
+        self.assertEqual(grid(gpucg.compile(source, chip="sm_90a",
+                                            wgmma_persistent=2)),
+                         ["2", "1", "1"])
+        with self.assertRaises(ValueError):
+            gpucg.compile(source, chip="sm_90a", wgmma_persistent=-1)
+
     def test_deterministic_reductions(self):
         # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and
         # added atomically, unless float sums must not depend on the order.
