@@ -816,6 +816,10 @@ namespace {
 struct EmulationContext {
   func::FuncOp body;
   EmulatorRuntime *runtime;
+  /// The swizzle (bytes) of each nvgpu.warpgroup.mma's A and B tiles, read
+  /// from their descriptors' tensor maps before the conversion replaces
+  /// the descriptors.
+  DenseMap<Operation *, std::pair<int64_t, int64_t>> wgmmaSwizzles;
 };
 
 /// A conversion pattern of an emulated body that calls the runtime.
@@ -1239,7 +1243,7 @@ struct WarpgroupDescriptorPattern
   matchAndRewrite(nvgpu::WarpgroupGenerateDescriptorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // The tile's address; its shape and swizzle are static (see
-    // getWgmmaSwizzle).
+    // EmulationContext::wgmmaSwizzles).
     Location loc = op.getLoc();
     auto type = cast<MemRefType>(op.getTensor().getType());
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -1250,13 +1254,6 @@ struct WarpgroupDescriptorPattern
     return success();
   }
 };
-
-/// The swizzle of the tile a wgmma descriptor describes: its tensor map's.
-int64_t getWgmmaSwizzle(Value descriptor) {
-  auto generate =
-      descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
-  return getSwizzleBytes(generate.getTensorMap().getType().getSwizzle());
-}
 
 struct WarpgroupInitAccumulatorPattern
     : EmulationPattern<nvgpu::WarpgroupMmaInitAccumulatorOp> {
@@ -1299,8 +1296,8 @@ struct WarpgroupMmaPattern : EmulationPattern<nvgpu::WarpgroupMmaOp> {
         constI32(rewriter, loc, fragmented.getDimSize(1)),
         constI32(rewriter, loc, aTile.getDimSize(1)),
         constI32(rewriter, loc, static_cast<int32_t>(abType)),
-        constI32(rewriter, loc, getWgmmaSwizzle(op.getDescriptorA())),
-        constI32(rewriter, loc, getWgmmaSwizzle(op.getDescriptorB())),
+        constI32(rewriter, loc, emulation.wgmmaSwizzles.lookup(op).first),
+        constI32(rewriter, loc, emulation.wgmmaSwizzles.lookup(op).second),
         constI32(rewriter, loc, op.getTransposeB().value_or(false)),
         constI32(rewriter, loc, op.getWaitGroup()),
         emulation.runtime->site(rewriter, op)};
@@ -1517,7 +1514,20 @@ static LogicalResult convertTypedOps(func::FuncOp body,
       nvgpu::WarpgroupMmaStoreOp>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
-  EmulationContext emulation{body, &runtime};
+  EmulationContext emulation;
+  emulation.body = body;
+  emulation.runtime = &runtime;
+  // checkTypedOps made sure each descriptor comes from a
+  // nvgpu.warpgroup.generate.descriptor.
+  body.walk([&](nvgpu::WarpgroupMmaOp mma) {
+    auto swizzleOf = [](Value descriptor) {
+      auto generate =
+          descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+      return getSwizzleBytes(generate.getTensorMap().getType().getSwizzle());
+    };
+    emulation.wgmmaSwizzles[mma] = {swizzleOf(mma.getDescriptorA()),
+                                    swizzleOf(mma.getDescriptorB())};
+  });
   RewritePatternSet patterns(ctx);
   patterns.add<AsyncCopyPattern, AsyncCreateGroupPattern, AsyncWaitPattern,
                WmmaLoadPattern, WmmaStorePattern, WmmaComputePattern,
