@@ -498,6 +498,11 @@ void gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements,
                           const char *site) {
   EmuThread *thread = emuRequireThread("gpucg_emu_wgmma_init");
   site = site ? site : "(unknown nvgpu.warpgroup.mma.init.accumulator)";
+  /* At most a 256 x 256 accumulator over 128 threads. */
+  if (elements < 0 || elements > 512)
+    emuFatal("%s: an accumulator fragment of %" PRId64
+             " elements (0 to 512 per thread)",
+             site, elements);
   for (int32_t i = 0; i < thread->numWgmma; ++i)
     if (thread->wgmma[i].accumulator == accumulator)
       emuFatal("%s: zeroes an accumulator that the wgmma group of %s still "
@@ -580,6 +585,10 @@ void gpucg_emu_wgmma_store(int64_t accumulator, int32_t m, int32_t n,
                            int64_t column_stride, const char *site) {
   EmuThread *thread = emuRequireThread("gpucg_emu_wgmma_store");
   site = site ? site : "(unknown nvgpu.warpgroup.mma.store)";
+  if (m < 64 || m % 64 != 0 || n < 8 || n > 256 || n % 8 != 0)
+    emuFatal("%s: stores a %dx%d accumulator; M is a multiple of 64, N a "
+             "multiple of 8 up to 256",
+             site, m, n);
   for (int32_t i = 0; i < thread->numWgmma; ++i)
     if (thread->wgmma[i].accumulator == accumulator)
       emuFatal("%s: reads an accumulator that the wgmma group of %s still "

@@ -1698,6 +1698,13 @@ static void inFlightBody(void *closure) {
                         "test.mlir:352:5: mma.store");
 }
 
+static void storeShapeBody(void *closure) {
+  (void)closure;
+  float accumulator[4], stored[64 * 8];
+  gpucg_emu_wgmma_store(addressOf(accumulator), 48, 8, addressOf(stored), 8, 1,
+                        "test.mlir:370:5: mma.store");
+}
+
 static void tmaMisalignedBody(void *closure) {
   const HopperRun *run = closure;
   int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:360:5: create");
@@ -1714,6 +1721,8 @@ static int hopperErrorCommand(const char *name) {
     launch1d(1, 0, uninitializedBody, NULL);
   } else if (strcmp(name, "wgmma-in-flight") == 0) {
     launch1d(1, 8192 + 128 * 8, inFlightBody, NULL);
+  } else if (strcmp(name, "wgmma-store-shape") == 0) {
+    launch1d(1, 0, storeShapeBody, NULL);
   } else if (strcmp(name, "tensor-map-box") == 0) {
     gpucg_emu_tensor_map(addressOf(run.tensor), 2, 2, 128, 16, 80, 1, 1, 1, 80,
                          1, 1, 1, 1, 8, 300, 1, 1, 1);
