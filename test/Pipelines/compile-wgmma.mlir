@@ -21,6 +21,7 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_one_warpgroup_kernel.ptx -o %t/o.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_bf16_kernel.ptx -o %t/b.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/k.cubin | FileCheck %s --check-prefix=SASS %}
+// RUN: FileCheck %s --check-prefix=DESC < %t/matmul_kernel.ptx
 // RUN: FileCheck %s --check-prefix=NT < %t/linear_kernel.ptx
 // RUN: FileCheck %s --check-prefix=NTABI < %t/linear_kernel.abi
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_kernel.ptx -o %t/n.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -88,6 +89,17 @@
 // PTX: mbarrier.arrive.expect_tx.shared.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-NOT: .local
+
+// The constant fields of the wgmma matrix descriptors MLIR 22 encodes
+// (bits 16-29 leading byte offset >> 4, 32-45 stride byte offset >> 4,
+// 62-63 swizzle, 1: 128B): A (K-major) 0x4000004004000000, stride 1024 (8
+// rows of 128 bytes); B (N-major) 0x4000004002000000, leading 8192 (the
+// distance between its 64-column blocks in the ring) and stride 1024. The
+// CPU emulator's layout model is that layout; that wgmma reads the fields
+// so is for the GPU test (bench-check-wgmma.test) to confirm. A change here
+// is a change upstream: check it against the model.
+// DESC: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 4611686293372403712;
+// DESC: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 4611686293338849280;
 
 // One warpgroup: thread 0 refills a stage after a barrier, no register
 // moves; its 128 rows are two 64-row accumulators, two groups per K step,
