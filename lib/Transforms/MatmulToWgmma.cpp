@@ -310,6 +310,23 @@ namespace {
 struct PersistentGrid {
   int64_t workgroups = 0, tiles = 0;
   SmallVector<int64_t> lowerBounds, steps, counts;
+
+  /// The workgroup loop's induction variables for tile `tileIndex`.
+  SmallVector<Value> getTileOffsets(OpBuilder &b, Location loc,
+                                    Value tileIndex) const {
+    SmallVector<Value> offsets;
+    Value rest = tileIndex;
+    for (auto [lb, step, count] : llvm::zip(lowerBounds, steps, counts)) {
+      Value countValue = arith::ConstantIndexOp::create(b, loc, count);
+      Value position = arith::RemUIOp::create(b, loc, rest, countValue);
+      rest = arith::DivUIOp::create(b, loc, rest, countValue);
+      offsets.push_back(arith::AddIOp::create(
+          b, loc, arith::ConstantIndexOp::create(b, loc, lb),
+          arith::MulIOp::create(b, loc, position,
+                                arith::ConstantIndexOp::create(b, loc, step))));
+    }
+    return offsets;
+  }
 };
 } // namespace
 
@@ -653,23 +670,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                   b, loc, arith::SubIOp::create(b, loc, tileIndex, block),
                   workgroups);
               Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
-              // The tile's index along each dimension, the first fastest.
-              Value rest = tileIndex;
-              for (auto [iv, lb, step, count] :
-                   llvm::zip(workgroupLoop.getInductionVars(),
-                             grid->lowerBounds, grid->steps, grid->counts)) {
-                Value countValue =
-                    arith::ConstantIndexOp::create(b, loc, count);
-                Value position =
-                    arith::RemUIOp::create(b, loc, rest, countValue);
-                rest = arith::DivUIOp::create(b, loc, rest, countValue);
-                mapping.map(
-                    iv, arith::AddIOp::create(
-                            b, loc, arith::ConstantIndexOp::create(b, loc, lb),
-                            arith::MulIOp::create(
-                                b, loc, position,
-                                arith::ConstantIndexOp::create(b, loc, step))));
-              }
+              mapping.map(workgroupLoop.getInductionVars(),
+                          grid->getTileOffsets(b, loc, tileIndex));
               body(b, stepBase, mapping);
               scf::YieldOp::create(b, loc);
             });
@@ -862,20 +864,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     rewriter.eraseOp(body->getTerminator());
     rewriter.setInsertionPointToStart(body);
     Value workgroup = persistentLoop.getInductionVars().front();
-    SmallVector<Value> firstTile;
-    Value rest = workgroup;
-    for (auto [lb, step, count] :
-         llvm::zip(grid->lowerBounds, grid->steps, grid->counts)) {
-      Value countValue = arith::ConstantIndexOp::create(rewriter, loc, count);
-      firstTile.push_back(arith::AddIOp::create(
-          rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, lb),
-          arith::MulIOp::create(
-              rewriter, loc,
-              arith::RemUIOp::create(rewriter, loc, rest, countValue),
-              arith::ConstantIndexOp::create(rewriter, loc, step))));
-      rest = arith::DivUIOp::create(rewriter, loc, rest, countValue);
-    }
-    rewriter.mergeBlocks(workgroupLoop.getBody(), body, firstTile);
+    rewriter.mergeBlocks(workgroupLoop.getBody(), body,
+                         grid->getTileOffsets(rewriter, loc, workgroup));
     for (Value placeholder : blockPlaceholders)
       rewriter.replaceOp(placeholder.getDefiningOp(), workgroup);
     rewriter.eraseOp(workgroupLoop);

@@ -10,6 +10,17 @@ import gpucg
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 MATMUL = (EXAMPLES / "matmul_512x128x512_f16.mlir").read_text()
+# A zero-filled f16 matmul of four 128x128 tiles: MatmulWgmma on sm_90a.
+WGMMA_MATMUL = """
+func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
+              %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>)
+      -> tensor<256x256xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>)
+                     outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}"""
 
 
 class CompileTest(unittest.TestCase):
@@ -39,19 +50,7 @@ class CompileTest(unittest.TestCase):
     def test_wgmma_tensor_maps(self):
         # On sm_90a a zero-filled f16 matmul takes MatmulWgmma: A and B reach
         # the kernel as TMA tensor maps built on the function's arguments.
-        source = """
-        func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
-                      %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-          %zero = arith.constant 0.0 : f32
-          %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>)
-              -> tensor<256x256xf32>
-          %0 = linalg.matmul ins(%a, %b : tensor<256x128xf16>,
-                                          tensor<128x256xf16>)
-                             outs(%f : tensor<256x256xf32>)
-              -> tensor<256x256xf32>
-          return %0 : tensor<256x256xf32>
-        }"""
-        result = gpucg.compile(source, chip="sm_90a", format="ptx")
+        result = gpucg.compile(WGMMA_MATMUL, chip="sm_90a", format="ptx")
         self.assertIn("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
                       result.output)
         abi = result.kernels[0].abi_info
@@ -69,26 +68,14 @@ class CompileTest(unittest.TestCase):
     def test_wgmma_persistent(self):
         # A warp-specialized wgmma kernel of 4 tiles on 2 workgroups, each
         # looping over its tiles; without the option, one per tile.
-        source = """
-        func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
-                      %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-          %zero = arith.constant 0.0 : f32
-          %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>)
-              -> tensor<256x256xf32>
-          %0 = linalg.matmul ins(%a, %b : tensor<256x128xf16>,
-                                          tensor<128x256xf16>)
-                             outs(%f : tensor<256x256xf32>)
-              -> tensor<256x256xf32>
-          return %0 : tensor<256x256xf32>
-        }"""
         grid = lambda result: [str(e) for e in result.kernels[0].abi_info.grid]
-        self.assertEqual(grid(gpucg.compile(source, chip="sm_90a")),
+        self.assertEqual(grid(gpucg.compile(WGMMA_MATMUL, chip="sm_90a")),
                          ["2", "2", "1"])
-        self.assertEqual(grid(gpucg.compile(source, chip="sm_90a",
+        self.assertEqual(grid(gpucg.compile(WGMMA_MATMUL, chip="sm_90a",
                                             wgmma_persistent=2)),
                          ["2", "1", "1"])
         with self.assertRaises(ValueError):
-            gpucg.compile(source, chip="sm_90a", wgmma_persistent=-1)
+            gpucg.compile(WGMMA_MATMUL, chip="sm_90a", wgmma_persistent=-1)
 
     def test_deterministic_reductions(self):
         # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and
