@@ -180,6 +180,7 @@ void EmulatorRuntime::declareAll() {
                            MemRefLayoutAttrInterface(), workgroup)},
           /*cInterface=*/true);
   declare("gpucg_emu_barrier", {ptr}, {});
+  declare("gpucg_emu_named_barrier", {i32, i32, ptr}, {});
   declare("gpucg_emu_shuffle", {i32, i32, i32, i32, ptr}, {i64});
   declare("gpucg_emu_ldmatrix", {i64, i32, i32, i64, ptr}, {});
   declare("gpucg_emu_mma_sync",
@@ -607,7 +608,7 @@ LogicalResult BodyRewriter::rewriteSimpleOps() {
   SmallVector<Operation *> ops;
   body.walk([&](Operation *op) {
     if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
-            gpu::LaneIdOp, gpu::BarrierOp, gpu::ShuffleOp,
+            gpu::LaneIdOp, gpu::BarrierOp, NVVM::BarrierOp, gpu::ShuffleOp,
             gpu::DynamicSharedMemoryOp, nvgpu::LdMatrixOp, nvgpu::MmaSyncOp,
             NVVM::WgmmaWaitGroupSyncOp, NVVM::SetMaxRegisterOp,
             NVVM::FenceMbarrierInitOp, nvgpu::TmaPrefetchOp>(op))
@@ -650,6 +651,27 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
       .Case([&](gpu::BarrierOp) {
         runtime.call(builder, loc, "gpucg_emu_barrier",
                      {runtime.site(builder, op)});
+        builder.eraseOp(op);
+        return success();
+      })
+      .Case([&](NVVM::BarrierOp barrier) -> LogicalResult {
+        if (barrier.getReductionOp() || barrier.getRes())
+          return op->emitOpError()
+                 << "reduces a predicate over the barrier's threads; the "
+                    "emulator models nvvm.barrier without a reduction";
+        // bar.sync 0 of all threads is gpu.barrier; the others count
+        // arrivals (0 threads: all of the workgroup; the verifier wants an
+        // id with a count).
+        Value id = barrier.getBarrierId(),
+              threads = barrier.getNumberOfThreads();
+        if (!id && !threads)
+          runtime.call(builder, loc, "gpucg_emu_barrier",
+                       {runtime.site(builder, op)});
+        else
+          runtime.call(builder, loc, "gpucg_emu_named_barrier",
+                       {id ? id : constI32(builder, loc, 0),
+                        threads ? threads : constI32(builder, loc, 0),
+                        runtime.site(builder, op)});
         builder.eraseOp(op);
         return success();
       })

@@ -662,14 +662,61 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   if (!isZeroFilled(op.getDpsInitOperand(0)->get()))
     return "its accumulator is not a linalg.fill of zero in the kernel (a "
            "warpgroup accumulator starts at zero; nvgpu has no load of one)";
-  for (OpOperand &use : op->getResult(0).getUses())
-    if (!use.getOwner()->hasTrait<OpTrait::ReturnLike>()) {
-      os << "its result is used by '" << use.getOwner()->getName()
-         << "'; MatmulWgmma stores the accumulator straight to the result "
-            "(no fused consumers yet)";
+  // Workgroup tiling fuses the matmul into a consumer that is its result's
+  // only user (gpucg-tile-and-distribute-to-workgroups); any other user
+  // would stay outside the kernel.
+  auto isReturn = [](Operation *user) {
+    return user->hasTrait<OpTrait::ReturnLike>();
+  };
+  for (OpResult result : op->getResults()) {
+    if (llvm::all_of(result.getUsers(), isReturn))
+      continue;
+    if (!result.hasOneUse()) {
+      os << "its result has " << llvm::range_size(result.getUses())
+         << " uses; MatmulWgmma fuses one elementwise consumer, the "
+            "result's only user";
       return text;
     }
+    Operation *user = *result.getUsers().begin();
+    auto consumer = dyn_cast<linalg::LinalgOp>(user);
+    if (!consumer) {
+      os << "its result is used by '" << user->getName()
+         << "'; MatmulWgmma fuses only elementwise linalg consumers";
+      return text;
+    }
+    std::string reason =
+        whyNoWgmmaEpilogue(consumer, result, shape->m(), shape->n());
+    if (!reason.empty()) {
+      os << "its consumer '" << user->getName()
+         << "' cannot be fused into its epilogue: " << reason;
+      return text;
+    }
+    if (consumer->getNumResults() != 1 ||
+        !llvm::all_of(consumer->getUsers(), isReturn)) {
+      os << "the result of its consumer '" << user->getName()
+         << "' is not only returned; MatmulWgmma fuses one consumer, whose "
+            "result the kernel returns";
+      return text;
+    }
+  }
   return text;
+}
+
+/// Whether the matmul `op` has consumers MatmulWgmma fuses into its
+/// epilogue, which stages the accumulator in workgroup memory.
+static bool hasWgmmaEpilogue(linalg::LinalgOp op) {
+  return llvm::any_of(op->getUsers(), [](Operation *user) {
+    return !user->hasTrait<OpTrait::ReturnLike>();
+  });
+}
+
+/// Bytes of workgroup memory besides the ring of stages that a MatmulWgmma
+/// plan of a tileM x tileN tile takes for `op`.
+static int64_t getWgmmaFixedBytes(linalg::LinalgOp op, int64_t tileM,
+                                  int64_t tileN) {
+  return kWgmmaStaticSharedMemory +
+         (hasWgmmaEpilogue(op) ? wgmma::getEpilogueStagingBytes(tileM, tileN)
+                               : 0);
 }
 
 namespace {
@@ -689,15 +736,35 @@ static constexpr WgmmaTile kWarpSpecializedTiles[] = {{128, 256, 2},
 static constexpr WgmmaTile kSingleWarpgroupTiles[] = {
     {128, 128, 0}, {64, 256, 0}, {128, 64, 0}, {64, 128, 0}, {64, 64, 0}};
 
+/// The stages of A and B tiles that fit the workgroup memory `target`
+/// leaves a MatmulWgmma tile of `op` (at most kMaxWgmmaStages, and no more
+/// than its K tiles).
+static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
+                              TargetAttr target, int64_t tileM, int64_t tileN) {
+  int64_t tileK = getWgmmaKTile(shape.aType);
+  int64_t free = target.getMaxSharedMemoryPerBlockOptin() -
+                 getWgmmaFixedBytes(op, tileM, tileN);
+  return std::min({kMaxWgmmaStages, shape.k() / tileK,
+                   std::max<int64_t>(free, 0) /
+                       getWgmmaStageBytes(shape, tileM, tileN, tileK)});
+}
+
 /// The warp-specialized tile that divides the matmul and gives every SM a
 /// workgroup, else the dividing one with the most workgroups, else the first
-/// single-warpgroup tile that divides it.
-static const WgmmaTile *pickWgmmaTile(const MatmulShape &shape,
+/// single-warpgroup tile that divides it; only tiles that leave room for two
+/// stages (or all K tiles, if fewer) next to a fused epilogue's staging
+/// buffer.
+static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
+                                      const MatmulShape &shape,
                                       TargetAttr target, WgmmaBLayout bLayout) {
+  int64_t kTiles = shape.k() / getWgmmaKTile(shape.aType);
   auto divides = [&](const WgmmaTile &t) {
     // A K-contiguous B takes warpgroups of 64 rows (verifyWgmmaStrategy).
     int64_t rows = t.m / std::max<int64_t>(t.consumers, 1);
     if (bLayout == WgmmaBLayout::KContiguous && rows != kWgmmaM)
+      return false;
+    if (getWgmmaStages(op, shape, target, t.m, t.n) <
+        std::min<int64_t>(2, kTiles))
       return false;
     return shape.m() % t.m == 0 && shape.n() % t.n == 0;
   };
@@ -727,14 +794,11 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (!whyNoWgmma(op, target).empty())
     return std::nullopt;
   int64_t tileK = getWgmmaKTile(shape.aType);
-  const WgmmaTile *tile = pickWgmmaTile(shape, target, *getWgmmaBLayout(op));
+  const WgmmaTile *tile =
+      pickWgmmaTile(op, shape, target, *getWgmmaBLayout(op));
   if (!tile)
     return std::nullopt;
-  int64_t stageBytes = getWgmmaStageBytes(shape, tile->m, tile->n, tileK);
-  int64_t stages = std::min(
-      {kMaxWgmmaStages, shape.k() / tileK,
-       (target.getMaxSharedMemoryPerBlockOptin() - kWgmmaStaticSharedMemory) /
-           stageBytes});
+  int64_t stages = getWgmmaStages(op, shape, target, tile->m, tile->n);
   if (stages < 1)
     return std::nullopt;
 
@@ -823,17 +887,25 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
   int64_t stages = info.getPipelineDepth();
   int64_t bytes =
       addSat(mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK)),
-             kWgmmaStaticSharedMemory);
-  if (bytes > target.getMaxSharedMemoryPerBlockOptin())
-    return op.emitOpError()
-           << "needs " << bytes << " bytes of shared memory, more than the "
-           << target.getMaxSharedMemoryPerBlockOptin() << " bytes "
-           << target.getChip()
-           << " allows per workgroup (max_shared_memory_per_block_optin): "
-              "pipeline_depth "
-           << stages << " x (A " << tileM << "x" << tileK << " + B " << tileK
-           << "x" << tileN << " tiles) and " << kWgmmaStaticSharedMemory
-           << " for the mbarriers and the ring's 1024-byte alignment";
+             getWgmmaFixedBytes(op, tileM, tileN));
+  if (bytes > target.getMaxSharedMemoryPerBlockOptin()) {
+    InFlightDiagnostic diag =
+        op.emitOpError()
+        << "needs " << bytes << " bytes of shared memory, more than the "
+        << target.getMaxSharedMemoryPerBlockOptin() << " bytes "
+        << target.getChip()
+        << " allows per workgroup (max_shared_memory_per_block_optin): "
+           "pipeline_depth "
+        << stages << " x (A " << tileM << "x" << tileK << " + B " << tileK
+        << "x" << tileN << " tiles), " << kWgmmaStaticSharedMemory
+        << " for the mbarriers and the ring's 1024-byte alignment";
+    if (hasWgmmaEpilogue(op))
+      diag << ", and " << wgmma::getEpilogueStagingBytes(tileM, tileN)
+           << " for the fused epilogue's staging buffer (the f32 " << tileM
+           << "x" << tileN << " accumulator, rows padded by "
+           << wgmma::kStagingRowPad << ")";
+    return diag;
+  }
   return success();
 }
 

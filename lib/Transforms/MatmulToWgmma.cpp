@@ -44,6 +44,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/bit.h"
 
 namespace mlir {
 namespace gpucg {
@@ -63,6 +65,8 @@ static constexpr int64_t kTryWaitTicks = 10000000;
 /// Alignment TMA destinations with 128-byte swizzle need (the swizzle
 /// pattern repeats every 8 rows of 128 bytes).
 static constexpr int64_t kSwizzledTileAlignment = 1024;
+/// Alignment of a fused epilogue's staging buffer: 128-bit vector reads.
+static constexpr int64_t kStagingAlignment = 16;
 static constexpr int64_t kWarpgroupRows = wgmma::kTileRows;
 static constexpr int64_t kMaxTmaBox = wgmma::kMaxBoxSize;
 static constexpr int64_t kWgmmaK = wgmma::kInstructionK;
@@ -96,6 +100,54 @@ std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
   if (maps[1] == map({n, k}))
     return WgmmaBLayout::KContiguous;
   return std::nullopt;
+}
+
+std::string mlir::gpucg::whyNoWgmmaEpilogue(linalg::LinalgOp consumer,
+                                            Value accumulator, int64_t rows,
+                                            int64_t columns) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (consumer.getNumLoops() != 2 ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops()) {
+    os << "it has " << consumer.getNumLoops() << " loops, "
+       << consumer.getNumReductionLoops()
+       << " of them reductions; a fused epilogue is elementwise over the "
+          "tile's two dimensions";
+    return text;
+  }
+  SmallVector<int64_t> ranges = consumer.getStaticLoopRanges();
+  if (ranges != ArrayRef<int64_t>{rows, columns}) {
+    os << "its loops run over " << ranges[0] << "x" << ranges[1] << ", not the "
+       << rows << "x" << columns << " of the matmul's result";
+    return text;
+  }
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    AffineMap map = consumer.getMatchingIndexingMap(&operand);
+    bool isInit = consumer.isDpsInit(&operand);
+    if (!map.isProjectedPermutation()) {
+      os << "its operand " << operand.getOperandNumber() << " is indexed by "
+         << map << ", which is not a projected permutation of the loops";
+      return text;
+    }
+    if (isInit && !map.isIdentity()) {
+      os << "its output " << operand.getOperandNumber() << " is indexed by "
+         << map
+         << "; a fused epilogue writes element for element (identity "
+            "map)";
+      return text;
+    }
+    if (operand.get() != accumulator)
+      continue;
+    if (!isInit && !map.isIdentity()) {
+      os << "it reads the matmul's result through " << map
+         << "; a fused epilogue reads it element for element (identity map)";
+      return text;
+    }
+    if (isInit && consumer.payloadUsesValueFromOperand(&operand))
+      return "it reads the matmul's result as an output (its payload uses "
+             "the output's value); read it as an input";
+  }
+  return text;
 }
 
 bool mlir::gpucg::isZeroFill(linalg::FillOp fill) {
@@ -298,6 +350,130 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   return matmul;
 }
 
+namespace {
+/// The ops of a MatmulWgmma tile after its matmul that consume the
+/// accumulator: the multiplying warpgroups run them, element for element,
+/// on the accumulator staged in workgroup memory.
+struct WgmmaEpilogue {
+  /// The fused elementwise ops, in program order.
+  SmallVector<linalg::LinalgOp> ops;
+  /// Ops to erase with the tile: no-op `memref.copy %x, %x` bufferization
+  /// leaves after in-place consumers, and the accumulator's temporary
+  /// buffer (with its deallocations), which the staging buffer replaces.
+  SmallVector<Operation *> leftovers;
+  /// Whether the accumulator is a view of a kernel argument that must
+  /// still receive the matmul's result (not a temporary of the tile).
+  bool storesAccumulator = false;
+  /// Elements each thread takes at a time: 16 bytes of the narrowest
+  /// element type the ops read or write, so that their accesses are
+  /// 128-bit vectors.
+  int64_t vectorSize = 1;
+
+  bool empty() const { return ops.empty(); }
+};
+} // namespace
+
+/// Follows views down to the buffer they alias.
+static Value getViewSource(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Collects the epilogue of `matmul`: every op after it in its tile with
+/// memory effects must be an op whyNoWgmmaEpilogue accepts (or a no-op
+/// self copy); emits an error on the first that is not.
+static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
+  WgmmaEpilogue epilogue;
+  Value c = matmul.c;
+  // Buffers the epilogue writes, by the buffer they view: each thread
+  // runs the ops on its own pieces, so a later op may read them only
+  // element for element, as the thread wrote them.
+  llvm::SmallDenseMap<Value, Value> written;
+  int64_t narrowestBits = 32; // the staged f32 accumulator
+  for (Operation *other = matmul.op->getNextNode();
+       other && !other->hasTrait<OpTrait::IsTerminator>();
+       other = other->getNextNode()) {
+    if (isa<memref::DeallocOp>(other) && other->getOperand(0) == c) {
+      epilogue.leftovers.push_back(other);
+      continue;
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(other);
+    if (isMemoryEffectFree(other) ||
+        (effects && !effects.hasEffect<MemoryEffects::Read>() &&
+         !effects.hasEffect<MemoryEffects::Write>()))
+      continue;
+    if (auto copy = dyn_cast<memref::CopyOp>(other);
+        copy && copy.getSource() == copy.getTarget()) {
+      epilogue.leftovers.push_back(copy);
+      continue;
+    }
+    auto consumer = dyn_cast<linalg::LinalgOp>(other);
+    // The epilogue tiles each op to its threads' pieces.
+    if (!consumer || !isa<TilingInterface>(other))
+      return other->emitOpError()
+             << "is in a MatmulWgmma workgroup tile after its matmul; the "
+                "pipeline fuses only elementwise linalg ops there";
+    if (!consumer.hasPureBufferSemantics())
+      return other->emitOpError() << "is not bufferized; "
+                                     "gpucg-lower-matmul-to-wgmma runs after "
+                                     "gpucg-bufferize";
+    std::string reason =
+        whyNoWgmmaEpilogue(consumer, c, matmul.tileM, matmul.tileN);
+    if (!reason.empty())
+      return other->emitOpError()
+             << "cannot be fused into the MatmulWgmma epilogue: " << reason;
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      Value buffer = operand.get();
+      Type element = getElementTypeOrSelf(buffer.getType());
+      if (element.isIntOrFloat())
+        narrowestBits =
+            std::min<int64_t>(narrowestBits, element.getIntOrFloatBitWidth());
+      auto it = written.find(getViewSource(buffer));
+      bool elementwise = consumer.getMatchingIndexingMap(&operand).isIdentity();
+      if (it != written.end() && (it->second != buffer || !elementwise))
+        return other->emitOpError()
+               << "accesses operand " << operand.getOperandNumber()
+               << " other than element for element where an earlier op of "
+                  "the MatmulWgmma epilogue writes it; each thread runs the "
+                  "epilogue on its own pieces of the tile";
+    }
+    for (Value init : consumer.getDpsInits()) {
+      if (init != c && getViewSource(init).getDefiningOp<memref::AllocOp>())
+        return other->emitOpError()
+               << "writes a temporary buffer in the MatmulWgmma epilogue; "
+                  "the epilogue writes kernel arguments (fuse the "
+                  "elementwise ops into one)";
+      written.try_emplace(getViewSource(init), init);
+    }
+    epilogue.ops.push_back(consumer);
+  }
+  if (epilogue.empty())
+    return epilogue;
+  // The accumulator: a temporary of the tile, replaced by the staging
+  // buffer, or a view of a kernel argument that receives a copy of it.
+  if (auto alloc = c.getDefiningOp<memref::AllocOp>()) {
+    for (Operation *user : c.getUsers()) {
+      if (user == matmul.op || user == matmul.fill ||
+          llvm::is_contained(epilogue.leftovers, user))
+        continue;
+      auto consumer = dyn_cast<linalg::LinalgOp>(user);
+      if (!consumer || !llvm::is_contained(epilogue.ops, consumer) ||
+          llvm::is_contained(consumer.getDpsInits(), c))
+        return user->emitOpError()
+               << "uses the MatmulWgmma accumulator's temporary buffer other "
+                  "than as an input of the fused epilogue";
+    }
+    epilogue.leftovers.push_back(alloc);
+  } else {
+    epilogue.storesAccumulator = true;
+  }
+  // A power of two: it divides the N tile (whole 64-element chunks).
+  epilogue.vectorSize = static_cast<int64_t>(llvm::bit_floor(
+      static_cast<uint64_t>(std::clamp<int64_t>(128 / narrowestBits, 1, 16))));
+  return epilogue;
+}
+
 /// Returns `value` as an index value.
 static Value toValue(OpBuilder &b, Location loc, OpFoldResult value) {
   return getValueOrCreateConstantIndexOp(b, loc, value);
@@ -362,12 +538,26 @@ getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
 
 static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                                         const WgmmaMatmul &matmul,
+                                        const WgmmaEpilogue &epilogue,
                                         FunctionOpInterface funcOp,
                                         scf::ForallOp workgroupLoop,
                                         std::optional<PersistentGrid> grid) {
   MLIRContext *ctx = rewriter.getContext();
   linalg::LinalgOp op = matmul.op;
   Location loc = op.getLoc();
+  // The views the epilogue takes of its other operands follow the matmul:
+  // they move before it, where the roles that run the epilogue are built.
+  if (!epilogue.empty()) {
+    SmallVector<Operation *> views;
+    for (Operation *other = op->getNextNode();
+         other && !other->hasTrait<OpTrait::IsTerminator>();
+         other = other->getNextNode())
+      if (!llvm::is_contained(epilogue.ops, other) &&
+          !llvm::is_contained(epilogue.leftovers, other))
+        views.push_back(other);
+    for (Operation *view : views)
+      rewriter.moveOpBefore(view, op);
+  }
   Type elt = matmul.elementType;
   auto workgroupSpace = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
@@ -414,6 +604,24 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   Value ring = memref::AllocOp::create(
       rewriter, loc, smemType({ringBytes}, rewriter.getI8Type()),
       rewriter.getI64IntegerAttr(kSwizzledTileAlignment));
+  // A fused epilogue's staging buffer: the f32 accumulator tile, rows
+  // padded (see wgmma::kStagingRowPad), 16-byte aligned for vector reads.
+  Value staging;
+  if (!epilogue.empty()) {
+    Value padded = memref::AllocOp::create(
+        rewriter, loc,
+        smemType({matmul.tileM, matmul.tileN + wgmma::kStagingRowPad},
+                 rewriter.getF32Type()),
+        rewriter.getI64IntegerAttr(kStagingAlignment));
+    staging = memref::SubViewOp::create(
+        rewriter, loc, padded,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                               rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(matmul.tileM),
+                               rewriter.getIndexAttr(matmul.tileN)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                               rewriter.getIndexAttr(1)});
+  }
 
   rewriter.setInsertionPoint(op);
   auto aTileType = smemType(aBox, elt);
@@ -693,6 +901,80 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     return clone->getResult(cast<OpResult>(value).getResultNumber());
   };
 
+  // Waits until every thread of warpgroup `warpgroup` (null: the only one,
+  // the whole workgroup) is here: a named barrier (1 + its index) of its
+  // 128 threads, which the other warpgroups do not join.
+  auto syncWarpgroup = [&](OpBuilder &b, Value warpgroup) {
+    if (!warpgroup) {
+      gpu::BarrierOp::create(b, loc);
+      return;
+    }
+    Value id = arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(),
+        arith::AddIOp::create(b, loc, warpgroup,
+                              arith::ConstantIndexOp::create(b, loc, 1)));
+    NVVM::BarrierOp::create(
+        b, loc, Type(), id,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), kWarpgroupThreads),
+        NVVM::BarrierReductionAttr(), Value());
+  };
+  // Runs the fused epilogue on the staged accumulator's `rows` rows from
+  // `firstRow` of the tile of `mapping`: the warpgroup's thread `thread`
+  // takes the pieces of `vectorSize` columns `thread, thread + 128, ...`,
+  // consecutive threads along a row (coalesced 16-byte accesses), and runs
+  // every op on each (gpucg-generic-vectorization makes them vectors).
+  // Tiling a linalg op to a static piece does not fail; if it did, the
+  // piece would be missing: the rewrite reports it.
+  Operation *untiledEpilogueOp = nullptr;
+  auto runEpilogue = [&](OpBuilder &b, IRMapping &mapping, Value firstRow,
+                         int64_t rows, Value thread) {
+    // The ops on the tile's operands, the accumulator read from the
+    // staging buffer: templates for the pieces, erased below.
+    // `sources`: the op each template stands for (the matmul for the copy).
+    SmallVector<TilingInterface> templates;
+    SmallVector<Operation *> sources;
+    if (epilogue.storesAccumulator) {
+      templates.push_back(cast<TilingInterface>(
+          linalg::CopyOp::create(b, loc, staging, forTile(b, matmul.c, mapping))
+              .getOperation()));
+      sources.push_back(op);
+    }
+    for (linalg::LinalgOp epilogueOp : epilogue.ops) {
+      IRMapping operands;
+      for (Value operand : epilogueOp->getOperands())
+        operands.map(operand, operand == matmul.c
+                                  ? staging
+                                  : forTile(b, operand, mapping));
+      templates.push_back(
+          cast<TilingInterface>(b.clone(*epilogueOp, operands)));
+      sources.push_back(epilogueOp);
+    }
+    int64_t vectorSize = epilogue.vectorSize;
+    int64_t piecesPerRow = matmul.tileN / vectorSize;
+    scf::ForOp::create(
+        b, loc, thread,
+        arith::ConstantIndexOp::create(b, loc, rows * piecesPerRow),
+        arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads), ValueRange(),
+        [&](OpBuilder &b, Location, Value piece, ValueRange) {
+          Value perRow = arith::ConstantIndexOp::create(b, loc, piecesPerRow);
+          Value row = arith::AddIOp::create(
+              b, loc, firstRow, arith::DivUIOp::create(b, loc, piece, perRow));
+          Value column = arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, piece, perRow),
+              arith::ConstantIndexOp::create(b, loc, vectorSize));
+          for (auto [epilogueOp, source] : llvm::zip(templates, sources))
+            if (failed(epilogueOp.getTiledImplementation(
+                    b, ArrayRef<OpFoldResult>{row, column},
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                           b.getIndexAttr(vectorSize)})) &&
+                !untiledEpilogueOp)
+              untiledEpilogueOp = source;
+          scf::YieldOp::create(b, loc);
+        });
+    for (TilingInterface epilogueOp : templates)
+      epilogueOp->erase();
+  };
+
   if (matmul.consumers == 0) {
     // One warpgroup does everything. Prologue: thread 0 fills every stage
     // that has a K tile.
@@ -735,8 +1017,13 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           });
         });
     for (auto [block, acc] : llvm::enumerate(accumulators))
-      store(rewriter, acc, matmul.c, Value(), matmul.tileM,
+      store(rewriter, acc, staging ? staging : matmul.c, Value(), matmul.tileM,
             static_cast<int64_t>(block));
+    if (staging) {
+      syncWarpgroup(rewriter, Value());
+      IRMapping mapping;
+      runEpilogue(rewriter, mapping, c0, matmul.tileM, tid);
+    }
   } else {
     // Warp specialization: warpgroups 0 .. consumers-1 multiply, each its
     // own `consumerRows` of the tile; the last warpgroup produces, its
@@ -791,10 +1078,22 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                                       scf::YieldOp::create(b, loc);
                                     });
                 });
-            Value cTile = forTile(b, matmul.c, mapping);
+            Value cTile = staging ? staging : forTile(b, matmul.c, mapping);
             for (auto [block, acc] : llvm::enumerate(accumulators))
               store(b, acc, cTile, warpgroup, consumerRows,
                     static_cast<int64_t>(block));
+            if (staging) {
+              // Each consumer runs the epilogue on its own rows, once all
+              // its threads have stored theirs; in a persistent grid it
+              // stores the next tile's only after all have read this one.
+              syncWarpgroup(b, warpgroup);
+              Value thread = arith::RemUIOp::create(
+                  b, loc, tid,
+                  arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
+              runEpilogue(b, mapping, firstRow, consumerRows, thread);
+              if (grid)
+                syncWarpgroup(b, warpgroup);
+            }
           });
           scf::YieldOp::create(b, loc);
         },
@@ -847,8 +1146,17 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           scf::YieldOp::create(b, loc);
         });
   }
+  if (untiledEpilogueOp)
+    return untiledEpilogueOp->emitOpError()
+           << "could not be tiled to the MatmulWgmma epilogue's pieces of 1x"
+           << epilogue.vectorSize;
   rewriter.eraseOp(op);
   rewriter.eraseOp(matmul.fill);
+  for (linalg::LinalgOp epilogueOp : epilogue.ops)
+    rewriter.eraseOp(epilogueOp);
+  // The accumulator's temporary buffer last: its deallocations first.
+  for (Operation *leftover : epilogue.leftovers)
+    rewriter.eraseOp(leftover);
   if (grid) {
     // The workgroup loop becomes one over the persistent grid's
     // workgroups; the old induction variables only feed the tile views the
@@ -896,11 +1204,13 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
            << "is not directly in its kernel's workgroup loop (an "
               "scf.forall over #gpu.block) or function body; run "
               "gpucg-tile-and-distribute-to-workgroups";
-  // Other ops of the tile would run on every thread of the warpgroup.
+  // Other ops of the tile before the matmul would run on every thread of
+  // the warpgroup (those after it are its epilogue, matchWgmmaEpilogue's).
   Block *tile = root->getBlock();
   for (Operation &other : tile->without_terminator()) {
-    if (&other == root.getOperation() ||
-        (isa<linalg::FillOp>(other) && other.getNextNode() == root))
+    if (&other == root.getOperation())
+      break;
+    if (isa<linalg::FillOp>(other) && other.getNextNode() == root)
       continue;
     // Views, index arithmetic and allocations neither read nor write.
     auto effects = dyn_cast<MemoryEffectOpInterface>(&other);
@@ -909,14 +1219,17 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
          !effects.hasEffect<MemoryEffects::Write>()))
       continue;
     return other.emitOpError()
-           << "is in a MatmulWgmma workgroup tile beside its matmul; the "
-              "pipeline has no fused prologue or epilogue yet";
+           << "is in a MatmulWgmma workgroup tile before its matmul; the "
+              "pipeline has no fused prologue";
   }
   FailureOr<WgmmaMatmul> matmul = matchWgmmaMatmul(root, funcOp, info, config);
   if (failed(matmul))
     return failure();
+  FailureOr<WgmmaEpilogue> epilogue = matchWgmmaEpilogue(*matmul);
+  if (failed(epilogue))
+    return failure();
   return rewriteWgmmaMatmul(
-      rewriter, *matmul, funcOp, workgroupLoop,
+      rewriter, *matmul, *epilogue, funcOp, workgroupLoop,
       getPersistentGrid(options, *matmul, workgroupLoop, funcOp));
 }
 

@@ -268,8 +268,12 @@ void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
 
 void mlir::gpucg::buildWgmmaWorkgroupPipeline(
     OpPassManager &fpm, const LowerMatmulToWgmmaOptions &options) {
-  // The whole workgroup program is one rewrite: TMA ring, wgmma loop, store.
+  // The whole workgroup program is one rewrite: TMA ring, wgmma loop, store
+  // (or staging and a fused epilogue's 16-byte pieces per thread, which
+  // become vectors here; an element type vectors cannot hold, loops).
   fpm.addPass(createLowerMatmulToWgmma(options));
+  addThreadVectorizationStages(fpm);
+  fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
 }

@@ -130,6 +130,15 @@ _mlir_ciface_gpucg_emu_workgroup_memory(gpucg_emu_memref_i8 *result);
    race-detection epoch. Thread context. */
 GPUCG_EMULATOR_EXPORT void gpucg_emu_barrier(const char *site);
 
+/* nvvm.barrier id = `id` number_of_threads = `threads` (PTX bar.sync id,
+   threads): blocks the caller until `threads` threads (0: all of the
+   workgroup) wait at barrier `id` (0 to 15), then starts a new
+   race-detection epoch (which forgets the accesses of threads that did not
+   take part as well: a race between those is not reported). `threads` is a
+   multiple of the warp size. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_named_barrier(int32_t id, int32_t threads,
+                                                   const char *site);
+
 /*===----------------------------------------------------------------------===*/
 /* Warp collectives                                                           */
 /*===----------------------------------------------------------------------===*/

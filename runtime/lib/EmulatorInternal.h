@@ -43,11 +43,17 @@
 #define EMU_PRINTF(f, a)
 #endif
 
-enum { EMU_WARP_SIZE = 32, EMU_MAX_THREADS = 1024, EMU_MAX_WGMMA_GROUPS = 16 };
+enum {
+  EMU_WARP_SIZE = 32,
+  EMU_MAX_THREADS = 1024,
+  EMU_MAX_WGMMA_GROUPS = 16,
+  EMU_NAMED_BARRIERS = 16, /* PTX bar.sync's barrier resources */
+};
 
 typedef enum EmuThreadState {
   EMU_RUNNABLE,
   EMU_AT_BARRIER,
+  EMU_AT_NAMED_BARRIER,
   EMU_AT_COLLECTIVE,
   EMU_AT_MBARRIER,
   EMU_RETURNED,
@@ -104,6 +110,8 @@ typedef struct EmuThread {
   int32_t linear, tid[3], warp, lane;
   EmuThreadState state;
   const char *site; /* of the barrier or collective it waits at */
+  /* EMU_AT_NAMED_BARRIER: the barrier and the threads it waits for. */
+  int32_t barrierId, barrierThreads;
   EmuOpKind op;
   union {
     EmuShuffleArgs shuffle;

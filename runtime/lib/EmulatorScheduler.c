@@ -326,6 +326,10 @@ static void describeOddLane(const EmuThread *thread, char *buffer,
   case EMU_AT_BARRIER:
     snprintf(buffer, size, "waits at the workgroup barrier %s", thread->site);
     return;
+  case EMU_AT_NAMED_BARRIER:
+    snprintf(buffer, size, "waits at named barrier %d of %d threads %s",
+             thread->barrierId, thread->barrierThreads, thread->site);
+    return;
   case EMU_AT_COLLECTIVE:
     snprintf(buffer, size, "waits at a different warp collective: %s",
              thread->site);
@@ -463,6 +467,70 @@ static int runWarp(int32_t first, int reverse, int *progress) {
   return 0;
 }
 
+/* Completes a named barrier that as many threads wait at as it counts.
+   Returns whether it completed one. */
+static int completeNamedBarrier(void) {
+  Emu *e = &gpucgEmu;
+  for (int32_t id = 0; id < EMU_NAMED_BARRIERS; ++id) {
+    const EmuThread *first = NULL;
+    int32_t arrived = 0;
+    for (int32_t i = 0; i < e->numThreads; ++i) {
+      const EmuThread *thread = &e->threads[i];
+      if (thread->state != EMU_AT_NAMED_BARRIER || thread->barrierId != id)
+        continue;
+      if (!first)
+        first = thread;
+      if (thread->barrierThreads != first->barrierThreads) {
+        char workgroup[80], name[48], firstName[48];
+        emuFatal("named barrier %d of workgroup %s: thread %s waits for %d "
+                 "threads at %s, thread %s for %d at %s",
+                 id, emuWorkgroupName(workgroup),
+                 emuThreadName(first, firstName), first->barrierThreads,
+                 first->site, emuThreadName(thread, name),
+                 thread->barrierThreads, thread->site);
+      }
+      ++arrived;
+    }
+    if (!first || arrived < first->barrierThreads)
+      continue;
+    if (arrived > first->barrierThreads) {
+      char workgroup[80];
+      emuFatal("named barrier %d of workgroup %s: %d threads wait at it, "
+               "more than the %d it counts (%s)",
+               id, emuWorkgroupName(workgroup), arrived, first->barrierThreads,
+               first->site);
+    }
+    emuNewEpoch();
+    for (int32_t i = 0; i < e->numThreads; ++i)
+      if (e->threads[i].state == EMU_AT_NAMED_BARRIER &&
+          e->threads[i].barrierId == id)
+        e->threads[i].state = EMU_RUNNABLE;
+    return 1;
+  }
+  return 0;
+}
+
+/* No thread can run and one waits at a named barrier that cannot complete:
+   reports it. */
+static void reportNamedBarrierDeadlock(void) {
+  const Emu *e = &gpucgEmu;
+  for (int32_t i = 0; i < e->numThreads; ++i) {
+    const EmuThread *thread = &e->threads[i];
+    if (thread->state != EMU_AT_NAMED_BARRIER)
+      continue;
+    int32_t arrived = 0;
+    for (int32_t j = 0; j < e->numThreads; ++j)
+      arrived += e->threads[j].state == EMU_AT_NAMED_BARRIER &&
+                 e->threads[j].barrierId == thread->barrierId;
+    char name[48], workgroup[80];
+    emuFatal("workgroup %s: deadlock: named barrier %d (%s) waits for %d "
+             "threads, %d arrived (e.g. thread %s), and no other thread can "
+             "arrive",
+             emuWorkgroupName(workgroup), thread->barrierId, thread->site,
+             thread->barrierThreads, arrived, emuThreadName(thread, name));
+  }
+}
+
 /* No thread can run and one waits on an mbarrier: reports it. */
 static void reportMbarrierDeadlock(void) {
   const Emu *e = &gpucgEmu;
@@ -494,9 +562,10 @@ static void runWorkgroup(int reverse) {
     if (!blocked)
       return;
     /* A warp that ran may have arrived on an mbarrier another waits at. */
-    if (progress)
+    if (progress || completeNamedBarrier())
       continue;
     reportMbarrierDeadlock();
+    reportNamedBarrierDeadlock();
     completeBarrier();
   }
 }
@@ -632,5 +701,28 @@ void gpucg_emu_barrier(const char *site) {
   EmuThread *thread = emuRequireThread("gpucg_emu_barrier");
   thread->state = EMU_AT_BARRIER;
   thread->site = site ? site : "(unknown gpu.barrier)";
+  switchToScheduler(thread);
+}
+
+void gpucg_emu_named_barrier(int32_t id, int32_t threads, const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_named_barrier");
+  const Emu *e = &gpucgEmu;
+  site = site ? site : "(unknown nvvm.barrier)";
+  if (threads == 0)
+    threads = e->numThreads;
+  char name[48];
+  if (id < 0 || id >= EMU_NAMED_BARRIERS)
+    emuFatal("%s: thread %s: barrier id %d is not in [0, %d]", site,
+             emuThreadName(thread, name), id, EMU_NAMED_BARRIERS - 1);
+  if (threads < 0 || threads > e->numThreads ||
+      (threads % EMU_WARP_SIZE != 0 && threads != e->numThreads))
+    emuFatal("%s: thread %s: barrier %d counts %d threads; it takes a "
+             "multiple of %d up to the workgroup's %d",
+             site, emuThreadName(thread, name), id, threads, EMU_WARP_SIZE,
+             e->numThreads);
+  thread->state = EMU_AT_NAMED_BARRIER;
+  thread->site = site;
+  thread->barrierId = id;
+  thread->barrierThreads = threads;
   switchToScheduler(thread);
 }

@@ -1038,6 +1038,81 @@ static int barrierCommand(void) {
   return mismatches ? 1 : 0;
 }
 
+/* Named barriers: three groups of 64 threads; groups 0 and 1 each pass
+   values around their own group through barrier 1 + group (64 threads)
+   three times, while group 2 returns at once. Without the barriers a
+   thread would read a neighbour's slot before it is written. */
+enum { NamedGroupThreads = 64, NamedGroups = 3, NamedSteps = 3 };
+typedef struct NamedBarrierRun {
+  int32_t slot[NamedGroups * NamedGroupThreads];
+  int32_t sum[NamedGroups * NamedGroupThreads];
+} NamedBarrierRun;
+
+static void namedBarrierBody(void *closure) {
+  NamedBarrierRun *run = closure;
+  int linear = linearThreadId();
+  int group = linear / NamedGroupThreads, lane = linear % NamedGroupThreads;
+  if (group == NamedGroups - 1)
+    return;
+  int first = group * NamedGroupThreads;
+  for (int step = 0; step < NamedSteps; ++step) {
+    run->slot[linear] = linear * 10 + step;
+    gpucg_emu_named_barrier(1 + group, NamedGroupThreads,
+                            "test.mlir:140:5: nvvm.barrier");
+    run->sum[linear] += run->slot[first + (lane + 1) % NamedGroupThreads];
+    gpucg_emu_named_barrier(1 + group, NamedGroupThreads,
+                            "test.mlir:142:5: nvvm.barrier");
+  }
+}
+
+static int namedBarrierCommand(void) {
+  NamedBarrierRun run;
+  memset(&run, 0, sizeof(run));
+  launch1d(NamedGroups * NamedGroupThreads, 0, namedBarrierBody, &run);
+  int mismatches = 0;
+  for (int linear = 0; linear < (NamedGroups - 1) * NamedGroupThreads;
+       ++linear) {
+    int group = linear / NamedGroupThreads, lane = linear % NamedGroupThreads;
+    int next = group * NamedGroupThreads + (lane + 1) % NamedGroupThreads;
+    int32_t expected = 0;
+    for (int step = 0; step < NamedSteps; ++step)
+      expected += next * 10 + step;
+    if (run.sum[linear] != expected) {
+      ++mismatches;
+      CHECK(0, "thread %d: %d, expected %d", linear, run.sum[linear], expected);
+    }
+  }
+  printf("named barrier: 2 groups of %d threads, %d steps, %d mismatches\n",
+         NamedGroupThreads, NamedSteps, mismatches);
+  return mismatches ? 1 : 0;
+}
+
+/* Thread 0 waits for 64 threads at barrier 1, the others of its warp for
+   32. */
+static void namedBarrierCountBody(void *closure) {
+  (void)closure;
+  gpucg_emu_named_barrier(1, linearThreadId() == 0 ? 64 : 32,
+                          "test.mlir:150:5: nvvm.barrier");
+}
+
+/* The first warp waits for 64 threads at barrier 2; the second returns. */
+static void namedBarrierDeadlockBody(void *closure) {
+  (void)closure;
+  if (linearThreadId() < 32)
+    gpucg_emu_named_barrier(2, 64, "test.mlir:160:5: nvvm.barrier");
+}
+
+/* Barrier 16 does not exist; neither does a barrier of 48 threads. */
+static void namedBarrierIdBody(void *closure) {
+  (void)closure;
+  gpucg_emu_named_barrier(16, 32, "test.mlir:170:5: nvvm.barrier");
+}
+
+static void namedBarrierThreadsBody(void *closure) {
+  (void)closure;
+  gpucg_emu_named_barrier(3, 48, "test.mlir:180:5: nvvm.barrier");
+}
+
 /* The scheduling order: each thread logs when it starts, after a barrier,
    and after a shuffle. */
 typedef struct OrderRun {
@@ -1751,6 +1826,14 @@ static int errorCommand(const char *name) {
   } else if (strcmp(name, "barrier-mismatch") == 0) {
     gpucg_emu_configure(3, 1, 1, 64, 1, 1, 0);
     gpucg_emu_launch(barrierMismatchBody, NULL);
+  } else if (strcmp(name, "named-barrier-count") == 0) {
+    launch1d(64, 0, namedBarrierCountBody, NULL);
+  } else if (strcmp(name, "named-barrier-deadlock") == 0) {
+    launch1d(64, 0, namedBarrierDeadlockBody, NULL);
+  } else if (strcmp(name, "named-barrier-id") == 0) {
+    launch1d(64, 0, namedBarrierIdBody, NULL);
+  } else if (strcmp(name, "named-barrier-threads") == 0) {
+    launch1d(64, 0, namedBarrierThreadsBody, NULL);
   } else if (strcmp(name, "warp-divergence") == 0) {
     launch1d(64, 0, warpDivergenceBody, NULL);
   } else if (strcmp(name, "warp-barrier") == 0) {
@@ -1845,7 +1928,8 @@ static int stackCommand(void) {
 static const char *Commands[] = {
     "mma CASE | mma-all | mma-f16-rounding | wmma CASE | ldmatrix "
     "{1,2,4} {0,1} | ldmatrix-mma | shuffle THREADS WIDTH | shuffle-show "
-    "THREADS WIDTH | barrier | order | ids | async-copy | stack | tma | "
+    "THREADS WIDTH | barrier | named-barrier | order | ids | async-copy | "
+    "stack | tma | "
     "wgmma N {K,N} {plain,changed,tall} | "
     "NAME-error | list",
 };
@@ -1885,6 +1969,8 @@ int main(int argc, char **argv) {
     status = shuffleShowCommand(atoi(argv[2]), atoi(argv[3]));
   else if (argc == 2 && strcmp(command, "barrier") == 0)
     status = barrierCommand();
+  else if (argc == 2 && strcmp(command, "named-barrier") == 0)
+    return namedBarrierCommand();
   else if (argc == 2 && strcmp(command, "order") == 0)
     status = orderCommand();
   else if (argc == 2 && strcmp(command, "ids") == 0)

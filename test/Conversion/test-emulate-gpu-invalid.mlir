@@ -433,3 +433,18 @@ func.func @wgmma_f16_accumulator(%t: memref<64x64xf16>) {
   }
   return
 }
+
+// -----
+
+func.func @barrier_reduction() {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %true = arith.constant 1 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{reduces a predicate over the barrier's threads; the emulator models nvvm.barrier without a reduction}}
+    %n = nvvm.barrier #nvvm.reduction<popc> %true -> i32
+    gpu.terminator
+  }
+  return
+}

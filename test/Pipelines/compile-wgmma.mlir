@@ -25,6 +25,9 @@
 // RUN: FileCheck %s --check-prefix=NT < %t/linear_kernel.ptx
 // RUN: FileCheck %s --check-prefix=NTABI < %t/linear_kernel.abi
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_kernel.ptx -o %t/n.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: FileCheck %s --check-prefix=EPILOGUE < %t/linear_bias_relu_kernel.ptx
+// RUN: FileCheck %s --check-prefix=EPILOGUE-ABI < %t/linear_bias_relu_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_bias_relu_kernel.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
 // RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
@@ -50,9 +53,9 @@
 // 4 stages of a 128x64 A tile and a 64x128 B tile of f16.
 // ABI-NEXT: dynamic_shared_memory 131072
 // ABI-NEXT: arguments 3
-// ABI-NEXT: argument 0 function_argument 2 memref f32 512x512
-// ABI-NEXT: argument 1 function_argument 0 tensor_map f16 512x256 box 128x64 swizzle 128b
-// ABI-NEXT: argument 2 function_argument 1 tensor_map f16 256x512 box 64x64 swizzle 128b
+// ABI-NEXT: argument 0 function_argument 0 tensor_map f16 512x256 box 128x64 swizzle 128b
+// ABI-NEXT: argument 1 function_argument 1 tensor_map f16 256x512 box 64x64 swizzle 128b
+// ABI-NEXT: argument 2 function_argument 2 memref f32 512x512
 
 // The tensor maps are pointer parameters.
 // PTX: .target sm_90a
@@ -128,12 +131,27 @@
 // @linear (C = A * W^T, W[n, k]): W loaded like A, one wgmma per k16 step,
 // without the transposed-B flag (imm-trans-b 0).
 // NTABI: block_x 384
-// NTABI: argument 2 function_argument 1 tensor_map bf16 2048x512 box 128x64 swizzle 128b
+// NTABI: argument 1 function_argument 1 tensor_map bf16 2048x512 box 128x64 swizzle 128b
 // NT: .maxntid 384, 1, 1
 // NT: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
 // NT-NOT: .local
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// The fused epilogue: 4 stages of 128x64 + 128x64 bf16 tiles (a K-contiguous
+// B takes 64-row consumers: 128x128 tiles) and the 128 x 136 f32 staging
+// buffer; the accumulator stored to it (pairs of f32 in 64-bit st.shared),
+// each consumer's named barrier of 128 threads, 128-bit reads of the staged
+// rows and of the bias, ReLU, and 128-bit stores of 8 bf16.
+// EPILOGUE-ABI: block_x 384
+// EPILOGUE-ABI: dynamic_shared_memory 200704
+// EPILOGUE: .entry linear_bias_relu_kernel(
+// EPILOGUE: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// EPILOGUE: st.shared.v2.b32
+// EPILOGUE: bar.sync {{%r[0-9]+}}, 128;
+// EPILOGUE: ld.shared.v4.b32
+// EPILOGUE: max.NaN.f32
+// EPILOGUE: st.global.v4.b32
 
 // SASS:      kernel matmul_kernel
 // SASS:      LDL 0
@@ -169,6 +187,25 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %0 : tensor<192x512xf32>
   }
   // A linear layer: C = A * W^T with W[n, k].
+  // A linear layer with a fused bias, ReLU and bf16 cast: the consumers
+  // stage their accumulators in workgroup memory, meet at their own named
+  // barrier, and write 8 bf16 (16 bytes) per thread and piece.
+  func.func @linear_bias_relu(%a: tensor<1024x512xbf16>, %w: tensor<2048x512xbf16>, %bias: tensor<2048xf32>, %out: tensor<1024x2048xbf16>) -> tensor<1024x2048xbf16> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1024x2048xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %w : tensor<1024x512xbf16>, tensor<2048x512xbf16>) outs(%f : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0, %bias : tensor<1024x2048xf32>, tensor<2048xf32>) outs(%out : tensor<1024x2048xbf16>) {
+    ^bb0(%x: f32, %y: f32, %o: bf16):
+      %s = arith.addf %x, %y : f32
+      %r = arith.maximumf %s, %zero : f32
+      %t = arith.truncf %r : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<1024x2048xbf16>
+    return %1 : tensor<1024x2048xbf16>
+  }
   func.func @linear(%a: tensor<1024x512xbf16>, %w: tensor<2048x512xbf16>, %c: tensor<1024x2048xf32>) -> tensor<1024x2048xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x2048xf32>) -> tensor<1024x2048xf32>

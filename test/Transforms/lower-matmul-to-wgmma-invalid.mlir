@@ -46,13 +46,140 @@ func.func @a_not_argument(%b: memref<128x64xf16>, %c: memref<64x64xf32>) attribu
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-// A store beside the matmul in its tile.
+// A copy after the matmul in its tile: not a linalg op.
 func.func @epilogue(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>, %d: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'memref.copy' op is in a MatmulWgmma workgroup tile beside its matmul; the pipeline has no fused prologue or epilogue yet}}
+  // expected-error @+1 {{'memref.copy' op is in a MatmulWgmma workgroup tile after its matmul; the pipeline fuses only elementwise linalg ops there}}
   memref.copy %c, %d : memref<64x64xf32> to memref<64x64xf32>
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A store before the matmul: every thread would run it.
+func.func @prologue(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>, %d: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'linalg.fill' op is in a MatmulWgmma workgroup tile before its matmul; the pipeline has no fused prologue}}
+  linalg.fill ins(%zero : f32) outs(%d : memref<64x64xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A column sum of the accumulator: a reduction.
+func.func @reduction_epilogue(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.generic' op cannot be fused into the MatmulWgmma epilogue: it has 2 loops, 1 of them reductions; a fused epilogue is elementwise over the tile's two dimensions}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%c : memref<64x64xf32>) outs(%d : memref<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// An elementwise op over half the tile.
+func.func @partial_epilogue(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<32x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  %half = memref.subview %c[0, 0] [32, 64] [1, 1] : memref<64x64xf32> to memref<32x64xf32, strided<[64, 1]>>
+  // expected-error @+1 {{'linalg.generic' op cannot be fused into the MatmulWgmma epilogue: its loops run over 32x64, not the 64x64 of the matmul's result}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%half : memref<32x64xf32, strided<[64, 1]>>) outs(%d : memref<32x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// Two epilogue ops through a temporary of the tile (a global allocation on
+// the device).
+func.func @temporary(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<64x64xf16>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.generic' op writes a temporary buffer in the MatmulWgmma epilogue; the epilogue writes kernel arguments (fuse the elementwise ops into one)}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : memref<64x64xf32>) outs(%d : memref<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// The second op reads what the first wrote, transposed: another thread's
+// elements.
+func.func @transposed_chain(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<64x64xf32>, %e: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  // expected-error @+1 {{'linalg.generic' op accesses operand 1 other than element for element where an earlier op of the MatmulWgmma epilogue writes it; each thread runs the epilogue on its own pieces of the tile}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %d : memref<64x64xf32>, memref<64x64xf32>) outs(%e : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// The accumulator's temporary is also written by the epilogue.
+func.func @writes_accumulator(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %bias: memref<64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.generic' op uses the MatmulWgmma accumulator's temporary buffer other than as an input of the fused epilogue}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%y: f32, %o: f32):
+    linalg.yield %y : f32
+  }
   return
 }
 

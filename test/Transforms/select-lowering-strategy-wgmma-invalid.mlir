@@ -75,7 +75,7 @@ func.func @partial_tile(%a: tensor<256x256xf16>, %b: tensor<256x320xf16>, %c: te
 func.func @shared_memory(%a: tensor<256x1024xf16>, %b: tensor<1024x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{needs 264192 bytes of shared memory, more than the 232448 bytes sm_90a allows per workgroup (max_shared_memory_per_block_optin): pipeline_depth 8 x (A 128x64 + B 64x128 tiles) and 2048 for the mbarriers and the ring's 1024-byte alignment}}
+  // expected-error @+1 {{needs 264192 bytes of shared memory, more than the 232448 bytes sm_90a allows per workgroup (max_shared_memory_per_block_optin): pipeline_depth 8 x (A 128x64 + B 64x128 tiles), 2048 for the mbarriers and the ring's 1024-byte alignment}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 8>>}
     ins(%a, %b : tensor<256x1024xf16>, tensor<1024x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
@@ -129,7 +129,7 @@ func.func @unaligned(%a: tensor<256x200xf16>, %b: tensor<200x256xf16>, %c: tenso
 func.func @consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its result is used by 'linalg.generic'; MatmulWgmma stores the accumulator straight to the result (no fused consumers yet)}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its consumer 'linalg.generic' cannot be fused into its epilogue: it reads the matmul's result as an output (its payload uses the output's value); read it as an input}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%0 : tensor<256x256xf32>) {
@@ -237,4 +237,106 @@ func.func @elementwise(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tens
     linalg.yield %x : f32
   } -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// The matmul's result feeds two ops: workgroup tiling would fuse neither.
+func.func @two_uses(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>, %d: tensor<256x256xf32>) -> (tensor<256x256xf32>, tensor<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its result has 2 uses; MatmulWgmma fuses one elementwise consumer, the result's only user}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<256x256xf32>
+  return %0, %1 : tensor<256x256xf32>, tensor<256x256xf32>
+}
+
+// -----
+
+// A row sum of the result is a reduction, not an elementwise epilogue.
+func.func @reduction_consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>, %d: tensor<256xf32>) -> tensor<256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its consumer 'linalg.generic' cannot be fused into its epilogue: it has 2 loops, 1 of them reductions; a fused epilogue is elementwise over the tile's two dimensions}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.addf %x, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<256xf32>
+  return %1 : tensor<256xf32>
+}
+
+// -----
+
+// A transpose of the result: each thread would need another's elements.
+func.func @transposed_read(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>, %d: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its consumer 'linalg.generic' cannot be fused into its epilogue: it reads the matmul's result through (d0, d1) -> (d1, d0); a fused epilogue reads it element for element (identity map)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<256x256xf32>
+  return %1 : tensor<256x256xf32>
+}
+
+// -----
+
+// The consumer's own result feeds another op, which would stay outside the
+// kernel's workgroup loop.
+func.func @consumer_chain(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>, %d: tensor<256x256xf32>) -> tensor<256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: the result of its consumer 'linalg.generic' is not only returned; MatmulWgmma fuses one consumer, whose result the kernel returns}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<256x256xf32>
+  %e = tensor.extract_slice %1[0, 0] [1, 256] [1, 1] : tensor<256x256xf32> to tensor<256xf32>
+  return %e : tensor<256xf32>
+}
+
+// -----
+
+// The matmul's result leaves through a tensor op.
+func.func @tensor_consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its result is used by 'tensor.extract_slice'; MatmulWgmma fuses only elementwise linalg consumers}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %e = tensor.extract_slice %0[0, 0] [1, 256] [1, 1] : tensor<256x256xf32> to tensor<256xf32>
+  return %e : tensor<256xf32>
+}
+
+// -----
+
+// 128x256 with a fused epilogue: the staging buffer leaves room for one
+// stage, not the two asked for.
+func.func @staging_budget(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %bias: tensor<256xf32>, %d: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{needs 235520 bytes of shared memory, more than the 232448 bytes sm_90a allows per workgroup (max_shared_memory_per_block_optin): pipeline_depth 2 x (A 128x64 + B 64x256 tiles), 2048 for the mbarriers and the ring's 1024-byte alignment, and 135168 for the fused epilogue's staging buffer (the f32 128x256 accumulator, rows padded by 8)}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 256, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0, %bias : tensor<256x256xf32>, tensor<256xf32>) outs(%d : tensor<256x256xf16>) {
+  ^bb0(%x: f32, %y: f32, %o: f16):
+    %s = arith.addf %x, %y : f32
+    %t = arith.truncf %s : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x256xf16>
+  return %1 : tensor<256x256xf16>
 }

@@ -55,7 +55,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // What MatmulWgmma does not take falls back to mma.sync: an accumulator that
 // is not zero-filled in the kernel (C += A * B), sm_90 (no `a` features), a
-// fused consumer, a transposed A.
+// consumer that reads the result as its output, a transposed A.
 // CHECK-LABEL: func.func @accumulate
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
 // CHECK-LABEL: func.func @sm90
@@ -117,5 +117,41 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x256xbf16>, tensor<512x256xbf16>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32>
     return %0 : tensor<64x512xf32>
+  }
+}
+
+// -----
+
+// A fused epilogue (bias, ReLU, f16 cast): its f32 staging buffer (128 x
+// (N + 8) floats) takes workgroup memory, so 128x256 would leave one stage;
+// the strategy takes 128x128 with 4 stages (4 x 32 KiB + 68 KiB + 2 KiB of
+// 227 KiB).
+// CHECK-LABEL: func.func @bias_relu_f16
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]{{.*}}pipeline_depth = 4
+// CHECK: linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 64]]>}
+// CHECK-LABEL: func.func @bias_relu_f16_plain
+// CHECK: tile_sizes = {{\[}}[128, 256, 64]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @bias_relu_f16(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %bias: tensor<4096xf32>, %out: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4096x4096xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<4096x4096xf32>, tensor<4096xf32>) outs(%out : tensor<4096x4096xf16>) {
+    ^bb0(%x: f32, %y: f32, %o: f16):
+      %s = arith.addf %x, %y : f32
+      %relu = arith.maximumf %s, %zero : f32
+      %t = arith.truncf %relu : f32 to f16
+      linalg.yield %t : f16
+    } -> tensor<4096x4096xf16>
+    return %r : tensor<4096x4096xf16>
+  }
+  // The same matmul without a consumer keeps the 128x256 tile.
+  func.func @bias_relu_f16_plain(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    return %m : tensor<4096x4096xf32>
   }
 }

@@ -55,8 +55,8 @@ class CompileTest(unittest.TestCase):
                       result.output)
         abi = result.kernels[0].abi_info
         self.assertEqual([(a.kind, a.function_argument) for a in abi.arguments],
-                         [("memref", 2), ("tensor_map", 0), ("tensor_map", 1)])
-        a_map = abi.arguments[1]
+                         [("tensor_map", 0), ("tensor_map", 1), ("memref", 2)])
+        a_map = abi.arguments[0]
         self.assertEqual((a_map.shape, a_map.box, a_map.swizzle_bytes),
                          ((256, 128), (128, 64), 128))
         self.assertTrue(a_map.is_buffer)

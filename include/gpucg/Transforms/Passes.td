@@ -731,10 +731,19 @@ def LowerMatmulToWgmma
     tiles, so that the producer loads the next tile while the consumers
     store the last.
 
+    Elementwise linalg ops after the matmul that consume its accumulator
+    (a fused bias, activation or cast) become its epilogue: the accumulator
+    goes to a staging buffer in workgroup memory (tileM x (tileN + 8) f32)
+    instead of C, each multiplying warpgroup waits for its own threads
+    (`nvvm.barrier` of its 128 threads, id 1 + warpgroup; `gpu.barrier` for
+    the one warpgroup), and each thread runs the ops tiled to pieces of 16
+    bytes of a row (`gpucg-generic-vectorization` makes them vectors).
+
     A and B
     must be kernel arguments (or unit-stride views of them) with identity
-    layouts, the matmul the only op of its tile with memory effects besides
-    its fill; otherwise the pass fails with an error that says which.
+    layouts, the matmul the only op before it in its tile with memory
+    effects besides its fill, and every op after it one the epilogue takes;
+    otherwise the pass fails with an error that says which.
     Kernels of other pipelines are left alone.
   }];
   let options = [

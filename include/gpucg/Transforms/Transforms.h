@@ -330,6 +330,15 @@ constexpr int64_t kMaxN = 256;
 constexpr int64_t kSwizzleBytes = 128;
 /// The most elements of one dimension of a TMA box.
 constexpr int64_t kMaxBoxSize = 256;
+/// f32 elements a fused epilogue's staging buffer adds to each row of the
+/// tile: rows 8 banks apart, so that the 8 rows a warp's accumulator store
+/// writes at once spread over the banks (2 lanes per bank instead of 8).
+constexpr int64_t kStagingRowPad = 8;
+/// Bytes of workgroup memory the staging buffer of a fused epilogue takes
+/// for a tileM x tileN tile (the f32 accumulator, rows padded).
+inline int64_t getEpilogueStagingBytes(int64_t tileM, int64_t tileN) {
+  return tileM * (tileN + kStagingRowPad) * 4;
+}
 } // namespace wgmma
 
 /// How a MatmulWgmma matmul holds B in memory.
@@ -347,13 +356,17 @@ enum class WgmmaBLayout {
 /// otherwise.
 std::optional<WgmmaBLayout> getWgmmaBLayout(linalg::LinalgOp op);
 
-/// For a MatmulWgmma kernel (after workgroup tiling and bufferization):
-/// replaces its matmul root and the zero fill before it by a TMA + mbarrier
-/// ring of `pipeline_depth` stages feeding `nvgpu.warpgroup.mma`, with the
-/// tensor maps built on the kernel's A and B arguments at the top of the
-/// function and the accumulator stored to C. Emits an error when the root is
-/// not such a matmul (matchWgmmaMatmul says which part); other kernels are
-/// left alone.
+/// Why `consumer`, an op after a MatmulWgmma matmul whose accumulator (the
+/// matmul's result tensor, or its buffer after bufferization) is
+/// `accumulator`, cannot be fused into the matmul's epilogue over a
+/// `rows x columns` tile; empty when it can. A fused op is elementwise over
+/// the tile: two parallel loops of exactly that range, indexing maps that
+/// are projected permutations, every output written element for element
+/// (identity map), the accumulator read element for element and never read
+/// as an output.
+std::string whyNoWgmmaEpilogue(linalg::LinalgOp consumer, Value accumulator,
+                               int64_t rows, int64_t columns);
+
 /// How lowerMatmulToWgmma launches warp-specialized kernels.
 struct WgmmaLaunchOptions {
   /// At most `persistentWorkgroups` workgroups (0: the target's SM count),
@@ -362,6 +375,16 @@ struct WgmmaLaunchOptions {
   int64_t persistentWorkgroups = 0;
 };
 
+/// For a MatmulWgmma kernel (after workgroup tiling and bufferization):
+/// replaces its matmul root and the zero fill before it by a TMA + mbarrier
+/// ring of `pipeline_depth` stages feeding `nvgpu.warpgroup.mma`, with the
+/// tensor maps built on the kernel's A and B arguments at the top of the
+/// function and the accumulator stored to C, or, when elementwise ops after
+/// the matmul consume it (whyNoWgmmaEpilogue), to a staging buffer in
+/// workgroup memory from which the multiplying warpgroups run those ops,
+/// each thread on 16-byte pieces of rows. Emits an error when the root is
+/// not such a matmul (matchWgmmaMatmul says which part); other kernels are
+/// left alone.
 LogicalResult lowerMatmulToWgmma(RewriterBase &rewriter,
                                  FunctionOpInterface funcOp,
                                  const WgmmaLaunchOptions &options = {});

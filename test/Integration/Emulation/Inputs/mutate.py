@@ -20,6 +20,9 @@ Mutations (N counts matches from 1, in print order):
   deepen-wgmma N     let the N-th nvgpu.warpgroup.mma leave one more group
                      in flight (waitGroup + 1; the default is 1)
   drop-wgmma-wait N  delete the N-th nvvm.wgmma.wait.group.sync.aligned
+  drop-named-barrier N
+                     delete the N-th nvvm.barrier (a barrier of some of the
+                     workgroup's threads, such as one warpgroup's)
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -55,6 +58,8 @@ def main():
         del lines[nth_line(lines, r"\bgpu\.barrier\b", n)]
     elif mutation == "drop-mbarrier-wait":
         del lines[nth_line(lines, r"\bnvgpu\.mbarrier\.try_wait\.parity\b", n)]
+    elif mutation == "drop-named-barrier":
+        del lines[nth_line(lines, r"\bnvvm\.barrier\b", n)]
     elif mutation == "drop-wgmma-wait":
         del lines[nth_line(lines, r"\bnvvm\.wgmma\.wait\.group\.sync\.aligned\b", n)]
     elif mutation == "deepen-wgmma":
