@@ -2,7 +2,9 @@
 // (Inputs/sweep-wgmma.py, docs/Emulation.md): each bit-exact against the
 // untiled kernel in two schedules. The first 12 cases of seed 2 include
 // warp-specialized plans with one stage and warpgroups of 128 rows with
-// N != 128, the two plans this sweep found broken (a hang, wrong rows).
+// N != 128, the two plans this sweep found broken (a hang, wrong rows),
+// and seven fused epilogues (f32 ReLU, f16, bf16 and i8 casts, with a row
+// scale and a column bias), some on persistent grids.
 // Longer sweeps:
 //   python3 test/Integration/Emulation/Inputs/sweep-wgmma.py --help
 // RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \

@@ -11,8 +11,10 @@ producer and one or two consumer warpgroups; 64 or 128 rows per
 multiplying warpgroup; N tiles of 64 to 256; 1 to 4 stages within shared
 memory), its shape (one or two tiles each way, 1 to 6 K tiles), f16 or
 bf16, B[k, n] or B[n, k], sometimes the strategy's own plan instead of the
-case's, and sometimes a persistent grid of 1 to 3 workgroups (for
-warp-specialized plans of more tiles). Each runs twice: in order, and in reverse with TMA data landing
+case's, sometimes a persistent grid of 1 to 3 workgroups (for
+warp-specialized plans of more tiles), and sometimes a fused epilogue
+(x * scale[m] + bias[n], then ReLU, or an f16, bf16 or saturating i8
+cast). Each runs twice: in order, and in reverse with TMA data landing
 at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -31,6 +33,23 @@ import sys
 # Shared memory a MatmulWgmma stage ring may use: the opt-in maximum of
 # sm_90 less the 2048 bytes the strategy keeps for mbarriers.
 RING_BYTES = 227 * 1024 - 2048
+# The fused epilogues: the output's element type and the payload after
+# `%y = x * scale + bias` (in f32).
+EPILOGUES = {
+    "relu": ("f32", """      %q = arith.maximumf %y, %zero : f32
+      linalg.yield %q : f32"""),
+    "f16": ("f16", """      %q = arith.truncf %y : f32 to f16
+      linalg.yield %q : f16"""),
+    "bf16": ("bf16", """      %q = arith.maximumf %y, %zero : f32
+      %t = arith.truncf %q : f32 to bf16
+      linalg.yield %t : bf16"""),
+    "i8": ("i8", """      %lo = arith.constant -128.0 : f32
+      %hi = arith.constant 127.0 : f32
+      %l = arith.maximumf %y, %lo : f32
+      %q = arith.minimumf %l, %hi : f32
+      %t = arith.fptosi %q : f32 to i8
+      linalg.yield %t : i8"""),
+}
 B_TRANSPOSED_MAPS = (
     "indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
     "affine_map<(d0, d1, d2) -> (d1, d2)>, "
@@ -57,8 +76,18 @@ def make_case(seed, index):
     # A persistent grid of 1 to 3 workgroups (0: one per tile), drawn last
     # so that the draws above stay those of earlier versions.
     persistent = rng.choice([0, 0, 1, 2, 3])
+    # A fused epilogue, drawn after everything else; its staging buffer
+    # (tile_m x (tile_n + 8) f32) takes shared memory from a plan's ring.
+    epilogue = rng.choice([None, None, None] + sorted(EPILOGUES))
+    if epilogue and plan:
+        staging = tile_m * (tile_n + 8) * 4
+        fits = (RING_BYTES - staging) // stage_bytes
+        if fits < 1:
+            epilogue = None
+        else:
+            plan = plan[:4] + (min(depth, fits),)
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
-                plan=plan, persistent=persistent)
+                plan=plan, persistent=persistent, epilogue=epilogue)
 
 
 def describe(case):
@@ -69,7 +98,8 @@ def describe(case):
         "the strategy's plan" if plan is None else
         "tile %dx%dx%d, %d threads, %d stages" % plan,
         ", persistent on %d workgroups" % case["persistent"]
-        if case["persistent"] else "")
+        if case["persistent"] else "") + (
+        ", epilogue %s" % case["epilogue"] if case["epilogue"] else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
@@ -102,7 +132,10 @@ def make_module(case):
             "pipeline_depth = %d>>} " % (tile_m, tile_n, tile_k, threads,
                                          depth))
     maps = B_TRANSPOSED_MAPS if case["b_transposed"] else ""
-    return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
+    inputs = (generate_input("a", "%dx%d" % (m, k), element, 3, 5, 7, 3) +
+              generate_input("b", b_shape, element, 2, 3, 5, 2))
+    if not case["epilogue"]:
+        return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
   func.func @kernel(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : {c}) -> {c}
@@ -112,7 +145,7 @@ def make_module(case):
   func.func @main() {{
     %c2_i32 = arith.constant 2 : i32
     %c3_i32 = arith.constant 3 : i32
-{input_a}{input_b}    %c = tensor.empty() : {c}
+{inputs}    %c = tensor.empty() : {c}
     %r = func.call @kernel(%a, %b, %c) : ({a}, {b}, {c}) -> {c}
     %m = bufferization.to_buffer %r : {c} to memref<{m}x{n}xf32>
     %u = memref.cast %m : memref<{m}x{n}xf32> to memref<*xf32>
@@ -122,9 +155,73 @@ def make_module(case):
   func.func private @printMemrefF32(memref<*xf32>)
 }}
 """.format(a=a_type, b=b_type, c=c_type, m=m, n=n, maps=maps,
-           attributes=attributes,
-           input_a=generate_input("a", "%dx%d" % (m, k), element, 3, 5, 7, 3),
-           input_b=generate_input("b", b_shape, element, 2, 3, 5, 2))
+           attributes=attributes, inputs=inputs)
+    out, tail = EPILOGUES[case["epilogue"]]
+    o_type = "tensor<%dx%dx%s>" % (m, n, out)
+    # What main prints: the output, an i8 one widened to i32 first.
+    printed, printer = "%r", {"f32": "printMemrefF32", "f16": "printMemrefF16",
+                              "bf16": "printMemrefBF16", "i8": "printMemrefI32"}[out]
+    widen = ""
+    p_element = out
+    if out == "i8":
+        p_element = "i32"
+        printed = "%w"
+        widen = """    %w = tensor.generate {{
+    ^bb0(%i0: index, %i1: index):
+      %v = tensor.extract %r[%i0, %i1] : {o}
+      %x = arith.extsi %v : i8 to i32
+      tensor.yield %x : i32
+    }} : tensor<{m}x{n}xi32>
+""".format(o=o_type, m=m, n=n)
+    p_type = "tensor<%dx%dx%s>" % (m, n, p_element)
+    return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
+  func.func @kernel(%a: {a}, %b: {b}, %scale: tensor<{m}xf32>, %bias: tensor<{n}xf32>, %out: {o}) -> {o} {{
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : {c}
+    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}
+    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+    %g = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%r, %scale, %bias : {c}, tensor<{m}xf32>, tensor<{n}xf32>) outs(%out : {o}) {{
+    ^bb0(%x: f32, %s: f32, %t0: f32, %o: {out}):
+      %p = arith.mulf %x, %s : f32
+      %y = arith.addf %p, %t0 : f32
+{tail}
+    }} -> {o}
+    return %g : {o}
+  }}
+  func.func @main() {{
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %c4_i32 = arith.constant 4 : i32
+{inputs}{scale}{bias}    %out = tensor.empty() : {o}
+    %r = func.call @kernel(%a, %b, %scale, %bias, %out) : ({a}, {b}, tensor<{m}xf32>, tensor<{n}xf32>, {o}) -> {o}
+{widen}    %m = bufferization.to_buffer {printed} : {p} to memref<{m}x{n}x{pe}>
+    %u = memref.cast %m : memref<{m}x{n}x{pe}> to memref<*x{pe}>
+    func.call @{printer}(%u) : (memref<*x{pe}>) -> ()
+    return
+  }}
+  func.func private @{printer}(memref<*x{pe}>){emit}
+}}
+""".format(a=a_type, b=b_type, c=c_type, o=o_type, m=m, n=n, out=out,
+           tail=tail, maps=maps, attributes=attributes, inputs=inputs,
+           scale=generate_vector("scale", m, 7, 3, 1),
+           bias=generate_vector("bias", n, 5, 9, 4), widen=widen,
+           printed=printed, p=p_type, pe=p_element, printer=printer,
+           emit=" attributes {llvm.emit_c_interface}"
+           if out in ("f16", "bf16") else "")
+
+
+def generate_vector(name, size, a, mod, offset):
+    return """    %{name} = tensor.generate {{
+    ^bb0(%i0: index):
+      %s = affine.apply affine_map<(d0) -> ((d0 * {a}) mod {mod})>(%i0)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c{offset}_i32 : i32
+      %e = arith.sitofp %w : i32 to f32
+      tensor.yield %e : f32
+    }} : tensor<{size}xf32>
+""".format(name=name, size=size, a=a, mod=mod, offset=offset)
 
 
 def run(command, stdin, env=None):
