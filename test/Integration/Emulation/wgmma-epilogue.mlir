@@ -7,7 +7,8 @@
 // next to the staging buffer), one warpgroup (a user's 128x64 plan) with a
 // row scale and a column bias in f32, a linear layer (B[n, k]) with a bf16
 // cast, warp specialized with one stage and a saturating i8 cast (16
-// elements per piece), one consumer of 128 rows subtracting a row bias.
+// elements per piece), one consumer of 128 rows subtracting a row bias,
+// warp specialized with a single K tile (four tiles).
 // Small-integer inputs keep every sum exact: the results must equal the
 // untiled kernels'.
 //
@@ -40,6 +41,14 @@
 // RUN: gpucg-opt %t.m3.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.m3
 // RUN: not diff -q %t.ref %t.m3
+// With one K tile and two stages the producer loads the next tile at once,
+// so without the second named barrier of a persistent grid the consumers'
+// first warps store the next tile over rows their other warps still read.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=1})' -o %t.p1.wgmma.mlir
+// RUN: %mutate drop-named-barrier 9 < %t.p1.wgmma.mlir > %t.m9.mlir
+// RUN: gpucg-opt %t.m9.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | %mlir_runner_emulated | %strip_address > %t.m9
+// RUN: not diff -q %t.ref %t.m9
 // RUN: %mutate drop-barrier 4 < %t.wgmma.mlir > %t.m4.mlir
 // RUN: gpucg-opt %t.m4.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.m4
@@ -151,6 +160,22 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
       linalg.yield %s : f32
     } -> tensor<128x128xf32>
     return %r : tensor<128x128xf32>
+  }
+  func.func @persistent_one_k_tile(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>, %bias: tensor<256xf32>, %out: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %m = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>,
+        translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
+      ins(%a, %b : tensor<256x64xf16>, tensor<64x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<256x256xf32>, tensor<256xf32>) outs(%out : tensor<256x256xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    } -> tensor<256x256xf32>
+    return %r : tensor<256x256xf32>
   }
   func.func @main() {
     %c1_i32 = arith.constant 1 : i32
@@ -308,6 +333,35 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %consumer_128_rows_r0_m = bufferization.to_buffer %consumer_128_rows_r0 : tensor<128x128xf32> to memref<128x128xf32>
     %consumer_128_rows_r0_u = memref.cast %consumer_128_rows_r0_m : memref<128x128xf32> to memref<*xf32>
     func.call @printMemrefF32(%consumer_128_rows_r0_u) : (memref<*xf32>) -> ()
+    %persistent_one_k_tile_0 = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<256x64xf16>
+    %persistent_one_k_tile_1 = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<64x256xf16>
+    %persistent_one_k_tile_2 = tensor.generate {
+    ^bb0(%i0: index):
+      %s = affine.apply affine_map<(d0) -> ((d0 * 5) mod 9)>(%i0)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c4_i32 : i32
+      %e = arith.sitofp %w : i32 to f32
+      tensor.yield %e : f32
+    } : tensor<256xf32>
+    %persistent_one_k_tile_3 = tensor.empty() : tensor<256x256xf32>
+    %persistent_one_k_tile_r0 = func.call @persistent_one_k_tile(%persistent_one_k_tile_0, %persistent_one_k_tile_1, %persistent_one_k_tile_2, %persistent_one_k_tile_3) : (tensor<256x64xf16>, tensor<64x256xf16>, tensor<256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+    %persistent_one_k_tile_r0_m = bufferization.to_buffer %persistent_one_k_tile_r0 : tensor<256x256xf32> to memref<256x256xf32>
+    %persistent_one_k_tile_r0_u = memref.cast %persistent_one_k_tile_r0_m : memref<256x256xf32> to memref<*xf32>
+    func.call @printMemrefF32(%persistent_one_k_tile_r0_u) : (memref<*xf32>) -> ()
     return
   }
   func.func private @printMemrefF32(memref<*xf32>)
