@@ -662,42 +662,48 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   if (!isZeroFilled(op.getDpsInitOperand(0)->get()))
     return "its accumulator is not a linalg.fill of zero in the kernel (a "
            "warpgroup accumulator starts at zero; nvgpu has no load of one)";
-  // Workgroup tiling fuses the matmul into a consumer that is its result's
-  // only user (gpucg-tile-and-distribute-to-workgroups); any other user
-  // would stay outside the kernel.
+  // Workgroup tiling fuses the matmul into a chain of consumers, each the
+  // only user of the result before it
+  // (gpucg-tile-and-distribute-to-workgroups); any other user would stay
+  // outside the kernel. The chain ends in a result that is only returned.
   auto isReturn = [](Operation *user) {
     return user->hasTrait<OpTrait::ReturnLike>();
   };
-  for (OpResult result : op->getResults()) {
-    if (llvm::all_of(result.getUsers(), isReturn))
-      continue;
-    if (!result.hasOneUse()) {
-      os << "its result has " << llvm::range_size(result.getUses())
-         << " uses; MatmulWgmma fuses one elementwise consumer, the "
-            "result's only user";
+  if (op->getNumResults() != 1)
+    return "it has " + std::to_string(op->getNumResults()) +
+           " results; MatmulWgmma lowers a matmul on tensors";
+  Value value = op->getResult(0);
+  for (int64_t position = 0; !llvm::all_of(value.getUsers(), isReturn);
+       ++position) {
+    StringRef what =
+        position == 0 ? "its result" : "the result of its consumer";
+    if (!value.hasOneUse()) {
+      os << what << " has " << llvm::range_size(value.getUses())
+         << " uses; MatmulWgmma fuses a chain of elementwise consumers, each "
+            "the only user of the result before it";
       return text;
     }
-    Operation *user = *result.getUsers().begin();
+    Operation *user = *value.getUsers().begin();
     auto consumer = dyn_cast<linalg::LinalgOp>(user);
     if (!consumer) {
-      os << "its result is used by '" << user->getName()
+      os << what << " is used by '" << user->getName()
          << "'; MatmulWgmma fuses only elementwise linalg consumers";
       return text;
     }
     std::string reason =
-        whyNoWgmmaEpilogue(consumer, result, shape->m(), shape->n());
+        whyNoWgmmaEpilogue(consumer, value, shape->m(), shape->n());
     if (!reason.empty()) {
       os << "its consumer '" << user->getName()
          << "' cannot be fused into its epilogue: " << reason;
       return text;
     }
-    if (consumer->getNumResults() != 1 ||
-        !llvm::all_of(consumer->getUsers(), isReturn)) {
-      os << "the result of its consumer '" << user->getName()
-         << "' is not only returned; MatmulWgmma fuses one consumer, whose "
-            "result the kernel returns";
+    if (consumer->getNumResults() != 1) {
+      os << "its consumer '" << user->getName() << "' has "
+         << consumer->getNumResults()
+         << " results; workgroup tiling fuses consumers of one result";
       return text;
     }
+    value = consumer->getResult(0);
   }
   return text;
 }

@@ -358,9 +358,15 @@ struct WgmmaEpilogue {
   /// The fused elementwise ops, in program order.
   SmallVector<linalg::LinalgOp> ops;
   /// Ops to erase with the tile: no-op `memref.copy %x, %x` bufferization
-  /// leaves after in-place consumers, and the accumulator's temporary
-  /// buffer (with its deallocations), which the staging buffer replaces.
+  /// leaves after in-place consumers, and the deallocations of `buffers`.
   SmallVector<Operation *> leftovers;
+  /// Buffers of the tile to erase after them: the accumulator's temporary,
+  /// which the staging buffer replaces, and `temporaries`.
+  SmallVector<Operation *> buffers;
+  /// Temporaries of the tile that epilogue ops write and later ones read
+  /// (the intermediate results of a chain of consumers): each piece gets
+  /// a private buffer of its own instead.
+  SmallVector<Value> temporaries;
   /// Whether the accumulator is a view of a kernel argument that must
   /// still receive the matmul's result (not a temporary of the tile).
   bool storesAccumulator = false;
@@ -394,7 +400,9 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
   for (Operation *other = matmul.op->getNextNode();
        other && !other->hasTrait<OpTrait::IsTerminator>();
        other = other->getNextNode()) {
-    if (isa<memref::DeallocOp>(other) && other->getOperand(0) == c) {
+    if (isa<memref::DeallocOp>(other) &&
+        (other->getOperand(0) == c ||
+         llvm::is_contained(epilogue.temporaries, other->getOperand(0)))) {
       epilogue.leftovers.push_back(other);
       continue;
     }
@@ -439,17 +447,40 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
                   "epilogue on its own pieces of the tile";
     }
     for (Value init : consumer.getDpsInits()) {
-      if (init != c && getViewSource(init).getDefiningOp<memref::AllocOp>())
-        return other->emitOpError()
-               << "writes a temporary buffer in the MatmulWgmma epilogue; "
-                  "the epilogue writes kernel arguments (fuse the "
-                  "elementwise ops into one)";
+      // A temporary (all of it, written element for element): per piece,
+      // a private buffer. (The accumulator itself may be written in place:
+      // each thread rewrites its own pieces of the staging buffer.)
+      auto alloc = getViewSource(init).getDefiningOp<memref::AllocOp>();
+      if (init != c && alloc) {
+        if (init != alloc.getResult())
+          return other->emitOpError()
+                 << "writes a view of a temporary buffer in the MatmulWgmma "
+                    "epilogue; the epilogue writes kernel arguments or whole "
+                    "temporaries";
+        if (!llvm::is_contained(epilogue.temporaries, init))
+          epilogue.temporaries.push_back(init);
+      }
       written.try_emplace(getViewSource(init), init);
     }
     epilogue.ops.push_back(consumer);
   }
   if (epilogue.empty())
     return epilogue;
+  for (Value temporary : epilogue.temporaries) {
+    for (OpOperand &use : temporary.getUses()) {
+      Operation *user = use.getOwner();
+      if (llvm::is_contained(epilogue.leftovers, user))
+        continue;
+      auto consumer = dyn_cast<linalg::LinalgOp>(user);
+      if (!consumer || !llvm::is_contained(epilogue.ops, consumer) ||
+          !consumer.getMatchingIndexingMap(&use).isIdentity())
+        return user->emitOpError()
+               << "uses a temporary of the MatmulWgmma epilogue other than "
+                  "element for element in it; the epilogue keeps its "
+                  "temporaries in each thread's pieces";
+    }
+    epilogue.buffers.push_back(temporary.getDefiningOp());
+  }
   // The accumulator: a temporary of the tile, replaced by the staging
   // buffer, or a view of a kernel argument that receives a copy of it.
   if (auto alloc = c.getDefiningOp<memref::AllocOp>()) {
@@ -458,13 +489,12 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
           llvm::is_contained(epilogue.leftovers, user))
         continue;
       auto consumer = dyn_cast<linalg::LinalgOp>(user);
-      if (!consumer || !llvm::is_contained(epilogue.ops, consumer) ||
-          llvm::is_contained(consumer.getDpsInits(), c))
+      if (!consumer || !llvm::is_contained(epilogue.ops, consumer))
         return user->emitOpError()
-               << "uses the MatmulWgmma accumulator's temporary buffer other "
-                  "than as an input of the fused epilogue";
+               << "uses the MatmulWgmma accumulator's temporary buffer "
+                  "outside the fused epilogue";
     }
-    epilogue.leftovers.push_back(alloc);
+    epilogue.buffers.push_back(alloc);
   } else {
     epilogue.storesAccumulator = true;
   }
@@ -553,7 +583,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
          other && !other->hasTrait<OpTrait::IsTerminator>();
          other = other->getNextNode())
       if (!llvm::is_contained(epilogue.ops, other) &&
-          !llvm::is_contained(epilogue.leftovers, other))
+          !llvm::is_contained(epilogue.leftovers, other) &&
+          !llvm::is_contained(epilogue.buffers, other))
         views.push_back(other);
     for (Operation *view : views)
       rewriter.moveOpBefore(view, op);
@@ -942,9 +973,12 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     for (linalg::LinalgOp epilogueOp : epilogue.ops) {
       IRMapping operands;
       for (Value operand : epilogueOp->getOperands())
-        operands.map(operand, operand == matmul.c
-                                  ? staging
-                                  : forTile(b, operand, mapping));
+        operands.map(operand,
+                     operand == matmul.c ? staging
+                     // Replaced by a private buffer per piece below.
+                     : llvm::is_contained(epilogue.temporaries, operand)
+                         ? operand
+                         : forTile(b, operand, mapping));
       templates.push_back(
           cast<TilingInterface>(b.clone(*epilogueOp, operands)));
       sources.push_back(epilogueOp);
@@ -962,13 +996,34 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           Value column = arith::MulIOp::create(
               b, loc, arith::RemUIOp::create(b, loc, piece, perRow),
               arith::ConstantIndexOp::create(b, loc, vectorSize));
-          for (auto [epilogueOp, source] : llvm::zip(templates, sources))
-            if (failed(epilogueOp.getTiledImplementation(
-                    b, ArrayRef<OpFoldResult>{row, column},
-                    ArrayRef<OpFoldResult>{b.getIndexAttr(1),
-                                           b.getIndexAttr(vectorSize)})) &&
-                !untiledEpilogueOp)
-              untiledEpilogueOp = source;
+          // Each temporary's piece: a private 1 x vectorSize buffer.
+          llvm::SmallDenseMap<Value, Value> privates;
+          for (Value temporary : epilogue.temporaries)
+            privates[temporary] = memref::AllocaOp::create(
+                b, loc,
+                MemRefType::get(
+                    {1, vectorSize},
+                    cast<MemRefType>(temporary.getType()).getElementType()));
+          for (auto [epilogueOp, source] : llvm::zip(templates, sources)) {
+            FailureOr<TilingResult> tiled = epilogueOp.getTiledImplementation(
+                b, ArrayRef<OpFoldResult>{row, column},
+                ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                       b.getIndexAttr(vectorSize)});
+            if (failed(tiled)) {
+              if (!untiledEpilogueOp)
+                untiledEpilogueOp = source;
+              continue;
+            }
+            for (Operation *tiledOp : tiled->tiledOps)
+              for (OpOperand &operand : tiledOp->getOpOperands()) {
+                auto slice = operand.get().getDefiningOp<memref::SubViewOp>();
+                if (!slice || !privates.count(slice.getSource()))
+                  continue;
+                operand.set(privates[slice.getSource()]);
+                if (slice->use_empty())
+                  slice->erase();
+              }
+          }
           scf::YieldOp::create(b, loc);
         });
     for (TilingInterface epilogueOp : templates)
@@ -1154,9 +1209,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   rewriter.eraseOp(matmul.fill);
   for (linalg::LinalgOp epilogueOp : epilogue.ops)
     rewriter.eraseOp(epilogueOp);
-  // The accumulator's temporary buffer last: its deallocations first.
+  // The tile's buffers last: their deallocations first.
   for (Operation *leftover : epilogue.leftovers)
     rewriter.eraseOp(leftover);
+  for (Operation *buffer : epilogue.buffers)
+    rewriter.eraseOp(buffer);
   if (grid) {
     // The workgroup loop becomes one over the persistent grid's
     // workgroups; the old induction variables only feed the tile views the

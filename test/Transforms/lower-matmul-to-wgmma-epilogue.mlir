@@ -108,3 +108,80 @@ func.func @stores_accumulator(%a: memref<256x128xf16>, %b: memref<128x128xf16>, 
   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
   return
 }
+
+// A chain of two consumers (what bufferization leaves of bias-add, then
+// ReLU and f16 cast as separate ops): the intermediate result is a
+// temporary of the tile, which each piece replaces by a private 1x8 buffer
+// of its own; the temporary and its deallocation are gone.
+
+// CHECK-LABEL: func.func @chain
+// CHECK-NOT: memref.alloc() {alignment = 64 : i64} : memref<128x64xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c1024 step %c128 {
+// CHECK: %[[PRIVATE:.+]] = memref.alloca() : memref<1x8xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[PRIVATE]] : memref<1x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[PRIVATE]] : memref<1x8xf32>) outs(%{{.+}} : memref<1x8xf16, strided<[128, 1], offset: ?>>)
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+func.func @chain(%a: memref<256x128xf16>, %b: memref<128x128xf16>, %bias: memref<128xf32>, %out: memref<256x128xf16>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (256, 128) step (128, 64) {
+    %av = memref.subview %a[%i, 0] [128, 128] [1, 1] : memref<256x128xf16> to memref<128x128xf16, strided<[128, 1], offset: ?>>
+    %bv = memref.subview %b[0, %j] [128, 64] [1, 1] : memref<128x128xf16> to memref<128x64xf16, strided<[128, 1], offset: ?>>
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<128x64xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<128x64xf32>)
+    linalg.matmul {gpucg.lowering_config = #config} ins(%av, %bv : memref<128x128xf16, strided<[128, 1], offset: ?>>, memref<128x64xf16, strided<[128, 1], offset: ?>>) outs(%acc : memref<128x64xf32>)
+    %biasv = memref.subview %bias[%j] [64] [1] : memref<128xf32> to memref<64xf32, strided<[1], offset: ?>>
+    %sum = memref.alloc() {alignment = 64 : i64} : memref<128x64xf32>
+    linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%acc, %biasv : memref<128x64xf32>, memref<64xf32, strided<[1], offset: ?>>) outs(%sum : memref<128x64xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    }
+    %outv = memref.subview %out[%i, %j] [128, 64] [1, 1] : memref<256x128xf16> to memref<128x64xf16, strided<[128, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%sum : memref<128x64xf32>) outs(%outv : memref<128x64xf16, strided<[128, 1], offset: ?>>) {
+    ^bb0(%x: f32, %o: f16):
+      %r = arith.maximumf %x, %zero : f32
+      %t = arith.truncf %r : f32 to f16
+      linalg.yield %t : f16
+    }
+    memref.dealloc %sum : memref<128x64xf32>
+    memref.dealloc %acc : memref<128x64xf32>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// Bufferization may put a consumer's result in the accumulator's own
+// temporary (in place): that op writes its pieces of the staging buffer,
+// which the next op reads back, element for element in the same thread.
+
+// CHECK-LABEL: func.func @in_place
+// CHECK: %[[STAGING:.+]] = memref.alloc() {alignment = 16 : i64} : memref<128x72xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[VIEW:.+]] = memref.subview %[[STAGING]][0, 0] [128, 64] [1, 1]
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c1024 step %c128 {
+// CHECK: %[[PIECE:.+]] = memref.subview %[[VIEW]][%{{.+}}, %{{.+}}] [1, 8] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[PIECE]], %{{.+}} : {{.*}}) outs(%[[PIECE]] : memref<1x8xf32, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>)
+// CHECK: linalg.generic {{.*}} ins(%[[PIECE]] : {{.*}}) outs(%{{.+}} : memref<1x8xf16, strided<[128, 1], offset: ?>>)
+func.func @in_place(%a: memref<256x128xf16>, %b: memref<128x128xf16>, %bias: memref<128xf32>, %out: memref<256x128xf16>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (256, 128) step (128, 64) {
+    %av = memref.subview %a[%i, 0] [128, 128] [1, 1] : memref<256x128xf16> to memref<128x128xf16, strided<[128, 1], offset: ?>>
+    %bv = memref.subview %b[0, %j] [128, 64] [1, 1] : memref<128x128xf16> to memref<128x64xf16, strided<[128, 1], offset: ?>>
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<128x64xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<128x64xf32>)
+    linalg.matmul {gpucg.lowering_config = #config} ins(%av, %bv : memref<128x128xf16, strided<[128, 1], offset: ?>>, memref<128x64xf16, strided<[128, 1], offset: ?>>) outs(%acc : memref<128x64xf32>)
+    %biasv = memref.subview %bias[%j] [64] [1] : memref<128xf32> to memref<64xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%acc, %biasv : memref<128x64xf32>, memref<64xf32, strided<[1], offset: ?>>) outs(%acc : memref<128x64xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %s = arith.addf %x, %y : f32
+      linalg.yield %s : f32
+    }
+    %outv = memref.subview %out[%i, %j] [128, 64] [1, 1] : memref<256x128xf16> to memref<128x64xf16, strided<[128, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<128x64xf32>) outs(%outv : memref<128x64xf16, strided<[128, 1], offset: ?>>) {
+    ^bb0(%x: f32, %o: f16):
+      %r = arith.maximumf %x, %zero : f32
+      %t = arith.truncf %r : f32 to f16
+      linalg.yield %t : f16
+    }
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}

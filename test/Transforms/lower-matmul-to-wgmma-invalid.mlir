@@ -116,24 +116,50 @@ func.func @partial_epilogue(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: 
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-// Two epilogue ops through a temporary of the tile (a global allocation on
-// the device).
-func.func @temporary(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<64x64xf16>) attributes {gpucg.translation_info = #info} {
+// An epilogue op writes half of a temporary: a view of it, not the whole.
+func.func @temporary_view(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<64x64xf16>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  %t = memref.alloc() : memref<64x128xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  %half = memref.subview %t[0, 0] [64, 64] [1, 1] : memref<64x128xf32> to memref<64x64xf32, strided<[128, 1]>>
+  // expected-error @+1 {{'linalg.generic' op writes a view of a temporary buffer in the MatmulWgmma epilogue; the epilogue writes kernel arguments or whole temporaries}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%half : memref<64x64xf32, strided<[128, 1]>>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%half : memref<64x64xf32, strided<[128, 1]>>) outs(%d : memref<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A temporary of the epilogue read transposed before it is written: each
+// thread keeps only its own pieces of a temporary.
+func.func @temporary_transposed(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<64x64xf32>
   %t = memref.alloc() : memref<64x64xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.generic' op writes a temporary buffer in the MatmulWgmma epilogue; the epilogue writes kernel arguments (fuse the elementwise ops into one)}}
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
-  ^bb0(%x: f32, %o: f32):
-    %r = arith.maximumf %x, %zero : f32
+  // expected-error @+1 {{'linalg.generic' op uses a temporary of the MatmulWgmma epilogue other than element for element in it; the epilogue keeps its temporaries in each thread's pieces}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %t : memref<64x64xf32>, memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
     linalg.yield %r : f32
   }
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : memref<64x64xf32>) outs(%d : memref<64x64xf16>) {
-  ^bb0(%x: f32, %o: f16):
-    %r = arith.truncf %x : f32 to f16
-    linalg.yield %r : f16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
   }
   return
 }
@@ -169,17 +195,22 @@ func.func @transposed_chain(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: 
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-// The accumulator's temporary is also written by the epilogue.
-func.func @writes_accumulator(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %bias: memref<64xf32>) attributes {gpucg.translation_info = #info} {
+// The accumulator's temporary, allocated outside the workgroup loop, is
+// read after it: the staging buffer replaces it in the tile only.
+func.func @accumulator_outside(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d: memref<64x64xf32>, %e: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<64x64xf32>
-  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
-  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.generic' op uses the MatmulWgmma accumulator's temporary buffer other than as an input of the fused epilogue}}
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<64xf32>) outs(%c : memref<64x64xf32>) {
-  ^bb0(%y: f32, %o: f32):
-    linalg.yield %y : f32
-  }
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (64, 64) {
+    linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+    linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %r = arith.maximumf %x, %zero : f32
+      linalg.yield %r : f32
+    }
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  // expected-error @+1 {{'memref.copy' op uses the MatmulWgmma accumulator's temporary buffer outside the fused epilogue}}
+  memref.copy %c, %e : memref<64x64xf32> to memref<64x64xf32>
   return
 }
 

@@ -245,7 +245,7 @@ func.func @elementwise(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tens
 func.func @two_uses(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>, %d: tensor<256x256xf32>) -> (tensor<256x256xf32>, tensor<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its result has 2 uses; MatmulWgmma fuses one elementwise consumer, the result's only user}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its result has 2 uses; MatmulWgmma fuses a chain of elementwise consumers, each the only user of the result before it}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256x256xf32>) {
@@ -291,12 +291,12 @@ func.func @transposed_read(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c:
 
 // -----
 
-// The consumer's own result feeds another op, which would stay outside the
+// The consumer's own result feeds a tensor op, which would stay outside the
 // kernel's workgroup loop.
 func.func @consumer_chain(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>, %d: tensor<256x256xf32>) -> tensor<256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: the result of its consumer 'linalg.generic' is not only returned; MatmulWgmma fuses one consumer, whose result the kernel returns}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: the result of its consumer is used by 'tensor.extract_slice'; MatmulWgmma fuses only elementwise linalg consumers}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256x256xf32>) {
@@ -339,4 +339,23 @@ func.func @staging_budget(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %bia
     linalg.yield %t : f16
   } -> tensor<256x256xf16>
   return %1 : tensor<256x256xf16>
+}
+
+// -----
+
+// A consumer with two results: workgroup tiling fuses consumers of one.
+func.func @two_results(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %d: tensor<256x256xf32>, %g: tensor<256x256xf16>) -> (tensor<256x256xf32>, tensor<256x256xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its consumer 'linalg.generic' has 2 results; workgroup tiling fuses consumers of one result}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%d, %g : tensor<256x256xf32>, tensor<256x256xf16>) {
+  ^bb0(%x: f32, %o: f32, %p: f16):
+    %r = arith.maximumf %x, %zero : f32
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %r, %t : f32, f16
+  } -> (tensor<256x256xf32>, tensor<256x256xf16>)
+  return %1#0, %1#1 : tensor<256x256xf32>, tensor<256x256xf16>
 }

@@ -129,6 +129,10 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // CHECK-LABEL: func.func @bias_relu_f16
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]{{.*}}pipeline_depth = 4
 // CHECK: linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 64]]>}
+// A chain of consumers, each the only user of the result before it, fuses
+// as well.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: pipeline = MatmulWgmma
 // CHECK-LABEL: func.func @bias_relu_f16_plain
 // CHECK: tile_sizes = {{\[}}[128, 256, 64]]
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
@@ -142,6 +146,26 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     ^bb0(%x: f32, %y: f32, %o: f16):
       %s = arith.addf %x, %y : f32
       %relu = arith.maximumf %s, %zero : f32
+      %t = arith.truncf %relu : f32 to f16
+      linalg.yield %t : f16
+    } -> tensor<4096x4096xf16>
+    return %r : tensor<4096x4096xf16>
+  }
+  func.func @chain(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %bias: tensor<4096xf32>, %out: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4096x4096xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<4096x4096xf32>, tensor<4096xf32>) outs(%e : tensor<4096x4096xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %t = arith.addf %x, %y : f32
+      linalg.yield %t : f32
+    } -> tensor<4096x4096xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4096x4096xf32>) outs(%out : tensor<4096x4096xf16>) {
+    ^bb0(%x: f32, %o: f16):
+      %relu = arith.maximumf %x, %zero : f32
       %t = arith.truncf %relu : f32 to f16
       linalg.yield %t : f16
     } -> tensor<4096x4096xf16>

@@ -737,7 +737,9 @@ def LowerMatmulToWgmma
     instead of C, each multiplying warpgroup waits for its own threads
     (`nvvm.barrier` of its 128 threads, id 1 + warpgroup; `gpu.barrier` for
     the one warpgroup), and each thread runs the ops tiled to pieces of 16
-    bytes of a row (`gpucg-generic-vectorization` makes them vectors).
+    bytes of a row (`gpucg-generic-vectorization` makes them vectors); the
+    temporaries a chain of such ops passes results through become private
+    buffers of one piece.
 
     A and B
     must be kernel arguments (or unit-stride views of them) with identity

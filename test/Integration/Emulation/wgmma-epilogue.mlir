@@ -8,7 +8,9 @@
 // row scale and a column bias in f32, a linear layer (B[n, k]) with a bf16
 // cast, warp specialized with one stage and a saturating i8 cast (16
 // elements per piece), one consumer of 128 rows subtracting a row bias,
-// warp specialized with a single K tile (four tiles).
+// warp specialized with a single K tile (four tiles), and a chain of two
+// consumers (bias, then ReLU and a bf16 cast) whose intermediate result
+// each piece keeps in a private buffer.
 // Small-integer inputs keep every sum exact: the results must equal the
 // untiled kernels'.
 //
@@ -78,6 +80,9 @@
 // CHECK-LABEL: func.func @ws_one_stage_i8_out
 // CHECK: scf.for %{{.+}} = %{{.+}} to %c512 step %c128
 // CHECK: arith.fptosi {{.*}} : vector<16xf32> to vector<16xi8>
+// CHECK-LABEL: func.func @ws_chain
+// CHECK: memref.alloca() : memref<1x8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8xbf16>, memref<256x256xbf16>
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @ws_bias_relu_f16(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %bias: tensor<256xf32>, %out: tensor<256x256xf16>) -> tensor<256x256xf16> {
@@ -176,6 +181,26 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
       linalg.yield %s : f32
     } -> tensor<256x256xf32>
     return %r : tensor<256x256xf32>
+  }
+  func.func @ws_chain(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %bias: tensor<256xf32>, %out: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<256x256xf32>, tensor<256xf32>) outs(%e : tensor<256x256xf32>) {
+    ^bb0(%x: f32, %y: f32, %o: f32):
+      %t = arith.addf %x, %y : f32
+      linalg.yield %t : f32
+    } -> tensor<256x256xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<256x256xf32>) outs(%out : tensor<256x256xbf16>) {
+    ^bb0(%x: f32, %o: bf16):
+      %relu = arith.maximumf %x, %zero : f32
+      %t = arith.truncf %relu : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    return %r : tensor<256x256xbf16>
   }
   func.func @main() {
     %c1_i32 = arith.constant 1 : i32
@@ -362,6 +387,35 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %persistent_one_k_tile_r0_m = bufferization.to_buffer %persistent_one_k_tile_r0 : tensor<256x256xf32> to memref<256x256xf32>
     %persistent_one_k_tile_r0_u = memref.cast %persistent_one_k_tile_r0_m : memref<256x256xf32> to memref<*xf32>
     func.call @printMemrefF32(%persistent_one_k_tile_r0_u) : (memref<*xf32>) -> ()
+    %ws_chain_0 = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<256x128xf16>
+    %ws_chain_1 = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<128x256xf16>
+    %ws_chain_2 = tensor.generate {
+    ^bb0(%i0: index):
+      %s = affine.apply affine_map<(d0) -> ((d0 * 5) mod 9)>(%i0)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c4_i32 : i32
+      %e = arith.sitofp %w : i32 to f32
+      tensor.yield %e : f32
+    } : tensor<256xf32>
+    %ws_chain_3 = tensor.empty() : tensor<256x256xbf16>
+    %ws_chain_r0 = func.call @ws_chain(%ws_chain_0, %ws_chain_1, %ws_chain_2, %ws_chain_3) : (tensor<256x128xf16>, tensor<128x256xf16>, tensor<256xf32>, tensor<256x256xbf16>) -> tensor<256x256xbf16>
+    %ws_chain_r0_m = bufferization.to_buffer %ws_chain_r0 : tensor<256x256xbf16> to memref<256x256xbf16>
+    %ws_chain_r0_u = memref.cast %ws_chain_r0_m : memref<256x256xbf16> to memref<*xbf16>
+    func.call @printMemrefBF16(%ws_chain_r0_u) : (memref<*xbf16>) -> ()
     return
   }
   func.func private @printMemrefF32(memref<*xf32>)

@@ -86,8 +86,12 @@ def make_case(seed, index):
             epilogue = None
         else:
             plan = plan[:4] + (min(depth, fits),)
+    # Half the epilogues as a chain of two consumers: x * scale + bias into
+    # an f32 temporary, then the rest.
+    chained = bool(epilogue) and rng.random() < 0.5
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
-                plan=plan, persistent=persistent, epilogue=epilogue)
+                plan=plan, persistent=persistent, epilogue=epilogue,
+                chained=chained)
 
 
 def describe(case):
@@ -99,7 +103,9 @@ def describe(case):
         "tile %dx%dx%d, %d threads, %d stages" % plan,
         ", persistent on %d workgroups" % case["persistent"]
         if case["persistent"] else "") + (
-        ", epilogue %s" % case["epilogue"] if case["epilogue"] else "")
+        ", epilogue %s%s" % (case["epilogue"],
+                             " (chained)" if case["chained"] else "")
+        if case["epilogue"] else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
@@ -174,20 +180,40 @@ def make_module(case):
     }} : tensor<{m}x{n}xi32>
 """.format(o=o_type, m=m, n=n)
     p_type = "tensor<%dx%dx%s>" % (m, n, p_element)
-    return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
-  func.func @kernel(%a: {a}, %b: {b}, %scale: tensor<{m}xf32>, %bias: tensor<{n}xf32>, %out: {o}) -> {o} {{
-    %zero = arith.constant 0.0 : f32
-    %e = tensor.empty() : {c}
-    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}
-    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
-    %g = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+    maps3 = ("affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, "
+             "affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>")
+    maps1 = "affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>"
+    if case["chained"]:
+        consumers = """    %y0 = linalg.generic {{indexing_maps = [{maps3}], iterator_types = ["parallel", "parallel"]}}
+      ins(%r, %scale, %bias : {c}, tensor<{m}xf32>, tensor<{n}xf32>) outs(%e : {c}) {{
+    ^bb0(%x: f32, %s: f32, %t0: f32, %o: f32):
+      %p = arith.mulf %x, %s : f32
+      %y = arith.addf %p, %t0 : f32
+      linalg.yield %y : f32
+    }} -> {c}
+    %g = linalg.generic {{indexing_maps = [{maps1}], iterator_types = ["parallel", "parallel"]}}
+      ins(%y0 : {c}) outs(%out : {o}) {{
+    ^bb0(%y: f32, %o: {out}):
+{tail}
+    }} -> {o}
+""".format(maps3=maps3, maps1=maps1, c=c_type, m=m, n=n, o=o_type, out=out,
+           tail=tail)
+    else:
+        consumers = """    %g = linalg.generic {{indexing_maps = [{maps3}], iterator_types = ["parallel", "parallel"]}}
       ins(%r, %scale, %bias : {c}, tensor<{m}xf32>, tensor<{n}xf32>) outs(%out : {o}) {{
     ^bb0(%x: f32, %s: f32, %t0: f32, %o: {out}):
       %p = arith.mulf %x, %s : f32
       %y = arith.addf %p, %t0 : f32
 {tail}
     }} -> {o}
-    return %g : {o}
+""".format(maps3=maps3, c=c_type, m=m, n=n, o=o_type, out=out, tail=tail)
+    return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
+  func.func @kernel(%a: {a}, %b: {b}, %scale: tensor<{m}xf32>, %bias: tensor<{n}xf32>, %out: {o}) -> {o} {{
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : {c}
+    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}
+    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+{consumers}    return %g : {o}
   }}
   func.func @main() {{
     %c1_i32 = arith.constant 1 : i32
@@ -204,7 +230,8 @@ def make_module(case):
   func.func private @{printer}(memref<*x{pe}>){emit}
 }}
 """.format(a=a_type, b=b_type, c=c_type, o=o_type, m=m, n=n, out=out,
-           tail=tail, maps=maps, attributes=attributes, inputs=inputs,
+           consumers=consumers, maps=maps, attributes=attributes,
+           inputs=inputs,
            scale=generate_vector("scale", m, 7, 3, 1),
            bias=generate_vector("bias", n, 5, 9, 4), widen=widen,
            printed=printed, p=p_type, pe=p_element, printer=printer,
