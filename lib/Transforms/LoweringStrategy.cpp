@@ -669,11 +669,10 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   auto isReturn = [](Operation *user) {
     return user->hasTrait<OpTrait::ReturnLike>();
   };
-  if (op->getNumResults() != 1)
-    return "it has " + std::to_string(op->getNumResults()) +
-           " results; MatmulWgmma lowers a matmul on tensors";
-  Value value = op->getResult(0);
-  for (int64_t position = 0; !llvm::all_of(value.getUsers(), isReturn);
+  // (A matmul on buffers has no result; the zero-fill check above already
+  // refused it.)
+  Value value = op->getNumResults() == 1 ? op->getResult(0) : Value();
+  for (int64_t position = 0; value && !llvm::all_of(value.getUsers(), isReturn);
        ++position) {
     StringRef what =
         position == 0 ? "its result" : "the result of its consumer";

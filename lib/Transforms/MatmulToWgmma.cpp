@@ -422,10 +422,8 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
       return other->emitOpError()
              << "is in a MatmulWgmma workgroup tile after its matmul; the "
                 "pipeline fuses only elementwise linalg ops there";
-    if (!consumer.hasPureBufferSemantics())
-      return other->emitOpError() << "is not bufferized; "
-                                     "gpucg-lower-matmul-to-wgmma runs after "
-                                     "gpucg-bufferize";
+    // (A linalg op with effects is on buffers: the verifier refuses mixed
+    // ones, and ops on tensors have none.)
     std::string reason =
         whyNoWgmmaEpilogue(consumer, c, matmul.tileM, matmul.tileN);
     if (!reason.empty())

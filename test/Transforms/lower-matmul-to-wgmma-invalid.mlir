@@ -409,3 +409,4 @@ func.func @zero_tile(%a: memref<64x128xf16>, %b: memref<0x128xf16>, %c: memref<6
     {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<0x128xf16>) outs(%c : memref<64x0xf32>)
   return
 }
+
