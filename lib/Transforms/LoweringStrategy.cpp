@@ -576,10 +576,7 @@ using wgmma::kWarpgroupThreads;
 static constexpr int64_t kWgmmaM = wgmma::kTileRows;
 /// The f32 accumulator registers per thread one warpgroup may hold (of 255).
 static constexpr int64_t kMaxWgmmaAccumulatorsPerThread = 128;
-/// Shared memory beside the ring: the mbarriers (static) and the padding
-/// that puts the ring, in dynamic shared memory, at a 1024-byte boundary
-/// (ptxas reports 1025 bytes of static shared memory for 4 stages).
-static constexpr int64_t kWgmmaStaticSharedMemory = 2048;
+using wgmma::kReservedSharedMemory;
 /// More stages than this hide no more latency for one warpgroup.
 static constexpr int64_t kMaxWgmmaStages = 4;
 /// Consumer warpgroups of a warp-specialized MatmulWgmma workgroup, at most
@@ -715,13 +712,12 @@ static bool hasWgmmaEpilogue(linalg::LinalgOp op) {
   });
 }
 
-/// Bytes of workgroup memory besides the ring of stages that a MatmulWgmma
-/// plan of a tileM x tileN tile takes for `op`.
-static int64_t getWgmmaFixedBytes(linalg::LinalgOp op, int64_t tileM,
-                                  int64_t tileN) {
-  return kWgmmaStaticSharedMemory +
-         (hasWgmmaEpilogue(op) ? wgmma::getEpilogueStagingBytes(tileM, tileN)
-                               : 0);
+/// Whether a MatmulWgmma plan of `op` with a ring of `ringBytes` needs a
+/// staging buffer beside the ring (a fused epilogue the ring cannot hold).
+static bool needsOwnStaging(linalg::LinalgOp op, int64_t ringBytes,
+                            int64_t tileM, int64_t tileN) {
+  return hasWgmmaEpilogue(op) && !wgmma::isStagedInRing(ringBytes, tileM, tileN,
+                                                        /*persistent=*/false);
 }
 
 namespace {
@@ -747,11 +743,19 @@ static constexpr WgmmaTile kSingleWarpgroupTiles[] = {
 static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
                               TargetAttr target, int64_t tileM, int64_t tileN) {
   int64_t tileK = getWgmmaKTile(shape.aType);
-  int64_t free = target.getMaxSharedMemoryPerBlockOptin() -
-                 getWgmmaFixedBytes(op, tileM, tileN);
-  return std::min({kMaxWgmmaStages, shape.k() / tileK,
-                   std::max<int64_t>(free, 0) /
-                       getWgmmaStageBytes(shape, tileM, tileN, tileK)});
+  int64_t stageBytes = getWgmmaStageBytes(shape, tileM, tileN, tileK);
+  auto fit = [&](int64_t free) {
+    return std::min({kMaxWgmmaStages, shape.k() / tileK,
+                     std::max<int64_t>(free, 0) / stageBytes});
+  };
+  int64_t free =
+      target.getMaxSharedMemoryPerBlockOptin() - kReservedSharedMemory;
+  int64_t stages = fit(free);
+  // A fused epilogue whose staging buffer the ring cannot hold takes its
+  // own, from the ring's share.
+  if (needsOwnStaging(op, stages * stageBytes, tileM, tileN))
+    stages = fit(free - wgmma::getEpilogueStagingBytes(tileM, tileN));
+  return stages;
 }
 
 /// The warp-specialized tile that divides the matmul and gives every SM a
@@ -890,9 +894,12 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
              << " (pipeline MatmulWgmma has no partial tiles)";
   }
   int64_t stages = info.getPipelineDepth();
+  int64_t ringBytes =
+      mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK));
+  bool ownStaging = needsOwnStaging(op, ringBytes, tileM, tileN);
   int64_t bytes =
-      addSat(mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK)),
-             getWgmmaFixedBytes(op, tileM, tileN));
+      addSat(addSat(ringBytes, kReservedSharedMemory),
+             ownStaging ? wgmma::getEpilogueStagingBytes(tileM, tileN) : 0);
   if (bytes > target.getMaxSharedMemoryPerBlockOptin()) {
     InFlightDiagnostic diag =
         op.emitOpError()
@@ -902,13 +909,13 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
         << " allows per workgroup (max_shared_memory_per_block_optin): "
            "pipeline_depth "
         << stages << " x (A " << tileM << "x" << tileK << " + B " << tileK
-        << "x" << tileN << " tiles), " << kWgmmaStaticSharedMemory
+        << "x" << tileN << " tiles), " << kReservedSharedMemory
         << " for the mbarriers and the ring's 1024-byte alignment";
-    if (hasWgmmaEpilogue(op))
+    if (ownStaging)
       diag << ", and " << wgmma::getEpilogueStagingBytes(tileM, tileN)
            << " for the fused epilogue's staging buffer (the f32 " << tileM
            << "x" << tileN << " accumulator, rows padded by "
-           << wgmma::kStagingRowPad << ")";
+           << wgmma::kStagingRowPad << "), which the ring is too small to hold";
     return diag;
   }
   return success();

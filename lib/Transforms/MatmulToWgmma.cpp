@@ -536,12 +536,27 @@ struct PersistentGrid {
 
 /// The persistent grid of `workgroupLoop` under `options`, or nullopt when
 /// each tile keeps its own workgroup (not asked for, not warp specialized,
-/// no more tiles than workgroups).
-static std::optional<PersistentGrid>
+/// no more tiles than workgroups, or a fused epilogue whose staging buffer
+/// does not fit beside the ring: a persistent workgroup cannot stage in the
+/// ring, where the next tile's loads land). The SM count and the shared
+/// memory come from the function's gpucg.target; without one, an error.
+static FailureOr<std::optional<PersistentGrid>>
 getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
-                  scf::ForallOp workgroupLoop, FunctionOpInterface funcOp) {
+                  const WgmmaEpilogue &epilogue, scf::ForallOp workgroupLoop,
+                  FunctionOpInterface funcOp) {
   if (!options.persistent || matmul.consumers == 0 || !workgroupLoop)
-    return std::nullopt;
+    return std::optional<PersistentGrid>();
+  TargetAttr target = getTarget(funcOp);
+  if (!target)
+    return funcOp.emitOpError()
+           << "asks for a persistent grid but has no gpucg.target (its SM "
+              "count and shared memory size are the grid's limits)";
+  if (!epilogue.empty() &&
+      matmul.stages * matmul.stageBytes() +
+              wgmma::getEpilogueStagingBytes(matmul.tileM, matmul.tileN) +
+              wgmma::kReservedSharedMemory >
+          target.getMaxSharedMemoryPerBlockOptin())
+    return std::optional<PersistentGrid>();
   PersistentGrid grid;
   grid.tiles = 1;
   for (auto [lb, ub, step] : llvm::zip(workgroupLoop.getStaticLowerBound(),
@@ -550,7 +565,7 @@ getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
     // MatmulWgmma shapes are static; a dynamic loop keeps its grid.
     if (ShapedType::isDynamic(lb) || ShapedType::isDynamic(ub) ||
         ShapedType::isDynamic(step) || step <= 0)
-      return std::nullopt;
+      return std::optional<PersistentGrid>();
     grid.lowerBounds.push_back(lb);
     grid.steps.push_back(step);
     grid.counts.push_back(llvm::divideCeil(ub - lb, step));
@@ -558,10 +573,10 @@ getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
   }
   grid.workgroups = options.persistentWorkgroups;
   if (grid.workgroups <= 0)
-    grid.workgroups = getTarget(funcOp).getNumSms();
+    grid.workgroups = target.getNumSms();
   if (grid.workgroups <= 0 || grid.workgroups >= grid.tiles)
-    return std::nullopt;
-  return grid;
+    return std::optional<PersistentGrid>();
+  return std::optional<PersistentGrid>(grid);
 }
 
 static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
@@ -634,14 +649,27 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
       rewriter, loc, smemType({ringBytes}, rewriter.getI8Type()),
       rewriter.getI64IntegerAttr(kSwizzledTileAlignment));
   // A fused epilogue's staging buffer: the f32 accumulator tile, rows
-  // padded (see wgmma::kStagingRowPad), 16-byte aligned for vector reads.
+  // padded (see wgmma::kStagingRowPad), 16-byte aligned for vector reads;
+  // the ring itself once every K step has retired, if it can hold it and
+  // no loads follow (wgmma::isStagedInRing).
   Value staging;
+  bool stagedInRing = !epilogue.empty() &&
+                      wgmma::isStagedInRing(ringBytes, matmul.tileM,
+                                            matmul.tileN, grid.has_value());
   if (!epilogue.empty()) {
-    Value padded = memref::AllocOp::create(
-        rewriter, loc,
+    auto paddedType =
         smemType({matmul.tileM, matmul.tileN + wgmma::kStagingRowPad},
-                 rewriter.getF32Type()),
-        rewriter.getI64IntegerAttr(kStagingAlignment));
+                 rewriter.getF32Type());
+    Value padded = stagedInRing
+                       ? memref::ViewOp::create(
+                             rewriter, loc, paddedType, ring,
+                             arith::ConstantIndexOp::create(rewriter, loc, 0),
+                             ValueRange())
+                             .getResult()
+                       : memref::AllocOp::create(
+                             rewriter, loc, paddedType,
+                             rewriter.getI64IntegerAttr(kStagingAlignment))
+                             .getResult();
     staging = memref::SubViewOp::create(
         rewriter, loc, padded,
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
@@ -1069,6 +1097,10 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
             scf::YieldOp::create(b, loc);
           });
         });
+    // Staged in the ring: every warp's groups must have retired, reading
+    // the last stages, before any thread writes over them.
+    if (stagedInRing)
+      gpu::BarrierOp::create(rewriter, loc);
     for (auto [block, acc] : llvm::enumerate(accumulators))
       store(rewriter, acc, staging ? staging : matmul.c, Value(), matmul.tileM,
             static_cast<int64_t>(block));
@@ -1132,6 +1164,17 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                                     });
                 });
             Value cTile = staging ? staging : forTile(b, matmul.c, mapping);
+            // Staged in the ring: every consumer's groups must have
+            // retired, reading the last stages, before any consumer
+            // writes over them (a named barrier of all the consumers).
+            if (stagedInRing)
+              NVVM::BarrierOp::create(
+                  b, loc, Type(),
+                  arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                               1 + matmul.consumers),
+                  arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                               consumerThreads),
+                  NVVM::BarrierReductionAttr(), Value());
             for (auto [block, acc] : llvm::enumerate(accumulators))
               store(b, acc, cTile, warpgroup, consumerRows,
                     static_cast<int64_t>(block));
@@ -1283,9 +1326,12 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   FailureOr<WgmmaEpilogue> epilogue = matchWgmmaEpilogue(*matmul);
   if (failed(epilogue))
     return failure();
-  return rewriteWgmmaMatmul(
-      rewriter, *matmul, *epilogue, funcOp, workgroupLoop,
-      getPersistentGrid(options, *matmul, workgroupLoop, funcOp));
+  FailureOr<std::optional<PersistentGrid>> grid =
+      getPersistentGrid(options, *matmul, *epilogue, workgroupLoop, funcOp);
+  if (failed(grid))
+    return failure();
+  return rewriteWgmmaMatmul(rewriter, *matmul, *epilogue, funcOp, workgroupLoop,
+                            *grid);
 }
 
 namespace {

@@ -122,18 +122,24 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
-// A fused epilogue (bias, ReLU, f16 cast): its f32 staging buffer (128 x
-// (N + 8) floats) takes workgroup memory, so 128x256 would leave one stage;
-// the strategy takes 128x128 with 4 stages (4 x 32 KiB + 68 KiB + 2 KiB of
-// 227 KiB).
+// A fused epilogue (bias, ReLU, f16 cast) stages its f32 accumulator (128 x
+// (N + 8) floats, 132 KiB for 128x256) in the ring once K is done: 4 stages
+// of 48 KiB hold it, so the plan is that of the plain matmul.
 // CHECK-LABEL: func.func @bias_relu_f16
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]{{.*}}pipeline_depth = 4
-// CHECK: linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 128, 64]]>}
+// CHECK: linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[128, 256, 64]]>}
+// With K = 128 (two stages, 96 KiB) the ring cannot hold it: beside it,
+// 128x256 would leave one stage; 128x128 keeps two (2 x 32 KiB + 68 KiB +
+// 2 KiB).
+// CHECK-LABEL: func.func @bias_relu_f16_short_k
+// CHECK-SAME: pipeline_depth = 2
+// CHECK: tile_sizes = {{\[}}[128, 128, 64]]
 // A chain of consumers, each the only user of the result before it, fuses
 // as well.
 // CHECK-LABEL: func.func @chain
 // CHECK-SAME: pipeline = MatmulWgmma
 // CHECK-LABEL: func.func @bias_relu_f16_plain
+// CHECK-SAME: pipeline_depth = 2
 // CHECK: tile_sizes = {{\[}}[128, 256, 64]]
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @bias_relu_f16(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %bias: tensor<4096xf32>, %out: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
@@ -141,6 +147,21 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %e = tensor.empty() : tensor<4096x4096xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
     %m = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<4096x4096xf32>, tensor<4096xf32>) outs(%out : tensor<4096x4096xf16>) {
+    ^bb0(%x: f32, %y: f32, %o: f16):
+      %s = arith.addf %x, %y : f32
+      %relu = arith.maximumf %s, %zero : f32
+      %t = arith.truncf %relu : f32 to f16
+      linalg.yield %t : f16
+    } -> tensor<4096x4096xf16>
+    return %r : tensor<4096x4096xf16>
+  }
+  func.func @bias_relu_f16_short_k(%a: tensor<4096x128xf16>, %b: tensor<128x4096xf16>, %bias: tensor<4096xf32>, %out: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4096x4096xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4096x128xf16>, tensor<128x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
     %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
       ins(%m, %bias : tensor<4096x4096xf32>, tensor<4096xf32>) outs(%out : tensor<4096x4096xf16>) {
     ^bb0(%x: f32, %y: f32, %o: f16):
@@ -171,11 +192,11 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     } -> tensor<4096x4096xf16>
     return %r : tensor<4096x4096xf16>
   }
-  // The same matmul without a consumer keeps the 128x256 tile.
-  func.func @bias_relu_f16_plain(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+  // The same short matmul without a consumer keeps the 128x256 tile.
+  func.func @bias_relu_f16_plain(%a: tensor<4096x128xf16>, %b: tensor<128x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
-    %m = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4096x128xf16>, tensor<128x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
     return %m : tensor<4096x4096xf32>
   }
 }

@@ -733,7 +733,9 @@ def LowerMatmulToWgmma
 
     Elementwise linalg ops after the matmul that consume its accumulator
     (a fused bias, activation or cast) become its epilogue: the accumulator
-    goes to a staging buffer in workgroup memory (tileM x (tileN + 8) f32)
+    goes to a staging buffer in workgroup memory (tileM x (tileN + 8) f32;
+    the ring of stages itself, after a barrier of all multiplying threads,
+    when it is large enough and no persistent grid loads more into it)
     instead of C, each multiplying warpgroup waits for its own threads
     (`nvvm.barrier` of its 128 threads, id 1 + warpgroup; `gpu.barrier` for
     the one warpgroup), and each thread runs the ops tiled to pieces of 16

@@ -331,13 +331,27 @@ constexpr int64_t kSwizzleBytes = 128;
 /// The most elements of one dimension of a TMA box.
 constexpr int64_t kMaxBoxSize = 256;
 /// f32 elements a fused epilogue's staging buffer adds to each row of the
-/// tile: rows 8 banks apart, so that the 8 rows a warp's accumulator store
-/// writes at once spread over the banks (2 lanes per bank instead of 8).
+/// tile: rows 8 banks apart, so that the 4 rows each half-warp's 64-bit
+/// accumulator stores (an f32 pair per lane) write at once cover all 32
+/// banks (unpadded rows of a multiple of 32 floats: 4-way conflicts).
 constexpr int64_t kStagingRowPad = 8;
 /// Bytes of workgroup memory the staging buffer of a fused epilogue takes
 /// for a tileM x tileN tile (the f32 accumulator, rows padded).
 inline int64_t getEpilogueStagingBytes(int64_t tileM, int64_t tileN) {
   return tileM * (tileN + kStagingRowPad) * 4;
+}
+/// Shared memory beside the ring and the staging buffer: the mbarriers
+/// (static) and the padding that puts the ring, in dynamic shared memory,
+/// at a 1024-byte boundary (ptxas reports 1025 bytes of static shared
+/// memory for 4 stages).
+constexpr int64_t kReservedSharedMemory = 2048;
+/// Whether a fused epilogue stages the accumulator in the ring of stages
+/// itself, once every K step has retired, rather than in a buffer of its
+/// own: when no loads follow the tile's (one workgroup per tile, not a
+/// persistent grid) and the ring of `ringBytes` holds the staging buffer.
+inline bool isStagedInRing(int64_t ringBytes, int64_t tileM, int64_t tileN,
+                           bool persistent) {
+  return !persistent && ringBytes >= getEpilogueStagingBytes(tileM, tileN);
 }
 } // namespace wgmma
 

@@ -1,8 +1,10 @@
 // gpucg-matmul-wgmma with a fused epilogue on the CPU emulator: the
 // consumers store their accumulators to a staging buffer in workgroup
-// memory, meet at their warpgroup's named barrier (nvvm.barrier id =
-// 1 + warpgroup, 128 threads; one warpgroup: gpu.barrier), and run the
-// elementwise consumer on 16-byte pieces of rows. Kernels: warp
+// memory (the ring of stages itself when it is large enough and no loads
+// follow, after a barrier of all the consumers), meet at their
+// warpgroup's named barrier (nvvm.barrier id = 1 + warpgroup, 128
+// threads; one warpgroup: gpu.barrier), and run the elementwise consumers
+// on 16-byte pieces of rows. Kernels: warp
 // specialized bias + ReLU + f16 cast (strategy: 128x128 tiles, 4 stages
 // next to the staging buffer), one warpgroup (a user's 128x64 plan) with a
 // row scale and a column bias in f32, a linear layer (B[n, k]) with a bf16
@@ -34,15 +36,30 @@
 
 // Each barrier before the epilogue matters: without a warpgroup's named
 // barrier (or the one warpgroup's gpu.barrier) threads read pieces of the
-// staging buffer other threads have not stored yet.
+// staging buffer other threads have not stored yet; without the barrier
+// of all the consumers (or of the one warpgroup) before a staging buffer
+// in the ring, a warpgroup stores over stages whose wgmma groups another
+// has not retired.
 // RUN: %mutate drop-named-barrier 1 < %t.wgmma.mlir > %t.m1.mlir
 // RUN: gpucg-opt %t.m1.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.m1
 // RUN: not diff -q %t.ref %t.m1
-// RUN: %mutate drop-named-barrier 3 < %t.wgmma.mlir > %t.m3.mlir
+// RUN: %mutate drop-named-barrier 2 < %t.wgmma.mlir > %t.m2.mlir
+// RUN: gpucg-opt %t.m2.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | %mlir_runner_emulated | %strip_address > %t.m2
+// RUN: not diff -q %t.ref %t.m2
+// RUN: %mutate drop-named-barrier 4 < %t.wgmma.mlir > %t.m3.mlir
 // RUN: gpucg-opt %t.m3.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.m3
 // RUN: not diff -q %t.ref %t.m3
+// RUN: %mutate drop-barrier 4 < %t.wgmma.mlir > %t.m4.mlir
+// RUN: gpucg-opt %t.m4.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | %mlir_runner_emulated | %strip_address > %t.m4
+// RUN: not diff -q %t.ref %t.m4
+// RUN: %mutate drop-barrier 5 < %t.wgmma.mlir > %t.m5.mlir
+// RUN: gpucg-opt %t.m5.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | %mlir_runner_emulated | %strip_address > %t.m5
+// RUN: not diff -q %t.ref %t.m5
 // With one K tile and two stages the producer loads the next tile at once,
 // so without the second named barrier of a persistent grid the consumers'
 // first warps store the next tile over rows their other warps still read.
@@ -61,8 +78,10 @@
 // CHECK-LABEL: func.func @ws_bias_relu_f16
 // CHECK-SAME: workgroup_size = [384, 1, 1]{{.*}}pipeline_depth = 4
 // CHECK: scf.forall ({{.*}}) = (0, 0) to (256, 256) step (128, 128)
-// CHECK: %[[STAGING:.+]] = memref.alloc() {alignment = 16 : i64} : memref<128x136xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[RING:.+]] = memref.alloc() {alignment = 1024 : i64} : memref<131072xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[STAGING:.+]] = memref.view %[[RING]][%c0][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<128x136xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[WG:.+]] = arith.divui %{{.+}}, %c128
+// CHECK: nvvm.barrier id = %c3_i32 number_of_threads = %c256_i32
 // CHECK: nvgpu.warpgroup.mma.store %{{.+}}, %{{.+}} : <fragmented = vector<64x128xf32>> to memref<64x128xf32, strided<[136, 1]>, #gpu.address_space<workgroup>>
 // CHECK: %[[ID:.+]] = arith.addi %[[WG]], %c1
 // CHECK: %[[ID32:.+]] = arith.index_castui %[[ID]] : index to i32
@@ -72,6 +91,8 @@
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<8xf16>, memref<256x256xf16>
 // CHECK-LABEL: func.func @one_warpgroup_scale_bias
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.warpgroup.mma.store
 // CHECK: nvgpu.warpgroup.mma.store
 // CHECK-NEXT: gpu.barrier
@@ -81,6 +102,7 @@
 // CHECK: scf.for %{{.+}} = %{{.+}} to %c512 step %c128
 // CHECK: arith.fptosi {{.*}} : vector<16xf32> to vector<16xi8>
 // CHECK-LABEL: func.func @ws_chain
+// CHECK: memref.alloc() {alignment = 16 : i64} : memref<128x136xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloca() : memref<1x8xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<8xbf16>, memref<256x256xbf16>
 

@@ -76,16 +76,20 @@ def make_case(seed, index):
     # A persistent grid of 1 to 3 workgroups (0: one per tile), drawn last
     # so that the draws above stay those of earlier versions.
     persistent = rng.choice([0, 0, 1, 2, 3])
-    # A fused epilogue, drawn after everything else; its staging buffer
-    # (tile_m x (tile_n + 8) f32) takes shared memory from a plan's ring.
+    # A fused epilogue, drawn after everything else. Its staging buffer
+    # (tile_m x (tile_n + 8) f32) lives in the ring when the ring holds it
+    # (and the grid is not persistent; a persistent grid then keeps one
+    # workgroup per tile unless it fits beside), else beside the ring,
+    # taking shared memory from a plan's stages.
     epilogue = rng.choice([None, None, None] + sorted(EPILOGUES))
     if epilogue and plan:
         staging = tile_m * (tile_n + 8) * 4
-        fits = (RING_BYTES - staging) // stage_bytes
-        if fits < 1:
-            epilogue = None
-        else:
-            plan = plan[:4] + (min(depth, fits),)
+        if depth * stage_bytes < staging:
+            fits = (RING_BYTES - staging) // stage_bytes
+            if fits < 1:
+                epilogue = None
+            else:
+                plan = plan[:4] + (min(depth, fits),)
     # Half the epilogues as a chain of two consumers: x * scale + bias into
     # an f32 temporary, then the rest.
     chained = bool(epilogue) and rng.random() < 0.5
