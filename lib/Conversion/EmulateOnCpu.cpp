@@ -611,7 +611,8 @@ LogicalResult BodyRewriter::rewriteSimpleOps() {
             gpu::LaneIdOp, gpu::BarrierOp, NVVM::BarrierOp, gpu::ShuffleOp,
             gpu::DynamicSharedMemoryOp, nvgpu::LdMatrixOp, nvgpu::MmaSyncOp,
             NVVM::WgmmaWaitGroupSyncOp, NVVM::SetMaxRegisterOp,
-            NVVM::FenceMbarrierInitOp, nvgpu::TmaPrefetchOp>(op))
+            NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
+            nvgpu::TmaPrefetchOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops)
@@ -703,11 +704,11 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
         builder.eraseOp(op);
         return success();
       })
-      // Register reallocation, the fence that makes mbarrier inits visible
-      // to the async proxy and tensor-map prefetches change no value the
-      // emulator computes.
+      // Register reallocation, the fences between the generic and the
+      // async proxy (the emulator's memory has one) and tensor-map
+      // prefetches change no value the emulator computes.
       .Case<NVVM::SetMaxRegisterOp, NVVM::FenceMbarrierInitOp,
-            nvgpu::TmaPrefetchOp>([&](Operation *) {
+            NVVM::FenceProxyOp, nvgpu::TmaPrefetchOp>([&](Operation *) {
         builder.eraseOp(op);
         return success();
       })

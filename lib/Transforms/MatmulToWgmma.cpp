@@ -713,6 +713,16 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     return memref::ViewOp::create(b, loc, type, ring, bytes, ValueRange());
   };
 
+  // Before generic stores to a staging buffer in the ring: each thread
+  // orders the async-proxy accesses of its stages (the TMA loads it waited
+  // for, the wgmma reads of its groups, retired) before the generic ones
+  // that follow (fence.proxy.async), then a barrier orders every thread's.
+  auto fenceRing = [&](OpBuilder &b) {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  };
+
   // Thread 0 initialises the barriers: a full barrier's phase is one
   // arrival (the loader's expect_tx) and the TMA bytes; an empty barrier's
   // is one arrival of each consumer thread.
@@ -1099,8 +1109,10 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         });
     // Staged in the ring: every warp's groups must have retired, reading
     // the last stages, before any thread writes over them.
-    if (stagedInRing)
+    if (stagedInRing) {
+      fenceRing(rewriter);
       gpu::BarrierOp::create(rewriter, loc);
+    }
     for (auto [block, acc] : llvm::enumerate(accumulators))
       store(rewriter, acc, staging ? staging : matmul.c, Value(), matmul.tileM,
             static_cast<int64_t>(block));
@@ -1167,7 +1179,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
             // Staged in the ring: every consumer's groups must have
             // retired, reading the last stages, before any consumer
             // writes over them (a named barrier of all the consumers).
-            if (stagedInRing)
+            if (stagedInRing) {
+              fenceRing(b);
               NVVM::BarrierOp::create(
                   b, loc, Type(),
                   arith::ConstantIntOp::create(b, loc, b.getI32Type(),
@@ -1175,6 +1188,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                   arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                                consumerThreads),
                   NVVM::BarrierReductionAttr(), Value());
+            }
             for (auto [block, acc] : llvm::enumerate(accumulators))
               store(b, acc, cTile, warpgroup, consumerRows,
                     static_cast<int64_t>(block));

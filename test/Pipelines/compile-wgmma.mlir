@@ -140,8 +140,8 @@
 
 // The fused epilogue: 4 stages of 128x64 + 128x64 bf16 tiles (a K-contiguous
 // B takes 64-row consumers: 128x128 tiles), whose 128 KB also hold the
-// 128 x 136 f32 staging buffer once all K steps have retired (a barrier of
-// the 256 consumer threads); the accumulator stored to it (pairs of f32 in
+// 128 x 136 f32 staging buffer once all K steps have retired (a proxy
+// fence and a barrier of the 256 consumer threads); the accumulator stored to it (pairs of f32 in
 // 64-bit st.shared),
 // each consumer's named barrier of 128 threads, 128-bit reads of the staged
 // rows and of the bias, ReLU, and 128-bit stores of 8 bf16.
@@ -149,7 +149,8 @@
 // EPILOGUE-ABI: dynamic_shared_memory 131072
 // EPILOGUE: .entry linear_bias_relu_kernel(
 // EPILOGUE: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// EPILOGUE: bar.sync 3, 256;
+// EPILOGUE: fence.proxy.async.shared::cta;
+// EPILOGUE-NEXT: bar.sync 3, 256;
 // EPILOGUE: st.shared.v2.b32
 // EPILOGUE: bar.sync {{%r[0-9]+}}, 128;
 // EPILOGUE: ld.shared.v4.b32

@@ -26,6 +26,7 @@
 // CHECK: %[[VIEW:.+]] = memref.subview %[[STAGING]][0, 0] [128, 64] [1, 1]
 // CHECK: %[[TID:.+]] = gpu.thread_id x
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[LOW:.+]] = memref.subview %[[VIEW]][0, 0] [64, 64] [1, 1]
 // CHECK: nvgpu.warpgroup.mma.store %{{.+}}, %[[LOW]]

@@ -81,7 +81,9 @@
 // CHECK: %[[RING:.+]] = memref.alloc() {alignment = 1024 : i64} : memref<131072xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[STAGING:.+]] = memref.view %[[RING]][%c0][] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<128x136xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[WG:.+]] = arith.divui %{{.+}}, %c128
-// CHECK: nvvm.barrier id = %c3_i32 number_of_threads = %c256_i32
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier id = %c3_i32 number_of_threads = %c256_i32
 // CHECK: nvgpu.warpgroup.mma.store %{{.+}}, %{{.+}} : <fragmented = vector<64x128xf32>> to memref<64x128xf32, strided<[136, 1]>, #gpu.address_space<workgroup>>
 // CHECK: %[[ID:.+]] = arith.addi %[[WG]], %c1
 // CHECK: %[[ID32:.+]] = arith.index_castui %[[ID]] : index to i32
@@ -92,6 +94,7 @@
 // CHECK: vector.transfer_write {{.*}} : vector<8xf16>, memref<256x256xf16>
 // CHECK-LABEL: func.func @one_warpgroup_scale_bias
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.warpgroup.mma.store
 // CHECK: nvgpu.warpgroup.mma.store
