@@ -379,6 +379,21 @@ struct WgmmaEpilogue {
 };
 } // namespace
 
+/// The ops after `op` in its block, up to its terminator: the tile's ops
+/// after the matmul. (Block::without_terminator decides what the terminator
+/// is inside libMLIR; a trait test here could disagree with it in a process
+/// where the trait's TypeID is resolved twice.)
+static SmallVector<Operation *> getOpsAfter(Operation *op) {
+  SmallVector<Operation *> ops;
+  bool after = false;
+  for (Operation &other : op->getBlock()->without_terminator()) {
+    if (after)
+      ops.push_back(&other);
+    after |= &other == op;
+  }
+  return ops;
+}
+
 /// Follows views down to the buffer they alias.
 static Value getViewSource(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -397,9 +412,7 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
   // element for element, as the thread wrote them.
   llvm::SmallDenseMap<Value, Value> written;
   int64_t narrowestBits = 32; // the staged f32 accumulator
-  for (Operation *other = matmul.op->getNextNode();
-       other && !other->hasTrait<OpTrait::IsTerminator>();
-       other = other->getNextNode()) {
+  for (Operation *other : getOpsAfter(matmul.op)) {
     if (isa<memref::DeallocOp>(other) &&
         (other->getOperand(0) == c ||
          llvm::is_contained(epilogue.temporaries, other->getOperand(0)))) {
@@ -592,9 +605,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // they move before it, where the roles that run the epilogue are built.
   if (!epilogue.empty()) {
     SmallVector<Operation *> views;
-    for (Operation *other = op->getNextNode();
-         other && !other->hasTrait<OpTrait::IsTerminator>();
-         other = other->getNextNode())
+    for (Operation *other : getOpsAfter(op))
       if (!llvm::is_contained(epilogue.ops, other) &&
           !llvm::is_contained(epilogue.leftovers, other) &&
           !llvm::is_contained(epilogue.buffers, other))

@@ -22,6 +22,33 @@ func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
   return %0 : tensor<256x256xf32>
 }"""
 
+# The same matmul with a bias, ReLU and f16 cast fused into its epilogue.
+WGMMA_BIAS_RELU = """
+func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
+              %bias: tensor<256xf32>, %out: tensor<256x256xf16>)
+    -> tensor<256x256xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>)
+      -> tensor<256x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>)
+                     outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %r = linalg.generic {
+      indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                       affine_map<(d0, d1) -> (d1)>,
+                       affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<256x256xf32>, tensor<256xf32>)
+      outs(%out : tensor<256x256xf16>) {
+  ^bb0(%x: f32, %y: f32, %o: f16):
+    %s = arith.addf %x, %y : f32
+    %relu = arith.maximumf %s, %zero : f32
+    %t = arith.truncf %relu : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x256xf16>
+  return %r : tensor<256x256xf16>
+}"""
+
 
 class CompileTest(unittest.TestCase):
 
@@ -64,6 +91,20 @@ class CompileTest(unittest.TestCase):
         self.assertEqual([a.describe() for a in abi.function_arguments()],
                          ["memref f16 256x128", "memref f16 128x256",
                           "memref f32 256x256"])
+
+    def test_wgmma_fused_epilogue(self):
+        # The consumer runs in the wgmma kernel's epilogue: the kernel takes
+        # the bias and writes f16 with 128-bit stores.
+        result = gpucg.compile(WGMMA_BIAS_RELU, chip="sm_90a", format="ptx")
+        self.assertIn("wgmma.mma_async.sync.aligned", result.output)
+        self.assertIn("st.global.v4.b32", result.output)
+        abi = result.kernels[0].abi_info
+        self.assertEqual([(a.kind, a.function_argument) for a in abi.arguments],
+                         [("tensor_map", 0), ("tensor_map", 1), ("memref", 2),
+                          ("memref", 3)])
+        self.assertEqual([a.describe() for a in abi.function_arguments()],
+                         ["memref f16 256x128", "memref f16 128x256",
+                          "memref f32 256", "memref f16 256x256"])
 
     def test_wgmma_persistent(self):
         # A warp-specialized wgmma kernel of 4 tiles on 2 workgroups, each
