@@ -982,19 +982,26 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // Waits until every thread of warpgroup `warpgroup` (null: the only one,
   // the whole workgroup) is here: a named barrier (1 + its index) of its
   // 128 threads, which the other warpgroups do not join.
+  // Named barrier `id` (an i32) of `threads` threads, which the others
+  // do not join (bar.sync id, threads).
+  auto namedBarrier = [&](OpBuilder &b, Value id, int64_t threads) {
+    NVVM::BarrierOp::create(
+        b, loc, Type(), id,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), threads),
+        NVVM::BarrierReductionAttr(), Value());
+  };
   auto syncWarpgroup = [&](OpBuilder &b, Value warpgroup) {
     if (!warpgroup) {
       gpu::BarrierOp::create(b, loc);
       return;
     }
-    Value id = arith::IndexCastUIOp::create(
-        b, loc, b.getI32Type(),
-        arith::AddIOp::create(b, loc, warpgroup,
-                              arith::ConstantIndexOp::create(b, loc, 1)));
-    NVVM::BarrierOp::create(
-        b, loc, Type(), id,
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), kWarpgroupThreads),
-        NVVM::BarrierReductionAttr(), Value());
+    namedBarrier(
+        b,
+        arith::IndexCastUIOp::create(
+            b, loc, b.getI32Type(),
+            arith::AddIOp::create(b, loc, warpgroup,
+                                  arith::ConstantIndexOp::create(b, loc, 1))),
+        kWarpgroupThreads);
   };
   // Runs the fused epilogue on the staged accumulator's `rows` rows from
   // `firstRow` of the tile of `mapping`: the warpgroup's thread `thread`
@@ -1192,13 +1199,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
             // writes over them (a named barrier of all the consumers).
             if (stagedInRing) {
               fenceRing(b);
-              NVVM::BarrierOp::create(
-                  b, loc, Type(),
-                  arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                               1 + matmul.consumers),
-                  arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                               consumerThreads),
-                  NVVM::BarrierReductionAttr(), Value());
+              // Ids 1 .. consumers are the warpgroups' own.
+              namedBarrier(b,
+                           arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                        1 + matmul.consumers),
+                           consumerThreads);
             }
             for (auto [block, acc] : llvm::enumerate(accumulators))
               store(b, acc, cTile, warpgroup, consumerRows,
