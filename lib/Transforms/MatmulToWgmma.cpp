@@ -381,8 +381,7 @@ struct WgmmaEpilogue {
 
 /// The ops after `op` in its block, up to its terminator: the tile's ops
 /// after the matmul. (Block::without_terminator decides what the terminator
-/// is inside libMLIR; a trait test here could disagree with it in a process
-/// where the trait's TypeID is resolved twice.)
+/// is inside libMLIR.so, as isBlockTerminator in Utils.h does.)
 static SmallVector<Operation *> getOpsAfter(Operation *op) {
   SmallVector<Operation *> ops;
   bool after = false;

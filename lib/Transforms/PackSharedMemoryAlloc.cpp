@@ -156,7 +156,7 @@ static bool collectAccesses(Value root, AllocInfo &info) {
       for (Region &region : user->getRegions())
         for (Block &block : region)
           follow(block.getArguments());
-      if (!user->hasTrait<OpTrait::IsTerminator>())
+      if (!isBlockTerminator(user))
         continue;
       for (Block *successor : user->getSuccessors())
         follow(successor->getArguments());
@@ -332,16 +332,28 @@ static bool areDisjointInTime(Operation *funcOp, const AllocInfo &a,
 // Packing
 //===----------------------------------------------------------------------===//
 
+/// Whether the allocations in `op`'s regions are those of the function `op`
+/// is in, which a view of a buffer at the function's entry can replace: the
+/// regions of control flow (RegionBranchOpInterface, LoopLikeOpInterface)
+/// but a gpu.launch's, whose workgroup memory is the launch's own. Any other
+/// op with regions might be isolated from above (a nested function or
+/// module): its allocations are left alone. The test is by interface rather
+/// than by `OpTrait::IsIsolatedFromAbove`, whose TypeID gpucg's code must
+/// not resolve (isBlockTerminator, in Utils.h).
+static bool sharesFunctionWorkgroupMemory(Operation *op) {
+  return isa<RegionBranchOpInterface, LoopLikeOpInterface>(op) &&
+         !isa<gpu::LaunchOp>(op);
+}
+
 /// The allocations of `funcOp` that can become views into one buffer at its
 /// entry: statically shaped, identity-layout workgroup allocations of a
-/// known size, not inside another isolated op or a gpu.launch (whose
-/// workgroup memory is not the function's), and never freed.
+/// known size, in the function's own control flow (not in a gpu.launch or
+/// a nested function; sharesFunctionWorkgroupMemory), and never freed.
 static std::vector<AllocInfo> collectAllocations(FunctionOpInterface funcOp) {
   std::vector<AllocInfo> infos;
   funcOp->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != funcOp.getOperation() &&
-        (op->hasTrait<OpTrait::IsIsolatedFromAbove>() ||
-         isa<gpu::LaunchOp>(op)))
+    if (op != funcOp.getOperation() && op->getNumRegions() != 0 &&
+        !sharesFunctionWorkgroupMemory(op))
       return WalkResult::skip();
     auto alloc = dyn_cast<memref::AllocOp>(op);
     if (!alloc)

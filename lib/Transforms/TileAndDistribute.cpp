@@ -127,7 +127,7 @@ static LogicalResult copyWithBarriers(OpBuilder &b, Value src, Value dst,
   // The copy-out is created before the op it follows is erased; barrier-free
   // only when it will be the last op of its block.
   Operation *next = copy->getNextNode();
-  bool lastInBlock = !next || next->hasTrait<OpTrait::IsTerminator>();
+  bool lastInBlock = !next || isBlockTerminator(next);
   if (!lastInBlock)
     gpu::BarrierOp::create(b, loc);
   return success();

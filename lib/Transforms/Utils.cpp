@@ -152,6 +152,11 @@ Value mlir::gpucg::getRootMemref(Value value) {
   return value;
 }
 
+bool mlir::gpucg::isBlockTerminator(Operation *op) {
+  Block *block = op->getBlock();
+  return block && &block->back() == op && block->mightHaveTerminator();
+}
+
 bool mlir::gpucg::hasUnknownMemoryEffects(Operation *op) {
   if (isa<gpu::BarrierOp>(op) || isMemoryEffectFree(op))
     return false;

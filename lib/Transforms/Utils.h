@@ -88,6 +88,13 @@ getWorkgroupTileRoots(FunctionOpInterface funcOp);
 /// view-like ops.
 Value getRootMemref(Value value);
 
+/// Whether `op` is the terminator of its block. gpucg's code asks this, not
+/// `op->hasTrait<OpTrait::IsTerminator>()`: Block::mightHaveTerminator
+/// resolves the trait's TypeID inside libMLIR.so, where it agrees with the
+/// op's trait list in every process, libGpucgCAPI.so's included ("Trait
+/// TypeIDs" in docs/CAPI.md).
+bool isBlockTerminator(Operation *op);
+
 /// Whether `op` may touch memory other than through its memref operands
 /// (an op without a memory-effect interface; barriers do not count).
 bool hasUnknownMemoryEffects(Operation *op);

@@ -141,6 +141,47 @@ func.func @negative_gpu_launch(%x: memref<256xf32>, %y: memref<64xf32>) {
 
 // -----
 
+/// Only control flow (scf, affine, gpu.warp_execute_on_lane_0) shares the
+/// function's workgroup memory. A module nested in the function is isolated
+/// from above: the allocations of its function are left alone, and those of
+/// the outer function's scf.execute_region are packed.
+// CHECK-LABEL: func.func @negative_nested_module
+//       CHECK:   %[[BUF:.+]] = memref.alloc() {alignment = 16 : i64} : memref<1024xi8, #gpu.address_space<workgroup>>
+//       CHECK:   %[[V0:.+]] = memref.view %[[BUF]]{{.+}} to memref<256xf32, #gpu.address_space<workgroup>>
+//       CHECK:   %[[V1:.+]] = memref.view %[[BUF]]{{.+}} to memref<64xf32, #gpu.address_space<workgroup>>
+//       CHECK:   builtin.module
+//       CHECK:     func.func @inner
+//  CHECK-NEXT:       memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+//  CHECK-NEXT:       memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+//   CHECK-NOT:       memref.view
+//       CHECK:   scf.execute_region
+//  CHECK-NEXT:     memref.copy %{{.+}}, %[[V0]]
+//       CHECK:     memref.copy %{{.+}}, %[[V1]]
+#wg = #gpu.address_space<workgroup>
+func.func @negative_nested_module(%x: memref<256xf32>, %y: memref<64xf32>) {
+  builtin.module {
+    func.func @inner(%a: memref<256xf32>, %b: memref<64xf32>) {
+      %s0 = memref.alloc() : memref<256xf32, #wg>
+      %s1 = memref.alloc() : memref<64xf32, #wg>
+      memref.copy %a, %s0 : memref<256xf32> to memref<256xf32, #wg>
+      gpu.barrier
+      memref.copy %b, %s1 : memref<64xf32> to memref<64xf32, #wg>
+      return
+    }
+  }
+  scf.execute_region {
+    %s0 = memref.alloc() : memref<256xf32, #wg>
+    %s1 = memref.alloc() : memref<64xf32, #wg>
+    memref.copy %x, %s0 : memref<256xf32> to memref<256xf32, #wg>
+    gpu.barrier
+    memref.copy %y, %s1 : memref<64xf32> to memref<64xf32, #wg>
+    scf.yield
+  }
+  return
+}
+
+// -----
+
 /// Uses in different blocks of the function body have no common block:
 /// no sharing, and no crash.
 // CHECK-LABEL: func.func @negative_uses_in_several_blocks
