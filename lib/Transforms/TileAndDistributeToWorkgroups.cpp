@@ -225,6 +225,43 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
   return forallOp;
 }
 
+/// Fails, with an error on the op, when a linalg (or other tileable) op of
+/// `funcOp` is left outside `forallOp`, the kernel's workgroup loop. A kernel
+/// runs only its workgroup loop, which holds the root, its producers and the
+/// chain of consumers getWorkgroupTilingTarget fuses; an op outside it has
+/// no workgroup to run on, and later stages would vectorize it as if it were
+/// part of a tile (an sm_80 mma.sync kernel then failed in the vector-to-GPU
+/// conversion).
+static LogicalResult verifyNothingLeftOutside(func::FuncOp funcOp,
+                                              scf::ForallOp forallOp,
+                                              StringRef rootName) {
+  WalkResult result = funcOp.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == forallOp.getOperation())
+      return WalkResult::skip();
+    if (!isa<linalg::LinalgOp, TilingInterface>(op))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitOpError();
+    diag << "is outside the workgroup loop of the kernel's root '" << rootName
+         << "'; the loop fuses the root's producers and a chain of "
+            "elementwise consumers, each the only user of the value before "
+            "it";
+    for (Value operand : op->getOperands()) {
+      auto loopResult = dyn_cast<OpResult>(operand);
+      if (!loopResult || loopResult.getOwner() != forallOp.getOperation())
+        continue;
+      int64_t numUses = llvm::range_size(loopResult.getUses());
+      diag << ", and this op reads the loop's result #"
+           << loopResult.getResultNumber() << ", which has " << numUses
+           << " uses";
+      break;
+    }
+    diag << " (compute it in a function of its own)";
+    diag.attachNote(forallOp.getLoc()) << "the workgroup loop";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 struct TileAndDistributeToWorkgroupsPass
     : public gpucg::impl::TileAndDistributeToWorkgroupsBase<
@@ -249,6 +286,7 @@ struct TileAndDistributeToWorkgroupsPass
     }
 
     IRRewriter rewriter(&getContext());
+    std::string rootName = roots.front()->getName().getStringRef().str();
     FailureOr<scf::ForallOp> forallOp =
         tileAndDistributeToWorkgroups(rewriter, roots.front());
     if (failed(forallOp))
@@ -256,6 +294,9 @@ struct TileAndDistributeToWorkgroupsPass
     // Fusion leaves slices of the untiled ops behind, which keep them alive,
     // and index arithmetic that folds; clean up as IREE's pass did.
     canonicalizeRegion(funcOp.getBody());
+    if (*forallOp &&
+        failed(verifyNothingLeftOutside(funcOp, *forallOp, rootName)))
+      return signalPassFailure();
 
     // Record the launch shape where upstream's GPU analyses read it.
     auto *gpuDialect = getContext().getLoadedDialect<gpu::GPUDialect>();

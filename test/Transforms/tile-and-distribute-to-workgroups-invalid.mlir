@@ -46,3 +46,59 @@ func.func @empty_iteration_space(%a: tensor<0x128x192xf16>, %init: tensor<192xf1
     }
   return %r : tensor<192xf16>
 }
+
+// -----
+
+/// The matmul's result is returned and consumed: the consumer is not the
+/// only user, so the workgroup loop holds the matmul alone and the ReLU stays
+/// outside, where no workgroup runs it (an sm_80 mma.sync kernel used to fail
+/// in the vector-to-GPU conversion instead).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @consumer_of_returned_result(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>) -> (tensor<512x512xf32>, tensor<512x512xf32>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<512x512xf32>) -> tensor<512x512xf32>
+  // expected-note @+1 {{the workgroup loop}}
+  %m = linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>}
+    ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  // expected-error @+1 {{'linalg.generic' op is outside the workgroup loop of the kernel's root 'linalg.matmul'; the loop fuses the root's producers and a chain of elementwise consumers, each the only user of the value before it, and this op reads the loop's result #0, which has 2 uses (compute it in a function of its own)}}
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+    ins(%m : tensor<512x512xf32>) outs(%e : tensor<512x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<512x512xf32>
+  return %m, %r : tensor<512x512xf32>, tensor<512x512xf32>
+}
+
+// -----
+
+/// A chain whose first consumer's result is also returned: the loop fuses the
+/// bias, whose result then has two users, and stops there.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @chain_with_returned_link(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %bias: tensor<512xf32>) -> (tensor<512x512xf32>, tensor<512x512xf16>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x512xf32>
+  %e16 = tensor.empty() : tensor<512x512xf16>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %m = linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>}
+    ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  // expected-note @+1 {{the workgroup loop}}
+  %biased = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+    ins(%m, %bias : tensor<512x512xf32>, tensor<512xf32>) outs(%e : tensor<512x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<512x512xf32>
+  // expected-error @+1 {{'linalg.generic' op is outside the workgroup loop of the kernel's root 'linalg.matmul'; the loop fuses the root's producers and a chain of elementwise consumers, each the only user of the value before it, and this op reads the loop's result #0, which has 2 uses (compute it in a function of its own)}}
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+    ins(%biased : tensor<512x512xf32>) outs(%e16 : tensor<512x512xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<512x512xf16>
+  return %biased, %r : tensor<512x512xf32>, tensor<512x512xf16>
+}
