@@ -152,12 +152,14 @@ def compile_case(case, args, gpucg_opt, out_dir):
     source = os.path.join(out_dir, "src", case.key + ".mlir")
     with open(source, "w", encoding="utf-8") as handle:
         handle.write(mlir_source(case, args.chip))
-    persistent = ""
+    options = ""
     if args.wgmma_persistent is not None:
-        persistent = (" wgmma-persistent=true wgmma-persistent-workgroups="
-                      f"{args.wgmma_persistent}")
+        options = (" wgmma-persistent=true wgmma-persistent-workgroups="
+                   f"{args.wgmma_persistent}")
+    if args.workgroup_group_size:
+        options += f" workgroup-group-size={args.workgroup_group_size}"
     pipeline = (f"builtin.module(gpucg-compile{{chip={args.chip} "
-                f"format={args.format} output-dir={out_dir}{persistent}}})")
+                f"format={args.format} output-dir={out_dir}{options}}})")
     with tempfile.TemporaryDirectory(prefix="gpucg-bench-") as scratch:
         lowered = os.path.join(scratch, "lowered.mlir")
         command = [gpucg_opt, source, "--pass-pipeline=" + pipeline,
@@ -290,9 +292,16 @@ def main():
                         help="warp-specialized sm_90a wgmma kernels on a "
                         "persistent grid of N workgroups (default 0: one "
                         "per SM)")
+    parser.add_argument("--workgroup-group-size", type=int, default=0,
+                        metavar="G",
+                        help="start the tiles in groups of G rows, column "
+                        "by column, for L2 reuse (gpucg-compile's "
+                        "workgroup-group-size; default 0: row by row)")
     parser.add_argument("--quiet", action="store_true",
                         help="print failures and the summary only")
     args = parser.parse_args()
+    if args.workgroup_group_size < 0:
+        parser.error("--workgroup-group-size must be 0 or more")
     if args.jobs < 1:
         parser.error("-j must be at least 1")
     if args.chip != "native" and not re.fullmatch(r"sm_\d+a?", args.chip):

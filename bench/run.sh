@@ -30,6 +30,9 @@
 #   --wgmma-persistent  sm_90a: warp-specialized wgmma kernels on a persistent
 #                       grid of one workgroup per SM (gpucg-compile's
 #                       wgmma-persistent)
+#   --workgroup-group-size G
+#                       start the tiles in groups of G rows, column by column,
+#                       for L2 reuse (gpucg-compile's workgroup-group-size)
 #   --iterations N      timed runs per kernel (gpucg-bench, Triton)
 #   --warmup N          untimed runs first
 #   --check             correctness only: no timing, no Triton timing, no plot
@@ -90,6 +93,11 @@ while [[ $# -gt 0 ]]; do
   --filter) need_value "$@"; FILTERS+=(--filter "$2"); shift 2 ;;
   --chip) need_value "$@"; CHIP=$2; shift 2 ;;
   --wgmma-persistent) COMPILE_ARGS+=(--wgmma-persistent); shift ;;
+  --workgroup-group-size)
+    need_value "$@"
+    COMPILE_ARGS+=(--workgroup-group-size "$2")
+    shift 2
+    ;;
   --iterations | --warmup)
     need_value "$@"
     BENCH_ARGS+=("$1" "$2")

@@ -144,6 +144,14 @@ prepare() {
     GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
       --filter check-aligned- --chip sm_90a --format bin --wgmma-persistent 1 \
       --out "$BUNDLE/check/sm90a-persistent" --quiet
+    # Tiles started in groups of 2 rows (gpucg-reorder-workgroups), in and
+    # out of a persistent grid.
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
+      --filter check-aligned- --chip sm_90a --format bin --workgroup-group-size 2 \
+      --out "$BUNDLE/check/sm90a-grouped" --quiet
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
+      --filter check-aligned- --chip sm_90a --format bin --workgroup-group-size 2 \
+      --wgmma-persistent 3 --out "$BUNDLE/check/sm90a-grouped-persistent" --quiet
   fi
   echo "prepared check"
 
@@ -313,6 +321,14 @@ EOF
       filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-wgmma-persistent.out"; } || status=$?
     record check/wgmma-sm90a-persistent "$status"
   fi
+  for grouped in sm90a-grouped sm90a-grouped-persistent; do
+    [[ -d $BUNDLE/check/$grouped ]] || continue
+    status=0
+    { "$bench" --check --shapes "$BUNDLE/check/check.txt" --filter check-aligned- \
+        --kernels "$BUNDLE/check/$grouped" >"$logs/check-$grouped.out" 2>&1 &&
+      filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-$grouped.out"; } || status=$?
+    record "check/wgmma-$grouped" "$status"
+  done
 
   # test/python/gpu.py with the prepared kernel.
   status=0

@@ -71,7 +71,7 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
   strategy.deterministicReductions = options.deterministicReductions;
-  buildWorkgroupFrontPipeline(pm, strategy);
+  buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
   LowerWorkgroupOptions workgroup;
   workgroup.wgmmaPersistent = options.wgmmaPersistent;
   workgroup.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;

@@ -84,10 +84,15 @@ static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
 }
 
 void mlir::gpucg::buildWorkgroupFrontPipeline(
-    OpPassManager &pm, const SelectLoweringStrategyOptions &strategy) {
+    OpPassManager &pm, const SelectLoweringStrategyOptions &strategy,
+    int64_t workgroupGroupSize) {
   OpPassManager &onTensors = pm.nest<func::FuncOp>();
   onTensors.addPass(createSelectLoweringStrategy(strategy));
   onTensors.addPass(createTileAndDistributeToWorkgroups());
+  // A negative size reaches the pass, which rejects it.
+  if (workgroupGroupSize != 0 && workgroupGroupSize != 1)
+    onTensors.addPass(createReorderWorkgroups(
+        ReorderWorkgroupsOptions{/*groupSize=*/workgroupGroupSize}));
   buildBufferizePipeline(pm);
 }
 
@@ -100,7 +105,7 @@ void mlir::gpucg::buildTensorCorePipeline(
   strategy.chip = options.chip;
   strategy.mma = mma;
   strategy.requireTensorCores = true;
-  buildWorkgroupFrontPipeline(pm, strategy);
+  buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
   buildTensorCoreWorkgroupPipeline(pm.nest<func::FuncOp>(), kind, options);
 }
 
@@ -259,7 +264,7 @@ void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
   strategy.chip = options.chip;
   strategy.mma = MmaPreference::Wgmma;
   strategy.requireTensorCores = true;
-  buildWorkgroupFrontPipeline(pm, strategy);
+  buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
   LowerMatmulToWgmmaOptions lowering;
   lowering.persistent = options.persistent;
   lowering.persistentWorkgroups = options.persistentWorkgroups;

@@ -102,6 +102,12 @@ struct CompilePipelineOptions
       llvm::cl::desc("Workgroups of a persistent MatmulWgmma grid; 0: the "
                      "target's SM count"),
       llvm::cl::init(0)};
+  Option<int64_t> workgroupGroupSize{
+      *this, "workgroup-group-size",
+      llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
+                     "many rows, column by column, for L2 reuse "
+                     "(gpucg-reorder-workgroups); 0 or 1: row by row"),
+      llvm::cl::init(0)};
 };
 
 /// Adds the passes of `gpucg-lower-to-nvvm` to `pm` (anchored on

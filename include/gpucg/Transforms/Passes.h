@@ -67,6 +67,12 @@ struct TensorCorePipelineOptions
       *this, "epilogue-peeling",
       llvm::cl::desc("Peel the software-pipelining epilogue"),
       llvm::cl::init(true)};
+  Option<int64_t> workgroupGroupSize{
+      *this, "workgroup-group-size",
+      llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
+                     "many rows, column by column, for L2 reuse "
+                     "(gpucg-reorder-workgroups); 0 or 1: row by row"),
+      llvm::cl::init(0)};
 };
 
 /// Options of the named SIMT pipelines (`gpucg-simt`, `gpucg-matmul-simt`).
@@ -100,6 +106,12 @@ struct WgmmaPipelineOptions : public PassPipelineOptions<WgmmaPipelineOptions> {
       llvm::cl::desc("Workgroups of a persistent grid; 0: the target's SM "
                      "count"),
       llvm::cl::init(0)};
+  Option<int64_t> workgroupGroupSize{
+      *this, "workgroup-group-size",
+      llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
+                     "many rows, column by column, for L2 reuse "
+                     "(gpucg-reorder-workgroups); 0 or 1: row by row"),
+      llvm::cl::init(0)};
 };
 
 /// Adds gpucg's bufferization of kernels to `pm` (on a `builtin.module`):
@@ -110,10 +122,12 @@ void buildBufferizePipeline(OpPassManager &pm);
 
 /// Adds the stages every gpucg pipeline starts with to `pm` (on a
 /// `builtin.module`): on tensors, gpucg-select-lowering-strategy with
-/// `strategy` and gpucg-tile-and-distribute-to-workgroups on each function;
-/// then buildBufferizePipeline.
+/// `strategy`, gpucg-tile-and-distribute-to-workgroups and, with a
+/// `workgroupGroupSize` other than 0 and 1, gpucg-reorder-workgroups on each
+/// function; then buildBufferizePipeline.
 void buildWorkgroupFrontPipeline(OpPassManager &pm,
-                                 const SelectLoweringStrategyOptions &strategy);
+                                 const SelectLoweringStrategyOptions &strategy,
+                                 int64_t workgroupGroupSize = 0);
 
 /// Adds the whole tensor-core pipeline of MMA family `kind` to `pm` (on a
 /// `builtin.module`): from kernels on tensors through strategy, workgroup

@@ -232,6 +232,67 @@ def TileAndDistributeToWorkgroups
   ];
 }
 
+def ReorderWorkgroups : Pass<"gpucg-reorder-workgroups", "func::FuncOp"> {
+  let summary = "Group the workgroup loop's tiles for L2 reuse";
+  let description = [{
+    A GPU starts workgroups in the order of their linear id, x fastest. With
+    the workgroup loop's rows of tiles on `#gpu.block<y>` and its columns on
+    `#gpu.block<x>`, the workgroups resident together cover whole rows of
+    tiles: few rows of A, but every column of B. With `group-size = G`, the
+    workgroup of linear id `L` takes instead the tile of the group of `G`
+    rows it falls in, column by column:
+
+    ```
+    within = L % (G * cols)
+    row = L / (G * cols) * G + within % G     col = within / G
+    ```
+
+    so workgroups started together cover `G` rows and `1/G`th of the
+    columns, sharing both operands in L2 (Triton's `GROUP_M`, IREE's
+    workgroup swizzle). The order is a permutation of the tiles: every tile
+    is still computed once, and the result does not change.
+
+    The rewrite replaces the uses of the x and y induction variables of a
+    workgroup `scf.forall` (all of its mapping `#gpu.block`, static bounds)
+    by the reordered ones, computed at the start of its body; a z loop
+    (batches) keeps its order. A loop without both x and y, with dynamic
+    bounds, or with one row or one column of tiles is left alone, and so is
+    every loop with `group-size` 0 or 1 (1 is the launch order itself).
+    Groups are whole: `G` is the largest divisor of the rows of tiles not
+    above `group-size`, so the order stays affine (5 rows with
+    `group-size=2`: left alone).
+    Run it once, after `gpucg-tile-and-distribute-to-workgroups`:
+    `gpucg-compile{workgroup-group-size=G}` does.
+
+    Before (4 x 3 tiles):
+
+    ```mlir
+    scf.forall (%i, %j) = (0, 0) to (512, 384) step (128, 128) {
+      ... %a[%i, 0] ... %b[0, %j] ...
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    ```
+
+    After (`group-size = 2`):
+
+    ```mlir
+    scf.forall (%i, %j) = (0, 0) to (512, 384) step (128, 128) {
+      %linear = affine.apply (%i floordiv 128) * 3 + %j floordiv 128
+      %row = affine.apply (%linear floordiv 6) * 2 + %linear mod 2
+      %col = affine.apply (%linear mod 6) floordiv 2
+      %i2 = affine.apply %row * 128    %j2 = affine.apply %col * 128
+      ... %a[%i2, 0] ... %b[0, %j2] ...
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    ```
+  }];
+  let options = [
+    Option<"groupSize", "group-size", "int64_t", /*default=*/"0",
+           "Rows of tiles (block y) per group; 0 or 1: the launch order">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
 def WorkgroupSpecialization
     : Pass<"gpucg-workgroup-specialization", "func::FuncOp"> {
   let summary = "Split partial workgroup tiles into a static full-tile path";

@@ -64,6 +64,16 @@ LogicalResult replanAsSimtDistribute(FunctionOpInterface funcOp);
 FailureOr<scf::ForallOp> tileAndDistributeToWorkgroups(RewriterBase &rewriter,
                                                        linalg::LinalgOp rootOp);
 
+/// Reorders the tiles of `forallOp`, a workgroup loop, in groups of
+/// `groupSize` rows of tiles (block y), column by column within a group, so
+/// that workgroups started together share rows of A and columns of B in L2
+/// (gpucg-reorder-workgroups). Replaces the uses of the x and y induction
+/// variables in the body by the reordered ones. Returns whether the loop
+/// was reordered: a loop without static x and y dimensions of more than one
+/// tile each, or a `groupSize` below 2, is left alone.
+bool reorderWorkgroups(RewriterBase &rewriter, scf::ForallOp forallOp,
+                       int64_t groupSize);
+
 /// Tiles and distributes the work of each workgroup of kernel `funcOp`
 /// (bufferized, workgroup-tiled, carrying gpucg.translation_info and a root
 /// op with gpucg.lowering_config): stages the accumulator of tensor-core
