@@ -67,6 +67,10 @@ OPTION_KINDS = {
     # A workgroup count, 0 meaning the target's SM count.
     "workgroups": dict(good=["0", "1", "2", "3", "132"], odd=["-1", "100000"],
                        bad=["x", "1.5", "99999999999999999999999"]),
+    # Rows of tiles per group (gpucg-reorder-workgroups); negative is an
+    # error of the pass.
+    "group-size": dict(good=["0", "1", "2", "4", "8"], odd=["-1", "3", "100000"],
+                       bad=["x", "1.5", "99999999999999999999999"]),
     # Enum option (cl::values): anything else is a parse error.
     "mma-enum": dict(good=["auto", "wmma", "mma-sync", "wgmma"], odd=[],
                      bad=["foo", "mma_sync", "WMMA"]),
@@ -80,15 +84,18 @@ OPTION_KINDS = {
 NAMED_PIPELINES = [
     dict(name="gpucg-matmul-tensorcore", anchor="builtin.module",
          options={"chip": "chip", "depth": "depth", "padding": "pipeline_padding",
-                  "schedule": "schedule", "epilogue-peeling": "bool"},
+                  "schedule": "schedule", "epilogue-peeling": "bool",
+                  "workgroup-group-size": "group-size"},
          must_contain="gpu.subgroup_mma_compute"),
     dict(name="gpucg-matmul-mma-sync", anchor="builtin.module",
          options={"chip": "chip", "depth": "depth", "padding": "pipeline_padding",
-                  "schedule": "schedule", "epilogue-peeling": "bool"},
+                  "schedule": "schedule", "epilogue-peeling": "bool",
+                  "workgroup-group-size": "group-size"},
          must_contain="nvgpu.mma.sync"),
     dict(name="gpucg-matmul-wgmma", anchor="builtin.module",
          options={"chip": "wgmma-chip", "persistent": "bool",
-                  "persistent-workgroups": "workgroups"},
+                  "persistent-workgroups": "workgroups",
+                  "workgroup-group-size": "group-size"},
          must_contain="nvgpu.warpgroup.mma"),
     # The SIMT pipelines take any kernel (others are re-planned as
     # SimtDistribute), so they have no tensor-core flavor.
@@ -154,6 +161,8 @@ OTHER_PASSES = [
          options={"persistent": "bool", "persistent-workgroups": "workgroups"},
          after=["canonicalize", "cse"]),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
+    dict(name="gpucg-reorder-workgroups", anchor="func.func",
+         options={"group-size": "group-size"}),
     dict(name="gpucg-promote-thread-buffers", anchor="func.func",
          options={"max-bytes": "uint"}),
 ]
