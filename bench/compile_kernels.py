@@ -156,6 +156,8 @@ def compile_case(case, args, gpucg_opt, out_dir):
     if args.wgmma_persistent is not None:
         options = (" wgmma-persistent=true wgmma-persistent-workgroups="
                    f"{args.wgmma_persistent}")
+    if args.wgmma_staged_store:
+        options += " wgmma-staged-store=true"
     if args.workgroup_group_size:
         options += f" workgroup-group-size={args.workgroup_group_size}"
     pipeline = (f"builtin.module(gpucg-compile{{chip={args.chip} "
@@ -292,6 +294,11 @@ def main():
                         help="warp-specialized sm_90a wgmma kernels on a "
                         "persistent grid of N workgroups (default 0: one "
                         "per SM)")
+    parser.add_argument("--wgmma-staged-store", action="store_true",
+                        help="sm_90a wgmma kernels without a fused epilogue "
+                        "store C through shared memory with 16-byte stores "
+                        "where the ring holds the staging buffer "
+                        "(gpucg-compile's wgmma-staged-store)")
     parser.add_argument("--workgroup-group-size", type=int, default=0,
                         metavar="G",
                         help="start the tiles in groups of G rows, column "

@@ -30,6 +30,9 @@
 #   --wgmma-persistent  sm_90a: warp-specialized wgmma kernels on a persistent
 #                       grid of one workgroup per SM (gpucg-compile's
 #                       wgmma-persistent)
+#   --wgmma-staged-store
+#                       sm_90a: wgmma kernels store C through shared memory
+#                       with 16-byte stores (gpucg-compile's wgmma-staged-store)
 #   --workgroup-group-size G
 #                       start the tiles in groups of G rows, column by column,
 #                       for L2 reuse (gpucg-compile's workgroup-group-size)
@@ -93,6 +96,7 @@ while [[ $# -gt 0 ]]; do
   --filter) need_value "$@"; FILTERS+=(--filter "$2"); shift 2 ;;
   --chip) need_value "$@"; CHIP=$2; shift 2 ;;
   --wgmma-persistent) COMPILE_ARGS+=(--wgmma-persistent); shift ;;
+  --wgmma-staged-store) COMPILE_ARGS+=(--wgmma-staged-store); shift ;;
   --workgroup-group-size)
     need_value "$@"
     COMPILE_ARGS+=(--workgroup-group-size "$2")

@@ -152,6 +152,10 @@ prepare() {
     GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
       --filter check-aligned- --chip sm_90a --format bin --workgroup-group-size 2 \
       --wgmma-persistent 3 --out "$BUNDLE/check/sm90a-grouped-persistent" --quiet
+    # Staged stores: the accumulator through the ring, 16-byte stores of C.
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
+      --filter check-aligned- --chip sm_90a --format bin --wgmma-staged-store \
+      --out "$BUNDLE/check/sm90a-staged" --quiet
   fi
   echo "prepared check"
 
@@ -321,13 +325,13 @@ EOF
       filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-wgmma-persistent.out"; } || status=$?
     record check/wgmma-sm90a-persistent "$status"
   fi
-  for grouped in sm90a-grouped sm90a-grouped-persistent; do
-    [[ -d $BUNDLE/check/$grouped ]] || continue
+  for variant in sm90a-grouped sm90a-grouped-persistent sm90a-staged; do
+    [[ -d $BUNDLE/check/$variant ]] || continue
     status=0
     { "$bench" --check --shapes "$BUNDLE/check/check.txt" --filter check-aligned- \
-        --kernels "$BUNDLE/check/$grouped" >"$logs/check-$grouped.out" 2>&1 &&
-      filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-$grouped.out"; } || status=$?
-    record "check/wgmma-$grouped" "$status"
+        --kernels "$BUNDLE/check/$variant" >"$logs/check-$variant.out" 2>&1 &&
+      filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-$variant.out"; } || status=$?
+    record "check/wgmma-$variant" "$status"
   done
 
   # test/python/gpu.py with the prepared kernel.

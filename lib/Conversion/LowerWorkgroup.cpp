@@ -43,6 +43,7 @@ struct LowerWorkgroupPass
     LowerMatmulToWgmmaOptions options;
     options.persistent = wgmmaPersistent;
     options.persistentWorkgroups = wgmmaPersistentWorkgroups;
+    options.stagedStore = wgmmaStagedStore;
     return options;
   }
 

@@ -75,6 +75,7 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   LowerWorkgroupOptions workgroup;
   workgroup.wgmmaPersistent = options.wgmmaPersistent;
   workgroup.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
+  workgroup.wgmmaStagedStore = options.wgmmaStagedStore;
   pm.addNestedPass<func::FuncOp>(createLowerWorkgroup(workgroup));
 
   LowerToNVVMPipelineOptions lowering;

@@ -368,14 +368,17 @@ struct WgmmaEpilogue {
   /// a private buffer of its own instead.
   SmallVector<Value> temporaries;
   /// Whether the accumulator is a view of a kernel argument that must
-  /// still receive the matmul's result (not a temporary of the tile).
+  /// still receive the matmul's result (not a temporary of the tile): with
+  /// `ops`, or alone for a staged store (WgmmaLaunchOptions::stagedStore).
   bool storesAccumulator = false;
   /// Elements each thread takes at a time: 16 bytes of the narrowest
   /// element type the ops read or write, so that their accesses are
   /// 128-bit vectors.
   int64_t vectorSize = 1;
 
-  bool empty() const { return ops.empty(); }
+  /// Whether the accumulator goes from registers straight to C: no op to
+  /// run and no staged copy.
+  bool empty() const { return ops.empty() && !storesAccumulator; }
 };
 } // namespace
 
@@ -474,7 +477,7 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
     }
     epilogue.ops.push_back(consumer);
   }
-  if (epilogue.empty())
+  if (epilogue.ops.empty())
     return epilogue;
   for (Value temporary : epilogue.temporaries) {
     for (OpOperand &use : temporary.getUses()) {
@@ -1359,6 +1362,15 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
       getPersistentGrid(options, *matmul, *epilogue, workgroupLoop, funcOp);
   if (failed(grid))
     return failure();
+  // A staged store: the plain kernel's epilogue is a copy of the staged
+  // accumulator to C, in 16-byte pieces of f32. Only where the ring holds
+  // the staging buffer: the strategy budgeted no other.
+  if (options.stagedStore && epilogue->empty() &&
+      wgmma::isStagedInRing(matmul->stages * matmul->stageBytes(),
+                            matmul->tileM, matmul->tileN, grid->has_value())) {
+    epilogue->storesAccumulator = true;
+    epilogue->vectorSize = 128 / 32;
+  }
   return rewriteWgmmaMatmul(rewriter, *matmul, *epilogue, funcOp, workgroupLoop,
                             *grid);
 }
@@ -1372,6 +1384,7 @@ struct LowerMatmulToWgmmaPass
     WgmmaLaunchOptions options;
     options.persistent = persistent;
     options.persistentWorkgroups = persistentWorkgroups;
+    options.stagedStore = stagedStore;
     if (failed(lowerMatmulToWgmma(rewriter, getOperation(), options)))
       signalPassFailure();
   }

@@ -268,6 +268,7 @@ void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
   LowerMatmulToWgmmaOptions lowering;
   lowering.persistent = options.persistent;
   lowering.persistentWorkgroups = options.persistentWorkgroups;
+  lowering.stagedStore = options.stagedStore;
   buildWgmmaWorkgroupPipeline(pm.nest<func::FuncOp>(), lowering);
 }
 

@@ -94,7 +94,7 @@ NAMED_PIPELINES = [
          must_contain="nvgpu.mma.sync"),
     dict(name="gpucg-matmul-wgmma", anchor="builtin.module",
          options={"chip": "wgmma-chip", "persistent": "bool",
-                  "persistent-workgroups": "workgroups",
+                  "persistent-workgroups": "workgroups", "staged-store": "bool",
                   "workgroup-group-size": "group-size"},
          must_contain="nvgpu.warpgroup.mma"),
     # The SIMT pipelines take any kernel (others are re-planned as
@@ -158,7 +158,8 @@ OTHER_PASSES = [
     dict(name="gpucg-split-rows-across-workgroups", anchor="func.func",
          options={}),
     dict(name="gpucg-lower-matmul-to-wgmma", anchor="func.func",
-         options={"persistent": "bool", "persistent-workgroups": "workgroups"},
+         options={"persistent": "bool", "persistent-workgroups": "workgroups",
+                  "staged-store": "bool"},
          after=["canonicalize", "cse"]),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
     dict(name="gpucg-reorder-workgroups", anchor="func.func",

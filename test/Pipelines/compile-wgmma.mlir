@@ -37,6 +37,26 @@
 // The same through gpucg-compile's options:
 // RUN: rm -rf %t.c && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t.c wgmma-persistent=true wgmma-persistent-workgroups=4})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PERSISTENT < %t.c/matmul_kernel.abi
+// A staged store (gpucg-compile's wgmma-staged-store): the plain matmul's
+// accumulator goes through the ring (4 stages of 32 KB hold its 128 x 136
+// f32 staging buffer) and each thread copies 16-byte pieces of it to C; no
+// more shared memory than the plain kernel.
+// RUN: rm -rf %t.s && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t.s wgmma-staged-store=true})' -o %t.s.mlir
+// RUN: gpucg-opt %t.s.mlir > /dev/null
+// RUN: FileCheck %s --check-prefix=STAGED < %t.s/matmul_kernel.ptx
+// RUN: FileCheck %s --check-prefix=STAGED-ABI < %t.s/matmul_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.s/matmul_kernel.ptx -o %t.s/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// STAGED: .entry matmul_kernel(
+// STAGED: wgmma.wait_group.sync.aligned 0
+// STAGED: fence.proxy.async.shared::cta
+// STAGED: bar.sync 3, 256
+// STAGED: st.shared.v2.b32
+// STAGED: bar.sync %r{{[0-9]+}}, 128
+// STAGED: ld.shared.v4.b32
+// STAGED: st.global.v4.b32
+// STAGED-NOT: st.global.{{[bf]}}32
+// STAGED-ABI: dynamic_shared_memory 131072
+
 // PERSISTENT: grid_x 4
 // PERSISTENT-NEXT: grid_y 1
 // PERSISTENT: block_x 384

@@ -102,6 +102,12 @@ struct CompilePipelineOptions
       llvm::cl::desc("Workgroups of a persistent MatmulWgmma grid; 0: the "
                      "target's SM count"),
       llvm::cl::init(0)};
+  Option<bool> wgmmaStagedStore{
+      *this, "wgmma-staged-store",
+      llvm::cl::desc("MatmulWgmma kernels without a fused epilogue: store C "
+                     "through the staging buffer with 16-byte stores when "
+                     "the ring holds it (gpucg-lower-workgroup)"),
+      llvm::cl::init(false)};
   Option<int64_t> workgroupGroupSize{
       *this, "workgroup-group-size",
       llvm::cl::desc("Start the workgroup loop's tiles in groups of this "

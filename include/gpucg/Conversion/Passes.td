@@ -77,6 +77,10 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
            "int64_t", "0",
            "Workgroups of a persistent MatmulWgmma grid; 0: the target's SM "
            "count">,
+    Option<"wgmmaStagedStore", "wgmma-staged-store", "bool", "false",
+           "MatmulWgmma kernels without a fused epilogue: store C through "
+           "the staging buffer with 16-byte stores when the ring holds it "
+           "(gpucg-lower-matmul-to-wgmma's `staged-store`)">,
   ];
 }
 

@@ -106,6 +106,12 @@ struct WgmmaPipelineOptions : public PassPipelineOptions<WgmmaPipelineOptions> {
       llvm::cl::desc("Workgroups of a persistent grid; 0: the target's SM "
                      "count"),
       llvm::cl::init(0)};
+  Option<bool> stagedStore{
+      *this, "staged-store",
+      llvm::cl::desc("Kernels without a fused epilogue store C through the "
+                     "staging buffer with 16-byte stores when the ring holds "
+                     "it (gpucg-lower-matmul-to-wgmma's option)"),
+      llvm::cl::init(false)};
   Option<int64_t> workgroupGroupSize{
       *this, "workgroup-group-size",
       llvm::cl::desc("Start the workgroup loop's tiles in groups of this "

@@ -802,7 +802,11 @@ def LowerMatmulToWgmma
     the one warpgroup), and each thread runs the ops tiled to pieces of 16
     bytes of a row (`gpucg-generic-vectorization` makes them vectors); the
     temporaries a chain of such ops passes results through become private
-    buffers of one piece.
+    buffers of one piece. With `staged-store`, a kernel without such ops
+    stores its accumulator the same way (a copy to C in 16-byte pieces)
+    when the staging buffer fits in the ring; otherwise, and by default,
+    each thread stores its accumulator fragments from registers
+    (`nvgpu.warpgroup.mma.store`).
 
     A and B
     must be kernel arguments (or unit-stride views of them) with identity
@@ -819,6 +823,10 @@ def LowerMatmulToWgmma
     Option<"persistentWorkgroups", "persistent-workgroups", "int64_t",
            /*default=*/"0",
            "Workgroups of a persistent grid; 0: the target's SM count">,
+    Option<"stagedStore", "staged-store", "bool", /*default=*/"false",
+           "Kernels without a fused epilogue store C through the staging "
+           "buffer with 16-byte stores when the ring of stages holds it (one "
+           "workgroup per tile); others store from registers">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

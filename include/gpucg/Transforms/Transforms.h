@@ -397,6 +397,11 @@ struct WgmmaLaunchOptions {
   /// each looping over tiles, instead of one workgroup per tile.
   bool persistent = false;
   int64_t persistentWorkgroups = 0;
+  /// Kernels without a fused epilogue store their accumulator through the
+  /// staging buffer with 16-byte stores, as a fused epilogue does, when the
+  /// ring of stages can hold it (wgmma::isStagedInRing: one workgroup per
+  /// tile); others store it straight from registers.
+  bool stagedStore = false;
 };
 
 /// For a MatmulWgmma kernel (after workgroup tiling and bufferization):

@@ -32,6 +32,34 @@
 // RUN: env GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.mlir | %strip_address > %t.modes
 // RUN: diff %t.ref %t.modes
 
+// Staged stores (staged-store): the five kernels whose ring holds the
+// staging buffer store their accumulators through it, then copy 16-byte
+// pieces to C; the other three store from registers.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a staged-store=true},gpucg-test-emulate-on-cpu)' -o %t.s.mlir
+// RUN: %mlir_runner_emulated %t.s.mlir | %strip_address > %t.s
+// RUN: diff %t.ref %t.s
+// RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.s.mlir | %strip_address > %t.s.modes
+// RUN: diff %t.ref %t.s.modes
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a staged-store=true})' \
+// RUN:   | FileCheck %s --check-prefix=STAGED
+// STAGED-LABEL: func.func @ws_f16
+// STAGED: memref.view %{{.+}}[%{{.+}}][] : memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>> to memref<128x136xf32, #gpu.address_space<workgroup>>
+// STAGED: nvvm.fence.proxy
+// STAGED: nvgpu.warpgroup.mma.store
+// STAGED: nvvm.barrier
+// STAGED: vector.transfer_read {{.+}} : memref<{{.+}}xf32{{.+}}#gpu.address_space<workgroup>>, vector<4xf32>
+// STAGED: vector.transfer_write {{.+}} : vector<4xf32>, memref<
+// A persistent grid reloads the ring for its next tile: no staging there.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a staged-store=true persistent=true persistent-workgroups=3})' \
+// RUN:   | FileCheck %s --check-prefix=STAGED-PERSISTENT
+// STAGED-PERSISTENT-LABEL: func.func @ws_f16
+// STAGED-PERSISTENT: scf.forall (%{{.+}}) in (3)
+// STAGED-PERSISTENT-NOT: xf32, #gpu.address_space<workgroup>>
+// STAGED-PERSISTENT: nvgpu.warpgroup.mma.store {{.+}} to memref<64x128xf32, strided
+// STAGED-LABEL: func.func @single_k_tile
+// STAGED-NOT: xf32, #gpu.address_space<workgroup>>
+// STAGED: nvgpu.warpgroup.mma.store {{.+}} to memref<64x64xf32, strided
+
 // Persistent grids (warp-specialized kernels of more tiles loop over them
 // on 3 or 1 workgroups, stages and phases running on across tiles):
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p3.mlir
