@@ -24,6 +24,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir {
 namespace gpucg {
@@ -61,7 +62,11 @@ static std::optional<GridDim> getStaticGridDim(scf::ForallOp forallOp,
         getConstantIntValue(forallOp.getMixedStep()[pos]);
     if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
       return std::nullopt;
-    int64_t count = llvm::divideCeilSigned(*upper - *lower, *step);
+    // Bounds far apart enough to overflow are no grid to reorder.
+    std::optional<int64_t> extent = llvm::checkedSub(*upper, *lower);
+    if (!extent)
+      return std::nullopt;
+    int64_t count = llvm::divideCeilSigned(*extent, *step);
     return GridDim{forallOp.getInductionVars()[pos], *lower, *step, count};
   }
   return std::nullopt;
@@ -83,7 +88,8 @@ bool mlir::gpucg::reorderWorkgroups(RewriterBase &rewriter,
   int64_t rowsPerGroup = std::min(groupSize, y->count);
   while (y->count % rowsPerGroup != 0)
     --rowsPerGroup;
-  if (rowsPerGroup < 2)
+  std::optional<int64_t> perGroup = llvm::checkedMul(rowsPerGroup, x->count);
+  if (rowsPerGroup < 2 || !perGroup)
     return false;
 
   OpBuilder::InsertionGuard guard(rewriter);
@@ -103,10 +109,9 @@ bool mlir::gpucg::reorderWorkgroups(RewriterBase &rewriter,
   Value linear = apply(((d0 - y->lower).floorDiv(y->step)) * x->count +
                            (d1 - x->lower).floorDiv(x->step),
                        {y->iv, x->iv});
-  int64_t perGroup = rowsPerGroup * x->count;
   Value row =
-      apply(d0.floorDiv(perGroup) * rowsPerGroup + d0 % rowsPerGroup, linear);
-  Value col = apply((d0 % perGroup).floorDiv(rowsPerGroup), linear);
+      apply(d0.floorDiv(*perGroup) * rowsPerGroup + d0 % rowsPerGroup, linear);
+  Value col = apply((d0 % *perGroup).floorDiv(rowsPerGroup), linear);
   Value newY = apply(d0 * y->step + y->lower, row);
   Value newX = apply(d0 * x->step + x->lower, col);
 
