@@ -54,8 +54,10 @@ func.func @offset_bounds_and_batches() {
 // -----
 
 /// Groups are whole: with 5 rows no divisor of 5 is 2, so the order stays;
-/// likewise one row or one column of tiles, dynamic bounds, a loop without
-/// both x and y, and a loop over threads rather than workgroups.
+/// likewise one row or one column of tiles, dynamic bounds, bounds whose
+/// extent overflows int64 (UBSan's report in the checked build before), a
+/// loop without both x and y, and a loop over threads rather than
+/// workgroups.
 // CHECK-LABEL: func.func @left_alone
 //   CHECK-NOT:   affine.apply
 //       CHECK:   return
@@ -67,6 +69,9 @@ func.func @left_alone(%n: index) {
     "test.use"(%i, %j) : (index, index) -> ()
   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
   scf.forall (%i, %j) = (0, 0) to (%n, 384) step (128, 128) {
+    "test.use"(%i, %j) : (index, index) -> ()
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  scf.forall (%i, %j) = (-9223372036854775807, 0) to (9223372036854775807, 384) step (4611686018427387904, 128) {
     "test.use"(%i, %j) : (index, index) -> ()
   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
   scf.forall (%i) = (0) to (512) step (128) {
