@@ -147,19 +147,28 @@ def first_error(text):
     return lines[0].strip() if lines else "(no output)"
 
 
+def compile_options(args):
+    """The gpucg-compile options, beyond chip, format and output-dir, that
+    the command line asks for: in every case's pipeline and in the
+    manifest's `options` line, so that a kernels directory says how its
+    kernels were made."""
+    options = []
+    if args.wgmma_persistent is not None:
+        options += ["wgmma-persistent=true",
+                    f"wgmma-persistent-workgroups={args.wgmma_persistent}"]
+    if args.wgmma_staged_store:
+        options.append("wgmma-staged-store=true")
+    if args.workgroup_group_size:
+        options.append(f"workgroup-group-size={args.workgroup_group_size}")
+    return options
+
+
 def compile_case(case, args, gpucg_opt, out_dir):
     """Returns (case, kernels or None, seconds, message)."""
     source = os.path.join(out_dir, "src", case.key + ".mlir")
     with open(source, "w", encoding="utf-8") as handle:
         handle.write(mlir_source(case, args.chip))
-    options = ""
-    if args.wgmma_persistent is not None:
-        options = (" wgmma-persistent=true wgmma-persistent-workgroups="
-                   f"{args.wgmma_persistent}")
-    if args.wgmma_staged_store:
-        options += " wgmma-staged-store=true"
-    if args.workgroup_group_size:
-        options += f" workgroup-group-size={args.workgroup_group_size}"
+    options = "".join(" " + option for option in compile_options(args))
     pipeline = (f"builtin.module(gpucg-compile{{chip={args.chip} "
                 f"format={args.format} output-dir={out_dir}{options}}})")
     with tempfile.TemporaryDirectory(prefix="gpucg-bench-") as scratch:
@@ -247,10 +256,12 @@ def write_manifest(out_dir, args, results):
         "# case KEY ok ABI...: the .abi files its host function launches, "
         "in order",
         "# case KEY failed: gpucg-compile failed; logs/KEY.log says why",
+        "# options: the gpucg-compile options beyond chip and format",
         "manifest 1",
         f"chip {args.chip}",
         f"format {FORMATS[args.format]}",
         f"commit {args.commit}",
+        "options " + (" ".join(compile_options(args)) or "none"),
         "created " + datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     ]
     for case, kernels, _, _ in results:

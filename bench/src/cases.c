@@ -419,6 +419,27 @@ static int parseManifestLine(bench_manifest *manifest, char **tokens,
     manifest->entries[manifest->count++] = entry;
     return 1;
   }
+  if (strcmp(key, "options") == 0) {
+    /* The gpucg-compile options the kernels were made with, as words
+       (`none` for the defaults); kept, joined by spaces, for the header. */
+    if (count < 2) {
+      snprintf(message, size, "expected 'options none' or 'options WORD...'");
+      return 0;
+    }
+    size_t used = 0;
+    for (int i = 1; i < count; ++i) {
+      int written =
+          snprintf(manifest->options + used, sizeof manifest->options - used,
+                   "%s%s", i > 1 ? " " : "", tokens[i]);
+      if (written < 0 || (size_t)written >= sizeof manifest->options - used) {
+        snprintf(message, size, "options longer than %zu characters",
+                 sizeof manifest->options - 1);
+        return 0;
+      }
+      used += (size_t)written;
+    }
+    return 1;
+  }
   struct {
     const char *name;
     char *value;

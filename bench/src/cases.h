@@ -102,6 +102,7 @@ typedef struct bench_manifest {
   char format[16];
   char commit[128];
   char created[64];
+  char options[512]; /* gpucg-compile options, "none"; "" in older manifests */
   bench_manifest_entry *entries;
   int count;
 } bench_manifest;

@@ -252,9 +252,10 @@ static void listCases(const bench_case_list *cases, const options *opt,
     selected += isSelected(opt, &cases->cases[i]);
   printf("# %d cases", selected);
   if (manifest)
-    printf(", kernels from %s (chip %s, format %s)", manifest->path,
+    printf(", kernels from %s (chip %s, format %s, options %s)", manifest->path,
            manifest->chip[0] ? manifest->chip : "?",
-           manifest->format[0] ? manifest->format : "?");
+           manifest->format[0] ? manifest->format : "?",
+           manifest->options[0] ? manifest->options : "?");
   printf("\n");
   for (int i = 0; i < cases->count; ++i) {
     const bench_case *c = &cases->cases[i];
@@ -465,11 +466,15 @@ static void printHeader(FILE *out, const char *prefix, const session *s,
           s->cublas_version % 100);
   fprintf(out, "%scommit: %s\n", prefix, opt->commit ? opt->commit : "(not given)");
   if (manifest)
-    fprintf(out, "%skernels: %s (chip %s, format %s, compiled %s, gpucg %s)\n",
-            prefix, manifest->directory, manifest->chip[0] ? manifest->chip : "?",
+    fprintf(out,
+            "%skernels: %s (chip %s, format %s, compiled %s, gpucg %s, "
+            "options %s)\n",
+            prefix, manifest->directory,
+            manifest->chip[0] ? manifest->chip : "?",
             manifest->format[0] ? manifest->format : "?",
             manifest->created[0] ? manifest->created : "?",
-            manifest->commit[0] ? manifest->commit : "?");
+            manifest->commit[0] ? manifest->commit : "?",
+            manifest->options[0] ? manifest->options : "?");
   if (opt->check)
     fprintf(out,
             "%smethod: --check, one run each, every element compared; "
