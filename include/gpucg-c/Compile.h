@@ -89,11 +89,20 @@ typedef struct MlirGpucgCompileOptions {
   /// workgroups (0: the target's SM count) instead of one workgroup each.
   bool wgmmaPersistent;
   int64_t wgmmaPersistentWorkgroups;
+  /// gpucg-compile's wgmma-staged-store: MatmulWgmma kernels without a fused
+  /// epilogue store C through shared memory with 16-byte stores where their
+  /// ring holds the staging buffer.
+  bool wgmmaStagedStore;
+  /// gpucg-compile's workgroup-group-size: the workgroup loop's tiles start
+  /// in groups of this many rows, column by column, for L2 reuse (0 or 1:
+  /// row by row; negative: an error).
+  int64_t workgroupGroupSize;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
-/// deterministicReductions, no wgmmaPersistent (0 workgroups).
+/// deterministicReductions, no wgmmaPersistent (0 workgroups), no
+/// wgmmaStagedStore, workgroupGroupSize 0.
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

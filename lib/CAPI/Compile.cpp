@@ -53,6 +53,8 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.deterministicReductions = false;
   options.wgmmaPersistent = false;
   options.wgmmaPersistentWorkgroups = 0;
+  options.wgmmaStagedStore = false;
+  options.workgroupGroupSize = 0;
   return options;
 }
 
@@ -205,6 +207,8 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.deterministicReductions = options.deterministicReductions;
   compile.wgmmaPersistent = options.wgmmaPersistent;
   compile.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
+  compile.wgmmaStagedStore = options.wgmmaStagedStore;
+  compile.workgroupGroupSize = options.workgroupGroupSize;
   gpucg::buildCompilePipeline(pm, compile);
   return success();
 }

@@ -121,6 +121,8 @@ class MlirGpucgCompileOptions(Structure):
         ("deterministicReductions", c_bool),
         ("wgmmaPersistent", c_bool),
         ("wgmmaPersistentWorkgroups", c_int64),
+        ("wgmmaStagedStore", c_bool),
+        ("workgroupGroupSize", c_int64),
     ]
 
 

@@ -109,7 +109,8 @@ def _read_source(source):
 def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             features="", opt_level=3, bare_pointers=True, generic=False,
             verify_each=True, deterministic_reductions=False,
-            wgmma_persistent=None, source_name=None) -> CompileResult:
+            wgmma_persistent=None, wgmma_staged_store=False,
+            workgroup_group_size=0, source_name=None) -> CompileResult:
     """Compiles MLIR `source` (text, or a pathlib.Path to read).
 
     Without `pipeline`: gpucg-compile for `chip` (None: the module's
@@ -123,6 +124,11 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     `wgmma_persistent` (a workgroup count, 0: one per SM) puts sm_90a's
     warp-specialized wgmma kernels on a persistent grid of that many
     workgroups (gpucg-compile's wgmma-persistent); None: one per tile.
+    `wgmma_staged_store` stores C of wgmma kernels without a fused epilogue
+    through shared memory in 16-byte pieces (gpucg-compile's
+    wgmma-staged-store). `workgroup_group_size` starts the tiles in groups
+    of that many rows, column by column (gpucg-compile's
+    workgroup-group-size; 0: row by row).
 
     Raises CompileError with the diagnostics on any failure.
     """
@@ -155,6 +161,11 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
                              f"per SM), not {wgmma_persistent}")
         options.wgmmaPersistent = True
         options.wgmmaPersistentWorkgroups = wgmma_persistent
+    if workgroup_group_size < 0:
+        raise ValueError("workgroup_group_size is a number of tile rows (0: "
+                         f"row by row), not {workgroup_group_size}")
+    options.wgmmaStagedStore = wgmma_staged_store
+    options.workgroupGroupSize = workgroup_group_size
 
     diagnostics = []
     kernels = []

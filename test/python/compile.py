@@ -118,6 +118,30 @@ class CompileTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             gpucg.compile(WGMMA_MATMUL, chip="sm_90a", wgmma_persistent=-1)
 
+    def test_wgmma_staged_store(self):
+        # Without an epilogue C goes from the accumulator registers in 32-bit
+        # stores; staged, through shared memory in 16-byte pieces. K = 256:
+        # a ring of 4 stages, large enough to hold the staging buffer.
+        source = WGMMA_MATMUL.replace("256x128xf16", "256x256xf16").replace(
+            "128x256xf16", "256x256xf16")
+        plain = gpucg.compile(source, chip="sm_90a").output
+        staged = gpucg.compile(source, chip="sm_90a",
+                               wgmma_staged_store=True).output
+        self.assertNotIn("st.global.v4.b32", plain)
+        self.assertIn("ld.shared.v4.b32", staged)
+        self.assertIn("st.global.v4.b32", staged)
+
+    def test_workgroup_group_size(self):
+        # 2 x 2 tiles in groups of 2 rows: the kernel computes another tile
+        # index from its block id; groups of 1 are the launch order.
+        compile = lambda size: gpucg.compile(
+            WGMMA_MATMUL, chip="sm_90a", workgroup_group_size=size).output
+        plain = compile(0)
+        self.assertEqual(compile(1), plain)
+        self.assertNotEqual(compile(2), plain)
+        with self.assertRaises(ValueError):
+            compile(-1)
+
     def test_deterministic_reductions(self):
         # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and
         # added atomically, unless float sums must not depend on the order.
