@@ -1460,11 +1460,40 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
   return text;
 }
 
+/// Whether matmul `op` is a matrix-vector product (M or N is 1) whose
+/// operands both run along K, its innermost loop, contiguously: `A * B^T`
+/// with M = 1 (a linear layer on one token) or N = 1. Each output element
+/// is then a dot product of two contiguous rows, which WarpReduction
+/// reduces with one warp-wide 128-bit step after another; a tensor-core
+/// tile would use 1 of its 16 rows and leave too few workgroups to keep
+/// the memory busy.
+static bool isRowwiseMatrixVectorProduct(linalg::LinalgOp op,
+                                         const MatmulShape &shape) {
+  if (shape.m() != 1 && shape.n() != 1)
+    return false;
+  if (shape.kPos != op.getNumLoops() - 1)
+    return false;
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    return map.getNumResults() > 0 &&
+           map.getResults().back() ==
+               getAffineDimExpr(shape.kPos, op->getContext());
+  });
+}
+
 LoweringStrategy
 mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
                                     MmaPreference mmaPreference,
                                     bool deterministicReductions) {
   if (std::optional<MatmulShape> shape = getMatmulShape(rootOp)) {
+    // A matrix-vector product is a reduction of rows, not a tensor-core
+    // matmul, unless a tensor-core pipeline was asked for by name.
+    if (mmaPreference == MmaPreference::Auto &&
+        isRowwiseMatrixVectorProduct(rootOp, *shape))
+      if (auto strategy = selectWarpReductionStrategy(
+              rootOp, target, /*anyRowSize=*/false, deterministicReductions))
+        if (!findGridOverflow(rootOp, strategy->loweringConfig.getTileSizes(0)))
+          return *strategy;
     if (mmaPreference == MmaPreference::Auto ||
         mmaPreference == MmaPreference::Wgmma)
       if (auto strategy = selectWgmmaStrategy(rootOp, *shape, target))
