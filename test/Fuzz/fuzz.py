@@ -679,6 +679,11 @@ def gen_contraction(rng, k, ctx, kind):
         rng.shuffle(roles)
     idx = {r: i for i, r in enumerate(roles)}
     loops = pick_loops(rng, len(roles), ctx)
+    if roles[-1] == "k" and rng.random() < 0.2:
+        # A matrix-vector product (M or N of 1, K in whole warp steps):
+        # the strategy's WarpReduction plan when A and B run along K.
+        loops[idx[rng.choice(["m", "n"])]] = 1
+        loops[idx["k"]] = rng.choice([256, 512, 1024, 4096])
     pre = [idx["b"]] if batch else []
     a_map = pre + [idx["m"], idx["k"]]
     b_map = pre + [idx["k"], idx["n"]]
