@@ -659,10 +659,10 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   if (!isZeroFilled(op.getDpsInitOperand(0)->get()))
     return "its accumulator is not a linalg.fill of zero in the kernel (a "
            "warpgroup accumulator starts at zero; nvgpu has no load of one)";
-  // Workgroup tiling fuses the matmul into a chain of consumers, each the
-  // only user of the result before it
-  // (gpucg-tile-and-distribute-to-workgroups); any other user would stay
-  // outside the kernel. The chain ends in a result that is only returned.
+  // Workgroup tiling fuses the matmul into a chain of elementwise consumers
+  // (getFusedElementwiseConsumer decides each link); any other user would
+  // stay outside the kernel. The chain ends in a result that is only
+  // returned. Each link must also be one the epilogue runs.
   auto isReturn = [](Operation *user) {
     return user->hasTrait<OpTrait::ReturnLike>();
   };
@@ -697,6 +697,14 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
       os << "its consumer '" << user->getName() << "' has "
          << consumer->getNumResults()
          << " results; workgroup tiling fuses consumers of one result";
+      return text;
+    }
+    if (getFusedElementwiseConsumer(value) != consumer) {
+      os << "its consumer '" << user->getName()
+         << "' is not fused by workgroup tiling, which takes elementwise ops "
+            "on tensors (parallel loops, permutation maps, a payload of "
+            "scalar elementwise ops) that read the result and write theirs "
+            "element for element";
       return text;
     }
     value = consumer->getResult(0);

@@ -34,9 +34,7 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-/// If `user` is an elementwise op on tensors that reads `value` with an
-/// identity map and writes its result with one too, returns it.
-static linalg::LinalgOp getIdentityElementwiseUser(Value value) {
+linalg::LinalgOp mlir::gpucg::getFusedElementwiseConsumer(Value value) {
   if (!value.hasOneUse())
     return {};
   auto user = dyn_cast<linalg::LinalgOp>(*value.getUsers().begin());
@@ -106,7 +104,7 @@ mlir::gpucg::getWorkgroupTilingTarget(linalg::LinalgOp rootOp,
 
   linalg::LinalgOp target = rootOp;
   while (linalg::LinalgOp user =
-             getIdentityElementwiseUser(target->getResult(0)))
+             getFusedElementwiseConsumer(target->getResult(0)))
     target = user;
   // Back in the root's loops: every loop the root tiles, its reductions
   // whole (the row program of a WarpReduction kernel).
@@ -114,7 +112,7 @@ mlir::gpucg::getWorkgroupTilingTarget(linalg::LinalgOp rootOp,
           getRowConsumer(target->getResult(0), rootOp, resultMap)) {
     target = rowUser;
     while (linalg::LinalgOp user =
-               getIdentityElementwiseUser(target->getResult(0)))
+               getFusedElementwiseConsumer(target->getResult(0)))
       target = user;
     return {target, tileSizes};
   }

@@ -359,3 +359,29 @@ func.func @two_results(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %d: ten
   } -> (tensor<256x256xf32>, tensor<256x256xf16>)
   return %1#0, %1#1 : tensor<256x256xf32>, tensor<256x256xf16>
 }
+
+// -----
+
+// A consumer whose payload holds an op that is not scalar elementwise (an
+// scf.if) is not elementwise in linalg's sense (linalg::isElementwise), so
+// workgroup tiling would leave it outside the workgroup loop: the strategy
+// refuses it rather than plan an epilogue that tiling never fuses.
+func.func @region_payload_consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %d: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its consumer 'linalg.generic' is not fused by workgroup tiling, which takes elementwise ops on tensors (parallel loops, permutation maps, a payload of scalar elementwise ops) that read the result and write theirs element for element}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %positive = arith.cmpf ogt, %x, %zero : f32
+    %r = scf.if %positive -> f32 {
+      scf.yield %x : f32
+    } else {
+      scf.yield %zero : f32
+    }
+    linalg.yield %r : f32
+  } -> tensor<256x256xf32>
+  return %1 : tensor<256x256xf32>
+}

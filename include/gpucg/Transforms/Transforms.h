@@ -131,6 +131,12 @@ void hoistLoopInvariantTransfers(RewriterBase &rewriter, Operation *root);
 LogicalResult optimizeVectorTransfers(RewriterBase &rewriter,
                                       FunctionOpInterface funcOp);
 
+/// The next link of the chain of elementwise consumers that workgroup tiling
+/// fuses after a root (getWorkgroupTilingTarget): the one user of `value`
+/// when it is an elementwise linalg op on tensors with one result that reads
+/// `value` and writes its result with identity maps; null otherwise.
+linalg::LinalgOp getFusedElementwiseConsumer(Value value);
+
 /// Returns the op that workgroup tiling tiles for root `rootOp` (fusing the
 /// rest of the kernel into its tiles) and that op's tile sizes: the last op
 /// of the chain of elementwise consumers of the root, whose loops are the
