@@ -66,6 +66,8 @@ enum class EmulatorType : int32_t {
   S8 = 5,
   U8 = 6,
   S32 = 7,
+  F8E4M3 = 8,
+  F8E5M2 = 9,
 };
 
 static bool isWorkgroupMemory(Type type) {
@@ -332,6 +334,20 @@ static FailureOr<EmulatorType> getMmaOperandType(Type type, bool tf32) {
     return EmulatorType::U8;
   if (type.isInteger(32))
     return EmulatorType::S32;
+  return failure();
+}
+
+/// The runtime's code of a wgmma operand type (f16, bf16, f8E4M3FN,
+/// f8E5M2), or failure.
+static FailureOr<EmulatorType> getWgmmaOperandType(Type type) {
+  if (type.isF16())
+    return EmulatorType::F16;
+  if (type.isBF16())
+    return EmulatorType::BF16;
+  if (isa<Float8E4M3FNType>(type))
+    return EmulatorType::F8E4M3;
+  if (isa<Float8E5M2Type>(type))
+    return EmulatorType::F8E5M2;
   return failure();
 }
 
@@ -1309,8 +1325,7 @@ struct WarpgroupMmaPattern : EmulationPattern<nvgpu::WarpgroupMmaOp> {
     Location loc = op.getLoc();
     MemRefType aTile = op.getDescriptorA().getType().getTensor();
     VectorType fragmented = op.getMatrixC().getType().getFragmented();
-    EmulatorType abType = *getMmaOperandType(aTile.getElementType(),
-                                             /*tf32=*/false);
+    EmulatorType abType = *getWgmmaOperandType(aTile.getElementType());
     SmallVector<Value> operands = {
         adaptor.getMatrixC(),
         adaptor.getDescriptorA(),
@@ -1400,9 +1415,10 @@ static LogicalResult checkHopperOp(Operation *op) {
     Type element = mma.getDescriptorA().getType().getTensor().getElementType();
     Type accumulator =
         mma.getMatrixC().getType().getFragmented().getElementType();
-    if (!element.isF16() && !element.isBF16())
-      return op->emitOpError() << "multiplies " << element
-                               << "; the emulator models f16 and bf16 wgmma";
+    if (failed(getWgmmaOperandType(element)))
+      return op->emitOpError()
+             << "multiplies " << element
+             << "; the emulator models f16, bf16, f8E4M3FN and f8E5M2 wgmma";
     if (!accumulator.isF32())
       return op->emitOpError() << "accumulates in " << accumulator
                                << "; the emulator models f32 accumulators";

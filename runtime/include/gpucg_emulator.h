@@ -196,7 +196,9 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_ldmatrix(int64_t row_address,
                                               const char *site);
 
 /* Element types of the matrix operations. In memory: f16, bf16 2 bytes; tf32
-   4 bytes (an f32 bit pattern); f32, s32 4 bytes; f64 8 bytes; s8, u8 1. */
+   4 bytes (an f32 bit pattern); f32, s32 4 bytes; f64 8 bytes; s8, u8 1;
+   the 8-bit floats e4m3 (MLIR's f8E4M3FN) and e5m2 (f8E5M2) 1, wgmma's
+   only. */
 enum {
   GPUCG_EMU_F16 = 0,
   GPUCG_EMU_BF16 = 1,
@@ -205,7 +207,9 @@ enum {
   GPUCG_EMU_F64 = 4,
   GPUCG_EMU_S8 = 5,
   GPUCG_EMU_U8 = 6,
-  GPUCG_EMU_S32 = 7
+  GPUCG_EMU_S32 = 7,
+  GPUCG_EMU_F8E4M3 = 8,
+  GPUCG_EMU_F8E5M2 = 9
 };
 
 /* nvgpu.mma.sync, PTX mma.sync.aligned.mMnNkK.row.col: D = A * B + C for an
@@ -390,7 +394,9 @@ gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements, const char *site);
    (transpose_b 1: row k of each b_swizzle-wide column block at k *
    b_swizzle, the blocks K * b_swizzle bytes apart), every byte address
    swizzled like a TMA box. M is a multiple of 64, N of 8 up to 256, K of
-   16; a and b are f16 or bf16 (ab_type). The thread's accumulator holds,
+   32 bytes of elements; a and b are f16, bf16 (K a multiple of 16), e4m3 or
+   e5m2 (K a multiple of 32, B K-major only: wgmma transposes 16-bit types
+   only) (ab_type). The thread's accumulator holds,
    for each 64-row block j and 8-column block c, f32 elements j*N/2 + 4c +
    0..3 at rows 64j + 16w + l/4 (+8 for elements 2, 3), columns 8c +
    2(l%4) (+1 for elements 1, 3), with w and l the thread's warp and lane

@@ -455,8 +455,7 @@ static void computeWgmma(const EmuThread *thread, const EmuWgmmaOp *op) {
   int32_t inWarpgroup = thread->linear % EMU_WARPGROUP_THREADS;
   int32_t warp = inWarpgroup / EMU_WARP_SIZE,
           lane = inWarpgroup % EMU_WARP_SIZE;
-  int32_t bytes =
-      op->abType == GPUCG_EMU_F16 || op->abType == GPUCG_EMU_BF16 ? 2 : 0;
+  int32_t bytes = emuElementBytes(op->abType);
   float *accumulator = (float *)(intptr_t)op->accumulator;
   int32_t perBlock = op->n / 2;
   /* B's N-major column blocks: swizzle-wide, K rows each. */
@@ -517,21 +516,31 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
                      const char *site) {
   EmuThread *thread = emuRequireThread("gpucg_emu_wgmma");
   site = site ? site : "(unknown nvgpu.warpgroup.mma)";
-  if (ab_type != GPUCG_EMU_F16 && ab_type != GPUCG_EMU_BF16)
-    emuFatal("%s: wgmma of element type %d; the emulator models f16 and bf16",
+  if (ab_type != GPUCG_EMU_F16 && ab_type != GPUCG_EMU_BF16 &&
+      ab_type != GPUCG_EMU_F8E4M3 && ab_type != GPUCG_EMU_F8E5M2)
+    emuFatal("%s: wgmma of element type %d; the emulator models f16, bf16, "
+             "e4m3 and e5m2",
              site, ab_type);
-  if (m < 64 || m % 64 != 0 || n < 8 || n > 256 || n % 8 != 0 || k < 16 ||
-      k % 16 != 0)
+  /* One wgmma reads 32 bytes of each row along K: k16 of 16-bit types, k32
+     of 8-bit ones. */
+  int32_t bytes = emuElementBytes(ab_type);
+  int32_t instructionK = 32 / bytes;
+  if (m < 64 || m % 64 != 0 || n < 8 || n > 256 || n % 8 != 0 ||
+      k < instructionK || k % instructionK != 0)
     emuFatal("%s: a %dx%dx%d wgmma; the emulator models M a multiple of 64, "
-             "N a multiple of 8 up to 256, K a multiple of 16",
-             site, m, n, k);
+             "N a multiple of 8 up to 256, K a multiple of %d",
+             site, m, n, k, instructionK);
+  if (bytes == 1 && transpose_b)
+    emuFatal("%s: an 8-bit wgmma with an N-major (transposed) B; wgmma "
+             "transposes 16-bit operands only",
+             site);
   if (a_swizzle != 128 && a_swizzle != 64 && a_swizzle != 32)
     emuFatal("%s: A without a swizzle of 32, 64 or 128 bytes (%d)", site,
              a_swizzle);
   if (b_swizzle != 128 && b_swizzle != 64 && b_swizzle != 32)
     emuFatal("%s: B without a swizzle of 32, 64 or 128 bytes (%d)", site,
              b_swizzle);
-  if (k * 2 > a_swizzle || (!transpose_b && k * 2 > b_swizzle))
+  if (k * bytes > a_swizzle || (!transpose_b && k * bytes > b_swizzle))
     emuFatal("%s: a K-major tile of K = %d does not fit one %d-byte swizzled "
              "row; the emulator models tiles of one row",
              site, k, transpose_b ? a_swizzle : b_swizzle);
@@ -557,7 +566,8 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
   int64_t bStart = b - (b - (int64_t)(intptr_t)gpucgEmu.memory) % b_swizzle;
   workgroupOffset(aStart, (int64_t)m * a_swizzle, "wgmma operand A", site);
   workgroupOffset(bStart,
-                  transpose_b ? (int64_t)(n * 2 + b_swizzle - 1) / b_swizzle *
+                  transpose_b ? (int64_t)(n * bytes + b_swizzle - 1) /
+                                    b_swizzle *
                                     k * b_swizzle
                               : (int64_t)n * b_swizzle,
                   "wgmma operand B", site);

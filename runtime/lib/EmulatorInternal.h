@@ -202,6 +202,8 @@ void emuLandCopies(EmuThread *thread, int32_t pendingGroups,
 void emuCompleteCollective(EmuThread **lanes, int32_t count);
 /* An element of a matrix operand as a double. */
 double emuLoadElement(int32_t type, const unsigned char *address);
+/* Bytes of an element of a matrix operand type (0 for an unknown one). */
+int emuElementBytes(int32_t type);
 
 /* EmulatorScheduler.c: parks the thread until its mbarrier wait is ready. */
 void emuWaitMbarrier(EmuThread *thread);

@@ -36,6 +36,30 @@ static double halfToDouble(uint16_t bits) {
   return sign * ldexp((double)(mantissa | 0x400), exponent - 25);
 }
 
+/* OCP 8-bit floats (MLIR's f8E4M3FN and f8E5M2, PTX's e4m3 and e5m2). e4m3
+   has no infinities: S.1111.111 is its only NaN. e5m2 is IEEE-like. */
+static double float8E4M3ToDouble(uint8_t bits) {
+  double sign = (bits & 0x80) ? -1.0 : 1.0;
+  int exponent = (bits >> 3) & 0xF;
+  int mantissa = bits & 0x7;
+  if (exponent == 0xF && mantissa == 0x7)
+    return (double)NAN;
+  if (exponent == 0) /* zero, subnormal: mantissa * 2^-9 */
+    return sign * ldexp((double)mantissa, -9);
+  return sign * ldexp((double)(mantissa | 0x8), exponent - 10);
+}
+
+static double float8E5M2ToDouble(uint8_t bits) {
+  double sign = (bits & 0x80) ? -1.0 : 1.0;
+  int exponent = (bits >> 2) & 0x1F;
+  int mantissa = bits & 0x3;
+  if (exponent == 0x1F)
+    return mantissa ? (double)NAN : sign * (double)INFINITY;
+  if (exponent == 0) /* zero, subnormal: mantissa * 2^-16 */
+    return sign * ldexp((double)mantissa, -16);
+  return sign * ldexp((double)(mantissa | 0x4), exponent - 17);
+}
+
 /* Rounds a non-negative value below 2^52 to an integer, ties to even. */
 static double roundHalfEven(double value) {
   double floorValue = floor(value);
@@ -103,15 +127,19 @@ static int elementBytes(int32_t type) {
     return 8;
   case GPUCG_EMU_S8:
   case GPUCG_EMU_U8:
+  case GPUCG_EMU_F8E4M3:
+  case GPUCG_EMU_F8E5M2:
     return 1;
   }
   return 0;
 }
 
+int emuElementBytes(int32_t type) { return elementBytes(type); }
+
 static const char *typeName(int32_t type) {
-  static const char *names[] = {"f16", "bf16", "tf32", "f32",
-                                "f64", "s8",   "u8",   "s32"};
-  return type >= 0 && type <= GPUCG_EMU_S32 ? names[type] : "unknown type";
+  static const char *names[] = {"f16", "bf16", "tf32", "f32",  "f64",
+                                "s8",  "u8",   "s32",  "e4m3", "e5m2"};
+  return type >= 0 && type <= GPUCG_EMU_F8E5M2 ? names[type] : "unknown type";
 }
 
 /* Every operand element as a double: exact for every type here. */
@@ -152,6 +180,10 @@ static double loadElement(int32_t type, const unsigned char *address) {
     memcpy(&value, address, 8);
     return value;
   }
+  case GPUCG_EMU_F8E4M3:
+    return float8E4M3ToDouble(*address);
+  case GPUCG_EMU_F8E5M2:
+    return float8E5M2ToDouble(*address);
   case GPUCG_EMU_S8:
     return (double)(int8_t)*address;
   case GPUCG_EMU_U8:

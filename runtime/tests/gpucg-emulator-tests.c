@@ -1744,6 +1744,104 @@ static int wgmmaCommand(int n, int transposeB, int stage) {
   return mismatches || storeMismatches ? 1 : 0;
 }
 
+/* wgmma m64n8k32 of 8-bit floats: every bit pattern of e4m3 or e5m2 once.
+   A is one-hot (A[r][k] = 1 for k = r % 32) and B K-major, so that
+   D[r][c] = B[r % 32][c], and B[k][c] holds pattern 32 c + k; NaN and
+   infinity patterns are replaced by zero (0 * NaN would spread to the
+   whole column). The expected values come from the OCP 8-bit float
+   definitions written out here, not from the emulator's decoders. */
+typedef struct Float8Run {
+  int type; /* GPUCG_EMU_F8E4M3 or GPUCG_EMU_F8E5M2 */
+  float fragments[128][4];
+} Float8Run;
+
+/* Whether `bits` is a NaN or an infinity of `type`. */
+static int float8IsSpecial(int type, int bits) {
+  if (type == GPUCG_EMU_F8E4M3)
+    return (bits & 0x7F) == 0x7F;
+  return (bits & 0x7C) == 0x7C;
+}
+
+/* (-1)^s x 2^(e - bias) x 1.m, or 2^(1 - bias) x 0.m for e = 0. */
+static double float8Value(int type, int bits) {
+  int mantissaBits = type == GPUCG_EMU_F8E4M3 ? 3 : 2;
+  int bias = type == GPUCG_EMU_F8E4M3 ? 7 : 15;
+  int exponent = (bits & 0x7F) >> mantissaBits;
+  double fraction =
+      (double)(bits & ((1 << mantissaBits) - 1)) / (1 << mantissaBits);
+  double magnitude = exponent == 0 ? ldexp(fraction, 1 - bias)
+                                   : ldexp(1.0 + fraction, exponent - bias);
+  return bits & 0x80 ? -magnitude : magnitude;
+}
+
+static int float8Pattern(int type, int k, int column) {
+  int bits = 32 * column + k;
+  return float8IsSpecial(type, bits) ? 0 : bits;
+}
+
+static void float8Body(void *closure) {
+  Float8Run *run = closure;
+  int thread = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  /* A at 0: 64 rows of 128 bytes (32 used), swizzled; B at 8192: 8 rows
+     (columns of B) of 128 bytes, K-major. */
+  if (thread == 0) {
+    unsigned char one = run->type == GPUCG_EMU_F8E4M3 ? 0x38 : 0x3C;
+    for (int r = 0; r < 64; ++r)
+      for (int k = 0; k < 32; ++k)
+        memory[swizzled128(r, k)] = k == r % 32 ? one : 0;
+    for (int c = 0; c < 8; ++c)
+      for (int k = 0; k < 32; ++k)
+        memory[8192 + swizzled128(c, k)] =
+            (unsigned char)float8Pattern(run->type, k, c);
+  }
+  gpucg_emu_barrier("test.mlir:380:5: gpu.barrier");
+  float accumulator[4];
+  gpucg_emu_wgmma_init(addressOf(accumulator), 4,
+                       "test.mlir:381:5: init.accumulator");
+  gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
+                  addressOf(memory + 8192), 64, 8, 32, run->type, 128, 128, 0,
+                  0, "test.mlir:382:5: wgmma");
+  memcpy(run->fragments[thread], accumulator, sizeof(accumulator));
+}
+
+static int float8Command(const char *name) {
+  static Float8Run run;
+  memset(&run, 0, sizeof(run));
+  if (strcmp(name, "e4m3") == 0)
+    run.type = GPUCG_EMU_F8E4M3;
+  else if (strcmp(name, "e5m2") == 0)
+    run.type = GPUCG_EMU_F8E5M2;
+  else
+    return -1;
+  launch1d(128, 8192 + 8 * 128, float8Body, &run);
+  int mismatches = 0, finite = 0;
+  double largest = 0, smallest = INFINITY;
+  for (int thread = 0; thread < 128; ++thread)
+    for (int i = 0; i < 4; ++i) {
+      int row, col;
+      wgmmaD(thread / 32, thread % 32, i, &row, &col);
+      int bits = float8Pattern(run.type, row % 32, col);
+      double expected = float8Value(run.type, bits);
+      if (row < 32 && bits == 32 * col + row % 32) {
+        ++finite;
+        if (fabs(expected) > largest)
+          largest = fabs(expected);
+        if (expected != 0 && fabs(expected) < smallest)
+          smallest = fabs(expected);
+      }
+      if (run.fragments[thread][i] != (float)expected) {
+        ++mismatches;
+        CHECK(0, "%s: pattern 0x%02x (row %d col %d): %g, expected %g", name,
+              bits, row, col, run.fragments[thread][i], expected);
+      }
+    }
+  printf("wgmma m64n8k32 %s K-major B: %d finite patterns, %d mismatches, "
+         "largest %g, smallest 2^%d\n",
+         name, finite, mismatches, largest, (int)log2(smallest));
+  return mismatches ? 1 : 0;
+}
+
 static void deadlockBody(void *closure) {
   (void)closure;
   int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:330:5: create");
@@ -1773,6 +1871,16 @@ static void inFlightBody(void *closure) {
                         "test.mlir:352:5: mma.store");
 }
 
+static void float8TransposedBody(void *closure) {
+  (void)closure;
+  unsigned char *memory = workgroupMemory();
+  float accumulator[4];
+  gpucg_emu_wgmma_init(addressOf(accumulator), 4, "test.mlir:390:5: init");
+  gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
+                  addressOf(memory + 8192), 64, 8, 32, GPUCG_EMU_F8E4M3, 128,
+                  128, 1, 0, "test.mlir:391:5: wgmma");
+}
+
 static void storeShapeBody(void *closure) {
   (void)closure;
   float accumulator[4], stored[64 * 8];
@@ -1796,6 +1904,8 @@ static int hopperErrorCommand(const char *name) {
     launch1d(1, 0, uninitializedBody, NULL);
   } else if (strcmp(name, "wgmma-in-flight") == 0) {
     launch1d(1, 8192 + 128 * 8, inFlightBody, NULL);
+  } else if (strcmp(name, "wgmma-f8-transposed") == 0) {
+    launch1d(1, 8192 + 32 * 128, float8TransposedBody, NULL);
   } else if (strcmp(name, "wgmma-store-shape") == 0) {
     launch1d(1, 0, storeShapeBody, NULL);
   } else if (strcmp(name, "tensor-map-box") == 0) {
@@ -1930,7 +2040,7 @@ static const char *Commands[] = {
     "{1,2,4} {0,1} | ldmatrix-mma | shuffle THREADS WIDTH | shuffle-show "
     "THREADS WIDTH | barrier | named-barrier | order | ids | async-copy | "
     "stack | tma | "
-    "wgmma N {K,N} {plain,changed,tall} | "
+    "wgmma N {K,N} {plain,changed,tall} | wgmma-f8 {e4m3,e5m2} | "
     "NAME-error | list",
 };
 
@@ -1986,6 +2096,8 @@ int main(int argc, char **argv) {
                           strcmp(argv[4], "changed") == 0 ? 1
                           : strcmp(argv[4], "tall") == 0  ? 2
                                                           : 0);
+  else if (argc == 3 && strcmp(command, "wgmma-f8") == 0)
+    status = float8Command(argv[2]);
   else if (argc == 2 && strcmp(command, "list") == 0)
     status = listCommand();
   else if (argc == 2 && length > 6 &&

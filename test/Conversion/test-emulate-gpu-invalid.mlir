@@ -304,23 +304,27 @@ func.func @tma_multicast(%a: memref<64x64xf16>) {
 
 // -----
 
-// wgmma of fp8.
-!map = !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FN, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
-!da = !nvgpu.warpgroup.descriptor<tensor = memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>>
-!db = !nvgpu.warpgroup.descriptor<tensor = memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>>
-func.func @wgmma_fp8(%t: memref<64x128xf8E4M3FN>) {
+// wgmma of tf32 (whose tiles no TMA box of 128-byte rows holds: the map
+// is of f16).
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!da = !nvgpu.warpgroup.descriptor<tensor = memref<64x8xtf32, #gpu.address_space<workgroup>>>
+!db = !nvgpu.warpgroup.descriptor<tensor = memref<8x64xtf32, #gpu.address_space<workgroup>>>
+func.func @wgmma_tf32(%t: memref<64x64xf16>) {
   %c64 = arith.constant 64 : index
-  %c128 = arith.constant 128 : index
-  %u = memref.cast %t : memref<64x128xf8E4M3FN> to memref<*xf8E4M3FN>
-  %m = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xf8E4M3FN> -> !map
+  %u = memref.cast %t : memref<64x64xf16> to memref<*xf16>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
-             workgroup(%wa : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, %wb : memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>) {
-    %da = nvgpu.warpgroup.generate.descriptor %wa, %m : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, !map -> !da
-    %db = nvgpu.warpgroup.generate.descriptor %wb, %m : memref<32x64xf8E4M3FN, #gpu.address_space<workgroup>>, !map -> !db
+             workgroup(%w : memref<4096xi8, #gpu.address_space<workgroup>>) {
+    %c0 = arith.constant 0 : index
+    %c2048 = arith.constant 2048 : index
+    %wa = memref.view %w[%c0][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<64x8xtf32, #gpu.address_space<workgroup>>
+    %wb = memref.view %w[%c2048][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<8x64xtf32, #gpu.address_space<workgroup>>
+    %da = nvgpu.warpgroup.generate.descriptor %wa, %m : memref<64x8xtf32, #gpu.address_space<workgroup>>, !map -> !da
+    %db = nvgpu.warpgroup.generate.descriptor %wb, %m : memref<8x64xtf32, #gpu.address_space<workgroup>>, !map -> !db
     %acc = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
-    // expected-error @below {{multiplies 'f8E4M3FN'; the emulator models f16 and bf16 wgmma}}
+    // expected-error @below {{multiplies 'tf32'; the emulator models f16, bf16, f8E4M3FN and f8E5M2 wgmma}}
     %r = nvgpu.warpgroup.mma %da, %db, %acc : !da, !db, !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
     gpu.terminator
   }
