@@ -141,3 +141,67 @@ func.func @ldmatrix_bf16_transposed(%m: memref<64x64xbf16, 3>, %i: index) -> vec
   %r = nvgpu.ldmatrix %m[%i, %i] {numTiles = 2 : i32, transpose = true} : memref<64x64xbf16, 3> -> vector<2x2xbf16>
   return %r : vector<2x2xbf16>
 }
+
+// -----
+
+/// Tensor maps of 8-bit floats and of signless 8- and 16-bit integers, which
+/// upstream has no CUtensorMapDataType for (its release build encodes them
+/// as BFLOAT16, 2-byte elements): unsigned integers of their width, UINT8
+/// (0) and UINT16 (1), as the kernel ABI's runtime encodes them. The other
+/// arguments are upstream's: rank and descriptor, interleave none (0),
+/// swizzle 128b (3), L2 promotion none (0), OOB zero (0), the box on the
+/// stack.
+// CHECK-LABEL: func.func @tensor_map_e4m3
+//       CHECK:   %[[RANK:.+]] = llvm.extractvalue %{{.+}}[0] : !llvm.struct<(i64, ptr)>
+//       CHECK:   %[[DESC:.+]] = llvm.extractvalue %{{.+}}[1] : !llvm.struct<(i64, ptr)>
+//       CHECK:   %[[BOX:.+]] = llvm.alloca %{{.+}} x i64
+//       CHECK:   llvm.store %{{.+}}, %{{.+}} : i64, !llvm.ptr
+//       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(0 : i64) : i64
+//       CHECK:   %[[SWIZZLE:.+]] = llvm.mlir.constant(3 : i64) : i64
+//       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%[[RANK]], %[[DESC]], %[[TYPE]], %{{.+}}, %[[SWIZZLE]], %{{.+}}, %{{.+}}, %[[BOX]])
+// CHECK-LABEL: func.func @tensor_map_e5m2
+//       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(0 : i64) : i64
+//       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.+}}, %{{.+}}, %[[TYPE]],
+// CHECK-LABEL: func.func @tensor_map_i8
+//       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(0 : i64) : i64
+//       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.+}}, %{{.+}}, %[[TYPE]],
+// CHECK-LABEL: func.func @tensor_map_i16
+//       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(1 : i64) : i64
+//       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.+}}, %{{.+}}, %[[TYPE]],
+/// f16 is upstream's: FLOAT16 (6).
+// CHECK-LABEL: func.func @tensor_map_f16
+//       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(6 : i32) : i64
+//       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.+}}, %{{.+}}, %[[TYPE]],
+func.func @tensor_map_e4m3(%t: memref<128x256xf8E4M3FN>) -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FN, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %u = memref.cast %t : memref<128x256xf8E4M3FN> to memref<*xf8E4M3FN>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xf8E4M3FN> -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FN, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  return %m : !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FN, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+}
+func.func @tensor_map_e5m2(%t: memref<128x256xf8E5M2>) -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E5M2, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %u = memref.cast %t : memref<128x256xf8E5M2> to memref<*xf8E5M2>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xf8E5M2> -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E5M2, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  return %m : !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E5M2, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+}
+func.func @tensor_map_i8(%t: memref<128x256xi8>) -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xi8, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %u = memref.cast %t : memref<128x256xi8> to memref<*xi8>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xi8> -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xi8, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  return %m : !nvgpu.tensormap.descriptor<tensor = memref<64x128xi8, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+}
+func.func @tensor_map_i16(%t: memref<128x256xi16>) -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xi16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %t : memref<128x256xi16> to memref<*xi16>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xi16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xi16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  return %m : !nvgpu.tensormap.descriptor<tensor = memref<64x64xi16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+}
+func.func @tensor_map_f16(%t: memref<128x256xf16>) -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
+  %c64 = arith.constant 64 : index
+  %u = memref.cast %t : memref<128x256xf16> to memref<*xf16>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  return %m : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+}
