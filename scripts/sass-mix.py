@@ -32,7 +32,10 @@
 #   LDL N           local-memory loads: spills and stack arrays (LDL.*)
 #   STL N           local-memory stores (STL.*)
 #   BAR N           barriers (BAR.*: bar.sync, __syncthreads, bar.arrive, ...)
-#   HGMMA N         warpgroup MMAs (HGMMA.*: wgmma.mma_async, sm_90a)
+#   HGMMA N         warpgroup MMAs of 16-bit operands (HGMMA.*: wgmma.mma_async,
+#                   sm_90a)
+#   QGMMA N         warpgroup MMAs of 8-bit floats (QGMMA.*: wgmma.mma_async
+#                   .e4m3/.e5m2)
 #   UTMALDG N       TMA tensor loads (UTMALDG.*: cp.async.bulk.tensor)
 #   UTMASTG N       TMA tensor stores (UTMASTG.*)
 #   SYNCS N         mbarrier operations (SYNCS.*: init, arrive, expect_tx,
@@ -68,8 +71,8 @@ import tempfile
 
 SASS_CATEGORIES = [
     "HMMA", "LDSM", "LDGSTS", "LDGDEPBAR", "DEPBAR", "LDG", "LDG.E.128", "STG",
-    "STG.E.128", "LDS", "STS", "LDL", "STL", "BAR", "HGMMA", "UTMALDG",
-    "UTMASTG", "SYNCS",
+    "STG.E.128", "LDS", "STS", "LDL", "STL", "BAR", "HGMMA", "QGMMA",
+    "UTMALDG", "UTMASTG", "SYNCS",
 ]
 PTXAS_FIELDS = ["registers", "spill_stores", "spill_loads", "stack_frame",
                 "shared_memory"]
@@ -137,8 +140,8 @@ def category_of(opcode):
     base, modifiers = parts[0], parts[1:]
     categories = []
     if base in ("HMMA", "LDSM", "LDGSTS", "LDGDEPBAR", "DEPBAR", "LDG", "STG",
-                "LDS", "STS", "LDL", "STL", "BAR", "HGMMA", "UTMALDG",
-                "UTMASTG", "SYNCS"):
+                "LDS", "STS", "LDL", "STL", "BAR", "HGMMA", "QGMMA",
+                "UTMALDG", "UTMASTG", "SYNCS"):
         categories.append(base)
     if base in ("LDG", "STG") and "128" in modifiers:
         categories.append(base + ".E.128")

@@ -624,19 +624,20 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
     return "it has batch loops (MatmulWgmma tiles plain matmuls)";
   if (!shape->isStatic())
     return "its shapes are dynamic";
-  if (!((shape->aType.isF16() && shape->bType.isF16()) ||
-        (shape->aType.isBF16() && shape->bType.isBF16())) ||
-      !shape->cType.isF32()) {
-    os << "it computes " << shape->cType << " += " << shape->aType << " * "
-       << shape->bType
-       << "; MatmulWgmma takes f16 or bf16 operands with an f32 accumulator";
-    return text;
-  }
   // A row-major M x K, B K x N or N x K (TMA boxes of 128-byte rows along
   // K or N), C M x N.
-  if (!getWgmmaBLayout(op))
+  std::optional<WgmmaBLayout> bLayout = getWgmmaBLayout(op);
+  if (!bLayout)
     return "its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n] "
            "(a transposed A or C is not supported)";
+  std::string typeReason = wgmma::whyNoElementTypes(
+      shape->aType, shape->bType, shape->cType,
+      *bLayout == WgmmaBLayout::KContiguous);
+  if (!typeReason.empty()) {
+    os << "it computes " << shape->cType << " += " << shape->aType << " * "
+       << shape->bType << "; " << typeReason;
+    return text;
+  }
   int64_t tileK = getWgmmaKTile(shape->aType);
   if (shape->m() % kWgmmaM != 0 || shape->n() % tileK != 0 ||
       shape->k() % tileK != 0) {
@@ -878,7 +879,9 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
   if (*getWgmmaBLayout(op) == WgmmaBLayout::KContiguous && rows != kWgmmaM)
     return op.emitOpError()
            << "pipeline MatmulWgmma multiplies a K-contiguous B (B[n, k]) "
-              "one k16 step at a time, which takes 64 rows per multiplying "
+              "one k"
+           << wgmma::kInstructionKBytes / getByteWidth(shape.aType)
+           << " step at a time, which takes 64 rows per multiplying "
               "warpgroup, got "
            << rows;
   if (tileN < wantedK || tileN > wgmma::kMaxN || tileN % wantedK != 0)

@@ -19,7 +19,7 @@
 //           stage and declares its bytes (expect_tx); the multiplying
 //           warpgroups wait on the stage's phase and issue the K step's
 //           wgmma groups, one per 64-row accumulator in registers (and
-//           per k16 step for a K-contiguous B), leaving the step's groups
+//           per wgmma K step (32 bytes of K) for a K-contiguous B), leaving the step's groups
 //           in flight; the stage the previous step read is then refilled
 //           (one warpgroup: after a barrier) or released on an empty
 //           mbarrier to a producer warpgroup (warp specialization);
@@ -69,7 +69,6 @@ static constexpr int64_t kSwizzledTileAlignment = 1024;
 static constexpr int64_t kStagingAlignment = 16;
 static constexpr int64_t kWarpgroupRows = wgmma::kTileRows;
 static constexpr int64_t kMaxTmaBox = wgmma::kMaxBoxSize;
-static constexpr int64_t kWgmmaK = wgmma::kInstructionK;
 /// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
 /// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
 static constexpr uint32_t kProducerRegisters = 40;
@@ -100,6 +99,18 @@ std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
   if (maps[1] == map({n, k}))
     return WgmmaBLayout::KContiguous;
   return std::nullopt;
+}
+
+std::string mlir::gpucg::wgmma::whyNoElementTypes(Type a, Type b, Type c,
+                                                   bool bKContiguous) {
+  bool supported = a.isF16() || a.isBF16() || isFloat8(a);
+  if (!supported || a != b || !c.isF32())
+    return "MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 "
+           "operands with an f32 accumulator";
+  if (isFloat8(a) && !bKContiguous)
+    return "MatmulWgmma multiplies 8-bit floats only with a K-contiguous B "
+           "(B[n, k], A * B^T): wgmma transposes 16-bit operands only";
+  return "";
 }
 
 std::string mlir::gpucg::whyNoWgmmaEpilogue(linalg::LinalgOp consumer,
@@ -177,6 +188,10 @@ struct WgmmaMatmul {
 
   int64_t elementBytes() const {
     return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+  }
+  /// K of one wgmma instruction (16 for 16-bit operands, 32 for 8-bit).
+  int64_t instructionK() const {
+    return wgmma::kInstructionKBytes / elementBytes();
   }
   int64_t aTileBytes() const { return tileM * tileK * elementBytes(); }
   /// An N-contiguous B is loaded in column chunks of one swizzled row each;
@@ -283,15 +298,14 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
     return op.emitOpError() << "has operands of dynamic shape; pipeline "
                                "MatmulWgmma needs the workgroup's static tiles";
   matmul.elementType = aType.getElementType();
-  if (!(matmul.elementType.isF16() || matmul.elementType.isBF16()) ||
-      bType.getElementType() != matmul.elementType ||
-      !cType.getElementType().isF32())
-    return op.emitOpError()
-           << "computes " << cType.getElementType()
-           << " += " << aType.getElementType() << " * "
-           << bType.getElementType()
-           << "; pipeline MatmulWgmma takes f16 or bf16 operands and an f32 "
-              "accumulator";
+  std::string typeReason = wgmma::whyNoElementTypes(
+      aType.getElementType(), bType.getElementType(), cType.getElementType(),
+      bKContiguous);
+  if (!typeReason.empty())
+    return op.emitOpError() << "computes " << cType.getElementType() << " += "
+                            << aType.getElementType() << " * "
+                            << bType.getElementType() << "; pipeline "
+                            << typeReason;
   matmul.k = aType.getDimSize(1);
   // The workgroup's views: its rows of A, its columns of B, all of K.
   int64_t bN = bType.getDimSize(bKContiguous ? 0 : 1);
@@ -321,8 +335,10 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   int64_t rows = matmul.tileM / std::max<int64_t>(matmul.consumers, 1);
   if (bKContiguous && rows != kWarpgroupRows)
     return op.emitOpError()
-           << "multiplies a K-contiguous B (B[n, k]) one k16 step at a time, "
-              "which takes 64 rows per multiplying warpgroup, got "
+           << "multiplies a K-contiguous B (B[n, k]) one k"
+           << matmul.instructionK()
+           << " step at a time, which takes 64 rows per multiplying "
+              "warpgroup, got "
            << rows;
 
   for (auto [index, name] : llvm::enumerate(StringRef("AB"))) {
@@ -815,8 +831,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
       ctx,
       VectorType::get({kWarpgroupRows, matmul.tileN}, rewriter.getF32Type()));
   // wgmma ops (each its own group) per K step and accumulator block: one,
-  // or one per k16 step for a K-contiguous B (see below).
-  int64_t opsPerBlock = bKContiguous ? matmul.tileK / kWgmmaK : 1;
+  // or one per wgmma K step (k16, or k32 for 8-bit floats) for a K-contiguous B (see below).
+  int64_t opsPerBlock =
+      bKContiguous ? matmul.tileK / matmul.instructionK() : 1;
   // Waits for the stage of `kTile` to be full (its phase `kTile / stages`)
   // and returns its index.
   auto waitForStage = [&](OpBuilder &b, Value kTile) {
@@ -855,11 +872,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                            smemType({kWarpgroupRows, matmul.tileK}, elt),
                            bTileType, /*transposeB=*/true);
     // B is N x K with K contiguous, laid out like A: nvgpu would step B's
-    // descriptor as for the other layout, so each k16 step is its own op on
+    // descriptor as for the other layout, so each K step is its own op on
     // descriptors 32 bytes further along both tiles' swizzled rows.
-    auto aStepType = smemType({kWarpgroupRows, kWgmmaK}, elt);
-    auto bStepType = smemType({kWgmmaK, matmul.tileN}, elt);
-    int64_t stepBytes = kWgmmaK * matmul.elementBytes();
+    auto aStepType = smemType({kWarpgroupRows, matmul.instructionK()}, elt);
+    auto bStepType = smemType({matmul.instructionK(), matmul.tileN}, elt);
+    int64_t stepBytes = wgmma::kInstructionKBytes;
     for (int64_t step = 0; step < opsPerBlock; ++step)
       acc = multiplyTiles(acc, step * stepBytes, aStepType, bStepType,
                           /*transposeB=*/false);

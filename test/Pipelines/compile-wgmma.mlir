@@ -181,6 +181,7 @@
 // SASS:      LDL 0
 // SASS-NEXT: STL 0
 // SASS:      HGMMA {{[1-9][0-9]*}}
+// SASS-NEXT: QGMMA 0
 // SASS-NEXT: UTMALDG {{[1-9][0-9]*}}
 // SASS-NEXT: UTMASTG 0
 // SASS-NEXT: SYNCS {{[1-9][0-9]*}}

@@ -250,8 +250,22 @@ func.func @untiled(%a: memref<128x128xf16>, %b: memref<128x64xf16>, %c: memref<1
 func.func @integer(%a: memref<64x128xi8>, %b: memref<128x64xi8>, %c: memref<64x64xi32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0 : i32
   linalg.fill ins(%zero : i32) outs(%c : memref<64x64xi32>)
-  // expected-error @+1 {{'linalg.matmul' op computes 'i32' += 'i8' * 'i8'; pipeline MatmulWgmma takes f16 or bf16 operands and an f32 accumulator}}
+  // expected-error @+1 {{'linalg.matmul' op computes 'i32' += 'i8' * 'i8'; pipeline MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 operands with an f32 accumulator}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xi8>, memref<128x64xi8>) outs(%c : memref<64x64xi32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 128, 128]]>
+
+// 8-bit floats with B[k, n]: wgmma transposes 16-bit operands only.
+func.func @e4m3_n_contiguous_b(%a: memref<64x128xf8E4M3FN>, %b: memref<128x128xf8E4M3FN>, %c: memref<64x128xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x128xf32>)
+  // expected-error @+1 {{'linalg.matmul' op computes 'f32' += 'f8E4M3FN' * 'f8E4M3FN'; pipeline MatmulWgmma multiplies 8-bit floats only with a K-contiguous B (B[n, k], A * B^T): wgmma transposes 16-bit operands only}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf8E4M3FN>, memref<128x128xf8E4M3FN>) outs(%c : memref<64x128xf32>)
   return
 }
 

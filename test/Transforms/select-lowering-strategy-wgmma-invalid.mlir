@@ -97,7 +97,7 @@ func.func @levels(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<2
 func.func @f32_operands(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma takes f16 or bf16 operands with an f32 accumulator}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 operands with an f32 accumulator}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>

@@ -122,6 +122,32 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
+// 8-bit floats (e4m3, e5m2) with B[n, k]: K tiles of 128 elements (one
+// 128-byte row, as 64 16-bit ones), so the stages and tiles match the
+// 16-bit plans of the same shape; each K tile takes four k32 wgmmas.
+// CHECK-LABEL: func.func @e4m3_transposed_b
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[}}[128, 128, 128]]
+// CHECK-LABEL: func.func @e5m2_transposed_b_m64
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[}}[64, 256, 128]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @e4m3_transposed_b(%a: tensor<256x512xf8E4M3FN>, %b: tensor<256x512xf8E4M3FN>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x512xf8E4M3FN>, tensor<256x512xf8E4M3FN>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+  func.func @e5m2_transposed_b_m64(%a: tensor<64x512xf8E5M2>, %b: tensor<512x512xf8E5M2>, %c: tensor<64x512xf32>) -> tensor<64x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x512xf8E5M2>, tensor<512x512xf8E5M2>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32>
+    return %0 : tensor<64x512xf32>
+  }
+}
+
+// -----
+
 // A fused epilogue (bias, ReLU, f16 cast) stages its f32 accumulator (128 x
 // (N + 8) floats, 132 KiB for 128x256) in the ring once K is done: 4 stages
 // of 48 KiB hold it, so the plan is that of the plain matmul.

@@ -748,14 +748,15 @@ def LowerMatmulToWgmma
   let description = [{
     For kernels planned `MatmulWgmma` (after workgroup tiling and
     bufferization): the workgroup's `linalg.matmul` C[m, n] += A[m, k] *
-    B[k, n] on f16 or bf16 operands, whose f32 accumulator tile is filled
-    with zero right before it, becomes
+    B[k, n] (or A[m, k] * B[n, k]) on f16 or bf16 operands, or on f8E4M3FN
+    or f8E5M2 ones with B[n, k] (wgmma transposes 16-bit operands only),
+    whose f32 accumulator tile is filled with zero right before it, becomes
 
       1. on the host, at the top of the function, one
          `nvgpu.tma.create.descriptor` per operand on the kernel's argument:
          A in boxes of `tileM x tileK`, B in boxes of `tileK x 64` (f16 or
-         bf16: rows of 128 bytes, swizzled 128B, the only swizzle warpgroup
-         descriptors encode);
+         bf16) or `tileN x tileK` (B[n, k]): rows of 128 bytes, swizzled
+         128B, the only swizzle warpgroup descriptors encode;
       2. a ring of `pipeline_depth` stages in one workgroup buffer aligned to
          1024 bytes, and one mbarrier per stage, initialised by thread 0;
       3. thread 0 loading the first stages (`nvgpu.mbarrier.arrive.expect_tx`
@@ -765,7 +766,8 @@ def LowerMatmulToWgmma
          (`nvgpu.mbarrier.try_wait.parity`), then per 64-row accumulator in
          registers `nvgpu.warpgroup.mma` of its rows of A and of B
          (`transposeB`: B is N-contiguous; a K-contiguous B takes one op per
-         k16 step), each leaving the K step's own groups in flight, a
+         wgmma K step of 32 bytes: k16, or k32 for 8-bit floats), each
+         leaving the K step's own groups in flight, a
          `gpu.barrier`, and thread 0 refilling the stage the step before
          read (with one stage: this step's, whose groups retired at once);
       5. `nvvm.wgmma.wait.group.sync.aligned 0` and

@@ -336,8 +336,20 @@ constexpr int64_t kWarpgroupThreads = 128;
 /// wgmma's M: rows of one accumulator tile (and the rows per warpgroup that
 /// `nvgpu.warpgroup.mma.store` places by thread id).
 constexpr int64_t kTileRows = 64;
-/// K of one wgmma instruction for 16-bit operands.
-constexpr int64_t kInstructionK = 16;
+/// Bytes of each row of A and B one wgmma instruction reads along K: K = 16
+/// for 16-bit operands, 32 for 8-bit floats.
+constexpr int64_t kInstructionKBytes = 32;
+/// Whether `type` is an 8-bit float wgmma multiplies (e4m3 or e5m2).
+inline bool isFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+/// Why pipeline MatmulWgmma cannot compute `c += a * b` with a B laid out
+/// as `bLayout`, in words that follow "it computes C += A * B; " (empty when
+/// it can): both operands f16, both bf16, or both the same 8-bit float
+/// (f8E4M3FN, f8E5M2), into an f32 accumulator. wgmma transposes only 16-bit
+/// operands in workgroup memory, so an 8-bit B must be K-contiguous (B[n,
+/// k], `A * B^T`); e4m3 times e5m2 is a wgmma form nvgpu does not lower.
+std::string whyNoElementTypes(Type a, Type b, Type c, bool bKContiguous);
 /// wgmma's widest N.
 constexpr int64_t kMaxN = 256;
 /// A and B tiles are TMA boxes of 128-byte swizzled rows, the only swizzle
