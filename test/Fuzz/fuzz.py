@@ -183,19 +183,22 @@ CRASH_MARKERS = ["LLVM ERROR", "Stack dump", "PLEASE submit a bug report", "Asse
                  "AddressSanitizer", "LeakSanitizer", "runtime error:"]
 
 FLOATS = ["f16", "bf16", "f32", "f64"]
+#: 8-bit floats: contraction operands only (wgmma's e4m3 and e5m2).
+FLOAT8 = ["f8E4M3FN", "f8E5M2"]
 INTS = ["i8", "i32", "index", "i1"]
 TYPES = FLOATS + INTS
 #: (A/B element type, accumulator type) of contractions.
 CONTRACTION_TYPES = [("f16", "f32"), ("f16", "f16"), ("bf16", "f32"), ("bf16", "bf16"),
                      ("f32", "f32"), ("f64", "f64"), ("i8", "i32"), ("i8", "i8"),
-                     ("i32", "i32"), ("index", "index"), ("i1", "i1"), ("i1", "i32")]
+                     ("i32", "i32"), ("index", "index"), ("i1", "i1"), ("i1", "i32"),
+                     ("f8E4M3FN", "f32"), ("f8E5M2", "f32")]
 #: Contraction types each MMA family lowers in MLIR 22 (weighted in for the
 #: tensor-core pipelines, docs/Pipelines.md).
 TENSOR_CORE_TYPES = {
     "mma-sync": [("f16", "f32"), ("f16", "f16"), ("i8", "i32")],
     "wmma": [("f16", "f32"), ("f16", "f16"), ("f32", "f32")],
     "auto": [("f16", "f32"), ("f16", "f16"), ("i8", "i32"), ("f32", "f32")],
-    "wgmma": [("f16", "f32"), ("bf16", "f32")],
+    "wgmma": [("f16", "f32"), ("bf16", "f32"), ("f8E4M3FN", "f32"), ("f8E5M2", "f32")],
 }
 PIPELINE_KINDS = ["None", "SimtDistribute", "Vectorize", "MatmulSimt", "MatmulTensorCore",
                   "MatmulTensorCoreMmaSync", "WarpReduction", "MatmulWgmma"]
@@ -212,11 +215,12 @@ ALIGNED = [16, 32, 48, 64, 96, 128, 256, 512]
 # ---------------------------------------------------------------------------
 
 def is_float(t):
-    return t in FLOATS
+    return t in FLOATS or t in FLOAT8
 
 
 def bitwidth(t):
-    return {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i8": 8, "i32": 32,
+    return {"f16": 16, "bf16": 16, "f8E4M3FN": 8, "f8E5M2": 8, "f32": 32, "f64": 64, "i8": 8,
+            "i32": 32,
             "index": 64, "i1": 1}[t]
 
 
