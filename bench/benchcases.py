@@ -8,7 +8,8 @@ the kernel manifest of compile_kernels.py. Format (docs/Benchmark.md):
     M N K in_type acc_type [nn|nt] [name]
 
 `nn`: B is K x N; `nt`: B is N x K (C = A * B^T, a PyTorch Linear weight).
-Type pairs: f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32 (TF32), i8 -> i32.
+Type pairs: f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32 (TF32), i8 -> i32,
+f8E4M3FN -> f32, f8E5M2 -> f32.
 """
 
 import re
@@ -16,8 +17,9 @@ import sys
 from dataclasses import dataclass
 
 SUPPORTED_PAIRS = {("f16", "f32"), ("f16", "f16"), ("bf16", "f32"),
-                   ("f32", "f32"), ("i8", "i32")}
-IN_TYPES = ("f16", "bf16", "f32", "i8")
+                   ("f32", "f32"), ("i8", "i32"), ("f8E4M3FN", "f32"),
+                   ("f8E5M2", "f32")}
+IN_TYPES = ("f16", "bf16", "f32", "i8", "f8E4M3FN", "f8E5M2")
 ACC_TYPES = ("f32", "f16", "i32")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.+-]{1,95}")
 INT32_MAX = 2147483647
@@ -82,13 +84,14 @@ def _parse_line(fields):
         dims.append(value)
     in_type, acc_type = fields[3], fields[4]
     if in_type not in IN_TYPES:
-        return f"unknown in_type '{in_type}' (expected f16, bf16, f32 or i8)"
+        return (f"unknown in_type '{in_type}' (expected f16, bf16, f32, i8, "
+                "f8E4M3FN or f8E5M2)")
     if acc_type not in ACC_TYPES:
         return f"unknown acc_type '{acc_type}' (expected f32, f16 or i32)"
     if (in_type, acc_type) not in SUPPORTED_PAIRS:
         return (f"unsupported types {in_type} -> {acc_type} (supported: "
                 "f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32 (TF32), "
-                "i8 -> i32)")
+                "i8 -> i32, f8E4M3FN -> f32, f8E5M2 -> f32)")
     transpose_b = False
     if len(fields) >= 6:
         if fields[5] not in ("nn", "nt"):

@@ -160,7 +160,9 @@ class Runner:
         self.kernel = build_kernel(triton, tl)
         self.dtypes = {"f16": torch.float16, "bf16": torch.bfloat16,
                        "f32": torch.float32, "i8": torch.int8,
-                       "i32": torch.int32}
+                       "i32": torch.int32,
+                       "f8E4M3FN": torch.float8_e4m3fn,
+                       "f8E5M2": torch.float8_e5m2}
         props = torch.cuda.get_device_properties(0)
         self.props = props
         l2_bytes = getattr(props, "L2_cache_size", 0) or 0
@@ -183,6 +185,9 @@ class Runner:
         b = torch.randint(-r, r + 1, b_shape, generator=generator,
                           device="cuda", dtype=torch.int32)
         dtype = self.dtypes[case.in_type]
+        if case.in_type.startswith("f8"):
+            # Integers convert to 8-bit floats through a wider float.
+            return a.float().to(dtype), b.float().to(dtype)
         return a.to(dtype), b.to(dtype)
 
     def launch(self, case, a, b, c):

@@ -156,6 +156,11 @@ prepare() {
     GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
       --filter check-aligned- --chip sm_90a --format bin --wgmma-staged-store \
       --out "$BUNDLE/check/sm90a-staged" --quiet
+    # 8-bit floats (bench-check-wgmma-f8.test): fp8.txt's check cases.
+    cp "$SOURCE_DIR/bench/shapes/fp8.txt" "$BUNDLE/check/"
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" \
+      --shapes "$SOURCE_DIR/bench/shapes/fp8.txt" --filter check-f8- --chip sm_90a \
+      --format bin --out "$BUNDLE/check/sm90a-f8" --quiet
   fi
   echo "prepared check"
 
@@ -333,6 +338,14 @@ EOF
       filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-$variant.out"; } || status=$?
     record "check/wgmma-$variant" "$status"
   done
+
+  if [[ -d $BUNDLE/check/sm90a-f8 ]]; then
+    status=0
+    { "$bench" --check --host-check 2147483648 --shapes "$BUNDLE/check/fp8.txt" \
+        --filter check-f8- --kernels "$BUNDLE/check/sm90a-f8" >"$logs/check-wgmma-f8.out" 2>&1 &&
+      filecheck "$BUNDLE/check/bench-check-wgmma-f8.test" --input-file "$logs/check-wgmma-f8.out"; } || status=$?
+    record check/wgmma-sm90a-f8 "$status"
+  fi
 
   # test/python/gpu.py with the prepared kernel.
   status=0

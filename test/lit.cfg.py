@@ -157,6 +157,8 @@ config.substitutions.extend([
     ("%gpucg_runtime_tests",
      os.path.join(config.gpucg_tools_dir, "gpucg-runtime-tests")),
     ("%gpucg_cuda_probe", os.path.join(config.gpucg_tools_dir, "gpucg-cuda-probe")),
+    ("%gpucg_bench_cases_tests",
+     os.path.join(config.gpucg_tools_dir, "gpucg-bench-cases-tests")),
     ("%gpucg_bench", os.path.join(config.gpucg_tools_dir, "gpucg-bench")),
     # The CPU emulator of a workgroup (docs/Emulator-runtime.md).
     ("%gpucg_emulator_lib",

@@ -17,9 +17,9 @@
 /* Element types                                                              */
 /*===----------------------------------------------------------------------===*/
 
-static const char *const typeNames[BENCH_TYPE_COUNT] = {"f16", "bf16", "f32",
-                                                        "i8", "i32"};
-static const size_t typeSizes[BENCH_TYPE_COUNT] = {2, 2, 4, 1, 4};
+static const char *const typeNames[BENCH_TYPE_COUNT] = {
+    "f16", "bf16", "f32", "i8", "i32", "f8E4M3FN", "f8E5M2"};
+static const size_t typeSizes[BENCH_TYPE_COUNT] = {2, 2, 4, 1, 4, 1, 1};
 
 const char *bench_type_name(bench_type type) {
   return type < BENCH_TYPE_COUNT ? typeNames[type] : "?";
@@ -45,7 +45,8 @@ static int isSupportedPair(bench_type in, bench_type acc) {
   return (in == BENCH_F16 && (acc == BENCH_F32 || acc == BENCH_F16)) ||
          (in == BENCH_BF16 && acc == BENCH_F32) ||
          (in == BENCH_F32 && acc == BENCH_F32) ||
-         (in == BENCH_I8 && acc == BENCH_I32);
+         (in == BENCH_I8 && acc == BENCH_I32) ||
+         ((in == BENCH_F8E4M3FN || in == BENCH_F8E5M2) && acc == BENCH_F32);
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -181,11 +182,14 @@ static int parseCaseLine(char **tokens, int count, bench_case *c,
   }
   if (!parseType(tokens[3], &c->in) || c->in == BENCH_I32) {
     snprintf(message, size,
-             "unknown in_type '%s' (expected f16, bf16, f32 or i8)", tokens[3]);
+             "unknown in_type '%s' (expected f16, bf16, f32, i8, f8E4M3FN or "
+             "f8E5M2)",
+             tokens[3]);
     return 0;
   }
   if (!parseType(tokens[4], &c->acc) || c->acc == BENCH_BF16 ||
-      c->acc == BENCH_I8) {
+      c->acc == BENCH_I8 || c->acc == BENCH_F8E4M3FN ||
+      c->acc == BENCH_F8E5M2) {
     snprintf(message, size,
              "unknown acc_type '%s' (expected f32, f16 or i32)", tokens[4]);
     return 0;
@@ -193,7 +197,8 @@ static int parseCaseLine(char **tokens, int count, bench_case *c,
   if (!isSupportedPair(c->in, c->acc)) {
     snprintf(message, size,
              "unsupported types %s -> %s (supported: f16 -> f32, f16 -> f16, "
-             "bf16 -> f32, f32 -> f32 (TF32), i8 -> i32)",
+             "bf16 -> f32, f32 -> f32 (TF32), i8 -> i32, f8E4M3FN -> f32, "
+             "f8E5M2 -> f32)",
              tokens[3], tokens[4]);
     return 0;
   }
@@ -584,6 +589,48 @@ static uint16_t smallIntToF16(int value) {
   return (uint16_t)(sign | (unsigned)((exponent + 15) << 10) | fraction);
 }
 
+/* A small integer as an OCP 8-bit float with `mantissaBits` fraction bits
+   (3: e4m3, bias 7; 2: e5m2, bias 15). Exact for |v| <= 15 in e4m3 and
+   |v| <= 7 in e5m2 (the cases' values are within 2); beyond, the fraction
+   is cut. */
+static uint8_t smallIntToFloat8(int value, int mantissaBits) {
+  if (value == 0)
+    return 0;
+  unsigned sign = value < 0 ? 0x80u : 0u;
+  unsigned magnitude = (unsigned)(value < 0 ? -value : value);
+  int exponent = 0;
+  while ((magnitude >> exponent) > 1)
+    ++exponent;
+  int bias = mantissaBits == 3 ? 7 : 15;
+  /* magnitude = 1.f * 2^exponent; its fraction bits below the leading one,
+     aligned to the mantissa. */
+  unsigned fraction =
+      exponent > mantissaBits
+          ? (magnitude >> (exponent - mantissaBits)) & ((1u << mantissaBits) - 1)
+          : (magnitude << (mantissaBits - exponent)) & ((1u << mantissaBits) - 1);
+  return (uint8_t)(sign | (unsigned)((exponent + bias) << mantissaBits) |
+                   fraction);
+}
+
+/* An OCP 8-bit float's value (e4m3: no infinities, S.1111.111 is NaN). */
+static double decodeFloat8(uint8_t bits, int mantissaBits) {
+  int bias = mantissaBits == 3 ? 7 : 15;
+  int exponentMask = mantissaBits == 3 ? 0xF : 0x1F;
+  int exponent = (bits >> mantissaBits) & exponentMask;
+  int fraction = bits & ((1 << mantissaBits) - 1);
+  double value;
+  if (mantissaBits == 3 && exponent == 0xF && fraction == 0x7)
+    value = NAN;
+  else if (mantissaBits == 2 && exponent == 0x1F)
+    value = fraction ? NAN : INFINITY;
+  else if (exponent == 0)
+    value = ldexp(fraction, 1 - bias - mantissaBits);
+  else
+    value = ldexp(fraction + (1 << mantissaBits),
+                  exponent - bias - mantissaBits);
+  return bits & 0x80 ? -value : value;
+}
+
 static uint32_t floatBits(float value) {
   uint32_t bits;
   memcpy(&bits, &value, sizeof bits);
@@ -623,6 +670,13 @@ void bench_encode(const int8_t *values, size_t count, bench_type type,
       o[i] = values[i];
     break;
   }
+  case BENCH_F8E4M3FN:
+  case BENCH_F8E5M2: {
+    uint8_t *o = out;
+    for (size_t i = 0; i < count; ++i)
+      o[i] = smallIntToFloat8(values[i], type == BENCH_F8E4M3FN ? 3 : 2);
+    break;
+  }
   case BENCH_TYPE_COUNT:
     break;
   }
@@ -658,6 +712,10 @@ double bench_decode(const void *data, bench_type type, size_t index) {
     return ((const int8_t *)data)[index];
   case BENCH_I32:
     return ((const int32_t *)data)[index];
+  case BENCH_F8E4M3FN:
+    return decodeFloat8(((const uint8_t *)data)[index], 3);
+  case BENCH_F8E5M2:
+    return decodeFloat8(((const uint8_t *)data)[index], 2);
   case BENCH_TYPE_COUNT:
     break;
   }

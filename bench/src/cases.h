@@ -23,10 +23,13 @@ typedef enum bench_type {
   BENCH_F32,
   BENCH_I8,
   BENCH_I32,
+  BENCH_F8E4M3FN, /* OCP e4m3 (no infinities) */
+  BENCH_F8E5M2,   /* OCP e5m2 */
   BENCH_TYPE_COUNT
 } bench_type;
 
-/* The MLIR spelling ("f16", "bf16", "f32", "i8", "i32"). */
+/* The MLIR spelling ("f16", "bf16", "f32", "i8", "i32", "f8E4M3FN",
+   "f8E5M2"). */
 const char *bench_type_name(bench_type type);
 /* Bytes per element. */
 size_t bench_type_size(bench_type type);

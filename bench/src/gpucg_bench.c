@@ -543,6 +543,10 @@ static cudaDataType cudaTypeOf(bench_type type) {
     return CUDA_R_32F;
   case BENCH_I8:
     return CUDA_R_8I;
+  case BENCH_F8E4M3FN:
+    return CUDA_R_8F_E4M3;
+  case BENCH_F8E5M2:
+    return CUDA_R_8F_E5M2;
   case BENCH_I32:
   case BENCH_TYPE_COUNT:
     break;
