@@ -15,11 +15,28 @@ from typing import List, Optional, Tuple
 
 ABI_VERSION = 1
 
-# Bits of the element types the ABI names (MLIR spelling).
+# Bits of the element types the ABI names (MLIR spelling); element_bits
+# also takes any iN, siN, uiN and the 8-, 6- and 4-bit floats, as the C
+# runtime's gpucg_abi_type_bits does.
 ELEMENT_BITS = {
     "i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
     "f16": 16, "bf16": 16, "f32": 32, "f64": 64, "tf32": 32,
 }
+_INTEGER_TYPE = re.compile(r"(?:i|si|ui)([1-9][0-9]*)")
+_SMALL_FLOAT_TYPE = re.compile(r"f([864])E[0-9A-Za-z]+")
+
+
+def element_bits(element_type):
+    """Bits of an element of `element_type` (MLIR spelling); 0 if unknown."""
+    if element_type in ELEMENT_BITS:
+        return ELEMENT_BITS[element_type]
+    match = _INTEGER_TYPE.fullmatch(element_type)
+    if match and int(match.group(1)) <= 64:
+        return int(match.group(1))
+    match = _SMALL_FLOAT_TYPE.fullmatch(element_type)
+    if match:
+        return int(match.group(1))
+    return 0
 
 
 class AbiError(ValueError):
@@ -63,7 +80,7 @@ class Argument:
 
     @property
     def element_bits(self):
-        return ELEMENT_BITS.get(self.element_type, 0)
+        return element_bits(self.element_type)
 
     @property
     def is_buffer(self):

@@ -25,15 +25,18 @@ from . import abi as abi_module
 RUNTIME_LIBRARY_NAME = "libgpucg_cuda_runtime.so"
 
 # The ABI's element types: NumPy dtype names and torch dtype attributes.
+# (bfloat16 and the 8-bit floats are ml_dtypes' NumPy dtypes.)
 _NUMPY_DTYPES = {
     "f16": "float16", "bf16": "bfloat16", "f32": "float32",
     "f64": "float64", "i1": "bool", "i8": "int8", "i16": "int16",
     "i32": "int32", "i64": "int64", "index": "int64",
+    "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
 }
 _TORCH_DTYPES = {
     "f16": "float16", "bf16": "bfloat16", "f32": "float32",
     "f64": "float64", "i1": "bool", "i8": "int8", "i16": "int16",
     "i32": "int32", "i64": "int64", "index": "int64",
+    "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
 }
 # struct formats of scalars, by element type.
 _SCALAR_FORMATS = {

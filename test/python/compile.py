@@ -22,6 +22,22 @@ func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
   return %0 : tensor<256x256xf32>
 }"""
 
+# An e4m3 linear layer (W as N x K, the only layout wgmma reads 8-bit
+# operands in): MatmulWgmma on sm_90a, one k32 wgmma per 32 bytes of K.
+WGMMA_E4M3_LINEAR = """
+func.func @linear(%a: tensor<256x256xf8E4M3FN>, %w: tensor<256x256xf8E4M3FN>,
+                  %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>)
+      -> tensor<256x256xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %w : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN>)
+      outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}"""
+
 # The same matmul with a bias, ReLU and f16 cast fused into its epilogue.
 WGMMA_BIAS_RELU = """
 func.func @mm(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>,
@@ -90,6 +106,21 @@ class CompileTest(unittest.TestCase):
         # The function's arguments are the memrefs the maps are built on.
         self.assertEqual([a.describe() for a in abi.function_arguments()],
                          ["memref f16 256x128", "memref f16 128x256",
+                          "memref f32 256x256"])
+
+    def test_wgmma_float8(self):
+        # 8-bit floats: tensor maps of 128x128 one-byte boxes, k32 wgmmas.
+        result = gpucg.compile(WGMMA_E4M3_LINEAR, chip="sm_90a", format="ptx")
+        self.assertIn("wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3",
+                      result.output)
+        abi = result.kernels[0].abi_info
+        a_map, w_map = abi.arguments[0], abi.arguments[1]
+        self.assertEqual((a_map.kind, a_map.element_type, a_map.element_bits,
+                          a_map.box),
+                         ("tensor_map", "f8E4M3FN", 8, (128, 128)))
+        self.assertEqual(w_map.box, (128, 128))
+        self.assertEqual([a.describe() for a in abi.function_arguments()],
+                         ["memref f8E4M3FN 256x256", "memref f8E4M3FN 256x256",
                           "memref f32 256x256"])
 
     def test_wgmma_fused_epilogue(self):

@@ -137,6 +137,40 @@ class CheckTest(unittest.TestCase):
 
 class AbiTest(unittest.TestCase):
 
+    def test_element_bits(self):
+        # As the C runtime's gpucg_abi_type_bits: the named types, any iN,
+        # siN and uiN up to 64 bits, and the 8-, 6- and 4-bit floats.
+        cases = {"f16": 16, "bf16": 16, "index": 64, "i1": 8, "i4": 4,
+                 "si16": 16, "ui32": 32, "f8E4M3FN": 8, "f8E5M2": 8,
+                 "f6E2M3FN": 6, "f4E2M1FN": 4, "i65": 0, "f128": 0,
+                 "vector": 0}
+        for element_type, bits in cases.items():
+            with self.subTest(element_type=element_type):
+                self.assertEqual(abi.element_bits(element_type), bits)
+
+    def test_float8_tensor_map_dtypes(self):
+        # An e4m3 wgmma kernel takes torch.float8_e4m3fn tensors for its
+        # tensor maps' memrefs.
+        kernel_abi = abi.parse(DYNAMIC_ABI.replace(
+            "calling_convention memref_descriptors",
+            "calling_convention bare_pointers").replace(
+            "grid_x ceildiv arg0.dim0 32", "grid_x 1").replace(
+            "arguments 2\nargument 0 function_argument 0 memref f32 ?x64\n"
+            "argument 1 function_argument 1 scalar f32",
+            "arguments 2\nargument 0 function_argument 0 tensor_map "
+            "f8E4M3FN 128x128 box 64x128 swizzle 128b\n"
+            "argument 1 function_argument 1 memref f32 128x128"))
+        good = (FakeTorchTensor((128, 128), "torch.float8_e4m3fn"),
+                FakeTorchTensor((128, 128), "torch.float32"))
+        self.assertEqual([p.kind for p in gpucg.check_arguments(kernel_abi,
+                                                                 good)],
+                         ["torch", "torch"])
+        with self.assertRaisesRegex(TypeError, "expected a tensor of "
+                                    r"torch.float8_e4m3fn \(memref f8E4M3FN "
+                                    r"128x128\), got torch.float16"):
+            gpucg.check_arguments(kernel_abi, (
+                FakeTorchTensor((128, 128), "torch.float16"), good[1]))
+
     def test_errors(self):
         with self.assertRaisesRegex(abi.AbiError, "unknown ABI version 2"):
             abi.parse(DYNAMIC_ABI.replace("abi 1", "abi 2"))
