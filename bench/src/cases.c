@@ -604,10 +604,11 @@ static uint8_t smallIntToFloat8(int value, int mantissaBits) {
   int bias = mantissaBits == 3 ? 7 : 15;
   /* magnitude = 1.f * 2^exponent; its fraction bits below the leading one,
      aligned to the mantissa. */
-  unsigned fraction =
-      exponent > mantissaBits
-          ? (magnitude >> (exponent - mantissaBits)) & ((1u << mantissaBits) - 1)
-          : (magnitude << (mantissaBits - exponent)) & ((1u << mantissaBits) - 1);
+  unsigned fraction = exponent > mantissaBits
+                          ? (magnitude >> (exponent - mantissaBits)) &
+                                ((1u << mantissaBits) - 1)
+                          : (magnitude << (mantissaBits - exponent)) &
+                                ((1u << mantissaBits) - 1);
   return (uint8_t)(sign | (unsigned)((exponent + bias) << mantissaBits) |
                    fraction);
 }
@@ -626,8 +627,8 @@ static double decodeFloat8(uint8_t bits, int mantissaBits) {
   else if (exponent == 0)
     value = ldexp(fraction, 1 - bias - mantissaBits);
   else
-    value = ldexp(fraction + (1 << mantissaBits),
-                  exponent - bias - mantissaBits);
+    value =
+        ldexp(fraction + (1 << mantissaBits), exponent - bias - mantissaBits);
   return bits & 0x80 ? -value : value;
 }
 

@@ -255,8 +255,8 @@ struct TmaCreateDescriptorOfBitsToLLVM
   LogicalResult
   matchAndRewrite(nvgpu::TmaCreateDescriptorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<int64_t> dataType = getTensorMapBitsDataType(
-        op.getTensor().getType().getElementType());
+    std::optional<int64_t> dataType =
+        getTensorMapBitsDataType(op.getTensor().getType().getElementType());
     if (!dataType)
       return rewriter.notifyMatchFailure(op, "upstream encodes this type");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
@@ -275,9 +275,9 @@ struct TmaCreateDescriptorOfBitsToLLVM
         op.getLoc(), op.getTensor(), adaptor.getTensor(), b);
     Value box = LLVM::AllocaOp::create(b, pointerType, i64, constant(5));
     for (auto [index, size] : llvm::enumerate(adaptor.getBoxDimensions())) {
-      Value slot =
-          LLVM::GEPOp::create(b, pointerType, i64, box,
-                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+      Value slot = LLVM::GEPOp::create(
+          b, pointerType, i64, box,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
       LLVM::StoreOp::create(b, size, slot);
     }
     nvgpu::TensorMapDescriptorType mapType = op.getTensorMap().getType();
@@ -306,8 +306,7 @@ struct TmaCreateDescriptorOfBitsToLLVM
 
 void mlir::gpucg::populateGpucgNVGPUToNVVMConversionPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<MmaSyncBF16OpToNVVM, TmaCreateDescriptorOfBitsToLLVM>(
-      converter);
+  patterns.add<MmaSyncBF16OpToNVVM, TmaCreateDescriptorOfBitsToLLVM>(converter);
 }
 
 //===----------------------------------------------------------------------===//

@@ -630,9 +630,9 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   if (!bLayout)
     return "its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n] "
            "(a transposed A or C is not supported)";
-  std::string typeReason = wgmma::whyNoElementTypes(
-      shape->aType, shape->bType, shape->cType,
-      *bLayout == WgmmaBLayout::KContiguous);
+  std::string typeReason =
+      wgmma::whyNoElementTypes(shape->aType, shape->bType, shape->cType,
+                               *bLayout == WgmmaBLayout::KContiguous);
   if (!typeReason.empty()) {
     os << "it computes " << shape->cType << " += " << shape->aType << " * "
        << shape->bType << "; " << typeReason;

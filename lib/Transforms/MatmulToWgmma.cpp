@@ -19,10 +19,11 @@
 //           stage and declares its bytes (expect_tx); the multiplying
 //           warpgroups wait on the stage's phase and issue the K step's
 //           wgmma groups, one per 64-row accumulator in registers (and
-//           per wgmma K step (32 bytes of K) for a K-contiguous B), leaving the step's groups
-//           in flight; the stage the previous step read is then refilled
-//           (one warpgroup: after a barrier) or released on an empty
-//           mbarrier to a producer warpgroup (warp specialization);
+//           per wgmma K step of 32 bytes for a K-contiguous B), leaving
+//           the step's groups in flight; the stage the previous step read
+//           is then refilled (one warpgroup: after a barrier) or released
+//           on an empty mbarrier to a producer warpgroup (warp
+//           specialization);
 //   store:  each f32 accumulator straight to C (nvgpu.warpgroup.mma.store).
 //
 // Everything is upstream nvgpu ops; gpucg-convert-to-nvvm lowers them.
@@ -102,7 +103,7 @@ std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
 }
 
 std::string mlir::gpucg::wgmma::whyNoElementTypes(Type a, Type b, Type c,
-                                                   bool bKContiguous) {
+                                                  bool bKContiguous) {
   bool supported = a.isF16() || a.isBF16() || isFloat8(a);
   if (!supported || a != b || !c.isF32())
     return "MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 "
@@ -298,14 +299,14 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
     return op.emitOpError() << "has operands of dynamic shape; pipeline "
                                "MatmulWgmma needs the workgroup's static tiles";
   matmul.elementType = aType.getElementType();
-  std::string typeReason = wgmma::whyNoElementTypes(
-      aType.getElementType(), bType.getElementType(), cType.getElementType(),
-      bKContiguous);
+  std::string typeReason =
+      wgmma::whyNoElementTypes(aType.getElementType(), bType.getElementType(),
+                               cType.getElementType(), bKContiguous);
   if (!typeReason.empty())
-    return op.emitOpError() << "computes " << cType.getElementType() << " += "
-                            << aType.getElementType() << " * "
-                            << bType.getElementType() << "; pipeline "
-                            << typeReason;
+    return op.emitOpError()
+           << "computes " << cType.getElementType()
+           << " += " << aType.getElementType() << " * "
+           << bType.getElementType() << "; pipeline " << typeReason;
   matmul.k = aType.getDimSize(1);
   // The workgroup's views: its rows of A, its columns of B, all of K.
   int64_t bN = bType.getDimSize(bKContiguous ? 0 : 1);
@@ -831,9 +832,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
       ctx,
       VectorType::get({kWarpgroupRows, matmul.tileN}, rewriter.getF32Type()));
   // wgmma ops (each its own group) per K step and accumulator block: one,
-  // or one per wgmma K step (k16, or k32 for 8-bit floats) for a K-contiguous B (see below).
-  int64_t opsPerBlock =
-      bKContiguous ? matmul.tileK / matmul.instructionK() : 1;
+  // or one per wgmma K step (k16, or k32 for 8-bit floats) for a K-contiguous B
+  // (see below).
+  int64_t opsPerBlock = bKContiguous ? matmul.tileK / matmul.instructionK() : 1;
   // Waits for the stage of `kTile` to be full (its phase `kTile / stages`)
   // and returns its index.
   auto waitForStage = [&](OpBuilder &b, Value kTile) {

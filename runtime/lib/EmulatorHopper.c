@@ -567,8 +567,7 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
   workgroupOffset(aStart, (int64_t)m * a_swizzle, "wgmma operand A", site);
   workgroupOffset(bStart,
                   transpose_b ? (int64_t)(n * bytes + b_swizzle - 1) /
-                                    b_swizzle *
-                                    k * b_swizzle
+                                    b_swizzle * k * b_swizzle
                               : (int64_t)n * b_swizzle,
                   "wgmma operand B", site);
   op.a = workgroupOffset(a, 0, "wgmma operand A", site);

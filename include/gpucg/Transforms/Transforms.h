@@ -343,9 +343,9 @@ constexpr int64_t kInstructionKBytes = 32;
 inline bool isFloat8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
-/// Why pipeline MatmulWgmma cannot compute `c += a * b` with a B laid out
-/// as `bLayout`, in words that follow "it computes C += A * B; " (empty when
-/// it can): both operands f16, both bf16, or both the same 8-bit float
+/// Why pipeline MatmulWgmma cannot compute `c += a * b` with B K-contiguous
+/// (`bKContiguous`, B[n, k]) or not (B[k, n]), in words that follow "it
+/// computes C += A * B; " (empty when it can): both operands f16, both bf16, or both the same 8-bit float
 /// (f8E4M3FN, f8E5M2), into an f32 accumulator. wgmma transposes only 16-bit
 /// operands in workgroup memory, so an 8-bit B must be K-contiguous (B[n,
 /// k], `A * B^T`); e4m3 times e5m2 is a wgmma form nvgpu does not lower.
