@@ -15,6 +15,7 @@
 #include "cases.h"
 #include "gpucg_runtime.h"
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -328,6 +329,9 @@ static void setError(error_buffer *error, const char *format, ...) {
 /* The GPU session                                                            */
 /*===----------------------------------------------------------------------===*/
 
+/* cuBLASLt's workspace: what its Hopper FP8 kernels ask for at most. */
+enum { kLtWorkspaceBytes = 32 << 20 };
+
 typedef struct session {
   const options *opt;
   gpucg_device_info info;
@@ -335,6 +339,10 @@ typedef struct session {
   int cublas_version;
   cudaStream_t stream;
   cublasHandle_t cublas;
+  /* cuBLASLt, for the 8-bit float cases (cublasGemmEx has no FP8 GEMM),
+     and its workspace. */
+  cublasLtHandle_t cublas_lt;
+  uint64_t lt_workspace;
   uint64_t flush_buffer;
   size_t flush_bytes;
   unsigned flush_counter;
@@ -389,6 +397,8 @@ static int openSession(session *s, const options *opt) {
   TRY_CUBLAS(&error, cublasCreate(&s->cublas));
   TRY_CUBLAS(&error, cublasSetStream(s->cublas, s->stream));
   TRY_CUBLAS(&error, cublasGetVersion(s->cublas, &s->cublas_version));
+  TRY_CUBLAS(&error, cublasLtCreate(&s->cublas_lt));
+  TRY_GPUCG(&error, gpucg_malloc(&s->lt_workspace, kLtWorkspaceBytes));
   if (!opt->check && !opt->device_info) {
     s->num_events = opt->iterations;
     s->start = calloc((size_t)s->num_events, sizeof *s->start);
@@ -430,6 +440,10 @@ static void closeSession(session *s) {
     gpucg_free(s->flush_buffer);
   if (s->cublas)
     cublasDestroy(s->cublas);
+  if (s->lt_workspace)
+    gpucg_free(s->lt_workspace);
+  if (s->cublas_lt)
+    cublasLtDestroy(s->cublas_lt);
   if (s->stream)
     cudaStreamDestroy(s->stream);
 }
@@ -531,6 +545,12 @@ typedef struct case_run {
   int64_t sizes[3][2];
   gpucg_kernel *kernels[BENCH_MAX_LAUNCHES];
   int num_kernels;
+  /* The cuBLASLt matmul of an 8-bit float case, planned once (its first
+     run) so that timed runs do not include the algorithm search. */
+  cublasLtMatmulDesc_t lt_desc;
+  cublasLtMatrixLayout_t lt_layouts[3]; /* W, A, C (and D) */
+  cublasLtMatmulAlgo_t lt_algo;
+  int lt_planned;
 } case_run;
 
 static cudaDataType cudaTypeOf(bench_type type) {
@@ -554,11 +574,100 @@ static cudaDataType cudaTypeOf(bench_type type) {
   return CUDA_R_32I;
 }
 
+static int isFloat8(bench_type type) {
+  return type == BENCH_F8E4M3FN || type == BENCH_F8E5M2;
+}
+
+/* Plans the cuBLASLt matmul of an 8-bit float case: CUBLAS_COMPUTE_32F,
+   unit scales (no scale pointers), C and D f32. cuBLASLt takes FP8 only in
+   its TN form, which is gpucg's `nt`: the row-major C = A * W^T (W N x K)
+   is the column-major C^T = op(W) * A^T with W seen as K x N (ld K) and
+   transposed, A^T as K x M (ld K). The heuristic's first algorithm;
+   CUBLAS_STATUS_NOT_SUPPORTED when there is none (e5m2 x e5m2 has none)
+   or B is K x N. */
+static cublasStatus_t planCublasLt(const session *s, case_run *run) {
+  const bench_case *c = run->c;
+  if (!c->transpose_b)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  const uint64_t m = (uint64_t)c->m, n = (uint64_t)c->n, k = (uint64_t)c->k;
+  const cudaDataType type = cudaTypeOf(c->in);
+  const cublasOperation_t transposed = CUBLAS_OP_T, plain = CUBLAS_OP_N;
+  cublasLtMatmulPreference_t preference = NULL;
+  cublasStatus_t status =
+      cublasLtMatmulDescCreate(&run->lt_desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatmulDescSetAttribute(
+        run->lt_desc, CUBLASLT_MATMUL_DESC_TRANSA, &transposed,
+        sizeof transposed);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatmulDescSetAttribute(
+        run->lt_desc, CUBLASLT_MATMUL_DESC_TRANSB, &plain, sizeof plain);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatrixLayoutCreate(&run->lt_layouts[0], type, k, n,
+                                        (int64_t)k);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatrixLayoutCreate(&run->lt_layouts[1], type, k, m,
+                                        (int64_t)k);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatrixLayoutCreate(&run->lt_layouts[2], CUDA_R_32F, n,
+                                        m, (int64_t)n);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatmulPreferenceCreate(&preference);
+  const uint64_t workspaceBytes = kLtWorkspaceBytes;
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatmulPreferenceSetAttribute(
+        preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
+        sizeof workspaceBytes);
+  cublasLtMatmulHeuristicResult_t heuristic;
+  int found = 0;
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = cublasLtMatmulAlgoGetHeuristic(
+        s->cublas_lt, run->lt_desc, run->lt_layouts[0], run->lt_layouts[1],
+        run->lt_layouts[2], run->lt_layouts[2], preference, 1, &heuristic,
+        &found);
+  if (preference)
+    cublasLtMatmulPreferenceDestroy(preference);
+  if (status == CUBLAS_STATUS_SUCCESS && found == 0)
+    status = CUBLAS_STATUS_NOT_SUPPORTED;
+  if (status != CUBLAS_STATUS_SUCCESS)
+    return status;
+  run->lt_algo = heuristic.algo;
+  run->lt_planned = 1;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+static void destroyCublasLtPlan(case_run *run) {
+  for (int i = 0; i < 3; ++i)
+    if (run->lt_layouts[i])
+      cublasLtMatrixLayoutDestroy(run->lt_layouts[i]);
+  if (run->lt_desc)
+    cublasLtMatmulDescDestroy(run->lt_desc);
+}
+
+static cublasStatus_t runCublasLt(const session *s, case_run *run) {
+  if (!run->lt_planned) {
+    cublasStatus_t status = planCublasLt(s, run);
+    if (status != CUBLAS_STATUS_SUCCESS)
+      return status;
+  }
+  const float alpha = 1.0f, beta = 0.0f;
+  void *c = (void *)(uintptr_t)run->c_cublas;
+  return cublasLtMatmul(s->cublas_lt, run->lt_desc, &alpha,
+                        (const void *)(uintptr_t)run->b, run->lt_layouts[0],
+                        (const void *)(uintptr_t)run->a, run->lt_layouts[1],
+                        &beta, c, run->lt_layouts[2], c, run->lt_layouts[2],
+                        &run->lt_algo, (void *)(uintptr_t)s->lt_workspace,
+                        kLtWorkspaceBytes, s->stream);
+}
+
 /* cuBLAS with the types gpucg uses: f32 accumulation for f16/bf16 -> f32,
    f16 for f16 -> f16, TF32 tensor cores for f32 (gpucg's WMMA TF32), i32 for
-   i8. Row-major C = A * op(B) is column-major C^T = op(B)^T * A^T. */
-static cublasStatus_t runCublas(const session *s, const case_run *run) {
+   i8; 8-bit floats through cuBLASLt (runCublasLt). Row-major C = A * op(B)
+   is column-major C^T = op(B)^T * A^T. */
+static cublasStatus_t runCublas(const session *s, case_run *run) {
   const bench_case *c = run->c;
+  if (isFloat8(c->in))
+    return runCublasLt(s, run);
   union {
     float f;
     int32_t i;
@@ -624,7 +733,7 @@ static double percentile(const double *sorted, int count, double q) {
 
 /* Times `iterations` runs of gpucg (which=0) or cuBLAS (which=1), each
    after an L2 flush, with a pair of events around the run only. */
-static int timeRuns(session *s, const case_run *run, int which, timing *t,
+static int timeRuns(session *s, case_run *run, int which, timing *t,
                     error_buffer *error) {
   const options *opt = s->opt;
   double *sorted = NULL;
@@ -784,20 +893,23 @@ static void appendMessage(error_buffer *message, const char *format, ...) {
 
 /* Runs cuBLAS once: 1 when it takes the case, 0 when it answers
    CUBLAS_STATUS_NOT_SUPPORTED (noted in the result), -1 on another error. */
-static int probeCublas(session *s, const case_run *run, case_result *r) {
+static int probeCublas(session *s, case_run *run, case_result *r) {
   cublasStatus_t status = runCublas(s, run);
   if (status == CUBLAS_STATUS_SUCCESS)
     return 1;
+  const char *call =
+      isFloat8(run->c->in) ? "cublasLtMatmul" : "cublasGemmEx";
   if (status == CUBLAS_STATUS_NOT_SUPPORTED) {
     r->cublas_unsupported = 1;
     appendMessage(&r->message,
-                  "cuBLAS does not support this case (cublasGemmEx: "
+                  "cuBLAS does not support this case (%s: "
                   "CUBLAS_STATUS_NOT_SUPPORTED): no cuBLAS column%s",
+                  call,
                   r->has_kernel ? ", checked against the host reference only"
                                 : "");
     return 0;
   }
-  appendMessage(&r->message, "cublasGemmEx: %s (%s)",
+  appendMessage(&r->message, "%s: %s (%s)", call,
                 cublasGetStatusName(status), cublasGetStatusString(status));
   return -1;
 }
@@ -1004,6 +1116,7 @@ cleanup:
       gpucg_free(buffers[i]);
   for (int i = 0; i < run.num_kernels; ++i)
     gpucg_kernel_unload(run.kernels[i]);
+  destroyCublasLtPlan(&run);
 }
 
 /*===----------------------------------------------------------------------===*/
