@@ -251,6 +251,13 @@ static LogicalResult verifyNothingLeftOutside(func::FuncOp funcOp,
       diag << ", and this op reads the loop's result #"
            << loopResult.getResultNumber() << ", which has " << numUses
            << " uses";
+      // The only user, yet not fused: it is not a link
+      // getFusedElementwiseConsumer takes.
+      if (numUses == 1)
+        diag << "; a link of the chain is an elementwise linalg op on "
+                "tensors (parallel loops, permutation maps, a payload of "
+                "scalar elementwise ops) that reads the value before it and "
+                "writes its one result with identity maps, and this op is not";
       break;
     }
     diag << " (compute it in a function of its own)";

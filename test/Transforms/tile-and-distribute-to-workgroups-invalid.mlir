@@ -102,3 +102,32 @@ func.func @chain_with_returned_link(%a: tensor<512x128xf16>, %b: tensor<128x512x
   } -> tensor<512x512xf16>
   return %biased, %r : tensor<512x512xf32>, tensor<512x512xf16>
 }
+
+// -----
+
+/// The matmul's only consumer holds an scf.if in its payload: not
+/// elementwise in linalg's sense (linalg::isElementwise), so the loop does
+/// not fuse it although it is the result's only user.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @consumer_with_region_payload(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>) -> tensor<512x512xf32>
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<512x512xf32>) -> tensor<512x512xf32>
+  // expected-note @+1 {{the workgroup loop}}
+  %m = linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>}
+    ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  // expected-error @+1 {{'linalg.generic' op is outside the workgroup loop of the kernel's root 'linalg.matmul'; the loop fuses the root's producers and a chain of elementwise consumers, each the only user of the value before it, and this op reads the loop's result #0, which has 1 uses; a link of the chain is an elementwise linalg op on tensors (parallel loops, permutation maps, a payload of scalar elementwise ops) that reads the value before it and writes its one result with identity maps, and this op is not (compute it in a function of its own)}}
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+    ins(%m : tensor<512x512xf32>) outs(%e : tensor<512x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %positive = arith.cmpf ogt, %x, %zero : f32
+    %y = scf.if %positive -> f32 {
+      scf.yield %x : f32
+    } else {
+      scf.yield %zero : f32
+    }
+    linalg.yield %y : f32
+  } -> tensor<512x512xf32>
+  return %r : tensor<512x512xf32>
+}
