@@ -227,8 +227,8 @@ constexpr int64_t kTensorMapUInt8 = 0;
 constexpr int64_t kTensorMapUInt16 = 1;
 
 /// The CUtensorMapDataType gpucg gives elements of `type` that upstream's
-/// lowering has no code for: 8-bit floats and signless or signed 8- and
-/// 16-bit integers, as unsigned integers of their width (TMA copies bits;
+/// lowering has no code for: 8-bit floats (every one: TMA copies their
+/// bytes) and signless or signed 8- and 16-bit integers, as unsigned integers of their width (TMA copies bits;
 /// the kernel ABI's runtime encodes them the same way). Upstream reaches
 /// llvm_unreachable for them, which a release build turns into BFLOAT16:
 /// elements of 2 bytes, a wrong tensor map. std::nullopt for the types
@@ -236,7 +236,8 @@ constexpr int64_t kTensorMapUInt16 = 1;
 static std::optional<int64_t> getTensorMapBitsDataType(Type type) {
   if (type.isUnsignedInteger())
     return std::nullopt;
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(type) || type.isInteger(8))
+  if ((isa<FloatType>(type) || type.isInteger()) &&
+      type.getIntOrFloatBitWidth() == 8)
     return kTensorMapUInt8;
   if (type.isInteger(16))
     return kTensorMapUInt16;

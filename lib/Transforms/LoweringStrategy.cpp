@@ -880,7 +880,7 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
     return op.emitOpError()
            << "pipeline MatmulWgmma multiplies a K-contiguous B (B[n, k]) "
               "one k"
-           << wgmma::kInstructionKBytes / getByteWidth(shape.aType)
+           << wgmma::getInstructionK(shape.aType)
            << " step at a time, which takes 64 rows per multiplying "
               "warpgroup, got "
            << rows;

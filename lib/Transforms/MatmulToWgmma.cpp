@@ -191,9 +191,7 @@ struct WgmmaMatmul {
     return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
   }
   /// K of one wgmma instruction (16 for 16-bit operands, 32 for 8-bit).
-  int64_t instructionK() const {
-    return wgmma::kInstructionKBytes / elementBytes();
-  }
+  int64_t instructionK() const { return wgmma::getInstructionK(elementType); }
   int64_t aTileBytes() const { return tileM * tileK * elementBytes(); }
   /// An N-contiguous B is loaded in column chunks of one swizzled row each;
   /// a K-contiguous B in one box of tileN rows, like A.

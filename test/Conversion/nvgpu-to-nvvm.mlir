@@ -162,6 +162,10 @@ func.func @ldmatrix_bf16_transposed(%m: memref<64x64xbf16, 3>, %i: index) -> vec
 // CHECK-LABEL: func.func @tensor_map_e5m2
 //       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(0 : i64) : i64
 //       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.+}}, %{{.+}}, %[[TYPE]],
+/// Any 8-bit float, not only wgmma's two.
+// CHECK-LABEL: func.func @tensor_map_e4m3fnuz
+//       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(0 : i64) : i64
+//       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.+}}, %{{.+}}, %[[TYPE]],
 // CHECK-LABEL: func.func @tensor_map_i8
 //       CHECK:   %[[TYPE:.+]] = llvm.mlir.constant(0 : i64) : i64
 //       CHECK:   llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.+}}, %{{.+}}, %[[TYPE]],
@@ -185,6 +189,13 @@ func.func @tensor_map_e5m2(%t: memref<128x256xf8E5M2>) -> !nvgpu.tensormap.descr
   %u = memref.cast %t : memref<128x256xf8E5M2> to memref<*xf8E5M2>
   %m = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xf8E5M2> -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E5M2, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
   return %m : !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E5M2, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+}
+func.func @tensor_map_e4m3fnuz(%t: memref<128x256xf8E4M3FNUZ>) -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FNUZ, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %u = memref.cast %t : memref<128x256xf8E4M3FNUZ> to memref<*xf8E4M3FNUZ>
+  %m = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xf8E4M3FNUZ> -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FNUZ, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+  return %m : !nvgpu.tensormap.descriptor<tensor = memref<64x128xf8E4M3FNUZ, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 }
 func.func @tensor_map_i8(%t: memref<128x256xi8>) -> !nvgpu.tensormap.descriptor<tensor = memref<64x128xi8, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> {
   %c64 = arith.constant 64 : index

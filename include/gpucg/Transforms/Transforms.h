@@ -339,6 +339,10 @@ constexpr int64_t kTileRows = 64;
 /// Bytes of each row of A and B one wgmma instruction reads along K: K = 16
 /// for 16-bit operands, 32 for 8-bit floats.
 constexpr int64_t kInstructionKBytes = 32;
+/// K of one wgmma instruction for operands of `elementType` (whole bytes).
+inline int64_t getInstructionK(Type elementType) {
+  return kInstructionKBytes / (elementType.getIntOrFloatBitWidth() / 8);
+}
 /// Whether `type` is an 8-bit float wgmma multiplies (e4m3 or e5m2).
 inline bool isFloat8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
