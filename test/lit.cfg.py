@@ -166,6 +166,21 @@ config.substitutions.extend([
     ("%gpucg_emulator_tests",
      os.path.join(config.gpucg_tools_dir, "gpucg-emulator-tests")),
 ])
+# mlir-runner with APFloat's conversions (test/lib/ApfloatOracle.cpp), for
+# the tests of small-float expansions. In the checked build the library is
+# instrumented and mlir-runner is not: the ASan runtime goes first, and leak
+# checking is off (the JIT's allocations are not gpucg's).
+mlir_runner_apfloat = (
+    "mlir-runner -e main -entry-point-result=void -shared-libs="
+    + os.path.join(config.gpucg_lib_dir, "libgpucg_test_apfloat.so") + ","
+    + os.path.join(mlir_lib_dir, "libmlir_c_runner_utils.so"))
+if "asan" in config.available_features:
+    mlir_runner_apfloat = (
+        "env LD_PRELOAD=" + config.gpucg_asan_runtime + " ASAN_OPTIONS="
+        + config.environment["ASAN_OPTIONS"].replace("detect_leaks=1",
+                                                     "detect_leaks=0")
+        + " " + mlir_runner_apfloat)
+config.substitutions.append(("%mlir_runner_apfloat", mlir_runner_apfloat))
 # C test programs against the runtime, built like it (sanitizers included).
 gpucg_cc = [config.gpucg_c_compiler, "-std=c11", "-D_POSIX_C_SOURCE=200809L",
             "-I" + os.path.join(gpucg_source_root, "runtime", "include")]

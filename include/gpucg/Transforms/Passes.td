@@ -1140,4 +1140,44 @@ def PackSharedMemoryAlloc
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ExpandSmallFloats : Pass<"gpucg-expand-small-floats"> {
+  let summary = "Conversions to and from floats of 8 bits and fewer as integer arithmetic";
+  let description = [{
+    LLVM has no type for the floats of 8 bits and fewer (`f8E4M3FN`,
+    `f8E5M2`, `f8E4M3`, `f8E3M4`, the FNUZ formats, `f6E2M3FN`, `f6E3M2FN`,
+    `f4E2M1FN`, `f8E8M0FNU`): MLIR carries them as integers of their width,
+    and `arith.extf` from them or `arith.truncf` to them has no lowering to
+    LLVM or NVVM. This pass, on any op:
+
+    1. computes other arith arithmetic on small floats in f32 (upstream's
+       `arith-emulate-unsupported-floats`: exact, f32 having more than twice
+       their precision plus two bits), which leaves conversions;
+    2. rewrites each conversion into integer arithmetic on the bit
+       patterns, with arith's exact meaning (APFloat's): every
+       `roundingmode`, NaN, infinity, overflow (to infinity, NaN or the
+       largest finite value, as the format and mode say) and signed zero.
+       The formats' widths, bias and special results are taken from their
+       APFloat semantics when the op is rewritten, and the decoding is
+       checked against APFloat for every bit pattern first. `f8E8M0FNU`
+       uses upstream's expansion.
+
+    `truncf` reads `f16`, `bf16`, `f32`, `f64` and small floats (through
+    `f32`, exactly); `extf` writes any float (through `f32`, exactly).
+
+    ```mlir
+    %h = arith.extf %x : vector<4xf8E4M3FN> to vector<4xf32>
+    %l = arith.truncf %y : f32 to f8E5M2
+    ```
+
+    becomes `arith.bitcast`s to `i8`, shifts, masks, compares and selects
+    in `i32` (a subnormal's value is its mantissa times its unit, one exact
+    `arith.mulf`), and no conversion from or to a small float.
+
+    Errors: a `truncf` from another float (`f80`, `f128`, `tf32`) to a small
+    float.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // GPUCG_TRANSFORMS_PASSES_TD

@@ -39,6 +39,24 @@ class ForallOp;
 
 namespace gpucg {
 
+/// Whether `type` (or its element type) is a float of 8 bits or fewer
+/// (f8E4M3FN, f8E5M2, the FNUZ formats, f6, f4, f8E8M0FNU): LLVM has no type
+/// for them, and arith's conversions to and from them no lowering.
+bool isSmallFloat(Type type);
+
+/// Patterns rewriting arith.extf from and arith.truncf to small floats
+/// (isSmallFloat) into integer arithmetic on their bits, with arith's exact
+/// meaning: every rounding mode, NaN, infinity, overflow and signed zero as
+/// APFloat defines them for the format. Sources of truncf: f16, bf16, f32,
+/// f64 and small floats.
+void populateExpandSmallFloatConversionPatterns(RewritePatternSet &patterns);
+
+/// Under `root`: arith arithmetic on small floats computed in f32 (upstream's
+/// emulate-unsupported-floats), then every conversion to or from a small
+/// float expanded (populateExpandSmallFloatConversionPatterns). Emits an
+/// error on each conversion it cannot expand and fails.
+LogicalResult expandSmallFloats(Operation *root);
+
 /// Whether kernels of `pipeline` have per-thread level-1 tile sizes, which
 /// gpucg's SIMT stages distribute over threads: SimtDistribute, Vectorize
 /// and MatmulSimt.
