@@ -20,6 +20,7 @@
 #include "gpucg/Conversion/NVGPUToNVVM.h"
 #include "gpucg/Conversion/Passes.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -271,6 +272,11 @@ struct ConvertToNVVMPass
         rewriter.eraseOp(op);
       }
     }
+    // Conversions to and from floats of 8 bits and fewer (an f8 matmul's
+    // operands, a cast of its result) as integer arithmetic: neither LLVM
+    // nor NVVM lowers them.
+    if (failed(gpucg::expandSmallFloats(module)))
+      return failure();
     {
       RewritePatternSet patterns(ctx);
       memref::populateFoldMemRefAliasOpPatterns(patterns);

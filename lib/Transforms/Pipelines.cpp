@@ -60,6 +60,8 @@ void mlir::gpucg::buildTestCpuLoopStages(OpPassManager &pm) {
 }
 
 void mlir::gpucg::buildTestCpuLLVMStages(OpPassManager &pm) {
+  // As gpucg-convert-to-nvvm does: LLVM has no small-float conversions.
+  pm.addPass(createExpandSmallFloats());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -27,6 +27,7 @@ class RewritePatternSet;
 class RewriterBase;
 class FunctionOpInterface;
 namespace linalg {
+class FillOp;
 class LinalgOp;
 } // namespace linalg
 namespace memref {
