@@ -166,6 +166,8 @@ OTHER_PASSES = [
          options={"group-size": "group-size"}),
     dict(name="gpucg-promote-thread-buffers", anchor="func.func",
          options={"max-bytes": "uint"}),
+    dict(name="gpucg-expand-small-floats", anchor="builtin.module", options={},
+         any_op=True),
 ]
 
 #: How the front stages are configured for a pass fuzzed on its own.
@@ -183,10 +185,11 @@ CRASH_MARKERS = ["LLVM ERROR", "Stack dump", "PLEASE submit a bug report", "Asse
                  "AddressSanitizer", "LeakSanitizer", "runtime error:"]
 
 FLOATS = ["f16", "bf16", "f32", "f64"]
-#: 8-bit floats: contraction operands only (wgmma's e4m3 and e5m2).
+#: 8-bit floats: contraction operands (wgmma's e4m3 and e5m2), epilogue
+#: casts and, rarely, elementwise kernels (gpucg-expand-small-floats).
 FLOAT8 = ["f8E4M3FN", "f8E5M2"]
 INTS = ["i8", "i32", "index", "i1"]
-TYPES = FLOATS + INTS
+TYPES = FLOATS + INTS + FLOAT8[:1]
 #: (A/B element type, accumulator type) of contractions.
 CONTRACTION_TYPES = [("f16", "f32"), ("f16", "f16"), ("bf16", "f32"), ("bf16", "bf16"),
                      ("f32", "f32"), ("f64", "f64"), ("i8", "i32"), ("i8", "i8"),
@@ -924,7 +927,8 @@ def gen_epilogue(rng, k, ctx, res):
         k.dim_src[l] = (name, ty, pos)
     out_elt = elt
     if rng.random() < 0.3:
-        out_elt = {"f32": "f16", "i32": "i8", "f16": "f32"}.get(elt, elt)
+        out_elt = {"f32": rng.choice(["f16", "f16"] + FLOAT8), "i32": "i8",
+                   "f16": "f32"}.get(elt, elt)
     ins = [(name, ty, elt)]
     maps = [list(range(n))]
     sub_loops = [loops[l] for l in out_map]
