@@ -166,13 +166,15 @@ config.substitutions.extend([
     ("%gpucg_emulator_tests",
      os.path.join(config.gpucg_tools_dir, "gpucg-emulator-tests")),
 ])
-# mlir-runner with APFloat's conversions (test/lib/ApfloatOracle.cpp), for
-# the tests of small-float expansions. In the checked build the library is
+# mlir-runner with APFloat's conversions (test/lib/ApfloatOracle.cpp) and
+# the emulator's models of NVVM's (libgpucg_emulator), for the tests of
+# small-float expansions. In the checked build the library is
 # instrumented and mlir-runner is not: the ASan runtime goes first, and leak
 # checking is off (the JIT's allocations are not gpucg's).
 mlir_runner_apfloat = (
     "mlir-runner -e main -entry-point-result=void -shared-libs="
     + os.path.join(config.gpucg_lib_dir, "libgpucg_test_apfloat.so") + ","
+    + os.path.join(config.gpucg_lib_dir, "libgpucg_emulator.so") + ","
     + os.path.join(mlir_lib_dir, "libmlir_c_runner_utils.so"))
 if "asan" in config.available_features:
     mlir_runner_apfloat = (

@@ -97,12 +97,15 @@ typedef struct MlirGpucgCompileOptions {
   /// in groups of this many rows, column by column, for L2 reuse (0 or 1:
   /// row by row; negative: an error).
   int64_t workgroupGroupSize;
+  /// gpucg-compile's nvvm-float8: f8E4M3FN and f8E5M2 conversions with
+  /// NVVM's cvt instructions (sm_89+) instead of integer arithmetic.
+  bool nvvmFloat8;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
 /// deterministicReductions, no wgmmaPersistent (0 workgroups), no
-/// wgmmaStagedStore, workgroupGroupSize 0.
+/// wgmmaStagedStore, workgroupGroupSize 0, no nvvmFloat8.
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

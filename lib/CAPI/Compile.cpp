@@ -55,6 +55,7 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.wgmmaPersistentWorkgroups = 0;
   options.wgmmaStagedStore = false;
   options.workgroupGroupSize = 0;
+  options.nvvmFloat8 = false;
   return options;
 }
 
@@ -209,6 +210,7 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
   compile.wgmmaStagedStore = options.wgmmaStagedStore;
   compile.workgroupGroupSize = options.workgroupGroupSize;
+  compile.nvvmFloat8 = options.nvvmFloat8;
   gpucg::buildCompilePipeline(pm, compile);
   return success();
 }

@@ -275,7 +275,7 @@ struct ConvertToNVVMPass
     // Conversions to and from floats of 8 bits and fewer (an f8 matmul's
     // operands, a cast of its result) as integer arithmetic: neither LLVM
     // nor NVVM lowers them.
-    if (failed(gpucg::expandSmallFloats(module)))
+    if (failed(gpucg::expandSmallFloats(module, nvvmFloat8)))
       return failure();
     {
       RewritePatternSet patterns(ctx);
@@ -301,6 +301,9 @@ struct ConvertToNVVMPass
       vector::populateVectorFromElementsUnrollPatterns(patterns);
       vector::populateVectorToElementsUnrollPatterns(patterns);
       vector::populateVectorOuterProductLoweringPatterns(patterns);
+      // Slices inserted into a vector the small-float expansion takes apart
+      // (NVVM's f8x2 conversions work on pairs of scalars) as shuffles.
+      vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
       // Warp reductions as butterfly shuffles (gpu.shuffle xor), 32 bits at
       // a time; NVVM has no other lowering for floating-point ones.
       populateGpuLowerSubgroupReduceToShufflePatterns(

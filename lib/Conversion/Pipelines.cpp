@@ -51,7 +51,8 @@ void mlir::gpucg::buildLowerToNVVMPipeline(
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertToNVVM(
       ConvertToNVVMOptions{/*indexBitwidth=*/64,
-                           /*useBarePointers=*/options.barePointers}));
+                           /*useBarePointers=*/options.barePointers,
+                           /*nvvmFloat8=*/options.nvvmFloat8}));
   AttachNVVMTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -84,6 +85,7 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   lowering.format = options.format.getValue();
   lowering.optLevel = options.optLevel.getValue();
   lowering.barePointers = options.barePointers.getValue();
+  lowering.nvvmFloat8 = options.nvvmFloat8.getValue();
   buildLowerToNVVMPipeline(pm, lowering);
   pm.addPass(createExportKernels(ExportKernelsOptions{
       /*outputDir=*/options.outputDir,
@@ -96,6 +98,7 @@ void mlir::gpucg::buildTestEmulateOnCpuPipeline(
   buildTestCpuLoopStages(pm);
   pm.addPass(createTestEmulateGpu(
       TestEmulateGpuOptions{/*checkRaces=*/options.checkRaces}));
+  pm.addPass(createTestEmulateNVVMConversions());
   buildTestCpuLLVMStages(pm);
   pm.addPass(createTestEmulateLaunches());
   pm.addPass(createStripAttributes());

@@ -35,6 +35,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
@@ -198,6 +199,55 @@ static llvm::RoundingMode getLLVMRoundingMode(arith::RoundingMode mode) {
     return llvm::RoundingMode::NearestTiesToAway;
   }
   llvm_unreachable("every arith rounding mode is handled above");
+}
+
+namespace {
+/// What APFloat makes of a truncf's special inputs, per sign (0 positive,
+/// 1 negative), as the result's bits: a NaN, an infinity, and every
+/// magnitude from `threshold` on (that of the largest finite source: an
+/// overflow, or its saturation in the modes and formats that saturate).
+struct TruncFSpecials {
+  uint64_t nanResult[2], infResult[2], saturated[2], threshold[2];
+  bool keepsNegativeZero;
+};
+} // namespace
+
+static TruncFSpecials getTruncFSpecials(FloatType source,
+                                        const SmallFloatFormat &format,
+                                        arith::RoundingMode mode) {
+  WideFormat wide = getWideFormat(source);
+  const llvm::fltSemantics &sourceSem = source.getFloatSemantics();
+  llvm::RoundingMode rounding = getLLVMRoundingMode(mode);
+  auto convert = [&](const llvm::APFloat &value) -> uint64_t {
+    llvm::APFloat converted = value;
+    bool losesInfo = false;
+    (void)converted.convert(*format.semantics, rounding, &losesInfo);
+    return converted.bitcastToAPInt().getZExtValue();
+  };
+  auto convertBits = [&](uint64_t bits) {
+    return convert(llvm::APFloat(sourceSem, llvm::APInt(wide.width, bits)));
+  };
+  TruncFSpecials specials;
+  uint64_t largest = wide.infBits() - 1;
+  for (int negative = 0; negative < 2; ++negative) {
+    uint64_t sign = negative ? wide.signBit() : 0;
+    specials.nanResult[negative] =
+        convert(llvm::APFloat::getQNaN(sourceSem, negative));
+    specials.infResult[negative] = convertBits(sign | wide.infBits());
+    specials.saturated[negative] = convertBits(sign | largest);
+    // Conversion is monotonic in the magnitude: a binary search.
+    uint64_t low = 0, high = largest;
+    while (low < high) {
+      uint64_t middle = low + (high - low) / 2;
+      if (convertBits(sign | middle) == specials.saturated[negative])
+        high = middle;
+      else
+        low = middle + 1;
+    }
+    specials.threshold[negative] = low;
+  }
+  specials.keepsNegativeZero = convertBits(wide.signBit()) != 0;
+  return specials;
 }
 
 namespace {
@@ -403,40 +453,7 @@ struct ExpandSmallFloatTruncF : public OpRewritePattern<arith::TruncFOp> {
     if (!isWideIEEESource(source))
       return rewriter.notifyMatchFailure(op, "not from f16, bf16, f32, f64");
     WideFormat wide = getWideFormat(source);
-    const llvm::fltSemantics &sourceSem = source.getFloatSemantics();
-    llvm::RoundingMode rounding = getLLVMRoundingMode(mode);
-    // What APFloat makes of the source bits `bits`, as the result's bits.
-    auto convert = [&](const llvm::APFloat &value) -> uint64_t {
-      llvm::APFloat converted = value;
-      bool losesInfo = false;
-      (void)converted.convert(*format->semantics, rounding, &losesInfo);
-      return converted.bitcastToAPInt().getZExtValue();
-    };
-    auto convertBits = [&](uint64_t bits) {
-      return convert(llvm::APFloat(sourceSem, llvm::APInt(wide.width, bits)));
-    };
-    // Per sign: what a NaN and an infinity become, and the least magnitude
-    // from which the result is that of the largest finite source (an
-    // overflow, or its saturation in the modes and formats that saturate).
-    uint64_t nanResult[2], infResult[2], saturated[2], threshold[2];
-    uint64_t largest = wide.infBits() - 1;
-    for (int negative = 0; negative < 2; ++negative) {
-      uint64_t sign = negative ? wide.signBit() : 0;
-      nanResult[negative] =
-          convert(llvm::APFloat::getQNaN(sourceSem, negative));
-      infResult[negative] = convertBits(sign | wide.infBits());
-      saturated[negative] = convertBits(sign | largest);
-      uint64_t low = 0, high = largest;
-      while (low < high) {
-        uint64_t middle = low + (high - low) / 2;
-        if (convertBits(sign | middle) == saturated[negative])
-          high = middle;
-        else
-          low = middle + 1;
-      }
-      threshold[negative] = low;
-    }
-    bool keepsNegativeZero = convertBits(wide.signBit()) != 0;
+    TruncFSpecials specials = getTruncFSpecials(source, *format, mode);
 
     Type intType =
         withElementType(input.getType(), rewriter.getIntegerType(wide.width));
@@ -479,7 +496,7 @@ struct ExpandSmallFloatTruncF : public OpRewritePattern<arith::TruncFOp> {
     Value signed_ = in.select(isNegative,
                               in.orI(rounded, in.constant(format->signBit())),
                               rounded);
-    if (!keepsNegativeZero)
+    if (!specials.keepsNegativeZero)
       signed_ = in.select(
           in.cmp(arith::CmpIPredicate::eq, rounded, in.constant(0)), rounded,
           signed_);
@@ -487,15 +504,15 @@ struct ExpandSmallFloatTruncF : public OpRewritePattern<arith::TruncFOp> {
       return in.select(isNegative, in.constant(values[1]),
                        in.constant(values[0]));
     };
-    Value value = in.select(
-        in.cmp(arith::CmpIPredicate::uge, magnitude, perSign(threshold)),
-        perSign(saturated), signed_);
+    Value value = in.select(in.cmp(arith::CmpIPredicate::uge, magnitude,
+                                   perSign(specials.threshold)),
+                            perSign(specials.saturated), signed_);
     value = in.select(in.cmp(arith::CmpIPredicate::eq, magnitude,
                              in.constant(wide.infBits())),
-                      perSign(infResult), value);
+                      perSign(specials.infResult), value);
     value = in.select(in.cmp(arith::CmpIPredicate::ugt, magnitude,
                              in.constant(wide.infBits())),
-                      perSign(nanResult), value);
+                      perSign(specials.nanResult), value);
     Value narrow = arith::TruncIOp::create(
         rewriter, loc,
         withElementType(resultType, rewriter.getIntegerType(format->width)),
@@ -505,6 +522,194 @@ struct ExpandSmallFloatTruncF : public OpRewritePattern<arith::TruncFOp> {
   }
 };
 } // namespace
+
+/// Whether `type` (or its element type) is one NVVM's f8x2 conversions
+/// (sm_89+) take: f8E4M3FN (PTX's e4m3) or f8E5M2 (e5m2).
+static bool isNVVMFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
+}
+
+/// The scalars of `value` (a scalar, or a vector of any rank, row-major).
+static SmallVector<Value> getScalars(OpBuilder &b, Location loc, Value value) {
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  if (!vectorType)
+    return {value};
+  if (vectorType.getRank() != 1)
+    value = vector::ShapeCastOp::create(
+        b, loc,
+        VectorType::get({vectorType.getNumElements()},
+                        vectorType.getElementType()),
+        value);
+  return llvm::to_vector_of<Value>(
+      vector::ToElementsOp::create(b, loc, value).getResults());
+}
+
+/// The value of type `type` (a scalar, or a vector of its elements' type)
+/// made of `scalars` (row-major).
+static Value fromScalars(OpBuilder &b, Location loc, Type type,
+                         ArrayRef<Value> scalars) {
+  auto vectorType = dyn_cast<VectorType>(type);
+  if (!vectorType)
+    return scalars.front();
+  auto flat =
+      VectorType::get({vectorType.getNumElements()}, scalars.front().getType());
+  Value value = vector::FromElementsOp::create(b, loc, flat, scalars);
+  if (vectorType.getRank() == 1)
+    return value;
+  return vector::ShapeCastOp::create(
+      b, loc, vectorType.clone(scalars.front().getType()), value);
+}
+
+namespace {
+/// arith.truncf to f8E4M3FN or f8E5M2 rounding to nearest even, from f32
+/// (f16 and bf16 through an exact extf): NVVM's
+/// `cvt.rn.satfinite.{e4m3,e5m2}x2.f32` on pairs of values, then selects on
+/// the source's magnitude for what `satfinite` does not say as arith does:
+/// an overflow (NaN in e4m3, which has no infinity; infinity in e5m2), an
+/// infinity and a NaN (APFloat's results, from getTruncFSpecials).
+struct TruncFToNVVMFloat8 : public OpRewritePattern<arith::TruncFOp> {
+  TruncFToNVVMFloat8(MLIRContext *ctx)
+      : OpRewritePattern<arith::TruncFOp>(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type resultType = op.getType();
+    auto source = cast<FloatType>(getElementTypeOrSelf(op.getIn().getType()));
+    if (!isNVVMFloat8(resultType) ||
+        !isa<Float16Type, BFloat16Type, Float32Type>(source))
+      return rewriter.notifyMatchFailure(op, "not f32, f16 or bf16 to f8");
+    arith::RoundingMode mode =
+        op.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even);
+    if (mode != arith::RoundingMode::to_nearest_even)
+      return rewriter.notifyMatchFailure(op, "PTX rounds f8 to nearest only");
+    auto result = cast<FloatType>(getElementTypeOrSelf(resultType));
+    std::string why;
+    FailureOr<SmallFloatFormat> format = getSmallFloatFormat(result, why);
+    if (failed(format))
+      return rewriter.notifyMatchFailure(op, why);
+    Location loc = op.getLoc();
+    Value input = op.getIn();
+    Type f32Type = withElementType(input.getType(), rewriter.getF32Type());
+    if (!source.isF32())
+      input = arith::ExtFOp::create(rewriter, loc, f32Type, input);
+    Type i8Type = rewriter.getI8Type();
+    Type i16Type = rewriter.getIntegerType(16);
+    auto rnd = NVVM::FPRoundingModeAttr::get(rewriter.getContext(),
+                                             NVVM::FPRoundingMode::RN);
+    auto sat = NVVM::SaturationModeAttr::get(rewriter.getContext(),
+                                             NVVM::SaturationMode::SATFINITE);
+    // Pairs: PTX packs the conversion of its first operand into the upper
+    // byte, of the second into the lower one.
+    SmallVector<Value> scalars = getScalars(rewriter, loc, input);
+    SmallVector<Value> bytes;
+    Value eight = arith::ConstantIntOp::create(rewriter, loc, i16Type, 8);
+    for (size_t i = 0; i < scalars.size(); i += 2) {
+      Value low = scalars[i];
+      Value high = i + 1 < scalars.size() ? scalars[i + 1] : low;
+      Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
+          rewriter, loc, i16Type, high, low, rnd, sat,
+          rewriter.getBoolAttr(false), TypeAttr::get(result));
+      bytes.push_back(arith::TruncIOp::create(rewriter, loc, i8Type, packed));
+      if (i + 1 < scalars.size())
+        bytes.push_back(arith::TruncIOp::create(
+            rewriter, loc, i8Type,
+            arith::ShRUIOp::create(rewriter, loc, packed, eight)));
+    }
+    Value hardware =
+        fromScalars(rewriter, loc, withElementType(resultType, i8Type), bytes);
+
+    TruncFSpecials specials =
+        getTruncFSpecials(rewriter.getF32Type(), *format, mode);
+    WideFormat wide = getWideFormat(rewriter.getF32Type());
+    Type i32Type = withElementType(resultType, rewriter.getI32Type());
+    IntegerBuilder in{rewriter, loc, i32Type};
+    Value bits = arith::BitcastOp::create(rewriter, loc, i32Type, input);
+    Value magnitude = in.andI(bits, in.constant(wide.signBit() - 1));
+    Value isNegative =
+        in.cmp(arith::CmpIPredicate::uge, bits, in.constant(wide.signBit()));
+    auto perSign = [&](const uint64_t(&values)[2]) {
+      return in.select(isNegative, in.constant(values[1]),
+                       in.constant(values[0]));
+    };
+    Value value =
+        in.select(in.cmp(arith::CmpIPredicate::uge, magnitude,
+                         perSign(specials.threshold)),
+                  perSign(specials.saturated),
+                  arith::ExtUIOp::create(rewriter, loc, i32Type, hardware));
+    value = in.select(in.cmp(arith::CmpIPredicate::eq, magnitude,
+                             in.constant(wide.infBits())),
+                      perSign(specials.infResult), value);
+    value = in.select(in.cmp(arith::CmpIPredicate::ugt, magnitude,
+                             in.constant(wide.infBits())),
+                      perSign(specials.nanResult), value);
+    Value narrow = arith::TruncIOp::create(
+        rewriter, loc, withElementType(resultType, i8Type), value);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, resultType, narrow);
+    return success();
+  }
+};
+
+/// arith.extf from f8E4M3FN or f8E5M2: NVVM's `cvt.rn.f16x2.{e4m3,e5m2}x2`
+/// on pairs of values (exact), then an exact extf or truncf to the result
+/// type.
+struct ExtFFromNVVMFloat8 : public OpRewritePattern<arith::ExtFOp> {
+  ExtFFromNVVMFloat8(MLIRContext *ctx)
+      : OpRewritePattern<arith::ExtFOp>(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(arith::ExtFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type sourceType = op.getIn().getType();
+    auto resultElement = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    if (!isNVVMFloat8(sourceType) || isSmallFloat(resultElement))
+      return rewriter.notifyMatchFailure(op, "not from f8 to a wide float");
+    Location loc = op.getLoc();
+    auto source = cast<FloatType>(getElementTypeOrSelf(sourceType));
+    Type i8Type = rewriter.getI8Type();
+    Type f16Type = rewriter.getF16Type();
+    Value bytes = arith::BitcastOp::create(
+        rewriter, loc, withElementType(sourceType, i8Type), op.getIn());
+    SmallVector<Value> scalars = getScalars(rewriter, loc, bytes);
+    SmallVector<Value> halves;
+    auto pairType = VectorType::get({2}, i8Type);
+    for (size_t i = 0; i < scalars.size(); i += 2) {
+      Value low = scalars[i];
+      Value high = i + 1 < scalars.size() ? scalars[i + 1] : low;
+      // Element 0 is the lower byte, whose value PTX puts in the lower half.
+      Value pair = vector::FromElementsOp::create(rewriter, loc, pairType,
+                                                  ValueRange{low, high});
+      Value converted = NVVM::ConvertF8x2ToF16x2Op::create(
+          rewriter, loc, VectorType::get({2}, f16Type), pair,
+          rewriter.getBoolAttr(false), TypeAttr::get(source));
+      halves.push_back(vector::ExtractOp::create(rewriter, loc, converted, 0));
+      if (i + 1 < scalars.size())
+        halves.push_back(
+            vector::ExtractOp::create(rewriter, loc, converted, 1));
+    }
+    Value f16 = fromScalars(rewriter, loc, withElementType(sourceType, f16Type),
+                            halves);
+    Value result;
+    if (resultElement.isF16())
+      result = f16;
+    else if (resultElement.getWidth() > 16)
+      result = arith::ExtFOp::create(rewriter, loc, op.getType(), f16);
+    else
+      // bf16: every f8 value is exact in it, and in f32 on the way.
+      result = arith::TruncFOp::create(
+          rewriter, loc, op.getType(),
+          arith::ExtFOp::create(
+              rewriter, loc, withElementType(sourceType, rewriter.getF32Type()),
+              f16),
+          /*roundingmode=*/nullptr, /*fastmath=*/nullptr);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::gpucg::populateNVVMFloat8ConversionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<TruncFToNVVMFloat8, ExtFFromNVVMFloat8>(patterns.getContext());
+}
 
 void mlir::gpucg::populateExpandSmallFloatConversionPatterns(
     RewritePatternSet &patterns) {
@@ -543,7 +748,8 @@ static bool isSmallFloatConversion(Operation *op) {
   return false;
 }
 
-LogicalResult mlir::gpucg::expandSmallFloats(Operation *root) {
+LogicalResult mlir::gpucg::expandSmallFloats(Operation *root,
+                                             bool useNVVMFloat8) {
   MLIRContext *ctx = root->getContext();
   // Arithmetic on small floats, in f32 between an extf and a truncf.
   SmallVector<Type> smallFloats = {
@@ -573,6 +779,8 @@ LogicalResult mlir::gpucg::expandSmallFloats(Operation *root) {
     return failure();
   RewritePatternSet patterns(ctx);
   populateExpandSmallFloatConversionPatterns(patterns);
+  if (useNVVMFloat8)
+    populateNVVMFloat8ConversionPatterns(patterns);
   if (failed(applyPatternsGreedily(root, std::move(patterns))))
     return root->emitOpError()
            << "small-float conversion expansion did not converge";
@@ -594,8 +802,9 @@ LogicalResult mlir::gpucg::expandSmallFloats(Operation *root) {
 namespace {
 struct ExpandSmallFloatsPass
     : public gpucg::impl::ExpandSmallFloatsBase<ExpandSmallFloatsPass> {
+  using Base::Base;
   void runOnOperation() override {
-    if (failed(expandSmallFloats(getOperation())))
+    if (failed(expandSmallFloats(getOperation(), nvvmFloat8)))
       signalPassFailure();
   }
 };

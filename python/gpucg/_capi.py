@@ -123,6 +123,7 @@ class MlirGpucgCompileOptions(Structure):
         ("wgmmaPersistentWorkgroups", c_int64),
         ("wgmmaStagedStore", c_bool),
         ("workgroupGroupSize", c_int64),
+        ("nvvmFloat8", c_bool),
     ]
 
 

@@ -110,7 +110,8 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             features="", opt_level=3, bare_pointers=True, generic=False,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
-            workgroup_group_size=0, source_name=None) -> CompileResult:
+            workgroup_group_size=0, nvvm_float8=False,
+            source_name=None) -> CompileResult:
     """Compiles MLIR `source` (text, or a pathlib.Path to read).
 
     Without `pipeline`: gpucg-compile for `chip` (None: the module's
@@ -128,7 +129,9 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     through shared memory in 16-byte pieces (gpucg-compile's
     wgmma-staged-store). `workgroup_group_size` starts the tiles in groups
     of that many rows, column by column (gpucg-compile's
-    workgroup-group-size; 0: row by row).
+    workgroup-group-size; 0: row by row). `nvvm_float8` converts f8E4M3FN
+    and f8E5M2 with NVVM's cvt instructions (sm_89 and newer) instead of
+    integer arithmetic (gpucg-compile's nvvm-float8).
 
     Raises CompileError with the diagnostics on any failure.
     """
@@ -166,6 +169,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
                          f"row by row), not {workgroup_group_size}")
     options.wgmmaStagedStore = wgmma_staged_store
     options.workgroupGroupSize = workgroup_group_size
+    options.nvvmFloat8 = nvvm_float8
 
     diagnostics = []
     kernels = []

@@ -428,6 +428,21 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_wgmma_store(int64_t accumulator, int32_t m,
                                                  int64_t column_stride,
                                                  const char *site);
 
+/* nvvm.convert.f32x2.to.f8x2 {rnd = rn, sat = satfinite} (PTX
+   cvt.rn.satfinite.{e4m3,e5m2}x2.f32 d, a, b) as the PTX ISA defines it:
+   each value rounded to nearest even, a NaN to the canonical NaN 0x7F, a
+   magnitude beyond the largest finite value (448 in e4m3, 57344 in e5m2;
+   an infinity too) to it; a's byte in bits 8-15 of the result, b's in
+   bits 0-7. `type`: GPUCG_EMU_F8E4M3 or GPUCG_EMU_F8E5M2. Any context. */
+GPUCG_EMULATOR_EXPORT int32_t gpucg_emu_cvt_f32x2_to_f8x2(float a, float b,
+                                                          int32_t type);
+
+/* nvvm.convert.f8x2.to.f16x2 (PTX cvt.rn.f16x2.{e4m3,e5m2}x2 d, a): the
+   two 8-bit floats of `a` (bits 0-7 and 8-15) as f16 bit patterns, exact,
+   the lower byte's in bits 0-15 of the result. Any context. */
+GPUCG_EMULATOR_EXPORT int32_t gpucg_emu_cvt_f8x2_to_f16x2(int32_t a,
+                                                          int32_t type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -100,6 +100,68 @@ static uint16_t doubleToHalf(double value) {
          (uint16_t)(significand - 1024.0);
 }
 
+/* PTX's cvt.rn.satfinite.{e4m3,e5m2}x2.f32 on one value: to nearest even;
+   a NaN becomes the canonical NaN 0x7F; a magnitude beyond the largest
+   finite value (an infinity too) becomes the largest finite value. */
+static uint8_t floatToFloat8Satfinite(float value, int32_t type) {
+  int e5m2 = type == GPUCG_EMU_F8E5M2;
+  int mantissaBits = e5m2 ? 2 : 3;
+  int bias = e5m2 ? 15 : 7;
+  uint32_t largest = e5m2 ? 0x7B : 0x7E;
+  if (isnan(value))
+    return 0x7F;
+  uint8_t sign = signbit(value) ? 0x80 : 0;
+  double magnitude = fabs((double)value);
+  uint32_t bits;
+  if (isinf(magnitude)) {
+    bits = largest;
+  } else if (magnitude < ldexp(1.0, 1 - bias)) {
+    /* Subnormal (or zero): a multiple of the least subnormal; rounding up
+       to the least normal gives its bits. */
+    bits = (uint32_t)roundHalfEven(ldexp(magnitude, bias - 1 + mantissaBits));
+  } else {
+    int exponent;
+    frexp(magnitude, &exponent);
+    exponent -= 1; /* magnitude = 1.f * 2^exponent */
+    if (exponent > 2 * bias + 1) {
+      bits = largest;
+    } else {
+      double significand =
+          roundHalfEven(ldexp(magnitude, mantissaBits - exponent));
+      if (significand == ldexp(1.0, mantissaBits + 1)) {
+        significand /= 2.0;
+        exponent += 1;
+      }
+      bits = ((uint32_t)(exponent + bias) << mantissaBits) |
+             (uint32_t)(significand - ldexp(1.0, mantissaBits));
+    }
+  }
+  if (bits > largest)
+    bits = largest;
+  return sign | (uint8_t)bits;
+}
+
+static void requireFloat8Type(const char *function, int32_t type) {
+  if (type != GPUCG_EMU_F8E4M3 && type != GPUCG_EMU_F8E5M2)
+    emuFatal("%s: type %d is not e4m3 (%d) or e5m2 (%d)", function, type,
+             GPUCG_EMU_F8E4M3, GPUCG_EMU_F8E5M2);
+}
+
+int32_t gpucg_emu_cvt_f32x2_to_f8x2(float a, float b, int32_t type) {
+  requireFloat8Type("gpucg_emu_cvt_f32x2_to_f8x2", type);
+  return (int32_t)(((uint32_t)floatToFloat8Satfinite(a, type) << 8) |
+                   floatToFloat8Satfinite(b, type));
+}
+
+int32_t gpucg_emu_cvt_f8x2_to_f16x2(int32_t a, int32_t type) {
+  requireFloat8Type("gpucg_emu_cvt_f8x2_to_f16x2", type);
+  double (*decode)(uint8_t) =
+      type == GPUCG_EMU_F8E5M2 ? float8E5M2ToDouble : float8E4M3ToDouble;
+  uint32_t low = doubleToHalf(decode((uint8_t)(a & 0xFF)));
+  uint32_t high = doubleToHalf(decode((uint8_t)((a >> 8) & 0xFF)));
+  return (int32_t)((high << 16) | low);
+}
+
 /* IEEE binary32, rounded once from double to nearest even. */
 static float doubleToFloat(double value) {
   if (isnan(value))

@@ -2035,11 +2035,48 @@ static int stackCommand(void) {
 
 /*===----------------------------------------------------------------------===*/
 
+/* The models of PTX's f8x2 conversions: to nearest even, satfinite (an
+   overflow and an infinity the largest finite value, a NaN 0x7F), the
+   first operand's byte in bits 8-15; back exact, the lower byte's half in
+   bits 0-15. Prints each result. */
+static int cvtCommand(void) {
+  static const struct {
+    float value;
+    uint8_t e4m3, e5m2;
+  } cases[] = {
+      {1.0f, 0x38, 0x3C},     {-2.0f, 0xC0, 0xC0},    {464.0f, 0x7E, 0x5F},
+      {1000.0f, 0x7E, 0x64},  {INFINITY, 0x7E, 0x7B}, {-INFINITY, 0xFE, 0xFB},
+      {NAN, 0x7F, 0x7F},      {0x1p-9f, 0x01, 0x18},  {0x1.8p-10f, 0x01, 0x16},
+      {0x1p-16f, 0x00, 0x01}, {-0.0f, 0x80, 0x80},    {240.0f, 0x77, 0x5C},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    int32_t e4m3 =
+        gpucg_emu_cvt_f32x2_to_f8x2(cases[i].value, 1.0f, GPUCG_EMU_F8E4M3);
+    int32_t e5m2 =
+        gpucg_emu_cvt_f32x2_to_f8x2(cases[i].value, 1.0f, GPUCG_EMU_F8E5M2);
+    printf("%g: e4m3 0x%04x e5m2 0x%04x\n", (double)cases[i].value,
+           (unsigned)e4m3, (unsigned)e5m2);
+    CHECK(e4m3 == ((cases[i].e4m3 << 8) | 0x38), "e4m3 of %g: 0x%04x",
+          (double)cases[i].value, (unsigned)e4m3);
+    CHECK(e5m2 == ((cases[i].e5m2 << 8) | 0x3C), "e5m2 of %g: 0x%04x",
+          (double)cases[i].value, (unsigned)e5m2);
+  }
+  /* Back: 0xC038 is e4m3 -2.0 (upper) and 1.0 (lower). */
+  int32_t halves = gpucg_emu_cvt_f8x2_to_f16x2(0xC038, GPUCG_EMU_F8E4M3);
+  printf("e4m3x2 0xc038: f16x2 0x%08x\n", (unsigned)halves);
+  CHECK(halves == (int32_t)0xC0003C00, "f16x2 0x%08x", (unsigned)halves);
+  /* e5m2 infinity (upper) and the least subnormal, 2^-16 (lower). */
+  halves = gpucg_emu_cvt_f8x2_to_f16x2(0x7C01, GPUCG_EMU_F8E5M2);
+  printf("e5m2x2 0x7c01: f16x2 0x%08x\n", (unsigned)halves);
+  CHECK(halves == 0x7C000100, "f16x2 0x%08x", (unsigned)halves);
+  return 0;
+}
+
 static const char *Commands[] = {
     "mma CASE | mma-all | mma-f16-rounding | wmma CASE | ldmatrix "
     "{1,2,4} {0,1} | ldmatrix-mma | shuffle THREADS WIDTH | shuffle-show "
     "THREADS WIDTH | barrier | named-barrier | order | ids | async-copy | "
-    "stack | tma | "
+    "stack | tma | cvt | "
     "wgmma N {K,N} {plain,changed,tall} | wgmma-f8 {e4m3,e5m2} | "
     "NAME-error | list",
 };
@@ -2091,6 +2128,8 @@ int main(int argc, char **argv) {
     status = stackCommand();
   else if (argc == 2 && strcmp(command, "tma") == 0)
     status = tmaCommand();
+  else if (argc == 2 && strcmp(command, "cvt") == 0)
+    status = cvtCommand();
   else if (argc == 5 && strcmp(command, "wgmma") == 0)
     status = wgmmaCommand(atoi(argv[2]), strcmp(argv[3], "N") == 0,
                           strcmp(argv[4], "changed") == 0 ? 1

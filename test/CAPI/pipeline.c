@@ -205,7 +205,7 @@ static void testPassList(void) {
     else
       ++pipelines;
   }
-  // CHECK: 30 passes, 12 pipelines
+  // CHECK: 32 passes, 12 pipelines
   printf("%" PRIdPTR " passes, %" PRIdPTR " pipelines\n", passes, pipelines);
   // CHECK: pass gpucg-software-pipelining on 'func.func': Software-pipeline the K loop over async copies
   // CHECK-NEXT:   depth=0: Stages
@@ -220,6 +220,7 @@ static void testPassList(void) {
   // CHECK-NEXT:   deterministic-reductions=false: Never split a row of a floating-point sum
   // CHECK-NEXT:   features=: PTX features
   // CHECK-NEXT:   format=bin: What gpu-module-to-binary produces
+  // CHECK-NEXT:   nvvm-float8=false: Convert f8E4M3FN and f8E5M2 with NVVM's cvt instructions
   // CHECK-NEXT:   opt-level=3: LLVM optimization level (0-3)
   // CHECK-NEXT:   output-dir=: Write each kernel's binary and .abi file here
   printEntry("gpucg-compile");

@@ -13,6 +13,21 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/matmul_kn_e5m2_kernel.ptx -o %t/kn.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/out.cubin | FileCheck %s --check-prefix=SASS %}
 
+// With nvvm-float8 (gpucg-compile's and gpucg-lower-to-nvvm's option, off
+// by default until checked on a GPU): NVVM's cvt instructions on pairs of
+// values. ptxas: the same registers or fewer, no spills.
+// RUN: rm -rf %t.nvvm && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t.nvvm nvvm-float8=true})' -o /dev/null
+// RUN: FileCheck %s --check-prefix=NVVM-OUT < %t.nvvm/linear_e4m3_out_kernel.ptx
+// RUN: FileCheck %s --check-prefix=NVVM-KN < %t.nvvm/matmul_kn_e5m2_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.nvvm/linear_e4m3_out_kernel.ptx -o %t.nvvm/out.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.nvvm/matmul_kn_e5m2_kernel.ptx -o %t.nvvm/kn.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// NVVM-OUT-COUNT-8: cvt.rn.satfinite.e4m3x2.f32
+// NVVM-OUT: st.global.v4.b32
+// NVVM-KN: cvt.rn.f16x2.e5m2x2
+// NVVM-KN: fma.rn.f32
+// Without it, no such instruction:
+// RUN: not grep -q "cvt.rn.satfinite.e4m3x2\|cvt.rn.f16x2.e5m2x2" %t/linear_e4m3_out_kernel.ptx %t/matmul_kn_e5m2_kernel.ptx
+
 // ABI: argument 2 function_argument 2 memref f8E4M3FN 1024x2048
 
 // The result: 16 bytes (16 e4m3) per store.

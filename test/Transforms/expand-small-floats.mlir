@@ -1,6 +1,8 @@
 // RUN: gpucg-opt %s --gpucg-expand-small-floats --split-input-file --verify-diagnostics | FileCheck %s
 // Every output parses and verifies again:
 // RUN: gpucg-opt %s --gpucg-expand-small-floats --split-input-file --verify-diagnostics | gpucg-opt --split-input-file > /dev/null
+// RUN: gpucg-opt %S/Inputs/expand-small-floats-nvvm.mlir --gpucg-expand-small-floats=nvvm-float8 | FileCheck %S/Inputs/expand-small-floats-nvvm.mlir
+// RUN: gpucg-opt %S/Inputs/expand-small-floats-nvvm.mlir --gpucg-expand-small-floats=nvvm-float8 | gpucg-opt > /dev/null
 
 // An extf from f8E4M3FN: the bits in i32, a normal number rebiased (the
 // exponent bias 7 to 127: + 120 << 23), a subnormal its mantissa times

@@ -173,6 +173,35 @@ class CompileTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             compile(-1)
 
+    def test_nvvm_float8(self):
+        # An e4m3 linear layer whose result is cast to e4m3: integer
+        # arithmetic by default, NVVM's cvt with nvvm_float8.
+        source = """
+func.func @linear_out(%a: tensor<128x256xf8E4M3FN>, %w: tensor<128x256xf8E4M3FN>,
+                      %out: tensor<128x128xf8E4M3FN>) -> tensor<128x128xf8E4M3FN> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                      affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                      affine_map<(d0, d1, d2) -> (d0, d1)>]
+    ins(%a, %w : tensor<128x256xf8E4M3FN>, tensor<128x256xf8E4M3FN>)
+    outs(%f : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+    ins(%r : tensor<128x128xf32>) outs(%out : tensor<128x128xf8E4M3FN>) {
+  ^bb0(%x: f32, %o: f8E4M3FN):
+    %t = arith.truncf %x : f32 to f8E4M3FN
+    linalg.yield %t : f8E4M3FN
+  } -> tensor<128x128xf8E4M3FN>
+  return %y : tensor<128x128xf8E4M3FN>
+}"""
+        compile = lambda nvvm: gpucg.compile(
+            source, chip="sm_90a", nvvm_float8=nvvm).output
+        self.assertNotIn("cvt.rn.satfinite.e4m3x2.f32", compile(False))
+        self.assertIn("cvt.rn.satfinite.e4m3x2.f32", compile(True))
+
     def test_deterministic_reductions(self):
         # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and
         # added atomically, unless float sums must not depend on the order.

@@ -71,6 +71,12 @@ struct BinaryPipelineOptions : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Pass memref kernel arguments as bare pointers (static "
                      "shapes, identity layouts) instead of descriptors"),
       llvm::cl::init(true)};
+  Option<bool> nvvmFloat8{
+      *this, "nvvm-float8",
+      llvm::cl::desc("Convert f8E4M3FN and f8E5M2 with NVVM's cvt "
+                     "instructions (sm_89+) instead of integer arithmetic; "
+                     "off until checked on a GPU"),
+      llvm::cl::init(false)};
 };
 
 /// Options of `gpucg-lower-to-nvvm`: from distributed kernels to binaries.

@@ -115,6 +115,10 @@ def ConvertToNVVM : Pass<"gpucg-convert-to-nvvm", "gpu::GPUModuleOp"> {
     Option<"useBarePointers", "bare-pointers", "bool", "false",
            "Pass memref kernel arguments as bare pointers (static, identity "
            "layouts only) instead of memref descriptors">,
+    Option<"nvvmFloat8", "nvvm-float8", "bool", "false",
+           "Convert f8E4M3FN and f8E5M2 with NVVM's cvt instructions "
+           "(sm_89+) instead of integer arithmetic (gpucg-expand-small-floats"
+           "{nvvm-float8}); off until checked on a GPU">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
@@ -198,6 +202,25 @@ def TestEmulateGpu : Pass<"gpucg-test-emulate-gpu", "ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"
   ];
+}
+
+def TestEmulateNVVMConversions
+    : Pass<"gpucg-test-emulate-nvvm-conversions", "ModuleOp"> {
+  let summary = "Test only: NVVM's 8-bit float conversions as calls of the "
+                "emulator's models";
+  let description = [{
+    Rewrites every `nvvm.convert.f32x2.to.f8x2` (round to nearest,
+    `satfinite`, an `i16` result) and `nvvm.convert.f8x2.to.f16x2` of
+    `f8E4M3FN` or `f8E5M2` in the module, kernels and host code alike,
+    into calls of `gpucg_emu_cvt_f32x2_to_f8x2` /
+    `gpucg_emu_cvt_f8x2_to_f16x2` of `libgpucg_emulator.so`, which model the
+    PTX instructions (`runtime/include/gpucg_emulator.h`), so that code using
+    `gpucg-expand-small-floats{nvvm-float8=true}` runs on the CPU. Part of
+    `gpucg-test-emulate-on-cpu`. Another form of these ops is an error.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TestEmulateLaunches : Pass<"gpucg-test-emulate-launches", "ModuleOp"> {

@@ -1173,10 +1173,24 @@ def ExpandSmallFloats : Pass<"gpucg-expand-small-floats"> {
     in `i32` (a subnormal's value is its mantissa times its unit, one exact
     `arith.mulf`), and no conversion from or to a small float.
 
+    With `nvvm-float8`, the conversions NVVM has instructions for (sm_89
+    and newer) use them: `truncf` from f32, f16 or bf16 to `f8E4M3FN` or
+    `f8E5M2` rounding to nearest even becomes `nvvm.convert.f32x2.to.f8x2`
+    (`cvt.rn.satfinite`) on pairs of values, and selects on the source's
+    magnitude give an overflow, an infinity and a NaN arith's meaning
+    (`satfinite` saturates instead); `extf` from them becomes
+    `nvvm.convert.f8x2.to.f16x2` on pairs (exact). Off by default until
+    checked and measured on a GPU.
+
     Errors: a `truncf` from another float (`f80`, `f128`, `tf32`) to a small
     float.
   }];
+  let options = [
+    Option<"nvvmFloat8", "nvvm-float8", "bool", /*default=*/"false",
+           "use NVVM's f8x2 conversions (sm_89+) for f8E4M3FN and f8E5M2">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

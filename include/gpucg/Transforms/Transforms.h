@@ -52,11 +52,20 @@ bool isSmallFloat(Type type);
 /// f64 and small floats.
 void populateExpandSmallFloatConversionPatterns(RewritePatternSet &patterns);
 
+/// Patterns rewriting the conversions NVVM has instructions for (sm_89+):
+/// arith.truncf from f32, f16 or bf16 to f8E4M3FN or f8E5M2 rounding to
+/// nearest even (`cvt.rn.satfinite` on pairs, then selects that give
+/// overflow, infinity and NaN arith's meaning), and arith.extf from them
+/// (`cvt.rn.f16x2` on pairs, exact). They take precedence over
+/// populateExpandSmallFloatConversionPatterns where both apply.
+void populateNVVMFloat8ConversionPatterns(RewritePatternSet &patterns);
+
 /// Under `root`: arith arithmetic on small floats computed in f32 (upstream's
 /// emulate-unsupported-floats), then every conversion to or from a small
-/// float expanded (populateExpandSmallFloatConversionPatterns). Emits an
+/// float expanded (populateExpandSmallFloatConversionPatterns, and with
+/// `useNVVMFloat8` populateNVVMFloat8ConversionPatterns first). Emits an
 /// error on each conversion it cannot expand and fails.
-LogicalResult expandSmallFloats(Operation *root);
+LogicalResult expandSmallFloats(Operation *root, bool useNVVMFloat8 = false);
 
 /// Whether kernels of `pipeline` have per-thread level-1 tile sizes, which
 /// gpucg's SIMT stages distribute over threads: SimtDistribute, Vectorize

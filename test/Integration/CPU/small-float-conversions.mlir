@@ -19,6 +19,16 @@
 // RUN:   | %mlir_runner_apfloat > %t.out
 // RUN: diff %t.ref %t.out
 // RUN: FileCheck %s < %t.out
+//
+// With nvvm-float8: the f8E4M3FN and f8E5M2 conversions NVVM has (truncf
+// from f32, f16, bf16 to nearest even; every extf) are NVVM's cvt
+// instructions, here the emulator's models of them
+// (gpucg-test-emulate-nvvm-conversions), and selects; the rest as above.
+// RUN: gpucg-opt %t.mlir --gpucg-expand-small-floats=nvvm-float8 -o %t.nvvm.mlir
+// RUN: FileCheck %s --check-prefix=NVVM < %t.nvvm.mlir
+// RUN: gpucg-opt %t.nvvm.mlir --gpucg-test-emulate-nvvm-conversions --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts \
+// RUN:   | %mlir_runner_apfloat > %t.nvvm.out
+// RUN: diff %t.ref %t.nvvm.out
 // RUN: grep -c . %t.out | FileCheck %s --check-prefix=LINES
 
 // No conversion to or from a small float is left, and the program calls no
@@ -26,6 +36,11 @@
 // EXPANDED-NOT: arith.extf {{.*}} : f{{[468]}}E
 // EXPANDED-NOT: arith.truncf {{.*}} to f{{[468]}}E
 // EXPANDED-NOT: call @gpucg_test_apfloat_convert(
+
+// NVVM: nvvm.convert.f8x2.to.f16x2 {{.+}}(f8E5M2)
+// NVVM: nvvm.convert.f32x2.to.f8x2 {{.+}}rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>{{.+}}(f8E5M2)
+// NVVM: nvvm.convert.f8x2.to.f16x2 {{.+}}(f8E4M3FN)
+// NVVM: nvvm.convert.f32x2.to.f8x2 {{.+}}(f8E4M3FN)
 
 // 10 formats x (4 extf + 4 sources x 5 modes of truncf) lines.
 // LINES: {{^240$}}

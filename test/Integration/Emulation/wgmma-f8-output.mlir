@@ -17,6 +17,15 @@
 // RUN: FileCheck %s --check-prefix=OUT < %t.out
 // OUT: sizes = [128, 256]
 //
+// With NVVM's conversions (gpucg-expand-small-floats{nvvm-float8=true}):
+// the epilogue's vector<16xf32> cast becomes cvt.rn.satfinite.e4m3x2.f32
+// on pairs of values, which the emulator models (and the host's casts back
+// to f32, cvt.rn.f16x2.e4m3x2). Equal too; a swap of each pair's bytes is
+// caught here (the numerics test converts scalars).
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a},gpucg-expand-small-floats{nvvm-float8=true},gpucg-test-emulate-on-cpu)' \
+// RUN:   | %mlir_runner_emulated | %strip_address > %t.nvvm
+// RUN: diff %t.ref %t.nvvm
+//
 // What ran: wgmma on e4m3, the epilogue's cast of the staged accumulator.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a})' \
 // RUN:   | gpucg-opt | FileCheck %s --check-prefix=IR
