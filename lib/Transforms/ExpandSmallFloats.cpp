@@ -295,7 +295,9 @@ struct IntegerBuilder {
     Value quotient = shr(value, shift);
     Value remainder = andI(value, sub(shl(one, shift), one));
     Value half = shl(one, sub(shift, one));
-    Value inexact = cmp(arith::CmpIPredicate::ne, remainder, constant(0));
+    auto inexact = [&] {
+      return cmp(arith::CmpIPredicate::ne, remainder, constant(0));
+    };
     Value roundUp;
     switch (mode) {
     case arith::RoundingMode::to_nearest_even: {
@@ -314,20 +316,44 @@ struct IntegerBuilder {
       return quotient;
     case arith::RoundingMode::upward:
       roundUp = arith::AndIOp::create(
-          b, loc, inexact,
+          b, loc, inexact(),
           arith::XOrIOp::create(
               b, loc, isNegative,
               createScalarOrSplatConstant(b, loc, isNegative.getType(),
                                           llvm::APInt(1, 1))));
       break;
     case arith::RoundingMode::downward:
-      roundUp = arith::AndIOp::create(b, loc, inexact, isNegative);
+      roundUp = arith::AndIOp::create(b, loc, inexact(), isNegative);
       break;
     }
     return add(quotient, arith::ExtUIOp::create(b, loc, type, roundUp));
   }
 };
 } // namespace
+
+/// The bits of a truncf's result: `rounded` (the result's bits in the
+/// source's integer type, right for finite sources below the saturation
+/// threshold) where the source, of magnitude bits `magnitude` (of `wide`)
+/// and negative when `isNegative` holds, is such; else what APFloat makes
+/// of a saturating magnitude, an infinity or a NaN (`specials`).
+static Value selectTruncFSpecials(const IntegerBuilder &in, Value magnitude,
+                                  Value isNegative, const WideFormat &wide,
+                                  const TruncFSpecials &specials,
+                                  Value rounded) {
+  auto perSign = [&](const uint64_t(&values)[2]) {
+    return in.select(isNegative, in.constant(values[1]),
+                     in.constant(values[0]));
+  };
+  Value value = in.select(in.cmp(arith::CmpIPredicate::uge, magnitude,
+                                 perSign(specials.threshold)),
+                          perSign(specials.saturated), rounded);
+  value = in.select(in.cmp(arith::CmpIPredicate::eq, magnitude,
+                           in.constant(wide.infBits())),
+                    perSign(specials.infResult), value);
+  return in.select(in.cmp(arith::CmpIPredicate::ugt, magnitude,
+                          in.constant(wide.infBits())),
+                   perSign(specials.nanResult), value);
+}
 
 /// `type`'s shape with element type `element`.
 static Type withElementType(Type type, Type element) {
@@ -500,19 +526,8 @@ struct ExpandSmallFloatTruncF : public OpRewritePattern<arith::TruncFOp> {
       signed_ = in.select(
           in.cmp(arith::CmpIPredicate::eq, rounded, in.constant(0)), rounded,
           signed_);
-    auto perSign = [&](const uint64_t (&values)[2]) {
-      return in.select(isNegative, in.constant(values[1]),
-                       in.constant(values[0]));
-    };
-    Value value = in.select(in.cmp(arith::CmpIPredicate::uge, magnitude,
-                                   perSign(specials.threshold)),
-                            perSign(specials.saturated), signed_);
-    value = in.select(in.cmp(arith::CmpIPredicate::eq, magnitude,
-                             in.constant(wide.infBits())),
-                      perSign(specials.infResult), value);
-    value = in.select(in.cmp(arith::CmpIPredicate::ugt, magnitude,
-                             in.constant(wide.infBits())),
-                      perSign(specials.nanResult), value);
+    Value value = selectTruncFSpecials(in, magnitude, isNegative, wide,
+                                       specials, signed_);
     Value narrow = arith::TruncIOp::create(
         rewriter, loc,
         withElementType(resultType, rewriter.getIntegerType(format->width)),
@@ -624,24 +639,11 @@ struct TruncFToNVVMFloat8 : public OpRewritePattern<arith::TruncFOp> {
     Type i32Type = withElementType(resultType, rewriter.getI32Type());
     IntegerBuilder in{rewriter, loc, i32Type};
     Value bits = arith::BitcastOp::create(rewriter, loc, i32Type, input);
-    Value magnitude = in.andI(bits, in.constant(wide.signBit() - 1));
-    Value isNegative =
-        in.cmp(arith::CmpIPredicate::uge, bits, in.constant(wide.signBit()));
-    auto perSign = [&](const uint64_t(&values)[2]) {
-      return in.select(isNegative, in.constant(values[1]),
-                       in.constant(values[0]));
-    };
-    Value value =
-        in.select(in.cmp(arith::CmpIPredicate::uge, magnitude,
-                         perSign(specials.threshold)),
-                  perSign(specials.saturated),
-                  arith::ExtUIOp::create(rewriter, loc, i32Type, hardware));
-    value = in.select(in.cmp(arith::CmpIPredicate::eq, magnitude,
-                             in.constant(wide.infBits())),
-                      perSign(specials.infResult), value);
-    value = in.select(in.cmp(arith::CmpIPredicate::ugt, magnitude,
-                             in.constant(wide.infBits())),
-                      perSign(specials.nanResult), value);
+    Value value = selectTruncFSpecials(
+        in, in.andI(bits, in.constant(wide.signBit() - 1)),
+        in.cmp(arith::CmpIPredicate::uge, bits, in.constant(wide.signBit())),
+        wide, specials,
+        arith::ExtUIOp::create(rewriter, loc, i32Type, hardware));
     Value narrow = arith::TruncIOp::create(
         rewriter, loc, withElementType(resultType, i8Type), value);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, resultType, narrow);
