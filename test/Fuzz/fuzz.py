@@ -166,8 +166,8 @@ OTHER_PASSES = [
          options={"group-size": "group-size"}),
     dict(name="gpucg-promote-thread-buffers", anchor="func.func",
          options={"max-bytes": "uint"}),
-    dict(name="gpucg-expand-small-floats", anchor="builtin.module", options={},
-         any_op=True),
+    dict(name="gpucg-expand-small-floats", anchor="builtin.module",
+         options={"nvvm-float8": "bool"}, any_op=True),
 ]
 
 #: How the front stages are configured for a pass fuzzed on its own.
