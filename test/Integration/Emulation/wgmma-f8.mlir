@@ -5,8 +5,8 @@
 // K, as k16 for 16-bit types) into f32. Kernels: e4m3 warp specialized
 // (strategy: 128x128 tiles, 4 stages refilled: K = 768), e5m2 on one
 // warpgroup (a user's 64x128 plan, 2 stages), e4m3 with a fused bias and
-// ReLU. The inputs are small integers given as bit patterns (the CPU has
-// no conversion to 8-bit floats); the reference is the same products in
+// ReLU. The inputs are small integers given as bit patterns (written
+// before the CPU stages converted 8-bit floats); the reference is the same products in
 // f16 on the CPU (Inputs/wgmma-f8-reference.mlir), and every sum is exact.
 //
 // RUN: gpucg-opt %S/Inputs/wgmma-f8-reference.mlir --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
