@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmulatorTypes.h"
 #include "gpucg/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,13 +33,12 @@ namespace gpucg {
 
 using namespace mlir;
 
-/// The emulator's code of an 8-bit float type (GPUCG_EMU_F8E4M3 or
-/// GPUCG_EMU_F8E5M2 in gpucg_emulator.h), or nullopt.
+/// The emulator's code of an 8-bit float type, or nullopt.
 static std::optional<int32_t> getEmulatorFloat8Code(Type type) {
   if (isa<Float8E4M3FNType>(type))
-    return 8;
+    return static_cast<int32_t>(gpucg::EmulatorType::F8E4M3);
   if (isa<Float8E5M2Type>(type))
-    return 9;
+    return static_cast<int32_t>(gpucg::EmulatorType::F8E5M2);
   return std::nullopt;
 }
 

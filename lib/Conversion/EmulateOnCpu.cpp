@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmulatorTypes.h"
 #include "gpucg/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -43,6 +44,7 @@ namespace gpucg {
 } // namespace mlir
 
 using namespace mlir;
+using gpucg::EmulatorType;
 
 /// On the loads and stores that emulate a WMMA load or store: the op they
 /// stand for, the name race reports give them.
@@ -54,21 +56,6 @@ static constexpr StringLiteral kThreadBodyAttr = "gpucg_emulator.thread_body";
 static constexpr int64_t kWorkgroupAlignment = 16;
 static constexpr int64_t kEmulatedWarpSize = 32;
 static constexpr int64_t kWarpgroupThreads = 128;
-
-/// The runtime's type codes for MMA operands (runtime/include/
-/// gpucg_emulator.h).
-enum class EmulatorType : int32_t {
-  F16 = 0,
-  BF16 = 1,
-  TF32 = 2,
-  F32 = 3,
-  F64 = 4,
-  S8 = 5,
-  U8 = 6,
-  S32 = 7,
-  F8E4M3 = 8,
-  F8E5M2 = 9,
-};
 
 static bool isWorkgroupMemory(Type type) {
   auto memref = dyn_cast<MemRefType>(type);

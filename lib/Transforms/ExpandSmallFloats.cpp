@@ -362,6 +362,26 @@ static Type withElementType(Type type, Type element) {
   return element;
 }
 
+/// `value` (a float of a small float's value, so exact in every wider
+/// float and in bf16) as `type`: an extf to a wider type, a truncf to a
+/// narrower one, through f32 between two of one width (f16 and bf16).
+static Value convertExactly(OpBuilder &b, Location loc, Value value,
+                            Type type) {
+  auto from = cast<FloatType>(getElementTypeOrSelf(value.getType()));
+  auto to = cast<FloatType>(getElementTypeOrSelf(type));
+  if (from == to)
+    return value;
+  if (from.getWidth() == to.getWidth())
+    value = arith::ExtFOp::create(
+        b, loc, withElementType(value.getType(), b.getF32Type()), value);
+  if (to.getWidth() > cast<FloatType>(getElementTypeOrSelf(value.getType()))
+                          .getWidth())
+    return arith::ExtFOp::create(b, loc, type, value);
+  return arith::TruncFOp::create(b, loc, type, value,
+                                 /*roundingmode=*/nullptr,
+                                 /*fastmath=*/nullptr);
+}
+
 namespace {
 /// arith.extf from a small float: the value's bits decoded in i32 into the
 /// f32 it stands for (exact), then extended or truncated (exactly: every
@@ -428,16 +448,9 @@ struct ExpandSmallFloatExtF : public OpRewritePattern<arith::ExtFOp> {
                                   i32.constant(format->signBit())),
                           i32.constant(0x7FC00000u), result);
     Value f32 = arith::BitcastOp::create(rewriter, loc, f32Type, result);
-    Type resultElement = getElementTypeOrSelf(op.getType());
-    if (resultElement.isF32())
-      rewriter.replaceOp(op, f32);
-    else if (cast<FloatType>(resultElement).getWidth() > 32)
-      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), f32);
-    else
-      // f16, bf16 or a small float: every value is exact in the result.
-      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), f32,
-                                                   /*roundingmode=*/nullptr,
-                                                   /*fastmath=*/nullptr);
+    // Every small float is exact in f16, bf16 and wider floats; into a
+    // smaller one, the truncf expanded next rounds once.
+    rewriter.replaceOp(op, convertExactly(rewriter, loc, f32, op.getType()));
     return success();
   }
 };
@@ -689,20 +702,7 @@ struct ExtFFromNVVMFloat8 : public OpRewritePattern<arith::ExtFOp> {
     }
     Value f16 = fromScalars(rewriter, loc, withElementType(sourceType, f16Type),
                             halves);
-    Value result;
-    if (resultElement.isF16())
-      result = f16;
-    else if (resultElement.getWidth() > 16)
-      result = arith::ExtFOp::create(rewriter, loc, op.getType(), f16);
-    else
-      // bf16: every f8 value is exact in it, and in f32 on the way.
-      result = arith::TruncFOp::create(
-          rewriter, loc, op.getType(),
-          arith::ExtFOp::create(
-              rewriter, loc, withElementType(sourceType, rewriter.getF32Type()),
-              f16),
-          /*roundingmode=*/nullptr, /*fastmath=*/nullptr);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, convertExactly(rewriter, loc, f16, op.getType()));
     return success();
   }
 };
