@@ -100,12 +100,19 @@ typedef struct MlirGpucgCompileOptions {
   /// gpucg-compile's nvvm-float8: f8E4M3FN and f8E5M2 conversions with
   /// NVVM's cvt instructions (sm_89+) instead of integer arithmetic.
   bool nvvmFloat8;
+  /// gpucg-compile's wgmma-cluster-m / wgmma-cluster-n: warp-specialized
+  /// MatmulWgmma kernels run in thread-block clusters of this many
+  /// workgroups along M and N that share tiles by TMA multicast (1 x 1: no
+  /// clusters; at most 8 workgroups).
+  int64_t wgmmaClusterM;
+  int64_t wgmmaClusterN;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
 /// deterministicReductions, no wgmmaPersistent (0 workgroups), no
-/// wgmmaStagedStore, workgroupGroupSize 0, no nvvmFloat8.
+/// wgmmaStagedStore, workgroupGroupSize 0, no nvvmFloat8, wgmmaClusterM and
+/// wgmmaClusterN 1.
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

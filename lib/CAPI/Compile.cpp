@@ -56,6 +56,8 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.wgmmaStagedStore = false;
   options.workgroupGroupSize = 0;
   options.nvvmFloat8 = false;
+  options.wgmmaClusterM = 1;
+  options.wgmmaClusterN = 1;
   return options;
 }
 
@@ -211,6 +213,8 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.wgmmaStagedStore = options.wgmmaStagedStore;
   compile.workgroupGroupSize = options.workgroupGroupSize;
   compile.nvvmFloat8 = options.nvvmFloat8;
+  compile.wgmmaClusterM = options.wgmmaClusterM;
+  compile.wgmmaClusterN = options.wgmmaClusterN;
   gpucg::buildCompilePipeline(pm, compile);
   return success();
 }

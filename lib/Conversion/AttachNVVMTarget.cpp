@@ -9,6 +9,10 @@
 #include "gpucg/Conversion/Passes.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 namespace mlir {
 namespace gpucg {
 #define GEN_PASS_DEF_ATTACHNVVMTARGET
@@ -17,6 +21,48 @@ namespace gpucg {
 } // namespace mlir
 
 using namespace mlir;
+
+/// Gives each kernel that `module`'s host code launches in clusters the
+/// `nvvm.cluster_dim` of those clusters (PTX `.reqnctapercluster`):
+/// gpu-kernel-outlining leaves the cluster size on the launch only.
+static LogicalResult attachClusterShapes(ModuleOp module) {
+  llvm::DenseMap<Operation *, std::pair<gpu::LaunchFuncOp, DenseI32ArrayAttr>>
+      shapes;
+  WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {
+    if (!launch.hasClusterSize())
+      return WalkResult::advance();
+    SmallVector<int32_t> sizes;
+    for (Value size : {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                       launch.getClusterSizeZ()}) {
+      std::optional<int64_t> constant = getConstantIntValue(size);
+      if (!constant) {
+        launch.emitOpError() << "launches its kernel in clusters of a size "
+                                "that is not a constant; the kernel's "
+                                "nvvm.cluster_dim must be one";
+        return WalkResult::interrupt();
+      }
+      sizes.push_back(static_cast<int32_t>(*constant));
+    }
+    Operation *kernel =
+        SymbolTable::lookupNearestSymbolFrom(launch, launch.getKernel());
+    if (!kernel)
+      return WalkResult::advance(); // The launch's verifier reports it.
+    auto shape = DenseI32ArrayAttr::get(module.getContext(), sizes);
+    auto [it, inserted] = shapes.try_emplace(kernel, launch, shape);
+    if (!inserted && it->second.second != shape) {
+      InFlightDiagnostic diag =
+          launch.emitOpError()
+          << "launches " << launch.getKernel() << " in clusters of " << shape
+          << " but another launch uses " << it->second.second
+          << "; a kernel has one cluster shape";
+      diag.attachNote(it->second.first.getLoc()) << "the other launch";
+      return WalkResult::interrupt();
+    }
+    kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), shape);
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
 
 namespace {
 struct AttachNVVMTargetPass
@@ -50,6 +96,8 @@ struct AttachNVVMTargetPass
         targets.push_back(target);
       gpuModule.setTargetsAttr(ArrayAttr::get(&getContext(), targets));
     });
+    if (failed(attachClusterShapes(module)))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -403,6 +403,27 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
         rewriter, loc, rewriter.getI32Type(), workgroupBytes);
   }
 
+  // A cluster-aware kernel (gpucg.cluster_shape on its workgroup loop)
+  // launches its workgroups in thread-block clusters, which must tile the
+  // grid.
+  Value cluster[3] = {nullptr, nullptr, nullptr};
+  auto *gpucgDialect = ctx->getLoadedDialect<gpucg::GpucgDialect>();
+  if (DenseI64ArrayAttr clusterShape =
+          loop ? gpucgDialect->getClusterShapeAttrHelper().getAttr(loop)
+               : DenseI64ArrayAttr()) {
+    for (auto [dim, size] : llvm::enumerate(clusterShape.asArrayRef())) {
+      std::optional<int64_t> gridSize = getConstantIntValue(grid[dim]);
+      if (!gridSize || *gridSize % size != 0)
+        return loop.emitOpError()
+               << "asks for clusters of " << size << " workgroups along "
+               << "xyz"[dim] << ", which must divide the grid's "
+               << (gridSize ? std::to_string(*gridSize)
+                            : std::string("dynamic size"));
+      cluster[dim] =
+          size == 1 ? one : arith::ConstantIndexOp::create(rewriter, loc, size);
+    }
+  }
+
   SmallVector<Type> attributionTypes;
   if (!useDynamicSharedMemory)
     for (WorkgroupAllocation &allocation : *allocations)
@@ -410,8 +431,17 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, grid[0], grid[1], grid[2], block[0], block[1], block[2],
       dynamicSharedMemory, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, attributionTypes);
+      /*asyncDependencies=*/{}, attributionTypes,
+      /*privateAttributions=*/{}, cluster[0], cluster[1], cluster[2]);
   Block &launchBody = launch.getBody().front();
+  // MLIR 22's builder gives a clustered launch's region no arguments for
+  // the cluster ids and sizes, which its verifier and printer expect after
+  // the block and thread ones.
+  unsigned numRegionArguments =
+      launch.getNumConfigRegionAttributes() + attributionTypes.size();
+  while (launchBody.getNumArguments() < numRegionArguments)
+    launchBody.insertArgument(gpu::LaunchOp::kNumConfigRegionAttributes,
+                              rewriter.getIndexType(), loc);
   // gpu::LaunchOp's builder leaves the body empty; end it with a terminator
   // and move the kernel's ops before it.
   rewriter.setInsertionPointToEnd(&launchBody);

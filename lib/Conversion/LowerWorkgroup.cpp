@@ -44,6 +44,8 @@ struct LowerWorkgroupPass
     options.persistent = wgmmaPersistent;
     options.persistentWorkgroups = wgmmaPersistentWorkgroups;
     options.stagedStore = wgmmaStagedStore;
+    options.clusterM = wgmmaClusterM;
+    options.clusterN = wgmmaClusterN;
     return options;
   }
 

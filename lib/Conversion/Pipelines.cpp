@@ -77,6 +77,8 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   workgroup.wgmmaPersistent = options.wgmmaPersistent;
   workgroup.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
   workgroup.wgmmaStagedStore = options.wgmmaStagedStore;
+  workgroup.wgmmaClusterM = options.wgmmaClusterM;
+  workgroup.wgmmaClusterN = options.wgmmaClusterN;
   pm.addNestedPass<func::FuncOp>(createLowerWorkgroup(workgroup));
 
   LowerToNVVMPipelineOptions lowering;

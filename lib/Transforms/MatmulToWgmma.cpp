@@ -39,6 +39,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -76,6 +77,9 @@ static constexpr uint32_t kProducerRegisters = 40;
 /// Consumer warpgroups the register split above is for, at most.
 static constexpr int64_t kMaxConsumers = 2;
 static constexpr uint32_t kConsumerRegisters = 232;
+/// Workgroups of a thread-block cluster that every sm_90 launch supports
+/// (more needs cudaFuncAttributeNonPortableClusterSizeAllowed).
+static constexpr int64_t kMaxClusterSize = 8;
 
 std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
@@ -609,12 +613,117 @@ getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
   return std::optional<PersistentGrid>(grid);
 }
 
+namespace {
+/// A thread-block cluster of `m x n` workgroups on neighbouring tiles (the
+/// workgroup loop's M dimension on grid dimension `mDim`, N on `nDim`): the
+/// `m` workgroups of a column of tiles share B's tile, each loading a
+/// `1/m` slice of it and multicasting it to all `m`; the `n` of a row
+/// share A's the same way.
+struct WgmmaCluster {
+  int64_t m = 1, n = 1;
+  unsigned mDim = 1, nDim = 0;
+
+  /// Sizes along grid x, y, z.
+  SmallVector<int64_t> getShape() const {
+    SmallVector<int64_t> shape(3, 1);
+    shape[mDim] *= m;
+    shape[nDim] *= n;
+    return shape;
+  }
+  /// What one more position along `dim` adds to a workgroup's rank in the
+  /// cluster (PTX %cluster_ctarank: x fastest).
+  int64_t getRankStride(unsigned dim) const {
+    SmallVector<int64_t> shape = getShape();
+    int64_t stride = 1;
+    for (unsigned d = 0; d < dim; ++d)
+      stride *= shape[d];
+    return stride;
+  }
+  /// Workgroups whose loads reach a workgroup, and whose loads it reaches:
+  /// its row (n, itself included) and the rest of its column.
+  int64_t getNumPeers() const { return m + n - 1; }
+};
+} // namespace
+
+/// Rows of a slice of a 128-byte-swizzled tile: a whole number of the
+/// swizzle's 8-row (1024-byte) atoms, so that each slice lands where the
+/// whole tile's swizzle expects it.
+static constexpr int64_t kSwizzleAtomRows = 8;
+
+/// The cluster of `options` for `matmul`, or nullopt when its workgroups
+/// run alone: no cluster asked for, a kernel of one warpgroup (its thread 0
+/// refills a stage as soon as its own warps retire it), a persistent grid
+/// or a workgroup loop whose tiles are not its induction variables (the
+/// tiles a cluster shares must be the neighbours the launch groups), tile
+/// counts the cluster does not divide, or slices of less than a swizzle
+/// atom.
+static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
+                                              const WgmmaMatmul &matmul,
+                                              scf::ForallOp workgroupLoop,
+                                              bool persistent) {
+  if (options.clusterM * options.clusterN <= 1 || matmul.consumers == 0 ||
+      !workgroupLoop || persistent)
+    return std::nullopt;
+  WgmmaCluster cluster;
+  cluster.m = options.clusterM;
+  cluster.n = options.clusterN;
+  bool bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
+  // The loop dimension whose induction variable `offset` is, and its trip
+  // count; -1 when `offset` is not one.
+  auto findLoopDim = [&](OpFoldResult offset) -> std::pair<int64_t, int64_t> {
+    auto value = dyn_cast<Value>(offset);
+    for (auto [dim, iv] : llvm::enumerate(workgroupLoop.getInductionVars())) {
+      if (iv != value)
+        continue;
+      std::optional<int64_t> lb =
+          getConstantIntValue(workgroupLoop.getMixedLowerBound()[dim]);
+      std::optional<int64_t> ub =
+          getConstantIntValue(workgroupLoop.getMixedUpperBound()[dim]);
+      std::optional<int64_t> step =
+          getConstantIntValue(workgroupLoop.getMixedStep()[dim]);
+      if (!lb || !ub || !step || *step <= 0)
+        return {-1, 0};
+      return {static_cast<int64_t>(dim), llvm::divideCeil(*ub - *lb, *step)};
+    }
+    return {-1, 0};
+  };
+  auto gridDim = [&](int64_t loopDim) {
+    return static_cast<unsigned>(
+        cast<gpu::GPUBlockMappingAttr>(workgroupLoop.getMappingAttr()[loopDim])
+            .getMappingId());
+  };
+  auto [mLoopDim, mTiles] = findLoopDim(matmul.a.offsets[0]);
+  auto [nLoopDim, nTiles] = findLoopDim(matmul.b.offsets[bKContiguous ? 0 : 1]);
+  if (cluster.m > 1) {
+    if (mLoopDim < 0 || mTiles % cluster.m != 0)
+      return std::nullopt;
+    cluster.mDim = gridDim(mLoopDim);
+  }
+  if (cluster.n > 1) {
+    if (nLoopDim < 0 || nTiles % cluster.n != 0)
+      return std::nullopt;
+    cluster.nDim = gridDim(nLoopDim);
+  }
+  if (cluster.m > 1 && cluster.n > 1 && cluster.mDim == cluster.nDim)
+    return std::nullopt;
+  if (cluster.m == 1)
+    cluster.mDim = cluster.nDim == 1 ? 0 : 1;
+  if (cluster.n == 1)
+    cluster.nDim = cluster.mDim == 0 ? 1 : 0;
+  int64_t bSliced = bKContiguous ? matmul.tileN : matmul.tileK;
+  if (matmul.tileM % (cluster.n * kSwizzleAtomRows) != 0 ||
+      bSliced % (cluster.m * kSwizzleAtomRows) != 0)
+    return std::nullopt;
+  return cluster;
+}
+
 static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                                         const WgmmaMatmul &matmul,
                                         const WgmmaEpilogue &epilogue,
                                         FunctionOpInterface funcOp,
                                         scf::ForallOp workgroupLoop,
-                                        std::optional<PersistentGrid> grid) {
+                                        std::optional<PersistentGrid> grid,
+                                        std::optional<WgmmaCluster> cluster) {
   MLIRContext *ctx = rewriter.getContext();
   linalg::LinalgOp op = matmul.op;
   Location loc = op.getLoc();
@@ -665,6 +774,19 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   };
   Value aMap = createTensorMap(matmul.a.argument, aBox);
   Value bMap = createTensorMap(matmul.b.argument, bBox);
+  // In a cluster, a shared tile is loaded in slices of whole swizzle atoms
+  // along its outer dimension (A's rows, B's rows of N or of K), through a
+  // map of the slice's box; the warpgroup descriptors keep the whole
+  // tile's map, whose box gives wgmma the tile's layout.
+  int64_t aSlices = cluster ? cluster->n : 1;
+  int64_t bSlices = cluster ? cluster->m : 1;
+  SmallVector<int64_t> aSliceBox = {matmul.tileM / aSlices, matmul.tileK};
+  SmallVector<int64_t> bSliceBox = bBox;
+  bSliceBox[0] /= bSlices;
+  Value aLoadMap =
+      aSlices > 1 ? createTensorMap(matmul.a.argument, aSliceBox) : aMap;
+  Value bLoadMap =
+      bSlices > 1 ? createTensorMap(matmul.b.argument, bSliceBox) : bMap;
 
   // Workgroup memory: the ring of stages, at the top of the workgroup loop
   // (or of the function, for a kernel of one workgroup).
@@ -709,9 +831,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   }
 
   rewriter.setInsertionPoint(op);
-  auto aTileType = smemType(aBox, elt);
   auto bTileType = smemType({matmul.tileK, matmul.tileN}, elt);
-  auto bChunkType = smemType(bBox, elt);
   auto barrierType =
       nvgpu::MBarrierGroupType::get(ctx, workgroupSpace, matmul.stages);
   Value c0 = index(0);
@@ -727,6 +847,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   Value emptyBarriers;
   if (matmul.consumers)
     emptyBarriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+  // Peer barriers (clusters only): every producer whose multicasts reach
+  // this workgroup has seen its own consumers release the stage.
+  Value peerBarriers;
+  if (cluster)
+    peerBarriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
 
   // Byte offsets of a stage's A tile and B chunks in the ring.
   auto stageBase = [&](OpBuilder &b, Value stage) -> Value {
@@ -766,15 +891,28 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
             arith::ConstantIndexOp::create(
                 b, loc, kWarpgroupThreads * matmul.consumers),
             stageIndex, Value());
+      if (cluster)
+        nvgpu::MBarrierInitOp::create(
+            b, loc, peerBarriers,
+            arith::ConstantIndexOp::create(b, loc, cluster->getNumPeers()),
+            stageIndex, Value());
     }
     // Makes the initialised barriers visible to the TMA unit (the async
     // proxy) that completes their transactions, as CUTLASS does.
     NVVM::FenceMbarrierInitOp::create(b, loc);
-    nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
-    nvgpu::TmaPrefetchOp::create(b, loc, bMap, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, aLoadMap, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, bLoadMap, Value());
     scf::YieldOp::create(b, loc);
   });
-  gpu::BarrierOp::create(rewriter, loc);
+  // In a cluster, no workgroup may multicast into another's stages or
+  // arrive on its barriers before that one has initialised them: a barrier
+  // of the whole cluster (which includes this workgroup's threads).
+  if (cluster) {
+    NVVM::ClusterArriveOp::create(rewriter, loc, rewriter.getUnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
+  } else {
+    gpu::BarrierOp::create(rewriter, loc);
+  }
 
   // Coordinates are innermost first: A[k, m], B[n, k].
   Value aRow = toValue(rewriter, loc, matmul.a.offsets[0]);
@@ -783,8 +921,65 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   Value bK = toValue(rewriter, loc, matmul.b.offsets[bKContiguous ? 1 : 0]);
   Value bColumn =
       toValue(rewriter, loc, matmul.b.offsets[bKContiguous ? 0 : 1]);
+  // Where a workgroup is in its cluster: its position along M and N, the
+  // multicast masks of its slices of A (to its row of the cluster) and of
+  // B (to its column), and the ranks of its peers (WgmmaCluster).
+  struct ClusterPlace {
+    Value m, n, aMask, bMask;
+    SmallVector<Value> peers;
+  };
+  auto getClusterPlace = [&](OpBuilder &b) {
+    ClusterPlace place;
+    auto constant = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto position = [&](unsigned dim, int64_t size) -> Value {
+      return arith::RemUIOp::create(
+          b, loc,
+          gpu::BlockIdOp::create(b, loc, static_cast<gpu::Dimension>(dim)),
+          constant(size));
+    };
+    place.m = position(cluster->mDim, cluster->m);
+    place.n = position(cluster->nDim, cluster->n);
+    int64_t mStride = cluster->getRankStride(cluster->mDim);
+    int64_t nStride = cluster->getRankStride(cluster->nDim);
+    auto rank = [&](Value m, Value n) -> Value {
+      Value value = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, m, constant(mStride)),
+          arith::MulIOp::create(b, loc, n, constant(nStride)));
+      return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), value);
+    };
+    // A mask of `count` ranks `stride` apart, shifted to the workgroup's
+    // row or column.
+    auto mask = [&](int64_t count, int64_t stride, Value shift) -> Value {
+      int64_t bits = 0;
+      for (int64_t i = 0; i < count; ++i)
+        bits |= int64_t(1) << (i * stride);
+      Value shifted = arith::ShLIOp::create(b, loc, constant(bits), shift);
+      return arith::IndexCastUIOp::create(b, loc, b.getI16Type(), shifted);
+    };
+    place.aMask =
+        mask(cluster->n, nStride,
+             arith::MulIOp::create(b, loc, place.m, constant(mStride)));
+    place.bMask =
+        mask(cluster->m, mStride,
+             arith::MulIOp::create(b, loc, place.n, constant(nStride)));
+    for (int64_t n = 0; n < cluster->n; ++n)
+      place.peers.push_back(rank(place.m, constant(n)));
+    for (int64_t d = 1; d < cluster->m; ++d)
+      place.peers.push_back(
+          rank(arith::RemUIOp::create(
+                   b, loc, arith::AddIOp::create(b, loc, place.m, constant(d)),
+                   constant(cluster->m)),
+               place.n));
+    return place;
+  };
+
+  // Loads K tile `kTile` into `stage`, completing on its full barrier;
+  // in a cluster (`place`), this workgroup's slices of the tiles, each
+  // multicast to the workgroups that share it.
   auto loadStage = [&](OpBuilder &b, Value stage, Value kTile, Value aRow,
-                       Value bColumn) {
+                       Value bColumn, const ClusterPlace *place) {
     Value base = stageBase(b, stage);
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, fullBarriers,
@@ -792,23 +987,50 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         Value());
     Value k = arith::MulIOp::create(
         b, loc, kTile, arith::ConstantIndexOp::create(b, loc, matmul.tileK));
+    // Slice `slice` of `slices` of a tile whose rows (outermost, 128 bytes
+    // each) start at `tileRow` and at byte `tileBytes` of the stage: its
+    // first row, and its view in the stage.
+    auto slice = [&](Value tileRow, int64_t tileBytes, int64_t rows,
+                     int64_t slices, Value slice, ArrayRef<int64_t> box) {
+      if (slices == 1)
+        return std::make_pair(tileRow,
+                              view(b, base, tileBytes, smemType(box, elt)));
+      int64_t sliceRows = rows / slices;
+      Value first = arith::MulIOp::create(
+          b, loc, slice, arith::ConstantIndexOp::create(b, loc, sliceRows));
+      Value bytes = arith::AddIOp::create(
+          b, loc, base,
+          arith::MulIOp::create(
+              b, loc, first,
+              arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
+      return std::make_pair(
+          arith::AddIOp::create(b, loc, tileRow, first).getResult(),
+          view(b, bytes, tileBytes, smemType(box, elt)));
+    };
+    auto [aFirstRow, aDestination] =
+        slice(aRow, 0, matmul.tileM, aSlices, place ? place->n : Value(),
+              aSlices > 1 ? ArrayRef<int64_t>(aSliceBox) : aBox);
     nvgpu::TmaAsyncLoadOp::create(
-        b, loc, view(b, base, 0, aTileType), fullBarriers, aMap,
-        ValueRange{arith::AddIOp::create(b, loc, aK, k), aRow}, stage, Value(),
-        Value());
+        b, loc, aDestination, fullBarriers, aLoadMap,
+        ValueRange{arith::AddIOp::create(b, loc, aK, k), aFirstRow}, stage,
+        aSlices > 1 ? place->aMask : Value(), Value());
     Value kB = arith::AddIOp::create(b, loc, bK, k);
     for (int64_t chunk = 0; chunk < matmul.numBChunks(); ++chunk) {
       Value column =
           arith::AddIOp::create(b, loc, bColumn,
                                 arith::ConstantIndexOp::create(
                                     b, loc, chunk * matmul.bChunkColumns()));
+      // B's rows are N (K contiguous) or K (N contiguous).
+      auto [bFirstRow, bDestination] =
+          slice(bKContiguous ? column : kB,
+                matmul.aTileBytes() + chunk * matmul.bChunkBytes(), bBox[0],
+                bSlices, place ? place->m : Value(),
+                bSlices > 1 ? ArrayRef<int64_t>(bSliceBox) : bBox);
       nvgpu::TmaAsyncLoadOp::create(
-          b, loc,
-          view(b, base, matmul.aTileBytes() + chunk * matmul.bChunkBytes(),
-               bChunkType),
-          fullBarriers, bMap,
-          bKContiguous ? ValueRange{kB, column} : ValueRange{column, kB}, stage,
-          Value(), Value());
+          b, loc, bDestination, fullBarriers, bLoadMap,
+          bKContiguous ? ValueRange{kB, bFirstRow}
+                       : ValueRange{column, bFirstRow},
+          stage, bSlices > 1 ? place->bMask : Value(), Value());
     }
   };
 
@@ -821,6 +1043,26 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     nvgpu::MBarrierTryWaitParityOp::create(
         b, loc, group, parity,
         arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
+  };
+  // One arrival on peer barrier `stage` of the cluster's workgroup of rank
+  // `rank` (an i32; possibly this one): its address in this workgroup's
+  // shared memory, mapped to that workgroup's (mapa), and an arrive at
+  // cluster scope (nvgpu has no remote arrive).
+  auto arriveOnPeer = [&](OpBuilder &b, Value stage, Value rank) {
+    Value local = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
+                                               peerBarriers, stage);
+    Value pointer = LLVM::IntToPtrOp::create(
+        b, loc,
+        LLVM::LLVMPointerType::get(
+            ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
+        local);
+    Value remote = NVVM::MapaOp::create(
+        b, loc,
+        LLVM::LLVMPointerType::get(
+            ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
+        pointer, rank);
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                   NVVM::MemScopeKind::CLUSTER);
   };
   // Accumulators are 64 rows each: MLIR 22's lowering of
   // warpgroup.mma.store places the second 64-row block of a taller one
@@ -1112,7 +1354,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                          arith::ConstantIndexOp::create(b, loc, 1),
                          ValueRange(),
                          [&](OpBuilder &b, Location, Value kTile, ValueRange) {
-                           loadStage(b, kTile, kTile, aRow, bColumn);
+                           loadStage(b, kTile, kTile, aRow, bColumn,
+                                     /*place=*/nullptr);
                            scf::YieldOp::create(b, loc);
                          });
       scf::YieldOp::create(b, loc);
@@ -1139,7 +1382,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
               arith::AndIOp::create(b, loc, hasRetired, hasTile));
           scf::IfOp::create(b, loc, cond, [&](OpBuilder &b, Location) {
             loadStage(b, arith::RemUIOp::create(b, loc, retired, stagesValue),
-                      refill, aRow, bColumn);
+                      refill, aRow, bColumn, /*place=*/nullptr);
             scf::YieldOp::create(b, loc);
           });
         });
@@ -1250,6 +1493,9 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
               b, loc, arith::CmpIPredicate::eq, tid,
               arith::ConstantIndexOp::create(b, loc, consumerThreads));
           scf::IfOp::create(b, loc, isProducer, [&](OpBuilder &b, Location) {
+            std::optional<ClusterPlace> place;
+            if (cluster)
+              place = getClusterPlace(b);
             forEachTile(b, [&](OpBuilder &b, Value stepBase,
                                IRMapping &mapping) {
               Value tileRow = forTile(b, aRow, mapping);
@@ -1274,14 +1520,22 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                         arith::ConstantIndexOp::create(b, loc, 0));
                     scf::IfOp::create(
                         b, loc, reused, [&](OpBuilder &b, Location) {
-                          waitForPhase(
-                              b, emptyBarriers, stage,
-                              arith::SubIOp::create(
-                                  b, loc, round,
-                                  arith::ConstantIndexOp::create(b, loc, 1)));
+                          Value lastRound = arith::SubIOp::create(
+                              b, loc, round,
+                              arith::ConstantIndexOp::create(b, loc, 1));
+                          waitForPhase(b, emptyBarriers, stage, lastRound);
+                          // In a cluster, the stage is free once every
+                          // peer's consumers released it too: tell each
+                          // peer this workgroup's did, and wait for all.
+                          if (place) {
+                            for (Value peer : place->peers)
+                              arriveOnPeer(b, stage, peer);
+                            waitForPhase(b, peerBarriers, stage, lastRound);
+                          }
                           scf::YieldOp::create(b, loc);
                         });
-                    loadStage(b, stage, kTile, tileRow, tileColumn);
+                    loadStage(b, stage, kTile, tileRow, tileColumn,
+                              place ? &*place : nullptr);
                     scf::YieldOp::create(b, loc);
                   });
             });
@@ -1334,6 +1588,18 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   TranslationInfoAttr info = getTranslationInfo(funcOp);
   if (!info || info.getPipeline() != Pipeline::MatmulWgmma)
     return success();
+  if (options.clusterM < 1 || options.clusterN < 1 ||
+      options.clusterM * options.clusterN > kMaxClusterSize)
+    return funcOp.emitOpError()
+           << "asks for clusters of " << options.clusterM << " x "
+           << options.clusterN << " workgroups; a cluster has 1 to "
+           << kMaxClusterSize << " (the portable cluster size)";
+  if (options.persistent && options.clusterM * options.clusterN > 1)
+    return funcOp.emitOpError()
+           << "asks for both a persistent grid and clusters of "
+           << options.clusterM << " x " << options.clusterN
+           << " workgroups; the persistent grid's walk over the tiles does "
+              "not keep a cluster on tiles that share operands";
   SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots =
       getLoweringConfigRoots(funcOp);
   if (roots.size() != 1)
@@ -1378,6 +1644,8 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
       getPersistentGrid(options, *matmul, *epilogue, workgroupLoop, funcOp);
   if (failed(grid))
     return failure();
+  std::optional<WgmmaCluster> cluster =
+      getCluster(options, *matmul, workgroupLoop, grid->has_value());
   // A staged store: the plain kernel's epilogue is a copy of the staged
   // accumulator to C, in 16-byte pieces of f32. Only where the ring holds
   // the staging buffer: the strategy budgeted no other.
@@ -1387,8 +1655,17 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
     epilogue->storesAccumulator = true;
     epilogue->vectorSize = 128 / 32;
   }
-  return rewriteWgmmaMatmul(rewriter, *matmul, *epilogue, funcOp, workgroupLoop,
-                            *grid);
+  if (failed(rewriteWgmmaMatmul(rewriter, *matmul, *epilogue, funcOp,
+                                workgroupLoop, *grid, cluster)))
+    return failure();
+  // The launch groups the workgroups into the clusters.
+  if (cluster)
+    funcOp->getContext()
+        ->getLoadedDialect<GpucgDialect>()
+        ->getClusterShapeAttrHelper()
+        .setAttr(workgroupLoop,
+                 rewriter.getDenseI64ArrayAttr(cluster->getShape()));
+  return success();
 }
 
 namespace {
@@ -1401,6 +1678,8 @@ struct LowerMatmulToWgmmaPass
     options.persistent = persistent;
     options.persistentWorkgroups = persistentWorkgroups;
     options.stagedStore = stagedStore;
+    options.clusterM = clusterM;
+    options.clusterN = clusterN;
     if (failed(lowerMatmulToWgmma(rewriter, getOperation(), options)))
       signalPassFailure();
   }

@@ -271,6 +271,8 @@ void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
   lowering.persistent = options.persistent;
   lowering.persistentWorkgroups = options.persistentWorkgroups;
   lowering.stagedStore = options.stagedStore;
+  lowering.clusterM = options.clusterM;
+  lowering.clusterN = options.clusterN;
   buildWgmmaWorkgroupPipeline(pm.nest<func::FuncOp>(), lowering);
 }
 

@@ -124,6 +124,8 @@ class MlirGpucgCompileOptions(Structure):
         ("wgmmaStagedStore", c_bool),
         ("workgroupGroupSize", c_int64),
         ("nvvmFloat8", c_bool),
+        ("wgmmaClusterM", c_int64),
+        ("wgmmaClusterN", c_int64),
     ]
 
 

@@ -110,7 +110,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             features="", opt_level=3, bare_pointers=True, generic=False,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
-            workgroup_group_size=0, nvvm_float8=False,
+            workgroup_group_size=0, nvvm_float8=False, wgmma_cluster=(1, 1),
             source_name=None) -> CompileResult:
     """Compiles MLIR `source` (text, or a pathlib.Path to read).
 
@@ -131,7 +131,10 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     of that many rows, column by column (gpucg-compile's
     workgroup-group-size; 0: row by row). `nvvm_float8` converts f8E4M3FN
     and f8E5M2 with NVVM's cvt instructions (sm_89 and newer) instead of
-    integer arithmetic (gpucg-compile's nvvm-float8).
+    integer arithmetic (gpucg-compile's nvvm-float8). `wgmma_cluster`
+    (m, n) runs warp-specialized wgmma kernels in thread-block clusters of
+    m x n workgroups that share tiles of B (along M) and A (along N) by TMA
+    multicast (gpucg-compile's wgmma-cluster-m and wgmma-cluster-n).
 
     Raises CompileError with the diagnostics on any failure.
     """
@@ -170,6 +173,12 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     options.wgmmaStagedStore = wgmma_staged_store
     options.workgroupGroupSize = workgroup_group_size
     options.nvvmFloat8 = nvvm_float8
+    cluster = tuple(wgmma_cluster)
+    if len(cluster) != 2 or not all(
+            isinstance(size, int) and size >= 1 for size in cluster):
+        raise ValueError("wgmma_cluster is (m, n), two workgroup counts of "
+                         f"at least 1, not {wgmma_cluster!r}")
+    options.wgmmaClusterM, options.wgmmaClusterN = cluster
 
     diagnostics = []
     kernels = []

@@ -201,3 +201,17 @@ func.func @tensor_map_of_loaded_size(%a: memref<128x64xf16>, %n: memref<index>) 
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+/// Clusters must tile the grid: 3 workgroups along y do not take clusters
+/// of 2.
+func.func @cluster_not_dividing_grid(%a: memref<384x256xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  // expected-error @+1 {{asks for clusters of 2 workgroups along y, which must divide the grid's 3}}
+  scf.forall (%i, %j) = (0, 0) to (384, 256) step (128, 128) {
+    %v = memref.load %a[%i, %j] : memref<384x256xf32>
+    memref.store %v, %a[%j, %i] : memref<384x256xf32>
+  } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}

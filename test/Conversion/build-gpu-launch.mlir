@@ -125,3 +125,27 @@ func.func @tensor_maps(%a: memref<128x64xf16>, %out: memref<2xindex>) attributes
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+// A workgroup loop with gpucg.cluster_shape (a clustered wgmma kernel):
+// the launch groups its 2 x 4 workgroups into clusters of 1 x 2, and its
+// region gets the cluster ids and sizes after the block and thread ones.
+
+// CHECK-LABEL: func.func @clusters
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[CL2:.*]] = arith.constant 2 : index
+// CHECK:         gpu.launch clusters(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %[[C1]], %{{[a-z0-9_]+}} = %[[CL2]], %{{[a-z0-9_]+}} = %[[C1]])
+// CHECK-SAME:               blocks(%{{[a-z0-9_, %]+}}) in (%{{[a-z0-9_]+}} = %[[C2]], %{{[a-z0-9_]+}} = %[[C4]], %{{[a-z0-9_]+}} = %[[C1]])
+// CHECK-NOT:     gpucg.cluster_shape
+func.func @clusters(%a: memref<512x256xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  scf.forall (%i, %j) = (0, 0) to (512, 256) step (128, 128) {
+    %tid = gpu.thread_id x
+    %v = memref.load %a[%i, %j] : memref<512x256xf32>
+    memref.store %v, %a[%i, %tid] : memref<512x256xf32>
+  } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}

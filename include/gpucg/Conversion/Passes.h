@@ -114,6 +114,17 @@ struct CompilePipelineOptions
                      "through the staging buffer with 16-byte stores when "
                      "the ring holds it (gpucg-lower-workgroup)"),
       llvm::cl::init(false)};
+  Option<int64_t> wgmmaClusterM{
+      *this, "wgmma-cluster-m",
+      llvm::cl::desc("MatmulWgmma kernels: workgroups of a thread-block "
+                     "cluster along M, sharing B's tile by TMA multicast "
+                     "(gpucg-lower-workgroup)"),
+      llvm::cl::init(1)};
+  Option<int64_t> wgmmaClusterN{
+      *this, "wgmma-cluster-n",
+      llvm::cl::desc("MatmulWgmma kernels: workgroups of a thread-block "
+                     "cluster along N, sharing A's tile by TMA multicast"),
+      llvm::cl::init(1)};
   Option<int64_t> workgroupGroupSize{
       *this, "workgroup-group-size",
       llvm::cl::desc("Start the workgroup loop's tiles in groups of this "

@@ -81,6 +81,12 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
            "MatmulWgmma kernels without a fused epilogue: store C through "
            "the staging buffer with 16-byte stores when the ring holds it "
            "(gpucg-lower-matmul-to-wgmma's `staged-store`)">,
+    Option<"wgmmaClusterM", "wgmma-cluster-m", "int64_t", "1",
+           "MatmulWgmma kernels: workgroups of a thread-block cluster along "
+           "M (gpucg-lower-matmul-to-wgmma's `cluster-m`)">,
+    Option<"wgmmaClusterN", "wgmma-cluster-n", "int64_t", "1",
+           "MatmulWgmma kernels: workgroups of a thread-block cluster along "
+           "N (gpucg-lower-matmul-to-wgmma's `cluster-n`)">,
   ];
 }
 
@@ -133,6 +139,14 @@ def AttachNVVMTarget : Pass<"gpucg-attach-nvvm-target", "ModuleOp"> {
     binary is built for the chip the kernel was tiled for. Without either,
     it is `sm_80`. A `chip` option that differs from the module's
     `#gpucg.target` is an error.
+
+    It also gives each kernel launched in thread-block clusters (a
+    `gpu.launch_func` with cluster sizes, which outlining does not pass on
+    to the kernel) the NVVM attribute `nvvm.cluster_dim`, so that the PTX
+    declares `.reqnctapercluster` and a plain launch (the C runtime's
+    `cuLaunchKernel`) runs it in those clusters. A kernel launched with
+    two cluster shapes, or with a cluster size that is not a constant, is
+    an error.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"\"",

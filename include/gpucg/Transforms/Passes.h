@@ -112,6 +112,17 @@ struct WgmmaPipelineOptions : public PassPipelineOptions<WgmmaPipelineOptions> {
                      "staging buffer with 16-byte stores when the ring holds "
                      "it (gpucg-lower-matmul-to-wgmma's option)"),
       llvm::cl::init(false)};
+  Option<int64_t> clusterM{
+      *this, "cluster-m",
+      llvm::cl::desc("Workgroups of a thread-block cluster along M, sharing "
+                     "B's tile by TMA multicast (gpucg-lower-matmul-to-wgmma's "
+                     "option)"),
+      llvm::cl::init(1)};
+  Option<int64_t> clusterN{
+      *this, "cluster-n",
+      llvm::cl::desc("Workgroups of a thread-block cluster along N, sharing "
+                     "A's tile by TMA multicast"),
+      llvm::cl::init(1)};
   Option<int64_t> workgroupGroupSize{
       *this, "workgroup-group-size",
       llvm::cl::desc("Start the workgroup loop's tiles in groups of this "

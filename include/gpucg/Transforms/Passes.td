@@ -794,6 +794,19 @@ def LowerMatmulToWgmma
     tiles, so that the producer loads the next tile while the consumers
     store the last.
 
+    With `cluster-m` / `cluster-n` above 1, a warp-specialized kernel's
+    workgroups run in thread-block clusters of that many neighbouring tiles
+    (`gpucg.cluster_shape` on the workgroup loop, for the launch): the
+    workgroups of a cluster that share a tile of A (one row of tiles) or of
+    B (one column) each load a slice of it and multicast it to all of them
+    (`multicast_mask`), so that each tile is read from L2 once per cluster.
+    A producer refills a stage only when every workgroup its multicasts
+    reach has released it: after its own consumers' empty barrier, it
+    arrives on a third barrier of each of those workgroups
+    (`nvvm.mapa` + `nvvm.mbarrier.arrive` at cluster scope) and waits for
+    all of theirs on its own. The barriers are initialised before a
+    cluster-wide barrier (`nvvm.cluster.arrive` / `wait`).
+
     Elementwise linalg ops after the matmul that consume its accumulator
     (a fused bias, activation or cast) become its epilogue: the accumulator
     goes to a staging buffer in workgroup memory (tileM x (tileN + 8) f32;
@@ -829,9 +842,17 @@ def LowerMatmulToWgmma
            "Kernels without a fused epilogue store C through the staging "
            "buffer with 16-byte stores when the ring of stages holds it (one "
            "workgroup per tile); others store from registers">,
+    Option<"clusterM", "cluster-m", "int64_t", /*default=*/"1",
+           "Workgroups of a thread-block cluster along M, sharing B's tile "
+           "by TMA multicast (warp-specialized kernels; at most 8 per "
+           "cluster)">,
+    Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
+           "Workgroups of a thread-block cluster along N, sharing A's tile "
+           "by TMA multicast">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect"
   ];

@@ -452,6 +452,16 @@ struct WgmmaLaunchOptions {
   /// ring of stages can hold it (wgmma::isStagedInRing: one workgroup per
   /// tile); others store it straight from registers.
   bool stagedStore = false;
+  /// Thread-block clusters (sm_90) of `clusterM x clusterN` workgroups on
+  /// neighbouring tiles: the `clusterM` workgroups of a column of tiles
+  /// share B's tile and the `clusterN` of a row share A's, each loading a
+  /// slice of a shared tile and multicasting it to the others. Only for
+  /// warp-specialized kernels in the workgroup loop's own tile order (no
+  /// persistent grid, no reordered workgroups) whose tile counts the
+  /// cluster divides; other kernels keep one workgroup per cluster. At most
+  /// 8 workgroups (the portable cluster size).
+  int64_t clusterM = 1;
+  int64_t clusterN = 1;
 };
 
 /// For a MatmulWgmma kernel (after workgroup tiling and bufferization):

@@ -225,7 +225,7 @@ func.func @compilation_info_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info', 'gpucg.num_buffers', 'gpucg.workgroup_specialization', 'gpucg.alignment'}}
+// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info', 'gpucg.num_buffers', 'gpucg.workgroup_specialization', 'gpucg.alignment', 'gpucg.cluster_shape'}}
 func.func @unknown_gpucg_attr() attributes {gpucg.config = 1 : i64} {
   return
 }
@@ -312,5 +312,24 @@ func.func @pipeline_depth_huge() attributes {gpucg.translation_info = #gpucg.tra
 func.func @alignment_not_power_of_two() {
   // expected-error @+1 {{'gpu.dynamic_shared_memory' op attribute 'gpucg.alignment' must be a power-of-two integer, got 48 : i64}}
   %0 = gpu.dynamic_shared_memory {gpucg.alignment = 48 : i64} : memref<?xi8, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+/// A cluster shape names x, y and z, each at least 1.
+func.func @cluster_shape_two_sizes() {
+  // expected-error @+1 {{'scf.forall' op attribute 'gpucg.cluster_shape' must be three positive cluster sizes (x, y, z), got array<i64: 2, 1>}}
+  scf.forall (%i) in (4) {
+  } {gpucg.cluster_shape = array<i64: 2, 1>, mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+func.func @cluster_shape_zero() {
+  // expected-error @+1 {{'scf.forall' op attribute 'gpucg.cluster_shape' must be three positive cluster sizes (x, y, z), got array<i64: 2, 0, 1>}}
+  scf.forall (%i) in (4) {
+  } {gpucg.cluster_shape = array<i64: 2, 0, 1>, mapping = [#gpu.block<x>]}
   return
 }

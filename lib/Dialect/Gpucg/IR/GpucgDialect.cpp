@@ -115,6 +115,16 @@ LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
              << "' must be a power-of-two integer, got " << attr.getValue();
     return success();
   }
+  if (name == getClusterShapeAttrHelper().getName()) {
+    auto shape = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!shape || shape.size() != 3 ||
+        llvm::any_of(shape.asArrayRef(), [](int64_t size) { return size < 1; }))
+      return op->emitOpError()
+             << "attribute '" << name
+             << "' must be three positive cluster sizes (x, y, z), got "
+             << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "unknown gpucg attribute '" << name
                            << "'; expected one of 'gpucg.target', "
                               "'gpucg.translation_info', "
@@ -122,7 +132,7 @@ LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
                               "'gpucg.compilation_info', "
                               "'gpucg.num_buffers', "
                               "'gpucg.workgroup_specialization', "
-                              "'gpucg.alignment'";
+                              "'gpucg.alignment', 'gpucg.cluster_shape'";
 }
 
 TranslationInfoAttr mlir::gpucg::getTranslationInfo(Operation *funcOp) {

@@ -45,7 +45,13 @@ def Gpucg_Dialect : Dialect {
     * `gpucg.alignment = N : i64` on the `gpu.dynamic_shared_memory` that
       gpucg-build-gpu-launch made: its views' offsets assume a base aligned
       to N bytes (a power of two above 16; 1024 for 128-byte-swizzled TMA
-      tiles), which gpucg-convert-to-nvvm gives the shared-memory symbol.
+      tiles), which gpucg-convert-to-nvvm gives the shared-memory symbol;
+    * `gpucg.cluster_shape = array<i64: X, Y, Z>` on a kernel's workgroup
+      loop (the `scf.forall` over `#gpu.block`) that
+      gpucg-lower-matmul-to-wgmma made cluster-aware: its launch groups the
+      workgroups into thread-block clusters of X x Y x Z (sm_90), which
+      gpucg-build-gpu-launch gives the `gpu.launch` and
+      gpucg-attach-nvvm-target the kernel (PTX `.reqnctapercluster`).
   }];
 
   let useDefaultAttributePrinterParser = 1;
@@ -57,7 +63,8 @@ def Gpucg_Dialect : Dialect {
     "::mlir::gpucg::CompilationInfoAttr":$compilation_info,
     "::mlir::IntegerAttr":$num_buffers,
     "::mlir::UnitAttr":$workgroup_specialization,
-    "::mlir::IntegerAttr":$alignment
+    "::mlir::IntegerAttr":$alignment,
+    "::mlir::DenseI64ArrayAttr":$cluster_shape
   );
   let extraClassDeclaration = [{
   private:

@@ -1,0 +1,133 @@
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 cluster-n=2},canonicalize,cse))' | FileCheck %s
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 cluster-n=2},canonicalize,cse))' | gpucg-opt > /dev/null
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2},canonicalize,cse))' | FileCheck %s --check-prefix=M2
+
+// Thread-block clusters of 2 x 2 workgroups (cluster-m=2 cluster-n=2) on a
+// warp-specialized linear layer (bf16, B[n, k], 128x128 tiles, 2 stages,
+// 4 K tiles): the M position is block y mod 2, the N position block x mod 2,
+// the rank x + 2 y. Each workgroup loads half of A's tile (64 rows, at row
+// 64 * n, 8 KB into the stage) multicast to its row of the cluster (mask
+// 0b11 << 2 m) and half of B's (64 rows of N at 64 * m) multicast to its
+// column (mask 0b101 << n), through tensor maps of 64x64 boxes; the
+// warpgroup descriptors keep the 128x64 maps. Before refilling a stage the
+// producer arrives on the peer barrier (3 arrivals: its row and the other
+// of its column) of each of its 3 peers, remotely (mapa), and waits on its
+// own. A cluster barrier follows the barriers' initialisation.
+// CHECK-LABEL: func.func @linear
+// CHECK-DAG: %[[AMAP:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%c128, %c64] : memref<*xbf16> -> <tensor = memref<128x64xbf16
+// CHECK-DAG: %[[ASLICE:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%c64, %c64] : memref<*xbf16> -> <tensor = memref<64x64xbf16
+// CHECK: %[[FULL:.+]] = nvgpu.mbarrier.create
+// CHECK: %[[EMPTY:.+]] = nvgpu.mbarrier.create
+// CHECK: %[[PEER:.+]] = nvgpu.mbarrier.create
+// CHECK: nvgpu.mbarrier.init %[[PEER]][%c0], %c3
+// CHECK: nvgpu.mbarrier.init %[[PEER]][%c1], %c3
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: nvgpu.warpgroup.generate.descriptor %{{.+}}, %[[AMAP]]
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: %[[BY:.+]] = gpu.block_id y
+// CHECK-NEXT: %[[M:.+]] = arith.remui %[[BY]], %c2
+// CHECK-NEXT: %[[BX:.+]] = gpu.block_id x
+// CHECK-NEXT: %[[N:.+]] = arith.remui %[[BX]], %c2
+// CHECK-NEXT: %[[ROW:.+]] = arith.muli %[[M]], %c2
+// CHECK-NEXT: %[[AMASK:.+]] = arith.shli %c3, %[[ROW]]
+// CHECK-NEXT: %[[AMASK16:.+]] = arith.index_castui %[[AMASK]] : index to i16
+// CHECK-NEXT: %[[BMASK:.+]] = arith.shli %c5, %[[N]]
+// CHECK-NEXT: %[[BMASK16:.+]] = arith.index_castui %[[BMASK]] : index to i16
+// CHECK: scf.for %[[K:.+]] = %c0 to %c4 step %c1 {
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// CHECK-COUNT-3: nvvm.mbarrier.arrive %{{.+}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[PEER]]
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c32768
+// CHECK: %[[AROW:.+]] = arith.muli %[[N]], %c64
+// CHECK: %[[ABYTES:.+]] = arith.muli %[[N]], %c8192
+// CHECK: nvgpu.tma.async.load %[[ASLICE]][%{{.+}}, %{{.+}}], %[[FULL]][%{{.+}}] to %{{.+}} multicast_mask = %[[AMASK16]] : <tensor = memref<64x64xbf16
+// CHECK: %[[BROW:.+]] = arith.muli %[[M]], %c64
+// CHECK: nvgpu.tma.async.load %{{.+}}[%{{.+}}, %{{.+}}], %[[FULL]][%{{.+}}] to %{{.+}} multicast_mask = %[[BMASK16]] : <tensor = memref<64x64xbf16
+// CHECK: } {gpucg.cluster_shape = array<i64: 2, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// With B[k, n] and cluster-m=2 only (clusters of 1 x 2: block y), each
+// workgroup loads 32 of the 64 K rows of each 64-column B box (box 32x64,
+// at k + 32 m, 4 KB into the box) multicast to both (mask 0b11), and all
+// of A; peers: the other workgroup and itself.
+// M2-LABEL: func.func @matmul_kn
+// M2-DAG: nvgpu.tma.create.descriptor %{{.+}} box[%c32, %c64] : memref<*xf16> -> <tensor = memref<32x64xf16
+// M2: nvgpu.mbarrier.init %{{.+}}[%c0], %c2
+// M2: %[[BY:.+]] = gpu.block_id y
+// M2: %[[M:.+]] = arith.remui %[[BY]], %c2
+// M2: nvgpu.tma.async.load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}[%{{.+}}] to %{{.+}} : <tensor = memref<128x64xf16
+// M2: %[[KROW:.+]] = arith.muli %[[M]], %c32
+// M2: %[[KBYTES:.+]] = arith.muli %[[M]], %c4096
+// M2: nvgpu.tma.async.load %{{.+}} multicast_mask = %c3_i16 : <tensor = memref<32x64xf16
+// M2: nvgpu.tma.async.load %{{.+}} multicast_mask = %c3_i16 : <tensor = memref<32x64xf16
+// M2: } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// CHECK-LABEL: func.func @matmul_kn
+// CHECK: } {gpucg.cluster_shape = array<i64: 2, 2, 1>
+
+/// Three tiles along M: clusters of 2 along M do not tile the grid, so the
+/// kernel keeps one workgroup per cluster (no multicast, no cluster shape).
+// CHECK-LABEL: func.func @negative_tiles_not_divisible
+// CHECK-NOT: multicast_mask
+// CHECK-NOT: nvvm.cluster
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+/// One warpgroup loads and multiplies: its refills follow its own warps
+/// only, so it keeps one workgroup per cluster.
+// CHECK-LABEL: func.func @negative_one_warpgroup
+// CHECK-NOT: multicast_mask
+// CHECK-NOT: nvvm.cluster
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @linear(%arg0: memref<256x256xbf16>, %arg1: memref<256x256xbf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xbf16> to memref<128x256xbf16, strided<[256, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[%arg4, 0] [128, 256] [1, 1] : memref<256x256xbf16> to memref<128x256xbf16, strided<[256, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xbf16, strided<[256, 1], offset: ?>>, memref<128x256xbf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<256x256xf32>
+  }
+
+  func.func @matmul_kn(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<256x256xf32>
+  }
+
+
+  func.func @negative_tiles_not_divisible(%arg0: memref<384x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<384x256xf32>) -> memref<384x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (384, 256) step (128, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<384x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<384x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<384x256xf32>
+  }
+
+
+  func.func @negative_one_warpgroup(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<256x256xf32>
+  }
+}
