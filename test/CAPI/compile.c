@@ -66,12 +66,14 @@ static void onKernel(const MlirGpucgCompiledKernel *kernel, void *userData) {
          kernel->binaryFileName.data, kernel->binary.length);
   const char *binary = kernel->binary.data;
   size_t size = kernel->binary.length;
-  printf("binary: entry %d, mma.sync %d, ldmatrix %d, cp.async %d, ELF %d\n",
+  printf("binary: entry %d, mma.sync %d, ldmatrix %d, cp.async %d, ELF %d, "
+         "clusters %d\n",
          contains(binary, size, ".entry matmul_kernel"),
          contains(binary, size, "mma.sync.aligned.m16n8k16"),
          contains(binary, size, "ldmatrix.sync"),
          contains(binary, size, "cp.async.cg.shared.global"),
-         size >= 4 && memcmp(binary, "\177ELF", 4) == 0);
+         size >= 4 && memcmp(binary, "\177ELF", 4) == 0,
+         contains(binary, size, ".reqnctapercluster 1, 2, 1"));
   printf("--- abi\n%.*s--- end abi\n", (int)kernel->abi.length,
          kernel->abi.data);
 }
@@ -170,6 +172,32 @@ int main(int argc, char **argv) {
   options.barePointers = false;
   Results described = {0, 0, 0};
   failed |= compile(source, size, options, &described) != 0;
+
+  /* wgmmaClusterM: an sm_90a matmul (the example is planned for sm_80)
+     whose warp-specialized kernel has 4 tiles along M, in clusters of 2
+     workgroups along M (grid y), declared in the PTX. */
+  // CHECK-LABEL: kernel matmul_kernel -> matmul_kernel.ptx
+  // CHECK-NEXT: binary: entry 1, {{.*}}, clusters 1
+  // CHECK: chip sm_90a
+  // CHECK: status: success, 1 kernel(s)
+  static const char hopperSource[] =
+      "func.func @matmul(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>,\n"
+      "                  %c: tensor<512x512xf32>) -> tensor<512x512xf32> {\n"
+      "  %zero = arith.constant 0.0 : f32\n"
+      "  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<512x512xf32>)\n"
+      "      -> tensor<512x512xf32>\n"
+      "  %r = linalg.matmul ins(%a, %b : tensor<512x256xf16>,\n"
+      "      tensor<256x512xf16>) outs(%f : tensor<512x512xf32>)\n"
+      "      -> tensor<512x512xf32>\n"
+      "  return %r : tensor<512x512xf32>\n"
+      "}\n";
+  options = mlirGpucgCompileOptionsGetDefault();
+  options.chip = mlirStringRefCreateFromCString("sm_90a");
+  options.format = mlirStringRefCreateFromCString("ptx");
+  options.wgmmaClusterM = 2;
+  Results clustered = {0, 0, 0};
+  failed |= compile(hopperSource, sizeof(hopperSource) - 1, options,
+                    &clustered) != 0;
 
   /* A pipeline that stops before the binary: no kernel, the module out. */
   // CHECK-NOT: kernel matmul_kernel

@@ -202,6 +202,32 @@ func.func @linear_out(%a: tensor<128x256xf8E4M3FN>, %w: tensor<128x256xf8E4M3FN>
         self.assertNotIn("cvt.rn.satfinite.e4m3x2.f32", compile(False))
         self.assertIn("cvt.rn.satfinite.e4m3x2.f32", compile(True))
 
+    def test_wgmma_cluster(self):
+        # A warp-specialized f16 matmul of 4 x 4 tiles: clusters of 2 x 1
+        # workgroups share B's tile by TMA multicast and declare the shape.
+        source = """
+func.func @matmul(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>,
+                  %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>)
+    outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %r : tensor<512x512xf32>
+}"""
+        plain = gpucg.compile(source, chip="sm_90a").output
+        self.assertNotIn(".reqnctapercluster", plain)
+        clustered = gpucg.compile(source, chip="sm_90a",
+                                  wgmma_cluster=(2, 1)).output
+        self.assertIn(".reqnctapercluster 1, 2, 1", clustered)
+        self.assertIn("multicast::cluster", clustered)
+        for bad in [(0, 1), (2,), (1.5, 1)]:
+            with self.assertRaises(ValueError):
+                gpucg.compile(source, chip="sm_90a", wgmma_cluster=bad)
+        # More than 8 workgroups: the pass's error comes back.
+        with self.assertRaises(gpucg.CompileError) as raised:
+            gpucg.compile(source, chip="sm_90a", wgmma_cluster=(4, 4))
+        self.assertIn("a cluster has 1 to 8", str(raised.exception))
+
     def test_deterministic_reductions(self):
         # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and
         # added atomically, unless float sums must not depend on the order.
