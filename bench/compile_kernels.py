@@ -147,6 +147,15 @@ def first_error(text):
     return lines[0].strip() if lines else "(no output)"
 
 
+def cluster_shape(text):
+    """`MxN` (two positive workgroup counts) as (M, N), for argparse."""
+    match = re.fullmatch(r"([1-9][0-9]*)x([1-9][0-9]*)", text)
+    if not match:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not MxN (two positive workgroup counts)")
+    return int(match.group(1)), int(match.group(2))
+
+
 def compile_options(args):
     """The gpucg-compile options, beyond chip, format and output-dir, that
     the command line asks for: in every case's pipeline and in the
@@ -158,6 +167,10 @@ def compile_options(args):
                     f"wgmma-persistent-workgroups={args.wgmma_persistent}"]
     if args.wgmma_staged_store:
         options.append("wgmma-staged-store=true")
+    if args.wgmma_cluster:
+        cluster_m, cluster_n = args.wgmma_cluster
+        options += [f"wgmma-cluster-m={cluster_m}",
+                    f"wgmma-cluster-n={cluster_n}"]
     if args.workgroup_group_size:
         options.append(f"workgroup-group-size={args.workgroup_group_size}")
     return options
@@ -310,6 +323,12 @@ def main():
                         "store C through shared memory with 16-byte stores "
                         "where the ring holds the staging buffer "
                         "(gpucg-compile's wgmma-staged-store)")
+    parser.add_argument("--wgmma-cluster", type=cluster_shape, default=None,
+                        metavar="MxN",
+                        help="warp-specialized sm_90a wgmma kernels in "
+                        "thread-block clusters of M x N workgroups that "
+                        "share tiles by TMA multicast (gpucg-compile's "
+                        "wgmma-cluster-m and wgmma-cluster-n)")
     parser.add_argument("--workgroup-group-size", type=int, default=0,
                         metavar="G",
                         help="start the tiles in groups of G rows, column "

@@ -33,6 +33,9 @@
 #   --wgmma-staged-store
 #                       sm_90a: wgmma kernels store C through shared memory
 #                       with 16-byte stores (gpucg-compile's wgmma-staged-store)
+#   --wgmma-cluster MxN sm_90a: warp-specialized wgmma kernels in thread-block
+#                       clusters of M x N workgroups sharing tiles by TMA
+#                       multicast (gpucg-compile's wgmma-cluster-m/-n)
 #   --workgroup-group-size G
 #                       start the tiles in groups of G rows, column by column,
 #                       for L2 reuse (gpucg-compile's workgroup-group-size)
@@ -97,6 +100,11 @@ while [[ $# -gt 0 ]]; do
   --chip) need_value "$@"; CHIP=$2; shift 2 ;;
   --wgmma-persistent) COMPILE_ARGS+=(--wgmma-persistent); shift ;;
   --wgmma-staged-store) COMPILE_ARGS+=(--wgmma-staged-store); shift ;;
+  --wgmma-cluster)
+    need_value "$@"
+    COMPILE_ARGS+=(--wgmma-cluster "$2")
+    shift 2
+    ;;
   --workgroup-group-size)
     need_value "$@"
     COMPILE_ARGS+=(--workgroup-group-size "$2")

@@ -156,6 +156,14 @@ prepare() {
     GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
       --filter check-aligned- --chip sm_90a --format bin --wgmma-staged-store \
       --out "$BUNDLE/check/sm90a-staged" --quiet
+    # Thread-block clusters of 2 x 2 and 2 x 1 workgroups sharing tiles by
+    # TMA multicast.
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
+      --filter check-aligned- --chip sm_90a --format bin --wgmma-cluster 2x2 \
+      --out "$BUNDLE/check/sm90a-cluster2x2" --quiet
+    GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" --shapes "$shapes" \
+      --filter check-aligned- --chip sm_90a --format bin --wgmma-cluster 2x1 \
+      --out "$BUNDLE/check/sm90a-cluster2x1" --quiet
     # 8-bit floats (bench-check-wgmma-f8.test): fp8.txt's check cases.
     cp "$SOURCE_DIR/bench/shapes/fp8.txt" "$BUNDLE/check/"
     GPUCG_OPT=$opt python3 "$SOURCE_DIR/bench/compile_kernels.py" \
@@ -330,7 +338,8 @@ EOF
       filecheck "$BUNDLE/check/bench-check-wgmma.test" --input-file "$logs/check-wgmma-persistent.out"; } || status=$?
     record check/wgmma-sm90a-persistent "$status"
   fi
-  for variant in sm90a-grouped sm90a-grouped-persistent sm90a-staged; do
+  for variant in sm90a-grouped sm90a-grouped-persistent sm90a-staged \
+    sm90a-cluster2x2 sm90a-cluster2x1; do
     [[ -d $BUNDLE/check/$variant ]] || continue
     status=0
     { "$bench" --check --shapes "$BUNDLE/check/check.txt" --filter check-aligned- \
