@@ -71,6 +71,10 @@ OPTION_KINDS = {
     # error of the pass.
     "group-size": dict(good=["0", "1", "2", "4", "8"], odd=["-1", "3", "100000"],
                        bad=["x", "1.5", "99999999999999999999999"]),
+    # Workgroups of a thread-block cluster along M or N; a product over 8 (or
+    # a size under 1) is an error of gpucg-lower-matmul-to-wgmma.
+    "cluster": dict(good=["1", "2", "4"], odd=["0", "-1", "3", "8", "16"],
+                    bad=["x", "1.5", "99999999999999999999999"]),
     # Enum option (cl::values): anything else is a parse error.
     "mma-enum": dict(good=["auto", "wmma", "mma-sync", "wgmma"], odd=[],
                      bad=["foo", "mma_sync", "WMMA"]),
@@ -95,6 +99,7 @@ NAMED_PIPELINES = [
     dict(name="gpucg-matmul-wgmma", anchor="builtin.module",
          options={"chip": "wgmma-chip", "persistent": "bool",
                   "persistent-workgroups": "workgroups", "staged-store": "bool",
+                  "cluster-m": "cluster", "cluster-n": "cluster",
                   "workgroup-group-size": "group-size"},
          must_contain="nvgpu.warpgroup.mma"),
     # The SIMT pipelines take any kernel (others are re-planned as
@@ -159,7 +164,8 @@ OTHER_PASSES = [
          options={}),
     dict(name="gpucg-lower-matmul-to-wgmma", anchor="func.func",
          options={"persistent": "bool", "persistent-workgroups": "workgroups",
-                  "staged-store": "bool"},
+                  "staged-store": "bool", "cluster-m": "cluster",
+                  "cluster-n": "cluster"},
          after=["canonicalize", "cse"]),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
     dict(name="gpucg-reorder-workgroups", anchor="func.func",
