@@ -1527,6 +1527,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                           // In a cluster, the stage is free once every
                           // peer's consumers released it too: tell each
                           // peer this workgroup's did, and wait for all.
+                          // No peer can arrive for the next round before
+                          // this round's phase completes here: each peer
+                          // needs this workgroup's slice of the round
+                          // (loaded after the wait) before its consumers
+                          // release the stage again.
                           if (place) {
                             for (Value peer : place->peers)
                               arriveOnPeer(b, stage, peer);
