@@ -188,7 +188,7 @@ void EmulatorRuntime::declareAll() {
   declare("gpucg_emu_mbarrier_arrive", {i64, i64, i64, i32, ptr}, {i64});
   declare("gpucg_emu_mbarrier_wait", {i64, i64, i32, ptr}, {});
   declare("gpucg_emu_tma_load",
-          {i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, ptr}, {});
+          {i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, ptr}, {});
   declare("gpucg_emu_wgmma_init", {i64, i64, ptr}, {});
   declare("gpucg_emu_wgmma",
           {i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, ptr}, {});
@@ -1255,6 +1255,16 @@ struct TmaAsyncLoadPattern : EmulationPattern<nvgpu::TmaAsyncLoadOp> {
     operands.push_back(adaptor.getBarriers());
     operands.push_back(toI64(rewriter, loc, adaptor.getMbarId()));
     operands.push_back(getPredicate(rewriter, loc, adaptor.getPredicate()));
+    // The i16 mask with the runtime's flag that it is one: a mask of 0 is
+    // then an error rather than a load to the issuing block alone.
+    Value mask = constI32(rewriter, loc, 0);
+    if (Value multicast = adaptor.getMulticastMask())
+      mask = arith::OrIOp::create(
+          rewriter, loc,
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                 multicast),
+          constI32(rewriter, loc, gpucg::kEmulatorTmaMulticast));
+    operands.push_back(mask);
     operands.push_back(emulation.runtime->site(rewriter, op));
     emulation.runtime->call(rewriter, loc, "gpucg_emu_tma_load", operands);
     rewriter.eraseOp(op);

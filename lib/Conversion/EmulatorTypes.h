@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Private to lib/Conversion: the element type codes of libgpucg_emulator's
-// C API (GPUCG_EMU_* in runtime/include/gpucg_emulator.h), for the passes
-// that emit calls into it.
+// Private to lib/Conversion: the element type codes and flags of
+// libgpucg_emulator's C API (GPUCG_EMU_* in
+// runtime/include/gpucg_emulator.h), for the passes that emit calls into it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,11 @@ enum class EmulatorType : int32_t {
   F8E4M3 = 8,
   F8E5M2 = 9,
 };
+
+/// GPUCG_EMU_TMA_MULTICAST: set in gpucg_emu_tma_load's mask when the op
+/// has a multicast_mask operand, so that a mask of 0 is reported rather
+/// than taken for a load to the issuing block alone.
+constexpr int32_t kEmulatorTmaMulticast = 1 << 16;
 
 } // namespace gpucg
 } // namespace mlir

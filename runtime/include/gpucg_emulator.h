@@ -1,4 +1,5 @@
-/*===- gpucg_emulator.h - Run a CUDA workgroup's per-thread code on a CPU --===*\
+/*===- gpucg_emulator.h - Run a CUDA workgroup's per-thread code on a CPU
+--===*\
 |*                                                                            *|
 |* Part of the gpucg project, under the Apache License v2.0 with LLVM         *|
 |* Exceptions. See LICENSE for license information.                           *|
@@ -7,11 +8,12 @@
 |*===----------------------------------------------------------------------===*|
 |*                                                                            *|
 |* The C11 API of libgpucg_emulator.so (docs/Emulator-runtime.md): a          *|
-|* deterministic CPU emulator of a CUDA workgroup. Kernel code lowered to     *|
-|* LLVM and JIT-compiled by mlir-runner (which loads the library with         *|
-|* -shared-libs) calls these functions; every GPU thread of a workgroup runs  *|
-|* the kernel's per-thread body as a fiber (ucontext), and a deterministic    *|
-|* scheduler switches between them at barriers and warp collectives.          *|
+|* deterministic CPU emulator of a CUDA workgroup (or sm_90 cluster of       *|
+|* workgroups). Kernel code lowered to LLVM and JIT-compiled by mlir-runner   *|
+|* (which loads the library with -shared-libs) calls these functions; every   *|
+|* GPU thread of a cluster runs the kernel's per-thread body as a fiber       *|
+|* (ucontext), and a deterministic scheduler switches between them at         *|
+|* barriers and warp collectives.                                             *|
 |*                                                                            *|
 |* Units: sizes and addresses are bytes; addresses are the integer value of a *|
 |* pointer (what llvm.ptrtoint gives); ids and sizes of the grid and block    *|
@@ -53,41 +55,59 @@ extern "C" {
 
 /* Sets the configuration of the next launches: a grid of grid_x * grid_y *
    grid_z workgroups, each of block_x * block_y * block_z threads, each with
-   workgroup_bytes bytes of workgroup (CUDA shared) memory. Every size must
-   be at least 1, a block has at most 1024 threads, and workgroup_bytes lies
-   in [0, 2^30]; otherwise an error is reported. The configuration holds
-   until the next call. */
+   workgroup_bytes bytes of workgroup (CUDA shared) memory, in clusters of
+   one workgroup. Every size must be at least 1, a block has at most 1024
+   threads, and workgroup_bytes lies in [0, 2^30]; otherwise an error is
+   reported. The configuration holds until the next call. */
 GPUCG_EMULATOR_EXPORT void gpucg_emu_configure(int64_t grid_x, int64_t grid_y,
                                                int64_t grid_z, int64_t block_x,
                                                int64_t block_y, int64_t block_z,
                                                int64_t workgroup_bytes);
 
+/* Thread-block clusters (sm_90) for the launches that follow, until the
+   next gpucg_emu_configure (which resets them to 1 x 1 x 1): clusters of
+   cluster_x * cluster_y * cluster_z workgroups (blocks). Every size is at
+   least 1 and divides the grid's size in its dimension, a cluster has at
+   most 8 blocks (CUDA's portable limit) and at most 4096 threads in all;
+   otherwise an error is reported, as it is without a prior
+   gpucg_emu_configure or during a launch. A block's rank in its cluster
+   (PTX %cluster_ctarank) is x + cluster_x * (y + cluster_y * z) for its
+   block id modulo the cluster size (x, y, z). */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_configure_cluster(int64_t cluster_x,
+                                                       int64_t cluster_y,
+                                                       int64_t cluster_z);
+
 /* Runs body(closure) once per GPU thread of every workgroup of the
    configured grid, and returns when all have returned.
 
-   Workgroups run one after another, in linear order (x fastest, then y, then
-   z). For each one, the workgroup memory (16-byte aligned, one allocation
-   reused across workgroups and launches) is filled with 0xFF bytes, a poison
+   Clusters run one after another, in linear order (x fastest, then y,
+   then z); all threads of all workgroups of a cluster run together, the
+   workgroups in rank order. Each workgroup has its own workgroup memory
+   (1024-byte aligned, one allocation per rank reused across clusters and
+   launches), filled with 0xFF bytes before its cluster runs, a poison
    that reads as NaN in f16/bf16/f32/f64, so that a read of memory nobody
-   wrote shows; then every thread runs body(closure) as a fiber with its own
-   stack (256 KiB, or GPUCG_EMU_STACK_KIB KiB, below a guard page).
+   wrote shows; its own barriers, mbarriers and race-detection epochs.
+   Every thread runs body(closure) as a fiber with its own stack (256 KiB,
+   or GPUCG_EMU_STACK_KIB KiB, below a guard page).
 
    A thread's linear id is x + block_x * (y + block_y * z); its warp is
    linear / 32 and its lane linear % 32 (the last warp of a block whose size
    is not a multiple of 32 has fewer lanes).
 
-   Scheduling is deterministic: the scheduler takes the warps in linear
-   order (or, when the environment variable GPUCG_EMU_ORDER is `reverse`,
-   read at every launch, in reverse order, lanes too) and runs each warp as
+   Scheduling is deterministic: the scheduler takes the workgroups of the
+   cluster in rank order and each one's warps in linear order (or, when the
+   environment variable GPUCG_EMU_ORDER is `reverse`, read at every launch,
+   in reverse order, lanes too) and runs each warp as
    far as it can go: its runnable lanes in order, each until it blocks at a
    barrier or warp collective or returns, and each collective as soon as
    every lane of the warp waits at it. When every warp waits at the barrier
    (or returned), it completes the barrier and starts again, until every
    thread has returned. A warp running ahead of the others is a schedule the
-   GPU may pick, and it shows a missing barrier as data not written yet. A state from which no progress is possible is
-   an error: threads at a barrier while another returned or waits at a
-   different barrier, lanes of a warp at a collective while another lane
-   returned, waits at a barrier or at a different collective.
+   GPU may pick, and it shows a missing barrier as data not written yet. A state
+   from which no progress is possible is an error: threads at a barrier while
+   another returned or waits at a different barrier, lanes of a warp at a
+   collective while another lane returned, waits at a barrier or at a different
+   collective.
 
    Without a prior gpucg_emu_configure, or when called by a kernel thread,
    an error is reported. */
@@ -105,6 +125,11 @@ GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_block_id(int64_t dim);
 GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_block_dim(int64_t dim);
 GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_grid_dim(int64_t dim);
 
+/* The cluster's size in workgroups along dim 0, 1, 2 (x, y, z): PTX
+   %cluster_nctaid, gpu.cluster_dim_blocks; 1 in a launch without
+   clusters. Thread context. */
+GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_cluster_size(int64_t dim);
+
 /* gpu.lane_id: the caller's linear thread id modulo 32. */
 GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_lane_id(void);
 
@@ -118,10 +143,10 @@ typedef struct gpucg_emu_memref_i8 {
   int64_t strides[1];
 } gpucg_emu_memref_i8;
 
-/* The current workgroup's memory as memref<?xi8>: offset 0, size
-   workgroup_bytes, stride 1, 16-byte aligned. Thread context. The buffer
-   stays valid, with the last workgroup's content, until the next launch
-   (which may move it). */
+/* The calling thread's workgroup's memory as memref<?xi8>: offset 0, size
+   workgroup_bytes, stride 1, 1024-byte aligned. Thread context. The
+   buffer stays valid, with the last cluster's content, until the next
+   launch (which may move it). */
 GPUCG_EMULATOR_EXPORT void
 _mlir_ciface_gpucg_emu_workgroup_memory(gpucg_emu_memref_i8 *result);
 
@@ -138,6 +163,20 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_barrier(const char *site);
    multiple of the warp size. Thread context. */
 GPUCG_EMULATOR_EXPORT void gpucg_emu_named_barrier(int32_t id, int32_t threads,
                                                    const char *site);
+
+/* nvvm.cluster.arrive and nvvm.cluster.arrive.relaxed (PTX
+   barrier.cluster.arrive): the caller arrives at the cluster barrier's
+   current phase, which completes when every thread of the cluster that has
+   not returned arrived, and starts a new race-detection epoch in every
+   workgroup of the cluster. Arriving again before gpucg_emu_cluster_wait
+   is an error. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_cluster_arrive(const char *site);
+
+/* nvvm.cluster.wait (PTX barrier.cluster.wait): blocks the caller until the
+   phase it arrived at completed. A wait without an arrive before it is an
+   error, and so is a wait that no arrival can complete any more. Thread
+   context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_cluster_wait(const char *site);
 
 /*===----------------------------------------------------------------------===*/
 /* Warp collectives                                                           */
@@ -334,7 +373,9 @@ GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_tensor_map(
 /* nvgpu.mbarrier.create: the workgroup's group of `count` (1..64) mbarriers
    made by the op at `site`; every thread of the workgroup that calls it with
    the same site gets the same group, uninitialized at the start of each
-   workgroup. Returns its handle. Thread context. */
+   cluster. Each workgroup of a cluster has its own group; the site (the
+   same pointer) names the corresponding group of another workgroup for
+   remote arrivals and multicasts. Returns its handle. Thread context. */
 GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_mbarrier_group(int64_t count,
                                                        const char *site);
 
@@ -358,6 +399,18 @@ GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_mbarrier_arrive(int64_t group,
                                                         int32_t predicate,
                                                         const char *site);
 
+/* nvvm.mbarrier.arrive {scope = cluster} of an address that nvvm.mapa maps
+   to CTA `cta_rank` of the cluster (PTX mbarrier.arrive.release.cluster.
+   shared::cluster): one arrival, without transaction bytes, on mbarrier
+   `index` of the group made at the same site as the caller's `group`, in
+   the workgroup of rank `cta_rank` (possibly the caller's). A rank outside
+   the cluster, or a barrier that workgroup has not initialized, is an
+   error. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_mbarrier_arrive_cluster(int64_t group,
+                                                             int64_t index,
+                                                             int32_t cta_rank,
+                                                             const char *site);
+
 /* nvgpu.mbarrier.try_wait.parity (in the loop the NVVM lowering emits):
    blocks the thread until the phase of mbarrier `index` with parity
    `parity` (0 or 1) has completed, i.e. until the current phase's parity
@@ -366,6 +419,11 @@ GPUCG_EMULATOR_EXPORT int64_t gpucg_emu_mbarrier_arrive(int64_t group,
 GPUCG_EMULATOR_EXPORT void gpucg_emu_mbarrier_wait(int64_t group, int64_t index,
                                                    int32_t parity,
                                                    const char *site);
+
+/* Marks gpucg_emu_tma_load's multicast_mask as the operand of a multicast
+   (nvgpu.tma.async.load ... multicast_mask = %m), so that a mask whose
+   16 CTA bits are all 0 is reported rather than read as "no multicast". */
+enum { GPUCG_EMU_TMA_MULTICAST = 1 << 16 };
 
 /* nvgpu.tma.async.load, PTX cp.async.bulk.tensor: when `predicate` is
    nonzero, copies the box of tensor map `map` at coordinates c0..c4 (element
@@ -376,11 +434,24 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_mbarrier_wait(int64_t group, int64_t index,
    c of the row at offset o goes to c ^ ((o >> 7) & (swizzle/16 - 1))).
    The box's bytes complete as transactions on mbarrier `index` of `group`
    when the data lands: when it is issued, or (GPUCG_EMU_TMA=wait) when a
-   thread next waits on that mbarrier. Thread context. */
+   thread next waits on that mbarrier.
+
+   multicast_mask 0 loads to the caller's workgroup only. Otherwise (PTX
+   .multicast::cluster) bit r of its low 16 bits names the workgroup of
+   rank r of the cluster, optionally with GPUCG_EMU_TMA_MULTICAST set: the
+   box lands at the same workgroup-memory offset in each of them (the
+   caller's only if its own bit is set), and its bytes complete on the
+   mbarrier of the same group (site) and index in each, which must be
+   initialized there; with GPUCG_EMU_TMA=wait each lands when a thread of
+   its workgroup waits there. A bit for a rank the cluster does not have,
+   no bit at all, or other bits are errors. A transaction count may go
+   negative when a multicast lands before the workgroup's expect_tx, as in
+   PTX; beyond +-(2^20 - 1) it is an error. Thread context. */
 GPUCG_EMULATOR_EXPORT void
 gpucg_emu_tma_load(int64_t map, int64_t destination, int64_t c0, int64_t c1,
                    int64_t c2, int64_t c3, int64_t c4, int64_t group,
-                   int64_t index, int32_t predicate, const char *site);
+                   int64_t index, int32_t predicate, int32_t multicast_mask,
+                   const char *site);
 
 /* nvgpu.warpgroup.mma.init.accumulator: zeroes a thread's accumulator
    fragment of `elements` f32 at `accumulator`. Thread context. */

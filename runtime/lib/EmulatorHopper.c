@@ -128,12 +128,13 @@ static const EmuTensorMap *requireTensorMap(int64_t handle, const char *site) {
 /* Workgroup memory addresses and the swizzle                                 */
 /*===----------------------------------------------------------------------===*/
 
-/* The offset in workgroup memory of the `bytes` bytes at `address`, or an
-   error naming `what`. */
-static int64_t workgroupOffset(int64_t address, int64_t bytes, const char *what,
+/* The offset in `cta`'s workgroup memory of the `bytes` bytes at
+   `address`, or an error naming `what`. */
+static int64_t workgroupOffset(const EmuCta *cta, int64_t address,
+                               int64_t bytes, const char *what,
                                const char *site) {
   const Emu *e = &gpucgEmu;
-  int64_t offset = address - (int64_t)(intptr_t)e->memory;
+  int64_t offset = address - (int64_t)(intptr_t)cta->memory;
   if (offset < 0 || bytes < 0 || offset + bytes > e->workgroupBytes)
     emuFatal("%s: %s: %" PRId64 " bytes at 0x%" PRIx64
              " are not inside the %" PRId64 " bytes of workgroup memory",
@@ -159,12 +160,19 @@ static int64_t swizzle(int64_t offset, int32_t swizzleBytes) {
 typedef struct EmuTmaLoad {
   const EmuTensorMap *map;
   int64_t coordinates[EMU_MAX_TMA_RANK];
+  EmuCta *cta;         /* whose workgroup memory it lands in */
   int64_t destination; /* workgroup memory offset */
   const char *site;
 } EmuTmaLoad;
 
+struct EmuMbarrierGroup;
+
 typedef struct EmuMbarrier {
+  const struct EmuMbarrierGroup *group; /* for reports */
+  int32_t index;
   int initialized;
+  /* PTX lets the transaction count go negative: another block's multicast
+     may complete its bytes before this block's expect_tx adds them. */
   int64_t expected, pending, transactionBytes;
   int64_t phase; /* completed phases */
   /* Loads that complete on it and have not landed (GPUCG_EMU_TMA=wait). */
@@ -173,80 +181,164 @@ typedef struct EmuMbarrier {
 } EmuMbarrier;
 
 typedef struct EmuMbarrierGroup {
-  const char *site;
+  const char *site; /* of its nvgpu.mbarrier.create, the same in each block */
+  const EmuCta *cta;
   int32_t count;
   EmuMbarrier barriers[EMU_MAX_MBARRIERS];
 } EmuMbarrierGroup;
 
-/* The groups of the running workgroup, reused across workgroups. */
-static EmuMbarrierGroup **groups;
-static size_t numGroups, groupCapacity, groupsInUse;
+/* The groups of one block of the running cluster, reused across
+   clusters. */
+typedef struct EmuCtaGroups {
+  EmuMbarrierGroup **groups;
+  size_t numGroups, capacity, inUse;
+} EmuCtaGroups;
 
-void emuHopperBeginWorkgroup(void) {
-  for (size_t i = 0; i < groupsInUse; ++i) {
-    EmuMbarrierGroup *group = groups[i];
-    for (int32_t b = 0; b < EMU_MAX_MBARRIERS; ++b) {
-      EmuMbarrier *barrier = &group->barriers[b];
-      barrier->initialized = 0;
-      barrier->numLoads = 0;
+/* By rank: a remote arrival or a multicast finds the group of another
+   block by its site. */
+static EmuCtaGroups ctaGroups[EMU_MAX_CLUSTER_CTAS];
+
+void emuHopperBeginCluster(void) {
+  for (int32_t rank = 0; rank < gpucgEmu.numCtas; ++rank) {
+    EmuCtaGroups *mine = &ctaGroups[rank];
+    for (size_t i = 0; i < mine->inUse; ++i) {
+      EmuMbarrierGroup *group = mine->groups[i];
+      for (int32_t b = 0; b < EMU_MAX_MBARRIERS; ++b) {
+        EmuMbarrier *barrier = &group->barriers[b];
+        barrier->initialized = 0;
+        barrier->numLoads = 0;
+      }
+      group->site = NULL;
     }
-    group->site = NULL;
+    mine->inUse = 0;
   }
-  groupsInUse = 0;
+}
+
+/* The group of `cta` made at `site`, or NULL before a thread of it made
+   one. */
+static EmuMbarrierGroup *findGroup(const EmuCta *cta, const char *site) {
+  const EmuCtaGroups *groups = &ctaGroups[cta->rank];
+  for (size_t i = 0; i < groups->inUse; ++i)
+    if (groups->groups[i]->site == site)
+      return groups->groups[i];
+  return NULL;
 }
 
 int64_t gpucg_emu_mbarrier_group(int64_t count, const char *site) {
-  emuRequireThread("gpucg_emu_mbarrier_group");
+  const EmuThread *thread = emuRequireThread("gpucg_emu_mbarrier_group");
   site = site ? site : "(unknown nvgpu.mbarrier.create)";
   if (count < 1 || count > EMU_MAX_MBARRIERS)
     emuFatal("%s: a group of %" PRId64 " mbarriers; the emulator models 1 "
              "to %d",
              site, count, EMU_MAX_MBARRIERS);
-  for (size_t i = 0; i < groupsInUse; ++i)
-    if (groups[i]->site == site)
-      return (int64_t)(intptr_t)groups[i];
-  if (groupsInUse == numGroups) {
-    if (numGroups == groupCapacity) {
-      size_t capacity = groupCapacity ? 2 * groupCapacity : 4;
-      EmuMbarrierGroup **grown = realloc(groups, capacity * sizeof(*grown));
+  EmuMbarrierGroup *found = findGroup(thread->cta, site);
+  if (found)
+    return (int64_t)(intptr_t)found;
+  EmuCtaGroups *mine = &ctaGroups[thread->cta->rank];
+  if (mine->inUse == mine->numGroups) {
+    if (mine->numGroups == mine->capacity) {
+      size_t capacity = mine->capacity ? 2 * mine->capacity : 4;
+      EmuMbarrierGroup **grown =
+          realloc(mine->groups, capacity * sizeof(*grown));
       if (!grown)
         emuFatal("out of memory for mbarrier groups");
-      groups = grown;
-      groupCapacity = capacity;
+      mine->groups = grown;
+      mine->capacity = capacity;
     }
-    groups[numGroups] = calloc(1, sizeof(EmuMbarrierGroup));
-    if (!groups[numGroups])
+    mine->groups[mine->numGroups] = calloc(1, sizeof(EmuMbarrierGroup));
+    if (!mine->groups[mine->numGroups])
       emuFatal("out of memory for an mbarrier group");
-    ++numGroups;
+    ++mine->numGroups;
   }
-  EmuMbarrierGroup *group = groups[groupsInUse++];
+  EmuMbarrierGroup *group = mine->groups[mine->inUse++];
   group->site = site;
+  group->cta = thread->cta;
   group->count = (int32_t)count;
+  for (int32_t b = 0; b < EMU_MAX_MBARRIERS; ++b) {
+    group->barriers[b].group = group;
+    group->barriers[b].index = b;
+  }
   return (int64_t)(intptr_t)group;
 }
 
-static EmuMbarrier *requireMbarrier(int64_t handle, int64_t index,
-                                    const char *site, int mustBeInitialized) {
+/* The group of the calling thread's block that `handle` names. */
+static EmuMbarrierGroup *requireGroup(const EmuThread *thread, int64_t handle,
+                                      int64_t index, const char *site) {
+  const EmuCtaGroups *mine = &ctaGroups[thread->cta->rank];
   EmuMbarrierGroup *group = NULL;
-  for (size_t i = 0; i < groupsInUse; ++i)
-    if ((int64_t)(intptr_t)groups[i] == handle)
-      group = groups[i];
+  for (size_t i = 0; i < mine->inUse; ++i)
+    if ((int64_t)(intptr_t)mine->groups[i] == handle)
+      group = mine->groups[i];
   if (!group)
     emuFatal("%s: 0x%" PRIx64 " is not an mbarrier group of this workgroup",
              site, (uint64_t)handle);
   if (index < 0 || index >= group->count)
     emuFatal("%s: mbarrier %" PRId64 " of a group of %d (made at %s)", site,
              index, group->count, group->site);
+  return group;
+}
+
+static EmuMbarrier *requireMbarrier(const EmuThread *thread, int64_t handle,
+                                    int64_t index, const char *site,
+                                    int mustBeInitialized) {
+  EmuMbarrierGroup *group = requireGroup(thread, handle, index, site);
   EmuMbarrier *barrier = &group->barriers[index];
   if (mustBeInitialized && !barrier->initialized) {
     char workgroup[80];
     emuFatal("%s: mbarrier %" PRId64 " of the group made at %s is used "
              "before nvgpu.mbarrier.init in workgroup %s",
-             site, index, group->site, emuWorkgroupName(workgroup));
+             site, index, group->site,
+             emuWorkgroupName(thread->cta, workgroup));
   }
   return barrier;
 }
 
+/* Mbarrier `index` of the group that `mine` (the caller's) is in block
+   `rank` of the cluster, which a remote arrival or a multicast (`what`)
+   reaches; an error if that block has no such rank or has not initialized
+   it. */
+static EmuMbarrier *requireClusterMbarrier(const EmuMbarrierGroup *mine,
+                                           int64_t index, int64_t rank,
+                                           const char *what, const char *site) {
+  const Emu *e = &gpucgEmu;
+  if (rank < 0 || rank >= e->numCtas) {
+    char cluster[80];
+    emuFatal("%s: %s CTA rank %" PRId64 ", but cluster %s has %d blocks "
+             "(%" PRId64 " x %" PRId64 " x %" PRId64 "): ranks 0 to %d",
+             site, what, rank, emuClusterName(cluster), e->numCtas,
+             e->cluster[0], e->cluster[1], e->cluster[2], e->numCtas - 1);
+  }
+  const EmuCta *cta = &e->ctas[rank];
+  EmuMbarrierGroup *group = findGroup(cta, mine->site);
+  if (!group || !group->barriers[index].initialized) {
+    char workgroup[80];
+    emuFatal("%s: %s mbarrier %" PRId64 " of the group made at %s in CTA "
+             "rank %" PRId64 " (workgroup %s), which has not initialized it "
+             "(a cluster barrier between its nvgpu.mbarrier.init and this "
+             "op orders them)",
+             site, what, index, mine->site, rank,
+             emuWorkgroupName(cta, workgroup));
+  }
+  return &group->barriers[index];
+}
+
+/* PTX keeps a phase's transaction count within +-(2^20 - 1). */
+static void requireTransactionRange(const EmuMbarrier *barrier,
+                                    const char *site) {
+  const int64_t limit = ((int64_t)1 << 20) - 1;
+  if (barrier->transactionBytes >= -limit && barrier->transactionBytes <= limit)
+    return;
+  char workgroup[80];
+  emuFatal("%s: the transaction count of mbarrier %d of the group made at %s "
+           "in workgroup %s reaches %" PRId64
+           ", outside PTX's range of -(2^20 - 1) to 2^20 - 1",
+           site, barrier->index, barrier->group->site,
+           emuWorkgroupName(barrier->group->cta, workgroup),
+           barrier->transactionBytes);
+}
+
+/* A phase completes when every arrival came and the transaction count is
+   back at zero, whichever happens last. */
 static void completePhaseIfDone(EmuMbarrier *barrier) {
   if (barrier->pending == 0 && barrier->transactionBytes == 0) {
     ++barrier->phase;
@@ -256,9 +348,9 @@ static void completePhaseIfDone(EmuMbarrier *barrier) {
 
 void gpucg_emu_mbarrier_init(int64_t group, int64_t index, int64_t count,
                              int32_t predicate, const char *site) {
-  emuRequireThread("gpucg_emu_mbarrier_init");
+  const EmuThread *thread = emuRequireThread("gpucg_emu_mbarrier_init");
   site = site ? site : "(unknown nvgpu.mbarrier.init)";
-  EmuMbarrier *barrier = requireMbarrier(group, index, site, 0);
+  EmuMbarrier *barrier = requireMbarrier(thread, group, index, site, 0);
   if (!predicate)
     return;
   if (count < 1 || count > EMU_MAX_MBARRIER_COUNT)
@@ -275,9 +367,9 @@ void gpucg_emu_mbarrier_init(int64_t group, int64_t index, int64_t count,
 int64_t gpucg_emu_mbarrier_arrive(int64_t group, int64_t index,
                                   int64_t tx_bytes, int32_t predicate,
                                   const char *site) {
-  emuRequireThread("gpucg_emu_mbarrier_arrive");
+  const EmuThread *thread = emuRequireThread("gpucg_emu_mbarrier_arrive");
   site = site ? site : "(unknown nvgpu.mbarrier.arrive)";
-  EmuMbarrier *barrier = requireMbarrier(group, index, site, 1);
+  EmuMbarrier *barrier = requireMbarrier(thread, group, index, site, 1);
   int64_t phase = barrier->phase;
   if (!predicate)
     return phase;
@@ -285,9 +377,22 @@ int64_t gpucg_emu_mbarrier_arrive(int64_t group, int64_t index,
     emuFatal("%s: expects %" PRId64 " transaction bytes (0 to 2^20 - 1)", site,
              tx_bytes);
   barrier->transactionBytes += tx_bytes;
+  requireTransactionRange(barrier, site);
   --barrier->pending;
   completePhaseIfDone(barrier);
   return phase;
+}
+
+void gpucg_emu_mbarrier_arrive_cluster(int64_t group, int64_t index,
+                                       int32_t cta_rank, const char *site) {
+  const EmuThread *thread =
+      emuRequireThread("gpucg_emu_mbarrier_arrive_cluster");
+  site = site ? site : "(unknown nvvm.mbarrier.arrive)";
+  const EmuMbarrierGroup *mine = requireGroup(thread, group, index, site);
+  EmuMbarrier *barrier =
+      requireClusterMbarrier(mine, index, cta_rank, "arrives on", site);
+  --barrier->pending;
+  completePhaseIfDone(barrier);
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -319,11 +424,10 @@ static int64_t boxBytes(const EmuTensorMap *map) {
   return bytes;
 }
 
-/* Copies the box into workgroup memory and completes its bytes on
-   `barrier`. */
+/* Copies the box into its block's workgroup memory and completes its bytes
+   on `barrier` (of that block). */
 static void landLoad(const EmuTmaLoad *load, EmuMbarrier *barrier) {
   const EmuTensorMap *map = load->map;
-  Emu *e = &gpucgEmu;
   int32_t rank = map->rank;
   int64_t elements = 1;
   for (int32_t d = 0; d < rank; ++d)
@@ -341,7 +445,7 @@ static void landLoad(const EmuTmaLoad *load, EmuMbarrier *barrier) {
     }
     int64_t offset = swizzle(load->destination + linear * map->elementBytes,
                              map->swizzleBytes);
-    unsigned char *destination = e->memory + offset;
+    unsigned char *destination = load->cta->memory + offset;
     if (inside)
       memcpy(destination, map->base + source * map->elementBytes,
              (size_t)map->elementBytes);
@@ -349,6 +453,7 @@ static void landLoad(const EmuTmaLoad *load, EmuMbarrier *barrier) {
       memset(destination, 0, (size_t)map->elementBytes);
   }
   barrier->transactionBytes -= boxBytes(map);
+  requireTransactionRange(barrier, load->site);
   completePhaseIfDone(barrier);
 }
 
@@ -358,32 +463,8 @@ static void landLoads(EmuMbarrier *barrier) {
   barrier->numLoads = 0;
 }
 
-void gpucg_emu_tma_load(int64_t map, int64_t destination, int64_t c0,
-                        int64_t c1, int64_t c2, int64_t c3, int64_t c4,
-                        int64_t group, int64_t index, int32_t predicate,
-                        const char *site) {
-  emuRequireThread("gpucg_emu_tma_load");
-  site = site ? site : "(unknown nvgpu.tma.async.load)";
-  const EmuTensorMap *tensorMap = requireTensorMap(map, site);
-  EmuMbarrier *barrier = requireMbarrier(group, index, site, 1);
-  if (!predicate)
-    return;
-  EmuTmaLoad load = {tensorMap, {c0, c1, c2, c3, c4}, 0, site};
-  int64_t bytes = boxBytes(tensorMap);
-  load.destination =
-      workgroupOffset(destination, bytes, "the TMA destination", site);
-  int64_t alignment = tensorMap->swizzleBytes == 128  ? 1024
-                      : tensorMap->swizzleBytes == 64 ? 512
-                      : tensorMap->swizzleBytes == 32 ? 256
-                                                      : 128;
-  if (load.destination % alignment != 0)
-    emuFatal("%s: the TMA destination at workgroup memory offset %" PRId64
-             " is not %" PRId64 "-byte aligned, as a %d-byte swizzle needs",
-             site, load.destination, alignment, tensorMap->swizzleBytes);
-  if (!tmaLandsAtWait()) {
-    landLoad(&load, barrier);
-    return;
-  }
+/* Keeps `load` on `barrier` until a thread of its block waits there. */
+static void deferLoad(const EmuTmaLoad *load, EmuMbarrier *barrier) {
   if (barrier->numLoads == barrier->loadCapacity) {
     size_t capacity = barrier->loadCapacity ? 2 * barrier->loadCapacity : 4;
     EmuTmaLoad *grown = realloc(barrier->loads, capacity * sizeof(*grown));
@@ -392,7 +473,77 @@ void gpucg_emu_tma_load(int64_t map, int64_t destination, int64_t c0,
     barrier->loads = grown;
     barrier->loadCapacity = capacity;
   }
-  barrier->loads[barrier->numLoads++] = load;
+  barrier->loads[barrier->numLoads++] = *load;
+}
+
+/* The ranks (bit r: CTA rank r) a load with `mask` lands in. */
+static uint32_t destinationRanks(const EmuThread *thread, int32_t mask,
+                                 const char *site) {
+  const Emu *e = &gpucgEmu;
+  if (mask == 0)
+    return 1u << thread->cta->rank;
+  uint32_t bits = (uint32_t)mask;
+  if (bits & ~(uint32_t)(GPUCG_EMU_TMA_MULTICAST | 0xFFFF))
+    emuFatal("%s: multicast mask 0x%08x has bits other than the 16 CTA "
+             "ranks and GPUCG_EMU_TMA_MULTICAST (0x%x)",
+             site, bits, GPUCG_EMU_TMA_MULTICAST);
+  uint32_t ranks = bits & 0xFFFF;
+  if (ranks == 0)
+    emuFatal("%s: a multicast_mask of 0 loads to no CTA of the cluster", site);
+  for (int32_t rank = 0; rank < 16; ++rank)
+    if ((ranks >> rank & 1) && rank >= e->numCtas) {
+      char cluster[80];
+      emuFatal("%s: multicast_mask 0x%04x names CTA rank %d, but cluster %s "
+               "has %d blocks (%" PRId64 " x %" PRId64 " x %" PRId64
+               "): ranks 0 to %d",
+               site, ranks, rank, emuClusterName(cluster), e->numCtas,
+               e->cluster[0], e->cluster[1], e->cluster[2], e->numCtas - 1);
+    }
+  return ranks;
+}
+
+void gpucg_emu_tma_load(int64_t map, int64_t destination, int64_t c0,
+                        int64_t c1, int64_t c2, int64_t c3, int64_t c4,
+                        int64_t group, int64_t index, int32_t predicate,
+                        int32_t multicast_mask, const char *site) {
+  const EmuThread *thread = emuRequireThread("gpucg_emu_tma_load");
+  Emu *e = &gpucgEmu;
+  site = site ? site : "(unknown nvgpu.tma.async.load)";
+  const EmuTensorMap *tensorMap = requireTensorMap(map, site);
+  /* A multicast's barriers are those of the destination blocks, checked
+     below; the caller's must be initialized when it is the only one. */
+  int multicast = multicast_mask != 0;
+  EmuMbarrier *own = requireMbarrier(thread, group, index, site, !multicast);
+  if (!predicate)
+    return;
+  uint32_t ranks = destinationRanks(thread, multicast_mask, site);
+  int64_t bytes = boxBytes(tensorMap);
+  /* The same offset in every destination block's workgroup memory. */
+  int64_t offset = workgroupOffset(thread->cta, destination, bytes,
+                                   "the TMA destination", site);
+  int64_t alignment = tensorMap->swizzleBytes == 128  ? 1024
+                      : tensorMap->swizzleBytes == 64 ? 512
+                      : tensorMap->swizzleBytes == 32 ? 256
+                                                      : 128;
+  if (offset % alignment != 0)
+    emuFatal("%s: the TMA destination at workgroup memory offset %" PRId64
+             " is not %" PRId64 "-byte aligned, as a %d-byte swizzle needs",
+             site, offset, alignment, tensorMap->swizzleBytes);
+  int atWait = tmaLandsAtWait();
+  for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+    if (!(ranks >> rank & 1))
+      continue;
+    EmuMbarrier *barrier = multicast
+                               ? requireClusterMbarrier(own->group, index, rank,
+                                                        "multicasts to", site)
+                               : own;
+    EmuTmaLoad load = {
+        tensorMap, {c0, c1, c2, c3, c4}, &e->ctas[rank], offset, site};
+    if (atWait)
+      deferLoad(&load, barrier);
+    else
+      landLoad(&load, barrier);
+  }
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -422,7 +573,7 @@ void gpucg_emu_mbarrier_wait(int64_t group, int64_t index, int32_t parity,
                              const char *site) {
   EmuThread *thread = emuRequireThread("gpucg_emu_mbarrier_wait");
   site = site ? site : "(unknown nvgpu.mbarrier.try_wait.parity)";
-  EmuMbarrier *barrier = requireMbarrier(group, index, site, 1);
+  EmuMbarrier *barrier = requireMbarrier(thread, group, index, site, 1);
   if (parity != 0 && parity != 1)
     emuFatal("%s: parity %d is not 0 or 1", site, parity);
   thread->mbarrier = barrier;
@@ -451,7 +602,7 @@ static int64_t tileElement(int64_t offset, int64_t row, int64_t byteInRow,
 }
 
 static void computeWgmma(const EmuThread *thread, const EmuWgmmaOp *op) {
-  const Emu *e = &gpucgEmu;
+  const unsigned char *memory = thread->cta->memory;
   int32_t inWarpgroup = thread->linear % EMU_WARPGROUP_THREADS;
   int32_t warp = inWarpgroup / EMU_WARP_SIZE,
           lane = inWarpgroup % EMU_WARP_SIZE;
@@ -474,8 +625,8 @@ static void computeWgmma(const EmuThread *thread, const EmuWgmmaOp *op) {
                               k, (int64_t)(column % blockColumns) * bytes,
                               op->bSwizzle)
                 : tileElement(op->b, column, (int64_t)k * bytes, op->bSwizzle);
-        sum += emuLoadElement(op->abType, e->memory + a) *
-               emuLoadElement(op->abType, e->memory + b);
+        sum += emuLoadElement(op->abType, memory + a) *
+               emuLoadElement(op->abType, memory + b);
       }
       float *element = &accumulator[block * perBlock + i];
       *element = (float)((double)*element + sum);
@@ -562,16 +713,17 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
   op.site = site;
   /* Both tiles lie in workgroup memory: the swizzled rows they touch, from
      the start of the first. */
-  int64_t aStart = a - (a - (int64_t)(intptr_t)gpucgEmu.memory) % a_swizzle;
-  int64_t bStart = b - (b - (int64_t)(intptr_t)gpucgEmu.memory) % b_swizzle;
-  workgroupOffset(aStart, (int64_t)m * a_swizzle, "wgmma operand A", site);
-  workgroupOffset(bStart,
+  const EmuCta *cta = thread->cta;
+  int64_t aStart = a - (a - (int64_t)(intptr_t)cta->memory) % a_swizzle;
+  int64_t bStart = b - (b - (int64_t)(intptr_t)cta->memory) % b_swizzle;
+  workgroupOffset(cta, aStart, (int64_t)m * a_swizzle, "wgmma operand A", site);
+  workgroupOffset(cta, bStart,
                   transpose_b ? (int64_t)(n * bytes + b_swizzle - 1) /
                                     b_swizzle * k * b_swizzle
                               : (int64_t)n * b_swizzle,
                   "wgmma operand B", site);
-  op.a = workgroupOffset(a, 0, "wgmma operand A", site);
-  op.b = workgroupOffset(b, 0, "wgmma operand B", site);
+  op.a = workgroupOffset(cta, a, 0, "wgmma operand A", site);
+  op.b = workgroupOffset(cta, b, 0, "wgmma operand B", site);
   if (wgmmaReadsAtIssue()) {
     computeWgmma(thread, &op);
     op.computed = 1;

@@ -45,9 +45,13 @@
 
 enum {
   EMU_WARP_SIZE = 32,
-  EMU_MAX_THREADS = 1024,
+  EMU_MAX_THREADS = 1024, /* of a block (CTA) */
   EMU_MAX_WGMMA_GROUPS = 16,
   EMU_NAMED_BARRIERS = 16, /* PTX bar.sync's barrier resources */
+  /* A cluster: CUDA's portable limit of CTAs, and the threads of all of
+     them that run together (8 CTAs of 512 threads, 4 of 1024). */
+  EMU_MAX_CLUSTER_CTAS = 8,
+  EMU_MAX_CLUSTER_THREADS = 4096,
 };
 
 typedef enum EmuThreadState {
@@ -56,6 +60,7 @@ typedef enum EmuThreadState {
   EMU_AT_NAMED_BARRIER,
   EMU_AT_COLLECTIVE,
   EMU_AT_MBARRIER,
+  EMU_AT_CLUSTER_WAIT,
   EMU_RETURNED,
 } EmuThreadState;
 
@@ -100,6 +105,7 @@ typedef struct EmuWgmmaOp {
 } EmuWgmmaOp;
 
 struct EmuMbarrier;
+struct EmuCta;
 
 typedef struct EmuThread {
   ucontext_t context;
@@ -107,7 +113,8 @@ typedef struct EmuThread {
   size_t stackBytes;
   void *fakeStack; /* AddressSanitizer's, while switched out */
   unsigned char *suspendedAt; /* its frame when it last switched out */
-  int32_t linear, tid[3], warp, lane;
+  struct EmuCta *cta;         /* the thread's block */
+  int32_t linear, tid[3], warp, lane; /* within its block */
   EmuThreadState state;
   const char *site; /* of the barrier or collective it waits at */
   /* EMU_AT_NAMED_BARRIER: the barrier and the threads it waits for. */
@@ -127,6 +134,10 @@ typedef struct EmuThread {
   int32_t parity;
   EmuWgmmaOp wgmma[EMU_MAX_WGMMA_GROUPS];
   int32_t numWgmma;
+  /* barrier.cluster: whether the thread arrived and has not waited yet,
+     and in which phase (EMU_AT_CLUSTER_WAIT waits for its completion). */
+  int clusterArrived;
+  int64_t clusterArrivalPhase;
 } EmuThread;
 
 /* What the shadow knows of one byte of workgroup memory: its last writer
@@ -139,30 +150,46 @@ typedef struct EmuShadow {
   const char *writeSite, *readSite[2];
 } EmuShadow;
 
+/* One block (CTA) of the running cluster, with what it does not share
+   with the other blocks: its id, threads, workgroup memory and race
+   shadow (whose epochs only its own barriers and the cluster's advance).
+   Its mbarrier groups are EmulatorHopper.c's, kept by rank. */
+typedef struct EmuCta {
+  int32_t rank; /* PTX %cluster_ctarank */
+  int64_t blockId[3];
+  EmuThread *threads;    /* Emu::numThreads of them */
+  unsigned char *memory; /* 1024-aligned, reused across clusters */
+  size_t memoryCapacity;
+  EmuShadow *shadow;
+  size_t shadowCapacity;
+  uint32_t epoch; /* the current one */
+} EmuCta;
+
 typedef struct Emu {
-  /* gpucg_emu_configure */
+  /* gpucg_emu_configure, gpucg_emu_configure_cluster */
   int configured;
-  int64_t grid[3], block[3], workgroupBytes;
-  /* The launch and workgroup running. */
+  int64_t grid[3], block[3], workgroupBytes, cluster[3];
+  /* The launch and cluster running. */
   int launching;
   void (*body)(void *);
   void *closure;
-  int64_t blockId[3];
-  int32_t numThreads;
-  EmuThread *threads; /* EMU_MAX_THREADS, allocated on first launch */
-  int32_t numStacks;   /* threads[0..numStacks) have a stack */
+  int32_t numThreads;                /* of each block */
+  int32_t numCtas;                   /* of each cluster */
+  EmuCta ctas[EMU_MAX_CLUSTER_CTAS]; /* by rank */
+  /* barrier.cluster: completed phases, and how many threads that have not
+     returned arrived in the current one, of how many. */
+  int64_t clusterPhase;
+  int32_t clusterArrivals, clusterLiving;
+  EmuThread *threads; /* EMU_MAX_CLUSTER_THREADS, allocated on first
+                         launch; block r's are threads[r * numThreads..] */
+  int32_t numStacks;  /* threads[0..numStacks) have a stack */
   size_t stackBytes;
   EmuThread *current; /* the running kernel thread, NULL in the scheduler */
   ucontext_t scheduler;
   void *schedulerFakeStack;
   const void *schedulerStackBottom;
   size_t schedulerStackBytes;
-  /* Workgroup memory and its shadow. */
-  unsigned char *memory;
-  size_t memoryCapacity;
-  EmuShadow *shadow;
-  size_t shadowCapacity;
-  uint32_t epoch;
+  uint32_t lastEpoch; /* the last epoch number any block started */
   int racesOff; /* gpucg_emu_set_race_detection(0) */
   /* A report raised in a kernel thread, printed by the scheduler. */
   int failed;
@@ -183,15 +210,18 @@ EmuThread *emuRequireThread(const char *function);
    describe until the scheduler completes it. */
 void emuWaitCollective(EmuThread *thread);
 
-/* "(x, y, z)" of a thread or of the workgroup, into a caller's buffer. */
+/* "(x, y, z)" of a thread (within its block), of a block (its block id)
+   or of a cluster (its index in the grid of clusters), into a caller's
+   buffer. */
 const char *emuThreadName(const EmuThread *thread, char buffer[48]);
 const char *emuLinearName(int32_t linear, char buffer[48]);
-const char *emuWorkgroupName(char buffer[80]);
+const char *emuWorkgroupName(const EmuCta *cta, char buffer[80]);
+const char *emuClusterName(char buffer[80]);
 
 /* EmulatorMemory.c */
-void emuMemoryPrepare(void); /* a launch's memory and shadow */
-void emuMemoryBeginWorkgroup(void); /* poison, new epoch */
-void emuNewEpoch(void);
+void emuMemoryPrepare(void);      /* a launch's memories and shadows */
+void emuMemoryBeginCluster(void); /* poison, new epochs */
+void emuNewEpoch(EmuCta *cta);
 void emuRecordAccess(const EmuThread *thread, int64_t address, int64_t bytes,
                      int isWrite, const char *site);
 void emuLandCopies(EmuThread *thread, int32_t pendingGroups,
@@ -209,7 +239,7 @@ int emuElementBytes(int32_t type);
 void emuWaitMbarrier(EmuThread *thread);
 
 /* EmulatorHopper.c */
-void emuHopperBeginWorkgroup(void); /* no mbarrier groups yet */
+void emuHopperBeginCluster(void); /* no mbarrier groups yet */
 /* Whether the phase `thread` waits for completed (landing the loads that
    GPUCG_EMU_TMA=wait kept for the wait). */
 int emuMbarrierReady(EmuThread *thread);

@@ -26,55 +26,73 @@
 /* The buffer                                                                 */
 /*===----------------------------------------------------------------------===*/
 
-void emuMemoryPrepare(void) {
-  Emu *e = &gpucgEmu;
+/* Gives `cta` a buffer of the launch's size and its shadow; both stay
+   for later clusters and launches (grown when needed). */
+static void prepareCtaMemory(EmuCta *cta) {
+  const Emu *e = &gpucgEmu;
   size_t bytes = (size_t)e->workgroupBytes;
   /* 1024-aligned, as the GPU's shared memory window: TMA's and wgmma's
      128-byte swizzle is a function of the address bits up to 2^9. */
   size_t capacity = bytes < 1024 ? 1024 : (bytes + 1023) / 1024 * 1024;
-  if (capacity > e->memoryCapacity) {
+  if (capacity > cta->memoryCapacity) {
 #ifdef EMU_ASAN
-    if (e->memory)
-      ASAN_UNPOISON_MEMORY_REGION(e->memory, e->memoryCapacity);
+    if (cta->memory)
+      ASAN_UNPOISON_MEMORY_REGION(cta->memory, cta->memoryCapacity);
 #endif
-    free(e->memory);
-    e->memory = aligned_alloc(1024, capacity);
-    e->memoryCapacity = e->memory ? capacity : 0;
-    if (!e->memory)
+    free(cta->memory);
+    cta->memory = aligned_alloc(1024, capacity);
+    cta->memoryCapacity = cta->memory ? capacity : 0;
+    if (!cta->memory)
       emuFatal("out of memory for %zu bytes of workgroup memory", bytes);
   }
 #ifdef EMU_ASAN
   /* The bytes past this launch's size are off limits to instrumented code
      (the test driver; JIT-compiled kernels are not instrumented). */
-  ASAN_UNPOISON_MEMORY_REGION(e->memory, e->memoryCapacity);
-  ASAN_POISON_MEMORY_REGION(e->memory + bytes, e->memoryCapacity - bytes);
+  ASAN_UNPOISON_MEMORY_REGION(cta->memory, cta->memoryCapacity);
+  ASAN_POISON_MEMORY_REGION(cta->memory + bytes, cta->memoryCapacity - bytes);
 #endif
-  if (bytes > e->shadowCapacity) {
-    free(e->shadow);
+  if (bytes > cta->shadowCapacity) {
+    free(cta->shadow);
     /* Epoch 0 is "never": a zeroed shadow knows no accesses. */
-    e->shadow = calloc(bytes, sizeof(EmuShadow));
-    e->shadowCapacity = e->shadow ? bytes : 0;
-    if (!e->shadow)
+    cta->shadow = calloc(bytes, sizeof(EmuShadow));
+    cta->shadowCapacity = cta->shadow ? bytes : 0;
+    if (!cta->shadow)
       emuFatal("out of memory for the race shadow of %zu bytes of workgroup "
                "memory",
                bytes);
   }
 }
 
-void emuNewEpoch(void) {
+void emuMemoryPrepare(void) {
   Emu *e = &gpucgEmu;
-  if (++e->epoch == UINT32_MAX) {
-    memset(e->shadow, 0, e->shadowCapacity * sizeof(EmuShadow));
-    e->epoch = 1;
-  }
+  for (int32_t rank = 0; rank < e->numCtas; ++rank)
+    prepareCtaMemory(&e->ctas[rank]);
 }
 
-void emuMemoryBeginWorkgroup(void) {
+void emuNewEpoch(EmuCta *cta) {
   Emu *e = &gpucgEmu;
-  /* Poison: NaN in f16, bf16, f32 and f64, -1 in integers. */
-  memset(e->memory, 0xFF, (size_t)e->workgroupBytes);
-  /* A new epoch forgets every access of the previous workgroup. */
-  emuNewEpoch();
+  if (++e->lastEpoch == UINT32_MAX) {
+    /* Forget every access of every block: then any epoch number is new. */
+    for (int32_t rank = 0; rank < EMU_MAX_CLUSTER_CTAS; ++rank) {
+      EmuCta *other = &e->ctas[rank];
+      if (other->shadow)
+        memset(other->shadow, 0, other->shadowCapacity * sizeof(EmuShadow));
+      other->epoch = 1;
+    }
+    e->lastEpoch = 2;
+  }
+  cta->epoch = e->lastEpoch;
+}
+
+void emuMemoryBeginCluster(void) {
+  Emu *e = &gpucgEmu;
+  for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+    EmuCta *cta = &e->ctas[rank];
+    /* Poison: NaN in f16, bf16, f32 and f64, -1 in integers. */
+    memset(cta->memory, 0xFF, (size_t)e->workgroupBytes);
+    /* A new epoch forgets every access of the block that ran here before. */
+    emuNewEpoch(cta);
+  }
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -89,19 +107,20 @@ EMU_NORETURN static void reportRace(int64_t offset, int32_t firstThread,
   emuFatal("race on workgroup memory at byte offset %" PRId64
            " of workgroup %s: thread %s %s it at %s and thread %s %s it at %s "
            "with no gpu.barrier between",
-           offset, emuWorkgroupName(workgroup), emuLinearName(firstThread, first),
-           firstWrote ? "wrote" : "read", firstSite,
-           emuThreadName(second, other), secondWrote ? "wrote" : "read",
-           secondSite);
+           offset, emuWorkgroupName(second->cta, workgroup),
+           emuLinearName(firstThread, first), firstWrote ? "wrote" : "read",
+           firstSite, emuThreadName(second, other),
+           secondWrote ? "wrote" : "read", secondSite);
 }
 
 void emuRecordAccess(const EmuThread *thread, int64_t address, int64_t bytes,
                      int isWrite, const char *site) {
-  Emu *e = &gpucgEmu;
-  if (bytes <= 0 || !e->memory || e->racesOff)
+  const Emu *e = &gpucgEmu;
+  EmuCta *cta = thread->cta;
+  if (bytes <= 0 || !cta->memory || e->racesOff)
     return;
-  /* The part of [address, address + bytes) inside the buffer. */
-  uint64_t base = (uint64_t)(uintptr_t)e->memory;
+  /* The part of [address, address + bytes) inside the block's buffer. */
+  uint64_t base = (uint64_t)(uintptr_t)cta->memory;
   uint64_t size = (uint64_t)e->workgroupBytes;
   uint64_t begin = (uint64_t)address;
   uint64_t end = begin + (uint64_t)bytes;
@@ -113,10 +132,10 @@ void emuRecordAccess(const EmuThread *thread, int64_t address, int64_t bytes,
     end = base + size;
   if (begin >= end)
     return;
-  uint32_t epoch = e->epoch;
+  uint32_t epoch = cta->epoch;
   uint16_t me = (uint16_t)thread->linear;
   for (uint64_t offset = begin - base; offset < end - base; ++offset) {
-    EmuShadow *shadow = &e->shadow[offset];
+    EmuShadow *shadow = &cta->shadow[offset];
     if (shadow->writeEpoch == epoch && shadow->writer != me)
       reportRace((int64_t)offset, shadow->writer, 1, shadow->writeSite, thread,
                  isWrite, site);
@@ -175,14 +194,14 @@ void gpucg_emu_async_copy(int64_t dst_address, int64_t src_address,
   if (dst_bytes != 4 && dst_bytes != 8 && dst_bytes != 16)
     emuFatal("gpucg_emu_async_copy: thread %s of workgroup %s: the copy "
              "size %" PRId64 " is not 4, 8 or 16 bytes",
-             emuThreadName(thread, name), emuWorkgroupName(workgroup),
-             dst_bytes);
+             emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup), dst_bytes);
   if (src_bytes < 0 || src_bytes > dst_bytes)
     emuFatal("gpucg_emu_async_copy: thread %s of workgroup %s: the source "
              "size %" PRId64 " is not in [0, %" PRId64 "]",
-             emuThreadName(thread, name), emuWorkgroupName(workgroup),
-             src_bytes, dst_bytes);
-  uint64_t base = (uint64_t)(uintptr_t)e->memory;
+             emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup), src_bytes, dst_bytes);
+  uint64_t base = (uint64_t)(uintptr_t)thread->cta->memory;
   uint64_t offset = (uint64_t)dst_address - base;
   uint64_t size = (uint64_t)e->workgroupBytes;
   if ((uint64_t)dst_address < base || offset >= size ||
@@ -191,20 +210,22 @@ void gpucg_emu_async_copy(int64_t dst_address, int64_t src_address,
              "destination 0x%" PRIx64 " (workgroup memory offset %" PRId64
              ", %" PRId64 " bytes) is outside workgroup memory (%" PRIu64
              " bytes at 0x%" PRIx64 ")",
-             emuThreadName(thread, name), emuWorkgroupName(workgroup),
-             (uint64_t)dst_address, (int64_t)offset, dst_bytes, size, base);
+             emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup), (uint64_t)dst_address,
+             (int64_t)offset, dst_bytes, size, base);
   if ((uint64_t)dst_address % (uint64_t)dst_bytes != 0)
     emuFatal("gpucg_emu_async_copy: thread %s of workgroup %s: the "
              "destination 0x%" PRIx64 " (workgroup memory offset %" PRIu64
              ") is not aligned to the copy size, %" PRId64 " bytes",
-             emuThreadName(thread, name), emuWorkgroupName(workgroup),
-             (uint64_t)dst_address, offset, dst_bytes);
+             emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup), (uint64_t)dst_address,
+             offset, dst_bytes);
   if (src_bytes > 0 && (src_address == 0 ||
                         (uint64_t)src_address % (uint64_t)dst_bytes != 0))
     emuFatal("gpucg_emu_async_copy: thread %s of workgroup %s: the source "
              "0x%" PRIx64 " is %s",
-             emuThreadName(thread, name), emuWorkgroupName(workgroup),
-             (uint64_t)src_address,
+             emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup), (uint64_t)src_address,
              src_address == 0 ? "null" : "not aligned to the copy size");
   if (thread->numCopies == thread->copyCapacity) {
     size_t capacity = thread->copyCapacity ? 2 * thread->copyCapacity : 16;
@@ -243,9 +264,7 @@ int32_t gpucg_emu_async_commit(void) {
   return group;
 }
 
-void emuLandCopies(EmuThread *thread, int32_t pendingGroups,
-                   const char *site) {
-  Emu *e = &gpucgEmu;
+void emuLandCopies(EmuThread *thread, int32_t pendingGroups, const char *site) {
   /* Groups below `limit` retire; -1 lands everything, even copies not
      committed (a returning thread). */
   int64_t limit = pendingGroups < 0
@@ -259,7 +278,7 @@ void emuLandCopies(EmuThread *thread, int32_t pendingGroups,
       thread->copies[kept++] = copy;
       continue;
     }
-    unsigned char *destination = e->memory + copy.offset;
+    unsigned char *destination = thread->cta->memory + copy.offset;
     emuRecordAccess(thread, (int64_t)(uintptr_t)destination, copy.bytes, 1,
                     copy.site ? copy.site : site);
     memcpy(destination, copy.data, (size_t)copy.bytes);
@@ -273,8 +292,8 @@ void gpucg_emu_async_wait(int32_t pending_groups) {
     char name[48], workgroup[80];
     emuFatal("gpucg_emu_async_wait: thread %s of workgroup %s: the number "
              "of pending groups, %d, is negative",
-             emuThreadName(thread, name), emuWorkgroupName(workgroup),
-             pending_groups);
+             emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup), pending_groups);
   }
   emuLandCopies(thread, pending_groups,
                 "nvgpu.device_async_copy (landed by nvgpu.device_async_wait)");

@@ -6,12 +6,13 @@
 |*                                                                            *|
 |*===----------------------------------------------------------------------===*|
 |*                                                                            *|
-|* Every GPU thread of a workgroup runs the kernel body as a fiber           *|
-|* (makecontext/swapcontext on an mmap'ed stack). The scheduler, on the       *|
-|* caller's stack, runs one warp after another in a fixed order, each as far *|
-|* as it can go (its collectives completed as soon as all its lanes wait),   *|
-|* then completes the workgroup barrier, and reports a state that cannot     *|
-|* make progress as an error.                                                 *|
+|* Every GPU thread of a cluster of workgroups runs the kernel body as a    *|
+|* fiber (makecontext/swapcontext on an mmap'ed stack). The scheduler, on   *|
+|* the caller's stack, runs one warp after another in a fixed order, each   *|
+|* as far as it can go (its collectives completed as soon as all its lanes  *|
+|* wait), then completes the workgroups' barriers, and reports a state that *|
+|* cannot make progress as an error. A launch runs its clusters (of one     *|
+|* workgroup without gpucg_emu_configure_cluster) one after another.        *|
 |* docs/Emulator-runtime.md describes the design.                             *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -85,8 +86,8 @@ static const size_t DefaultStackBytes = 256 * 1024;
    scanning all stacks of 1024 threads takes seconds. */
 static void registerSuspendedStacks(void) {
   const Emu *e = &gpucgEmu;
-  for (int32_t i = 0; e->threads && i < e->numThreads && i < e->numStacks;
-       ++i) {
+  int32_t count = e->numThreads * e->numCtas;
+  for (int32_t i = 0; e->threads && i < count && i < e->numStacks; ++i) {
     const EmuThread *thread = &e->threads[i];
     unsigned char *top = thread->stack + thread->stackBytes;
     unsigned char *low = thread->suspendedAt;
@@ -149,10 +150,19 @@ const char *emuThreadName(const EmuThread *thread, char buffer[48]) {
   return emuLinearName(thread->linear, buffer);
 }
 
-const char *emuWorkgroupName(char buffer[80]) {
-  const Emu *e = &gpucgEmu;
+const char *emuWorkgroupName(const EmuCta *cta, char buffer[80]) {
   snprintf(buffer, 80, "(%" PRId64 ", %" PRId64 ", %" PRId64 ")",
-           e->blockId[0], e->blockId[1], e->blockId[2]);
+           cta->blockId[0], cta->blockId[1], cta->blockId[2]);
+  return buffer;
+}
+
+const char *emuClusterName(char buffer[80]) {
+  const Emu *e = &gpucgEmu;
+  /* The block of rank 0 is the cluster's first in every dimension. */
+  const EmuCta *first = &e->ctas[0];
+  snprintf(buffer, 80, "(%" PRId64 ", %" PRId64 ", %" PRId64 ")",
+           first->blockId[0] / e->cluster[0], first->blockId[1] / e->cluster[1],
+           first->blockId[2] / e->cluster[2]);
   return buffer;
 }
 
@@ -183,6 +193,8 @@ static void switchToScheduler(EmuThread *thread) {
                     &e->schedulerStackBytes);
 }
 
+static void completeClusterPhaseIfDone(void);
+
 static void fiberEntry(void) {
   Emu *e = &gpucgEmu;
   EMU_FINISH_SWITCH(NULL, &e->schedulerStackBottom, &e->schedulerStackBytes);
@@ -191,6 +203,12 @@ static void fiberEntry(void) {
   emuLandCopies(thread, -1,
                 "nvgpu.device_async_copy (landed when its thread returned)");
   thread->state = EMU_RETURNED;
+  /* barrier.cluster waits for the threads that have not exited: this one
+     no longer counts, and may have been the last the others waited for. */
+  if (thread->clusterArrived && thread->clusterArrivalPhase == e->clusterPhase)
+    --e->clusterArrivals;
+  --e->clusterLiving;
+  completeClusterPhaseIfDone();
   /* NULL: this fiber's frames die; its stack is reused by a later one. */
   EMU_START_SWITCH(NULL, e->schedulerStackBottom, e->schedulerStackBytes);
   switchContext(&thread->context, &e->scheduler);
@@ -248,13 +266,15 @@ static void freeStack(EmuThread *thread) {
 }
 
 /* Gives threads[0..count) a stack of the configured size; stacks stay
-   mapped for later workgroups and launches. */
+   mapped for later clusters and launches. */
 static void prepareStacks(int32_t count) {
   Emu *e = &gpucgEmu;
   if (!e->threads) {
-    e->threads = calloc(EMU_MAX_THREADS, sizeof(EmuThread));
+    /* calloc maps the zero pages lazily: what a launch of fewer threads
+       does not touch costs no memory. */
+    e->threads = calloc(EMU_MAX_CLUSTER_THREADS, sizeof(EmuThread));
     if (!e->threads)
-      emuFatal("out of memory for %d kernel threads", EMU_MAX_THREADS);
+      emuFatal("out of memory for %d kernel threads", EMU_MAX_CLUSTER_THREADS);
   }
   size_t bytes = stackBytesFromEnvironment();
   if (bytes != e->stackBytes) {
@@ -279,8 +299,9 @@ static void prepareStacks(int32_t count) {
   }
 }
 
-static void startThread(EmuThread *thread, int32_t linear) {
+static void startThread(EmuThread *thread, EmuCta *cta, int32_t linear) {
   const Emu *e = &gpucgEmu;
+  thread->cta = cta;
   thread->linear = linear;
   thread->tid[0] = (int32_t)(linear % e->block[0]);
   thread->tid[1] = (int32_t)(linear / e->block[0] % e->block[1]);
@@ -295,6 +316,8 @@ static void startThread(EmuThread *thread, int32_t linear) {
   thread->nextGroup = 0;
   thread->mbarrier = NULL;
   thread->numWgmma = 0;
+  thread->clusterArrived = 0;
+  thread->clusterArrivalPhase = 0;
   if (getcontext(&thread->context) != 0)
     emuFatal("getcontext failed");
   thread->context.uc_stack.ss_sp = thread->stack;
@@ -337,6 +360,9 @@ static void describeOddLane(const EmuThread *thread, char *buffer,
   case EMU_AT_MBARRIER:
     emuDescribeMbarrierWait(thread, buffer, size);
     return;
+  case EMU_AT_CLUSTER_WAIT:
+    snprintf(buffer, size, "waits at the cluster barrier %s", thread->site);
+    return;
   case EMU_RUNNABLE:
     break;
   }
@@ -350,17 +376,16 @@ static int32_t warpLanes(int32_t first) {
                                                : EMU_WARP_SIZE;
 }
 
-/* Completes the collective that all lanes of the warp starting at `first`
-   wait at, once none of them can run; reports lanes waiting at a
-   collective while another lane cannot join them. Returns whether it
-   completed one. */
-static int completeWarpCollective(int32_t first) {
-  Emu *e = &gpucgEmu;
+/* Completes the collective that all lanes of the warp starting at thread
+   `first` of `cta` wait at, once none of them can run; reports lanes
+   waiting at a collective while another lane cannot join them. Returns
+   whether it completed one. */
+static int completeWarpCollective(EmuCta *cta, int32_t first) {
   int32_t count = warpLanes(first);
   EmuThread *lanes[EMU_WARP_SIZE];
   const EmuThread *leader = NULL;
   for (int32_t lane = 0; lane < count; ++lane) {
-    lanes[lane] = &e->threads[first + lane];
+    lanes[lane] = &cta->threads[first + lane];
     if (!leader && lanes[lane]->state == EMU_AT_COLLECTIVE)
       leader = lanes[lane];
   }
@@ -376,9 +401,11 @@ static int completeWarpCollective(int32_t first) {
     else if (!odd)
       odd = thread;
   }
-  /* A lane blocked on an mbarrier may join once another warp arrives on
-     it; runWorkgroup reports it if nothing can. */
-  if (odd && odd->state == EMU_AT_MBARRIER)
+  /* A lane blocked on an mbarrier or at the cluster barrier may join once
+     another warp (or block) arrives there; runCluster reports it if
+     nothing can. */
+  if (odd &&
+      (odd->state == EMU_AT_MBARRIER || odd->state == EMU_AT_CLUSTER_WAIT))
     return 0;
   if (odd) {
     char where[512], thread[48], workgroup[80];
@@ -386,7 +413,7 @@ static int completeWarpCollective(int32_t first) {
     emuFatal("%s: reached by %d of %d lanes of warp %d of workgroup %s; "
              "lane %d, thread %s, %s",
              leader->site, arrived, count, leader->warp,
-             emuWorkgroupName(workgroup), odd->lane,
+             emuWorkgroupName(cta, workgroup), odd->lane,
              emuThreadName(odd, thread), where);
   }
   emuCompleteCollective(lanes, count);
@@ -395,14 +422,34 @@ static int completeWarpCollective(int32_t first) {
   return 1;
 }
 
-/* Every thread waits at a barrier or returned, at least one waits:
-   completes the barrier or reports why it cannot complete. */
-static void completeBarrier(void) {
-  Emu *e = &gpucgEmu;
+/* Completes the gpu.barrier of `cta` if every one of its threads waits at
+   it. Returns whether it did. */
+static int completeBarrier(EmuCta *cta) {
+  const Emu *e = &gpucgEmu;
+  const EmuThread *leader = NULL;
+  for (int32_t i = 0; i < e->numThreads; ++i) {
+    const EmuThread *thread = &cta->threads[i];
+    if (thread->state != EMU_AT_BARRIER)
+      return 0;
+    if (!leader)
+      leader = thread;
+    else if (!sameSite(thread->site, leader->site))
+      return 0;
+  }
+  emuNewEpoch(cta);
+  for (int32_t i = 0; i < e->numThreads; ++i)
+    cta->threads[i].state = EMU_RUNNABLE;
+  return 1;
+}
+
+/* No thread can run: reports threads of `cta` at a barrier that another
+   thread of it returned without reaching or waits at another barrier. */
+static void reportBarrierDeadlock(const EmuCta *cta) {
+  const Emu *e = &gpucgEmu;
   const EmuThread *leader = NULL, *other = NULL, *returned = NULL;
   int32_t arrived = 0;
   for (int32_t i = 0; i < e->numThreads; ++i) {
-    const EmuThread *thread = &e->threads[i];
+    const EmuThread *thread = &cta->threads[i];
     if (thread->state == EMU_RETURNED) {
       if (!returned)
         returned = thread;
@@ -415,67 +462,66 @@ static void completeBarrier(void) {
         other = thread;
     }
   }
+  if (!leader)
+    return;
   char workgroup[80], name[48], otherName[48];
-  if (!leader) /* completeWarpCollective reports every other state */
-    emuFatal("workgroup %s: deadlock: no thread can make progress",
-             emuWorkgroupName(workgroup));
   if (other)
     emuFatal("%s: reached by %d of %d threads of workgroup %s, e.g. thread "
              "%s; thread %s waits at a different barrier: %s",
              leader->site, arrived, e->numThreads,
-             emuWorkgroupName(workgroup), emuThreadName(leader, name),
+             emuWorkgroupName(cta, workgroup), emuThreadName(leader, name),
              emuThreadName(other, otherName), other->site);
   if (returned)
     emuFatal("%s: reached by %d of %d threads of workgroup %s; thread %s "
              "returned without reaching it",
              leader->site, arrived, e->numThreads,
-             emuWorkgroupName(workgroup), emuThreadName(returned, name));
-  emuNewEpoch();
-  for (int32_t i = 0; i < e->numThreads; ++i)
-    if (e->threads[i].state == EMU_AT_BARRIER)
-      e->threads[i].state = EMU_RUNNABLE;
+             emuWorkgroupName(cta, workgroup), emuThreadName(returned, name));
 }
 
-/* Runs the warp that starts at thread `first` as far as it can go: its
-   runnable lanes in order, each until it blocks, and each collective as
-   soon as all its lanes wait at it, until every lane waits at a barrier or
-   returned. Running a warp ahead of the others is a schedule the GPU may
-   pick, and the one that shows a missing barrier as data the other warps
-   have not written yet. Returns whether a lane has not returned. */
-static int runWarp(int32_t first, int reverse, int *progress) {
-  Emu *e = &gpucgEmu;
+/* Runs the warp that starts at thread `first` of `cta` as far as it can
+   go: its runnable lanes in order, each until it blocks, and each
+   collective as soon as all its lanes wait at it, until every lane waits
+   at a barrier or returned. Running a warp ahead of the others is a
+   schedule the GPU may pick, and the one that shows a missing barrier as
+   data the other warps have not written yet. Returns whether a lane has
+   not returned. */
+static int runWarp(EmuCta *cta, int32_t first, int reverse, int *progress) {
+  const Emu *e = &gpucgEmu;
   int32_t count = warpLanes(first);
   int ran;
   do {
     ran = 0;
     for (int32_t step = 0; step < count; ++step) {
       EmuThread *thread =
-          &e->threads[first + (reverse ? count - 1 - step : step)];
+          &cta->threads[first + (reverse ? count - 1 - step : step)];
       if (thread->state == EMU_AT_MBARRIER && emuMbarrierReady(thread))
+        thread->state = EMU_RUNNABLE;
+      if (thread->state == EMU_AT_CLUSTER_WAIT &&
+          thread->clusterArrivalPhase < e->clusterPhase)
         thread->state = EMU_RUNNABLE;
       if (thread->state == EMU_RUNNABLE) {
         runThread(thread);
         ran = 1;
       }
     }
-    ran |= completeWarpCollective(first);
+    ran |= completeWarpCollective(cta, first);
     *progress |= ran;
   } while (ran);
   for (int32_t lane = 0; lane < count; ++lane)
-    if (e->threads[first + lane].state != EMU_RETURNED)
+    if (cta->threads[first + lane].state != EMU_RETURNED)
       return 1;
   return 0;
 }
 
-/* Completes a named barrier that as many threads wait at as it counts.
-   Returns whether it completed one. */
-static int completeNamedBarrier(void) {
-  Emu *e = &gpucgEmu;
+/* Completes a named barrier of `cta` that as many threads wait at as it
+   counts. Returns whether it completed one. */
+static int completeNamedBarrier(EmuCta *cta) {
+  const Emu *e = &gpucgEmu;
   for (int32_t id = 0; id < EMU_NAMED_BARRIERS; ++id) {
     const EmuThread *first = NULL;
     int32_t arrived = 0;
     for (int32_t i = 0; i < e->numThreads; ++i) {
-      const EmuThread *thread = &e->threads[i];
+      const EmuThread *thread = &cta->threads[i];
       if (thread->state != EMU_AT_NAMED_BARRIER || thread->barrierId != id)
         continue;
       if (!first)
@@ -484,7 +530,7 @@ static int completeNamedBarrier(void) {
         char workgroup[80], name[48], firstName[48];
         emuFatal("named barrier %d of workgroup %s: thread %s waits for %d "
                  "threads at %s, thread %s for %d at %s",
-                 id, emuWorkgroupName(workgroup),
+                 id, emuWorkgroupName(cta, workgroup),
                  emuThreadName(first, firstName), first->barrierThreads,
                  first->site, emuThreadName(thread, name),
                  thread->barrierThreads, thread->site);
@@ -497,14 +543,14 @@ static int completeNamedBarrier(void) {
       char workgroup[80];
       emuFatal("named barrier %d of workgroup %s: %d threads wait at it, "
                "more than the %d it counts (%s)",
-               id, emuWorkgroupName(workgroup), arrived, first->barrierThreads,
-               first->site);
+               id, emuWorkgroupName(cta, workgroup), arrived,
+               first->barrierThreads, first->site);
     }
-    emuNewEpoch();
+    emuNewEpoch(cta);
     for (int32_t i = 0; i < e->numThreads; ++i)
-      if (e->threads[i].state == EMU_AT_NAMED_BARRIER &&
-          e->threads[i].barrierId == id)
-        e->threads[i].state = EMU_RUNNABLE;
+      if (cta->threads[i].state == EMU_AT_NAMED_BARRIER &&
+          cta->threads[i].barrierId == id)
+        cta->threads[i].state = EMU_RUNNABLE;
     return 1;
   }
   return 0;
@@ -514,59 +560,156 @@ static int completeNamedBarrier(void) {
    reports it. */
 static void reportNamedBarrierDeadlock(void) {
   const Emu *e = &gpucgEmu;
-  for (int32_t i = 0; i < e->numThreads; ++i) {
-    const EmuThread *thread = &e->threads[i];
-    if (thread->state != EMU_AT_NAMED_BARRIER)
-      continue;
-    int32_t arrived = 0;
-    for (int32_t j = 0; j < e->numThreads; ++j)
-      arrived += e->threads[j].state == EMU_AT_NAMED_BARRIER &&
-                 e->threads[j].barrierId == thread->barrierId;
-    char name[48], workgroup[80];
-    emuFatal("workgroup %s: deadlock: named barrier %d (%s) waits for %d "
-             "threads, %d arrived (e.g. thread %s), and no other thread can "
-             "arrive",
-             emuWorkgroupName(workgroup), thread->barrierId, thread->site,
-             thread->barrierThreads, arrived, emuThreadName(thread, name));
+  for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+    const EmuCta *cta = &e->ctas[rank];
+    for (int32_t i = 0; i < e->numThreads; ++i) {
+      const EmuThread *thread = &cta->threads[i];
+      if (thread->state != EMU_AT_NAMED_BARRIER)
+        continue;
+      int32_t arrived = 0;
+      for (int32_t j = 0; j < e->numThreads; ++j)
+        arrived += cta->threads[j].state == EMU_AT_NAMED_BARRIER &&
+                   cta->threads[j].barrierId == thread->barrierId;
+      char name[48], workgroup[80];
+      emuFatal("workgroup %s: deadlock: named barrier %d (%s) waits for %d "
+               "threads, %d arrived (e.g. thread %s), and no other thread "
+               "can arrive",
+               emuWorkgroupName(cta, workgroup), thread->barrierId,
+               thread->site, thread->barrierThreads, arrived,
+               emuThreadName(thread, name));
+    }
   }
 }
 
 /* No thread can run and one waits on an mbarrier: reports it. */
 static void reportMbarrierDeadlock(void) {
   const Emu *e = &gpucgEmu;
-  for (int32_t i = 0; i < e->numThreads; ++i) {
-    const EmuThread *thread = &e->threads[i];
-    if (thread->state != EMU_AT_MBARRIER)
-      continue;
-    char where[512], name[48], workgroup[80];
-    emuDescribeMbarrierWait(thread, where, sizeof(where));
-    emuFatal("workgroup %s: deadlock: thread %s %s, and no thread can "
-             "arrive on it",
-             emuWorkgroupName(workgroup), emuThreadName(thread, name), where);
+  for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+    const EmuCta *cta = &e->ctas[rank];
+    for (int32_t i = 0; i < e->numThreads; ++i) {
+      const EmuThread *thread = &cta->threads[i];
+      if (thread->state != EMU_AT_MBARRIER)
+        continue;
+      char where[512], name[48], workgroup[80];
+      emuDescribeMbarrierWait(thread, where, sizeof(where));
+      emuFatal("workgroup %s: deadlock: thread %s %s, and no thread can "
+               "arrive on it",
+               emuWorkgroupName(cta, workgroup), emuThreadName(thread, name),
+               where);
+    }
   }
 }
 
-static void runWorkgroup(int reverse) {
+/* Whether `thread` has arrived at the cluster barrier's current phase. */
+static int arrivedAtClusterPhase(const EmuThread *thread) {
+  return thread->clusterArrived &&
+         thread->clusterArrivalPhase == gpucgEmu.clusterPhase;
+}
+
+/* No thread can run and one waits at the cluster barrier: reports it with
+   a thread that has not arrived. */
+static void reportClusterWaitDeadlock(void) {
+  const Emu *e = &gpucgEmu;
+  const EmuThread *waiter = NULL, *missing = NULL;
+  for (int32_t rank = 0; rank < e->numCtas; ++rank)
+    for (int32_t i = 0; i < e->numThreads; ++i) {
+      const EmuThread *thread = &e->ctas[rank].threads[i];
+      if (!waiter && thread->state == EMU_AT_CLUSTER_WAIT)
+        waiter = thread;
+      if (!missing && thread->state != EMU_RETURNED &&
+          !arrivedAtClusterPhase(thread))
+        missing = thread;
+    }
+  if (!waiter)
+    return;
+  char cluster[80], name[48], workgroup[80];
+  emuClusterName(cluster);
+  emuThreadName(waiter, name);
+  emuWorkgroupName(waiter->cta, workgroup);
+  /* The phase completes when the last thread arrives or returns, so some
+     thread has not arrived; the check keeps a report from ever reading
+     NULL. */
+  if (!missing)
+    emuFatal("cluster %s: deadlock: thread %s of workgroup %s waits at %s "
+             "for a cluster barrier phase that every thread reached",
+             cluster, name, workgroup, waiter->site);
+  char where[512], missingName[48], missingWorkgroup[80];
+  describeOddLane(missing, where, sizeof(where));
+  emuFatal("cluster %s: deadlock: thread %s of workgroup %s waits at %s for "
+           "phase %" PRId64 " of the cluster barrier, which %d of the %d "
+           "threads that have not returned reached; thread %s of workgroup "
+           "%s has not arrived: it %s",
+           cluster, name, workgroup, waiter->site, e->clusterPhase,
+           e->clusterArrivals, e->clusterLiving,
+           emuThreadName(missing, missingName),
+           emuWorkgroupName(missing->cta, missingWorkgroup), where);
+}
+
+/* Completes the cluster barrier's phase once every thread that has not
+   returned arrived at it: a synchronization point of all the cluster's
+   blocks, so a new race-detection epoch in each. */
+static void completeClusterPhaseIfDone(void) {
   Emu *e = &gpucgEmu;
-  for (int32_t i = 0; i < e->numThreads; ++i)
-    startThread(&e->threads[i], i);
-  emuMemoryBeginWorkgroup();
-  emuHopperBeginWorkgroup();
+  if (e->clusterArrivals == 0 || e->clusterArrivals < e->clusterLiving)
+    return;
+  ++e->clusterPhase;
+  e->clusterArrivals = 0;
+  for (int32_t rank = 0; rank < e->numCtas; ++rank)
+    emuNewEpoch(&e->ctas[rank]);
+}
+
+/* Runs the cluster whose blocks' ids are set: every thread of every block
+   as one set of fibers, the blocks in rank order (reversed with
+   `reverse`), each block's warps in order. */
+static void runCluster(int reverse) {
+  Emu *e = &gpucgEmu;
+  for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+    EmuCta *cta = &e->ctas[rank];
+    for (int32_t i = 0; i < e->numThreads; ++i)
+      startThread(&cta->threads[i], cta, i);
+  }
+  e->clusterPhase = 0;
+  e->clusterArrivals = 0;
+  e->clusterLiving = e->numCtas * e->numThreads;
+  emuMemoryBeginCluster();
+  emuHopperBeginCluster();
   int32_t numWarps = (e->numThreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
   for (;;) {
     int blocked = 0, progress = 0;
-    for (int32_t step = 0; step < numWarps; ++step) {
-      int32_t warp = reverse ? numWarps - 1 - step : step;
-      blocked |= runWarp(warp * EMU_WARP_SIZE, reverse, &progress);
+    for (int32_t ctaStep = 0; ctaStep < e->numCtas; ++ctaStep) {
+      EmuCta *cta = &e->ctas[reverse ? e->numCtas - 1 - ctaStep : ctaStep];
+      for (int32_t step = 0; step < numWarps; ++step) {
+        int32_t warp = reverse ? numWarps - 1 - step : step;
+        blocked |= runWarp(cta, warp * EMU_WARP_SIZE, reverse, &progress);
+      }
     }
     if (!blocked)
       return;
     /* A warp that ran may have arrived on an mbarrier another waits at. */
-    if (progress || completeNamedBarrier())
+    if (progress)
+      continue;
+    int completed = 0;
+    for (int32_t rank = 0; rank < e->numCtas; ++rank)
+      completed |= completeNamedBarrier(&e->ctas[rank]);
+    if (completed)
+      continue;
+    for (int32_t rank = 0; rank < e->numCtas; ++rank)
+      completed |= completeBarrier(&e->ctas[rank]);
+    if (completed)
       continue;
     reportMbarrierDeadlock();
     reportNamedBarrierDeadlock();
-    completeBarrier();
+    reportClusterWaitDeadlock();
+    for (int32_t rank = 0; rank < e->numCtas; ++rank)
+      reportBarrierDeadlock(&e->ctas[rank]);
+    /* The reports above cover every state the scheduler can reach. */
+    for (int32_t rank = 0; rank < e->numCtas; ++rank)
+      for (int32_t i = 0; i < e->numThreads; ++i)
+        if (e->ctas[rank].threads[i].state != EMU_RETURNED) {
+          char workgroup[80];
+          emuFatal("workgroup %s: deadlock: no thread can make progress",
+                   emuWorkgroupName(&e->ctas[rank], workgroup));
+        }
   }
 }
 
@@ -608,7 +751,65 @@ void gpucg_emu_configure(int64_t grid_x, int64_t grid_y, int64_t grid_z,
   e->block[1] = block_y;
   e->block[2] = block_z;
   e->workgroupBytes = workgroup_bytes;
+  /* Launches without gpucg_emu_configure_cluster: clusters of one block. */
+  e->cluster[0] = e->cluster[1] = e->cluster[2] = 1;
   e->configured = 1;
+}
+
+void gpucg_emu_configure_cluster(int64_t cluster_x, int64_t cluster_y,
+                                 int64_t cluster_z) {
+  Emu *e = &gpucgEmu;
+  if (e->current || e->launching)
+    emuFatal("gpucg_emu_configure_cluster called during a launch");
+  if (!e->configured)
+    emuFatal("gpucg_emu_configure_cluster: no launch configuration (call "
+             "gpucg_emu_configure first)");
+  const int64_t sizes[3] = {cluster_x, cluster_y, cluster_z};
+  const char dimensions[] = "xyz";
+  char problem[160] = "";
+  for (int d = 0; d < 3 && !problem[0]; ++d)
+    if (sizes[d] < 1)
+      snprintf(problem, sizeof(problem),
+               "the cluster size along %c is %" PRId64
+               "; every cluster size must be at least 1",
+               dimensions[d], sizes[d]);
+  for (int d = 0; d < 3 && !problem[0]; ++d)
+    if (e->grid[d] % sizes[d] != 0)
+      snprintf(problem, sizeof(problem),
+               "the cluster size %" PRId64 " along %c does not divide the "
+               "grid's %" PRId64 " workgroups",
+               sizes[d], dimensions[d], e->grid[d]);
+  /* From here each size divides a grid size below 2^31: whether their
+     product exceeds the limit is decided without an overflow. */
+  int tooMany =
+      !problem[0] &&
+      (cluster_x > EMU_MAX_CLUSTER_CTAS || cluster_y > EMU_MAX_CLUSTER_CTAS ||
+       cluster_x * cluster_y * cluster_z > EMU_MAX_CLUSTER_CTAS);
+  if (tooMany)
+    snprintf(problem, sizeof(problem),
+             "%" PRId64 " x %" PRId64 " x %" PRId64
+             " blocks are more than the portable limit of %d blocks in a "
+             "cluster",
+             cluster_x, cluster_y, cluster_z, EMU_MAX_CLUSTER_CTAS);
+  int64_t blocks =
+      problem[0] || tooMany ? 0 : cluster_x * cluster_y * cluster_z;
+  int64_t blockThreads = e->block[0] * e->block[1] * e->block[2];
+  if (!problem[0] && blocks * blockThreads > EMU_MAX_CLUSTER_THREADS)
+    snprintf(problem, sizeof(problem),
+             "%" PRId64 " blocks of %" PRId64 " threads are %" PRId64
+             " threads; the emulator runs at most %d threads in a cluster",
+             blocks, blockThreads, blocks * blockThreads,
+             EMU_MAX_CLUSTER_THREADS);
+  if (problem[0])
+    emuFatal("gpucg_emu_configure_cluster: invalid cluster (%" PRId64
+             ", %" PRId64 ", %" PRId64 ") of grid (%" PRId64 ", %" PRId64
+             ", %" PRId64 "), block (%" PRId64 ", %" PRId64 ", %" PRId64
+             "): %s",
+             cluster_x, cluster_y, cluster_z, e->grid[0], e->grid[1],
+             e->grid[2], e->block[0], e->block[1], e->block[2], problem);
+  e->cluster[0] = cluster_x;
+  e->cluster[1] = cluster_y;
+  e->cluster[2] = cluster_z;
 }
 
 /* GPUCG_EMU_ORDER: whether the scheduler sweeps in reverse order. */
@@ -632,18 +833,28 @@ void gpucg_emu_launch(void (*body)(void *closure), void *closure) {
     emuFatal("gpucg_emu_launch: the body is NULL");
   int reverse = reverseOrder();
   e->numThreads = (int32_t)(e->block[0] * e->block[1] * e->block[2]);
-  prepareStacks(e->numThreads);
+  e->numCtas = (int32_t)(e->cluster[0] * e->cluster[1] * e->cluster[2]);
+  prepareStacks(e->numThreads * e->numCtas);
+  for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+    e->ctas[rank].rank = rank;
+    e->ctas[rank].threads = e->threads + (size_t)rank * e->numThreads;
+  }
   emuMemoryPrepare();
   e->body = body;
   e->closure = closure;
   e->launching = 1;
-  for (int64_t z = 0; z < e->grid[2]; ++z)
-    for (int64_t y = 0; y < e->grid[1]; ++y)
-      for (int64_t x = 0; x < e->grid[0]; ++x) {
-        e->blockId[0] = x;
-        e->blockId[1] = y;
-        e->blockId[2] = z;
-        runWorkgroup(reverse);
+  const int64_t *size = e->cluster;
+  for (int64_t z = 0; z < e->grid[2]; z += size[2])
+    for (int64_t y = 0; y < e->grid[1]; y += size[1])
+      for (int64_t x = 0; x < e->grid[0]; x += size[0]) {
+        /* PTX's %cluster_ctarank: x fastest within the cluster. */
+        for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+          EmuCta *cta = &e->ctas[rank];
+          cta->blockId[0] = x + rank % size[0];
+          cta->blockId[1] = y + rank / size[0] % size[1];
+          cta->blockId[2] = z + rank / (size[0] * size[1]);
+        }
+        runCluster(reverse);
       }
   e->launching = 0;
   e->body = NULL;
@@ -667,8 +878,8 @@ int64_t gpucg_emu_thread_id(int64_t dim) {
 }
 
 int64_t gpucg_emu_block_id(int64_t dim) {
-  emuRequireThread("gpucg_emu_block_id");
-  return gpucgEmu.blockId[dimension("gpucg_emu_block_id", dim)];
+  const EmuThread *thread = emuRequireThread("gpucg_emu_block_id");
+  return thread->cta->blockId[dimension("gpucg_emu_block_id", dim)];
 }
 
 int64_t gpucg_emu_block_dim(int64_t dim) {
@@ -681,17 +892,22 @@ int64_t gpucg_emu_grid_dim(int64_t dim) {
   return gpucgEmu.grid[dimension("gpucg_emu_grid_dim", dim)];
 }
 
+int64_t gpucg_emu_cluster_size(int64_t dim) {
+  emuRequireThread("gpucg_emu_cluster_size");
+  return gpucgEmu.cluster[dimension("gpucg_emu_cluster_size", dim)];
+}
+
 int64_t gpucg_emu_lane_id(void) {
   return emuRequireThread("gpucg_emu_lane_id")->lane;
 }
 
 void _mlir_ciface_gpucg_emu_workgroup_memory(gpucg_emu_memref_i8 *result) {
-  emuRequireThread("gpucg_emu_workgroup_memory");
+  const EmuThread *thread = emuRequireThread("gpucg_emu_workgroup_memory");
   if (!result)
     emuFatal("gpucg_emu_workgroup_memory: the result descriptor is NULL");
-  Emu *e = &gpucgEmu;
-  result->allocated = (int8_t *)e->memory;
-  result->aligned = (int8_t *)e->memory;
+  const Emu *e = &gpucgEmu;
+  result->allocated = (int8_t *)thread->cta->memory;
+  result->aligned = (int8_t *)thread->cta->memory;
   result->offset = 0;
   result->sizes[0] = e->workgroupBytes;
   result->strides[0] = 1;
@@ -725,4 +941,42 @@ void gpucg_emu_named_barrier(int32_t id, int32_t threads, const char *site) {
   thread->barrierId = id;
   thread->barrierThreads = threads;
   switchToScheduler(thread);
+}
+
+void gpucg_emu_cluster_arrive(const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_cluster_arrive");
+  Emu *e = &gpucgEmu;
+  site = site ? site : "(unknown nvvm.cluster.arrive)";
+  if (thread->clusterArrived) {
+    char name[48], workgroup[80];
+    emuFatal("%s: thread %s of workgroup %s arrives at the cluster barrier "
+             "again without waiting for phase %" PRId64
+             " it arrived at (barrier.cluster.arrive and wait alternate)",
+             site, emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup),
+             thread->clusterArrivalPhase);
+  }
+  thread->clusterArrived = 1;
+  thread->clusterArrivalPhase = e->clusterPhase;
+  ++e->clusterArrivals;
+  completeClusterPhaseIfDone();
+}
+
+void gpucg_emu_cluster_wait(const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_cluster_wait");
+  site = site ? site : "(unknown nvvm.cluster.wait)";
+  if (!thread->clusterArrived) {
+    char name[48], workgroup[80];
+    emuFatal("%s: thread %s of workgroup %s waits at the cluster barrier "
+             "without having arrived (barrier.cluster.wait needs a "
+             "barrier.cluster.arrive before it)",
+             site, emuThreadName(thread, name),
+             emuWorkgroupName(thread->cta, workgroup));
+  }
+  if (arrivedAtClusterPhase(thread)) {
+    thread->state = EMU_AT_CLUSTER_WAIT;
+    thread->site = site;
+    switchToScheduler(thread);
+  }
+  thread->clusterArrived = 0;
 }

@@ -314,8 +314,9 @@ EMU_NORETURN static void reportDisagreement(EmuThread **lanes, int32_t lane,
   char workgroup[80];
   emuFatal("%s: lanes of warp %d of workgroup %s disagree on %s: lane 0 "
            "passes %" PRId64 ", lane %d passes %" PRId64,
-           lanes[0]->site, lanes[0]->warp, emuWorkgroupName(workgroup), what,
-           first, lane, other);
+           lanes[0]->site, lanes[0]->warp,
+           emuWorkgroupName(lanes[0]->cta, workgroup), what, first, lane,
+           other);
 }
 
 static void requireFullWarp(EmuThread **lanes, int32_t count,
@@ -325,8 +326,8 @@ static void requireFullWarp(EmuThread **lanes, int32_t count,
   char workgroup[80];
   emuFatal("%s: warp %d of workgroup %s has %d threads; %s needs all 32 "
            "lanes",
-           lanes[0]->site, lanes[0]->warp, emuWorkgroupName(workgroup), count,
-           operation);
+           lanes[0]->site, lanes[0]->warp,
+           emuWorkgroupName(lanes[0]->cta, workgroup), count, operation);
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -398,13 +399,14 @@ static void completeShuffle(EmuThread **lanes, int32_t count) {
       emuFatal("%s: lane %d, thread %s, of warp %d of workgroup %s reads lane "
                "%d, which the warp does not have (it has %d threads)",
                lanes[0]->site, lane, emuThreadName(lanes[lane], name),
-               lanes[0]->warp, emuWorkgroupName(workgroup), source, count);
+               lanes[0]->warp, emuWorkgroupName(lanes[0]->cta, workgroup),
+               source, count);
     else if (!(members >> source & 1u))
       emuFatal("%s: lane %d, thread %s, of warp %d of workgroup %s reads lane "
                "%d, outside the member mask 0x%08x of width %d",
                lanes[0]->site, lane, emuThreadName(lanes[lane], name),
-               lanes[0]->warp, emuWorkgroupName(workgroup), source, members,
-               width);
+               lanes[0]->warp, emuWorkgroupName(lanes[0]->cta, workgroup),
+               source, members, width);
     lanes[lane]->result =
         (int64_t)(uint32_t)lanes[source]->args.shuffle.value |
         ((int64_t)valid << 32);
@@ -447,7 +449,8 @@ static void completeLdmatrix(EmuThread **lanes, int32_t count) {
     emuFatal("%s: ldmatrix loads 1, 2 or 4 matrices, not %d", site, tiles);
   /* Read every row first: a result may land anywhere. */
   uint16_t matrix[4][8][8];
-  uint64_t base = (uint64_t)(uintptr_t)e->memory;
+  const unsigned char *memory = lanes[0]->cta->memory;
+  uint64_t base = (uint64_t)(uintptr_t)memory;
   uint64_t size = (uint64_t)e->workgroupBytes;
   for (int32_t lane = 0; lane < 8 * tiles; ++lane) {
     const EmuThread *thread = lanes[lane];
@@ -460,16 +463,16 @@ static void completeLdmatrix(EmuThread **lanes, int32_t count) {
                ", 16 bytes) is outside workgroup memory (%" PRIu64 " bytes at "
                "0x%" PRIx64 ")",
                site, lane, emuThreadName(thread, name), thread->warp,
-               emuWorkgroupName(workgroup), address, (int64_t)offset, size,
-               base);
+               emuWorkgroupName(lanes[0]->cta, workgroup), address,
+               (int64_t)offset, size, base);
     if (address % 16 != 0)
       emuFatal("%s: lane %d, thread %s, of warp %d of workgroup %s: the row "
                "address 0x%" PRIx64 " (workgroup memory offset %" PRIu64
                ") is not 16-byte aligned",
                site, lane, emuThreadName(thread, name), thread->warp,
-               emuWorkgroupName(workgroup), address, offset);
+               emuWorkgroupName(lanes[0]->cta, workgroup), address, offset);
     emuRecordAccess(thread, (int64_t)address, 16, 0, site);
-    memcpy(matrix[lane / 8][lane % 8], e->memory + offset, 16);
+    memcpy(matrix[lane / 8][lane % 8], memory + offset, 16);
   }
   int transposed = first->transpose != 0;
   for (int32_t lane = 0; lane < count; ++lane) {

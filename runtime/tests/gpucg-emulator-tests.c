@@ -1550,7 +1550,7 @@ static void tmaBody(void *closure) {
     /* Box of 8 rows x 64 columns at row 8, column 32: columns 80..95 are
        outside the tensor. */
     gpucg_emu_tma_load(run->map, addressOf(memory + 1024), 8, 32, 0, 0, 0,
-                       group, 1, 1, "test.mlir:303:5: tma.async.load");
+                       group, 1, 1, 0, "test.mlir:303:5: tma.async.load");
     memcpy(&run->beforeWait, memory + 1024, 2);
   }
   gpucg_emu_barrier("test.mlir:304:5: gpu.barrier");
@@ -1893,7 +1893,7 @@ static void tmaMisalignedBody(void *closure) {
   int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:360:5: create");
   gpucg_emu_mbarrier_init(group, 0, 1, 1, "test.mlir:361:5: init");
   gpucg_emu_tma_load(run->map, addressOf(workgroupMemory() + 512), 0, 0, 0, 0,
-                     0, group, 0, 1, "test.mlir:362:5: tma.async.load");
+                     0, group, 0, 1, 0, "test.mlir:362:5: tma.async.load");
 }
 
 static int hopperErrorCommand(const char *name) {
@@ -1925,11 +1925,469 @@ static int hopperErrorCommand(const char *name) {
   return 0;
 }
 
+/*===----------------------------------------------------------------------===*/
+/* Clusters                                                                   */
+/*===----------------------------------------------------------------------===*/
+
+/* The block's rank in its cluster, PTX %cluster_ctarank: the block id
+   modulo the cluster's size, x fastest. */
+static int clusterRank(void) {
+  int64_t x = gpucg_emu_block_id(0) % gpucg_emu_cluster_size(0);
+  int64_t y = gpucg_emu_block_id(1) % gpucg_emu_cluster_size(1);
+  int64_t z = gpucg_emu_block_id(2) % gpucg_emu_cluster_size(2);
+  return (int)(x +
+               gpucg_emu_cluster_size(0) * (y + gpucg_emu_cluster_size(1) * z));
+}
+
+/* The linear id of the calling thread's block in a grid of gridX x gridY. */
+static int linearBlockId(void) {
+  return (int)(gpucg_emu_block_id(0) +
+               gpucg_emu_grid_dim(0) *
+                   (gpucg_emu_block_id(1) +
+                    gpucg_emu_grid_dim(1) * gpucg_emu_block_id(2)));
+}
+
+/* A clock that every kernel thread's step reads and advances: which
+   happened before which, across the blocks of a cluster. */
+static int64_t clusterClock;
+
+static int64_t tick(void) { return ++clusterClock; }
+
+typedef struct ClusterIdsRun {
+  int rank[16];
+  int64_t cluster[16][3];
+  int64_t start[16], end[16];
+  unsigned char *memory[16];
+  int poisoned[16];
+} ClusterIdsRun;
+
+/* Blocks of 40 threads (a full and a partial warp) in clusters of 2x2x1:
+   each block's thread 0 records its rank, its memory and when it started;
+   the cluster barrier; then when it ended. */
+static void clusterIdsBody(void *closure) {
+  ClusterIdsRun *run = closure;
+  int block = linearBlockId();
+  if (linearThreadId() == 0) {
+    run->rank[block] = clusterRank();
+    for (int d = 0; d < 3; ++d)
+      run->cluster[block][d] = gpucg_emu_cluster_size(d);
+    run->memory[block] = workgroupMemory();
+    run->poisoned[block] = 1;
+    for (int i = 0; i < 64; ++i)
+      run->poisoned[block] &= run->memory[block][i] == 0xFF;
+    run->start[block] = tick();
+    /* Another block of the cluster that ran before this one filled its own
+       memory, not this one's. */
+    memset(run->memory[block], block, 64);
+  }
+  gpucg_emu_cluster_arrive("test.mlir:400:5: nvvm.cluster.arrive");
+  gpucg_emu_cluster_wait("test.mlir:401:5: nvvm.cluster.wait");
+  if (linearThreadId() == 0)
+    run->end[block] = tick();
+}
+
+static int clusterIdsCommand(void) {
+  static ClusterIdsRun run;
+  gpucg_emu_configure(4, 2, 2, 40, 1, 1, 64);
+  gpucg_emu_configure_cluster(2, 2, 1);
+  gpucg_emu_launch(clusterIdsBody, &run);
+  int mismatches = 0;
+  for (int block = 0; block < 16; ++block) {
+    int x = block % 4, y = block / 4 % 2, z = block / 8;
+    printf("block (%d, %d, %d): rank %d of a 2x2x1 cluster\n", x, y, z,
+           run.rank[block]);
+    CHECK(run.rank[block] == x % 2 + 2 * (y % 2), "block %d: rank %d", block,
+          run.rank[block]);
+    CHECK(run.cluster[block][0] == 2 && run.cluster[block][1] == 2 &&
+              run.cluster[block][2] == 1,
+          "block %d: cluster size %" PRId64 " x %" PRId64 " x %" PRId64, block,
+          run.cluster[block][0], run.cluster[block][1], run.cluster[block][2]);
+    mismatches += !run.poisoned[block];
+  }
+  /* Every block of a cluster started before any of them passed the
+     cluster barrier, and each had its own memory. */
+  int overlapping = 0, separate = 0;
+  for (int cluster = 0; cluster < 4; ++cluster) {
+    int blocks[4], count = 0;
+    for (int block = 0; block < 16; ++block) {
+      int x = block % 4, z = block / 8;
+      if (x / 2 == cluster % 2 && z == cluster / 2)
+        blocks[count++] = block;
+    }
+    int64_t lastStart = 0, firstEnd = INT64_MAX;
+    int distinct = 1;
+    for (int i = 0; i < count; ++i) {
+      lastStart =
+          run.start[blocks[i]] > lastStart ? run.start[blocks[i]] : lastStart;
+      firstEnd = run.end[blocks[i]] < firstEnd ? run.end[blocks[i]] : firstEnd;
+      for (int j = 0; j < i; ++j)
+        distinct &= run.memory[blocks[i]] != run.memory[blocks[j]];
+    }
+    overlapping += count == 4 && lastStart < firstEnd;
+    separate += count == 4 && distinct;
+  }
+  printf("clusters whose 4 blocks all started before any passed the cluster "
+         "barrier: %d of 4; with 4 workgroup memories: %d of 4; memory not "
+         "poisoned at the start: %d blocks\n",
+         overlapping, separate, mismatches);
+  return overlapping == 4 && separate == 4 && mismatches == 0 ? 0 : 1;
+}
+
+typedef struct ClusterBarrierRun {
+  int64_t arrived[2][2][64], passed[2][2][64]; /* [block][round][thread] */
+  int read[2][2];                              /* [block][round] */
+} ClusterBarrierRun;
+
+/* Two rounds of the cluster barrier over 2 blocks of 64 threads: the first
+   with a gpu.barrier between arrive and wait, the second without thread 63
+   of each block, which returned after the first (barrier.cluster counts
+   the threads that have not exited). Thread 0 writes its block's memory
+   before arriving, thread 1 reads it after waiting: no race, a new
+   epoch. */
+static void clusterBarrierBody(void *closure) {
+  ClusterBarrierRun *run = closure;
+  int thread = linearThreadId(), block = (int)gpucg_emu_block_id(0);
+  unsigned char *memory = workgroupMemory();
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1 && thread == 63)
+      return;
+    if (thread == 0) {
+      gpucg_emu_access(addressOf(memory + round), 1, 1,
+                       "test.mlir:410:5: memref.store");
+      memory[round] = (unsigned char)(10 * block + round);
+    }
+    run->arrived[block][round][thread] = tick();
+    gpucg_emu_cluster_arrive("test.mlir:411:5: nvvm.cluster.arrive");
+    if (round == 0)
+      gpucg_emu_barrier("test.mlir:412:5: gpu.barrier");
+    gpucg_emu_cluster_wait("test.mlir:413:5: nvvm.cluster.wait");
+    run->passed[block][round][thread] = tick();
+    if (thread == 1) {
+      gpucg_emu_access(addressOf(memory + round), 1, 0,
+                       "test.mlir:414:5: memref.load");
+      run->read[block][round] = memory[round];
+    }
+  }
+}
+
+static int clusterBarrierCommand(void) {
+  static ClusterBarrierRun run;
+  gpucg_emu_configure(2, 1, 1, 64, 1, 1, 64);
+  gpucg_emu_configure_cluster(2, 1, 1);
+  gpucg_emu_launch(clusterBarrierBody, &run);
+  int violations = 0;
+  for (int round = 0; round < 2; ++round) {
+    int64_t lastArrival = 0, firstPass = INT64_MAX;
+    for (int block = 0; block < 2; ++block)
+      for (int thread = 0; thread < (round == 0 ? 64 : 63); ++thread) {
+        int64_t arrived = run.arrived[block][round][thread];
+        int64_t passed = run.passed[block][round][thread];
+        lastArrival = arrived > lastArrival ? arrived : lastArrival;
+        firstPass = passed < firstPass ? passed : firstPass;
+      }
+    violations += lastArrival > firstPass;
+    CHECK(lastArrival < firstPass,
+          "round %d: a thread passed at %" PRId64
+          ", the last arrived at %" PRId64,
+          round, firstPass, lastArrival);
+  }
+  printf("cluster barrier: 2 blocks of 64 threads, 2 rounds (thread 63 "
+         "returned before the second): %d passed before the last arrival; "
+         "read %d %d | %d %d\n",
+         violations, run.read[0][0], run.read[0][1], run.read[1][0],
+         run.read[1][1]);
+  return violations ? 1 : 0;
+}
+
+typedef struct ClusterTmaRun {
+  int64_t map;
+  _Alignas(16) float tensor[32 * 32];
+  float out[4][16 * 32]; /* each block's tile */
+  int64_t remoteArrival[4], released[4];
+  int64_t phases[4][2];
+} ClusterTmaRun;
+
+/* Clusters of two blocks of 64 threads load a 16x32 f32 tile of a 32x32
+   tensor together: block r's thread 0 expects the whole tile's bytes on
+   its mbarrier 0 and loads rows 8r..8r+7 of the tile to both blocks (mask
+   0b11), at the same offset in each; all threads wait and copy their
+   block's tile out. Then block r's thread 0 arrives on its own mbarrier 1
+   (2 arrivals) and on the other block's: each block's phase needs the
+   other's remote arrival. A cluster barrier after the inits orders them
+   before the other block's multicast and arrival. */
+static void clusterTmaBody(void *closure) {
+  ClusterTmaRun *run = closure;
+  int thread = linearThreadId(), rank = clusterRank();
+  int block = (int)gpucg_emu_block_id(0), cluster = block / 2;
+  unsigned char *memory = workgroupMemory();
+  int64_t group = gpucg_emu_mbarrier_group(2, "test.mlir:420:5: create");
+  if (thread == 0) {
+    gpucg_emu_mbarrier_init(group, 0, 1, 1, "test.mlir:421:5: init");
+    gpucg_emu_mbarrier_init(group, 1, 2, 1, "test.mlir:422:5: init");
+  }
+  gpucg_emu_cluster_arrive("test.mlir:423:5: nvvm.cluster.arrive");
+  gpucg_emu_cluster_wait("test.mlir:424:5: nvvm.cluster.wait");
+  if (thread == 0) {
+    run->phases[block][0] = gpucg_emu_mbarrier_arrive(
+        group, 0, 16 * 32 * 4, 1, "test.mlir:425:5: expect_tx");
+    gpucg_emu_tma_load(run->map, addressOf(memory + 1024 * rank),
+                       16 * cluster + 8 * rank, 0, 0, 0, 0, group, 0, 1,
+                       GPUCG_EMU_TMA_MULTICAST | 0x3,
+                       "test.mlir:426:5: tma.async.load");
+  }
+  gpucg_emu_mbarrier_wait(group, 0, 0, "test.mlir:427:5: try_wait.parity");
+  memcpy(&run->out[block][8 * thread], memory + 32 * thread, 32);
+  if (thread == 0) {
+    run->phases[block][1] =
+        gpucg_emu_mbarrier_arrive(group, 1, 0, 1, "test.mlir:428:5: arrive");
+    run->remoteArrival[block] = tick();
+    gpucg_emu_mbarrier_arrive_cluster(group, 1, rank ^ 1,
+                                      "test.mlir:429:5: nvvm.mbarrier.arrive");
+  }
+  gpucg_emu_mbarrier_wait(group, 1, 0, "test.mlir:430:5: try_wait.parity");
+  if (thread == 0)
+    run->released[block] = tick();
+}
+
+static int clusterTmaCommand(void) {
+  static ClusterTmaRun run;
+  for (int i = 0; i < 32 * 32; ++i)
+    run.tensor[i] = (float)i;
+  run.map = gpucg_emu_tensor_map(addressOf(run.tensor), 2, 4, 0, 32, 32, 1, 1,
+                                 1, 32, 1, 1, 1, 1, 8, 32, 1, 1, 1);
+  gpucg_emu_configure(4, 1, 1, 64, 1, 1, 2048);
+  gpucg_emu_configure_cluster(2, 1, 1);
+  gpucg_emu_launch(clusterTmaBody, &run);
+  int mismatches = 0, releasedAfterPeer = 0;
+  for (int block = 0; block < 4; ++block) {
+    for (int i = 0; i < 16 * 32; ++i)
+      if (run.out[block][i] != run.tensor[16 * 32 * (block / 2) + i]) {
+        ++mismatches;
+        CHECK(0, "block %d element %d: %g, expected %g", block, i,
+              (double)run.out[block][i],
+              (double)run.tensor[16 * 32 * (block / 2) + i]);
+      }
+    releasedAfterPeer += run.released[block] > run.remoteArrival[block ^ 1];
+    CHECK(run.phases[block][0] == 0 && run.phases[block][1] == 0,
+          "block %d: arrivals in phases %" PRId64 " %" PRId64, block,
+          run.phases[block][0], run.phases[block][1]);
+  }
+  printf("cluster multicast: 4 blocks in clusters of 2, each loading half "
+         "of its cluster's 16x32 f32 tile to both: %d mismatches\n",
+         mismatches);
+  printf("remote arrive: blocks whose mbarrier 1 completed after the other "
+         "block's remote arrival: %d of 4\n",
+         releasedAfterPeer);
+  return mismatches || releasedAfterPeer != 4 ? 1 : 0;
+}
+
+typedef struct ClusterNegativeRun {
+  int64_t map;
+  _Alignas(16) float tensor[8 * 32];
+  int64_t phases[2];
+  float landed[8 * 32];
+} ClusterNegativeRun;
+
+/* Block 0 multicasts a box to block 1 only (mask 0b10) before block 1's
+   thread 0 has expected its bytes (a cluster barrier orders the two): block
+   1's transaction count is -1024 in between. Its mbarrier counts 2
+   arrivals, the expect_tx and a plain one: the phase completes with the
+   second, not before. */
+static void clusterNegativeBody(void *closure) {
+  ClusterNegativeRun *run = closure;
+  int thread = linearThreadId(), rank = clusterRank();
+  unsigned char *memory = workgroupMemory();
+  int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:440:5: create");
+  if (thread == 0)
+    gpucg_emu_mbarrier_init(group, 0, 2, 1, "test.mlir:441:5: init");
+  gpucg_emu_cluster_arrive("test.mlir:442:5: nvvm.cluster.arrive");
+  gpucg_emu_cluster_wait("test.mlir:443:5: nvvm.cluster.wait");
+  if (rank == 0 && thread == 0)
+    gpucg_emu_tma_load(run->map, addressOf(memory), 0, 0, 0, 0, 0, group, 0, 1,
+                       GPUCG_EMU_TMA_MULTICAST | 0x2,
+                       "test.mlir:444:5: tma.async.load");
+  gpucg_emu_cluster_arrive("test.mlir:445:5: nvvm.cluster.arrive");
+  gpucg_emu_cluster_wait("test.mlir:446:5: nvvm.cluster.wait");
+  if (rank == 1 && thread < 2) {
+    run->phases[thread] = gpucg_emu_mbarrier_arrive(
+        group, 0, thread == 0 ? 1024 : 0, 1, "test.mlir:447:5: arrive");
+    gpucg_emu_mbarrier_wait(group, 0, 0, "test.mlir:448:5: try_wait.parity");
+    if (thread == 1)
+      memcpy(run->landed, memory, sizeof(run->landed));
+  }
+}
+
+static int clusterNegativeCommand(void) {
+  static ClusterNegativeRun run;
+  for (int i = 0; i < 8 * 32; ++i)
+    run.tensor[i] = (float)(3 * i + 1);
+  run.map = gpucg_emu_tensor_map(addressOf(run.tensor), 2, 4, 0, 8, 32, 1, 1, 1,
+                                 32, 1, 1, 1, 1, 8, 32, 1, 1, 1);
+  gpucg_emu_configure(2, 1, 1, 32, 1, 1, 1024);
+  gpucg_emu_configure_cluster(2, 1, 1);
+  gpucg_emu_launch(clusterNegativeBody, &run);
+  int mismatches = 0;
+  for (int i = 0; i < 8 * 32; ++i)
+    mismatches += run.landed[i] != run.tensor[i];
+  printf("negative transaction count: block 1's expect_tx and its second "
+         "arrival in phases %" PRId64 " %" PRId64 ", the box: %d "
+         "mismatches\n",
+         run.phases[0], run.phases[1], mismatches);
+  return mismatches ? 1 : 0;
+}
+
+/* The cluster errors, each a kernel of two blocks of 32 threads in a
+   cluster (but the configure errors); the name says which. */
+typedef struct ClusterErrorRun {
+  int64_t map;
+  const char *name;
+  _Alignas(16) float tensor[8 * 32];
+} ClusterErrorRun;
+
+static void clusterErrorsBody(void *closure) {
+  const ClusterErrorRun *run = closure;
+  int thread = linearThreadId(), rank = clusterRank();
+  unsigned char *memory = workgroupMemory();
+  const char *name = run->name;
+  if (strcmp(name, "cluster-wait-without-arrive") == 0) {
+    if (rank == 1 && thread == 5)
+      gpucg_emu_cluster_wait("test.mlir:450:5: nvvm.cluster.wait");
+    return;
+  }
+  if (strcmp(name, "cluster-arrive-twice") == 0) {
+    gpucg_emu_cluster_arrive("test.mlir:451:5: nvvm.cluster.arrive");
+    if (rank == 1 && thread == 3)
+      gpucg_emu_cluster_arrive("test.mlir:452:5: nvvm.cluster.arrive");
+    gpucg_emu_cluster_wait("test.mlir:453:5: nvvm.cluster.wait");
+    return;
+  }
+  if (strcmp(name, "cluster-deadlock") == 0) {
+    /* Thread 2 of block 1 waits at its block's barrier, which the others
+       of its block cannot reach before the cluster barrier completes. */
+    if (rank == 1 && thread == 2)
+      gpucg_emu_barrier("test.mlir:454:5: gpu.barrier");
+    gpucg_emu_cluster_arrive("test.mlir:455:5: nvvm.cluster.arrive");
+    gpucg_emu_cluster_wait("test.mlir:456:5: nvvm.cluster.wait");
+    gpucg_emu_barrier("test.mlir:454:5: gpu.barrier");
+    return;
+  }
+  if (strcmp(name, "cluster-race") == 0) {
+    /* Thread 1 reads what thread 0 wrote after arriving but before
+       waiting: the cluster barrier's phase has not completed. */
+    if (thread == 0) {
+      gpucg_emu_access(addressOf(memory), 4, 1,
+                       "test.mlir:457:5: memref.store");
+      memory[0] = 1;
+    }
+    gpucg_emu_cluster_arrive("test.mlir:458:5: nvvm.cluster.arrive");
+    if (thread == 1)
+      gpucg_emu_access(addressOf(memory), 4, 0, "test.mlir:459:5: memref.load");
+    gpucg_emu_cluster_wait("test.mlir:460:5: nvvm.cluster.wait");
+    return;
+  }
+  int64_t group = gpucg_emu_mbarrier_group(2, "test.mlir:461:5: create");
+  int inits = strcmp(name, "multicast-uninitialized") != 0 &&
+              strcmp(name, "remote-arrive-uninitialized") != 0;
+  if (thread == 0 && (inits || rank == 0))
+    gpucg_emu_mbarrier_init(group, 1, 1, 1, "test.mlir:462:5: init");
+  if (inits) {
+    gpucg_emu_cluster_arrive("test.mlir:463:5: nvvm.cluster.arrive");
+    gpucg_emu_cluster_wait("test.mlir:464:5: nvvm.cluster.wait");
+  }
+  if (thread != 0)
+    return;
+  int32_t mask = GPUCG_EMU_TMA_MULTICAST | 0x3;
+  if (strcmp(name, "multicast-rank") == 0)
+    mask = 0x5;
+  else if (strcmp(name, "multicast-zero") == 0)
+    mask = GPUCG_EMU_TMA_MULTICAST;
+  else if (strcmp(name, "multicast-bits") == 0)
+    mask = 0x40003;
+  if (strncmp(name, "multicast-", 10) == 0 && rank == 0)
+    gpucg_emu_tma_load(run->map, addressOf(memory), 0, 0, 0, 0, 0, group, 1, 1,
+                       mask, "test.mlir:465:5: tma.async.load");
+  if (strcmp(name, "remote-arrive-rank") == 0 && rank == 1)
+    gpucg_emu_mbarrier_arrive_cluster(group, 1, 2,
+                                      "test.mlir:466:5: nvvm.mbarrier.arrive");
+  if (strcmp(name, "remote-arrive-uninitialized") == 0 && rank == 0)
+    gpucg_emu_mbarrier_arrive_cluster(group, 1, 1,
+                                      "test.mlir:466:5: nvvm.mbarrier.arrive");
+  if (strcmp(name, "negative-tx-deadlock") == 0) {
+    /* Block 0 multicasts to block 1, whose thread then (after a cluster
+       barrier of the two threads left) arrives without ever expecting the
+       bytes: all arrivals came, but the count stays at -1024, and the
+       phase must not complete. */
+    if (rank == 0)
+      gpucg_emu_tma_load(run->map, addressOf(memory), 0, 0, 0, 0, 0, group, 1,
+                         1, 0x2, "test.mlir:465:5: tma.async.load");
+    gpucg_emu_cluster_arrive("test.mlir:463:5: nvvm.cluster.arrive");
+    gpucg_emu_cluster_wait("test.mlir:464:5: nvvm.cluster.wait");
+    if (rank == 1) {
+      gpucg_emu_mbarrier_arrive(group, 1, 0, 1, "test.mlir:470:5: arrive");
+      gpucg_emu_mbarrier_wait(group, 1, 0, "test.mlir:467:5: try_wait.parity");
+    }
+  }
+  if (strcmp(name, "transaction-range") == 0 && rank == 1) {
+    gpucg_emu_mbarrier_arrive(group, 1, 600000, 1,
+                              "test.mlir:468:5: expect_tx");
+    gpucg_emu_mbarrier_arrive(group, 1, 600000, 1,
+                              "test.mlir:469:5: expect_tx");
+  }
+}
+
+static int clusterErrorCommand(const char *name) {
+  static ClusterErrorRun run;
+  if (strcmp(name, "configure-cluster-unconfigured") == 0) {
+    gpucg_emu_configure_cluster(2, 1, 1);
+  } else if (strcmp(name, "configure-cluster-size") == 0) {
+    gpucg_emu_configure(4, 2, 1, 32, 1, 1, 0);
+    gpucg_emu_configure_cluster(2, 0, 1);
+  } else if (strcmp(name, "configure-cluster-divide") == 0) {
+    gpucg_emu_configure(6, 1, 1, 32, 1, 1, 0);
+    gpucg_emu_configure_cluster(4, 1, 1);
+  } else if (strcmp(name, "configure-cluster-limit") == 0) {
+    gpucg_emu_configure(4, 4, 1, 32, 1, 1, 0);
+    gpucg_emu_configure_cluster(4, 4, 1);
+  } else if (strcmp(name, "configure-cluster-threads") == 0) {
+    gpucg_emu_configure(8, 1, 1, 1024, 1, 1, 0);
+    gpucg_emu_configure_cluster(8, 1, 1);
+  } else {
+    static const char *const bodies[] = {"cluster-wait-without-arrive",
+                                         "cluster-arrive-twice",
+                                         "cluster-deadlock",
+                                         "cluster-race",
+                                         "multicast-rank",
+                                         "multicast-zero",
+                                         "multicast-bits",
+                                         "multicast-uninitialized",
+                                         "remote-arrive-rank",
+                                         "remote-arrive-uninitialized",
+                                         "negative-tx-deadlock",
+                                         "transaction-range"};
+    size_t i = 0;
+    while (i < sizeof(bodies) / sizeof(bodies[0]) && strcmp(name, bodies[i]))
+      ++i;
+    if (i == sizeof(bodies) / sizeof(bodies[0]))
+      return -1;
+    run.name = bodies[i];
+    run.map = gpucg_emu_tensor_map(addressOf(run.tensor), 2, 4, 0, 8, 32, 1, 1,
+                                   1, 32, 1, 1, 1, 1, 8, 32, 1, 1, 1);
+    gpucg_emu_configure(2, 1, 1, 32, 1, 1, 1024);
+    gpucg_emu_configure_cluster(2, 1, 1);
+    gpucg_emu_launch(clusterErrorsBody, &run);
+  }
+  printf("no error reported\n");
+  return 0;
+}
+
 static int errorCommand(const char *name) {
   static _Alignas(16) unsigned char source[16];
   int hopper = hopperErrorCommand(name);
   if (hopper >= 0)
     return hopper;
+  int cluster = clusterErrorCommand(name);
+  if (cluster >= 0)
+    return cluster;
   if (strcmp(name, "barrier-returned") == 0) {
     gpucg_emu_configure(1, 1, 1, 16, 4, 1, 0);
     gpucg_emu_launch(barrierReturnedBody, NULL);
@@ -2076,7 +2534,8 @@ static const char *Commands[] = {
     "mma CASE | mma-all | mma-f16-rounding | wmma CASE | ldmatrix "
     "{1,2,4} {0,1} | ldmatrix-mma | shuffle THREADS WIDTH | shuffle-show "
     "THREADS WIDTH | barrier | named-barrier | order | ids | async-copy | "
-    "stack | tma | cvt | "
+    "stack | tma | cvt | cluster-ids | cluster-barrier | cluster-tma | "
+    "cluster-negative-tx | "
     "wgmma N {K,N} {plain,changed,tall} | wgmma-f8 {e4m3,e5m2} | "
     "NAME-error | list",
 };
@@ -2130,6 +2589,14 @@ int main(int argc, char **argv) {
     status = tmaCommand();
   else if (argc == 2 && strcmp(command, "cvt") == 0)
     status = cvtCommand();
+  else if (argc == 2 && strcmp(command, "cluster-ids") == 0)
+    status = clusterIdsCommand();
+  else if (argc == 2 && strcmp(command, "cluster-barrier") == 0)
+    status = clusterBarrierCommand();
+  else if (argc == 2 && strcmp(command, "cluster-tma") == 0)
+    status = clusterTmaCommand();
+  else if (argc == 2 && strcmp(command, "cluster-negative-tx") == 0)
+    status = clusterNegativeCommand();
   else if (argc == 5 && strcmp(command, "wgmma") == 0)
     status = wgmmaCommand(atoi(argv[2]), strcmp(argv[3], "N") == 0,
                           strcmp(argv[4], "changed") == 0 ? 1

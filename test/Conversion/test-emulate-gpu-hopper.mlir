@@ -27,7 +27,8 @@
 // CHECK: call @gpucg_emu_mbarrier_init(%[[GROUP]], %{{.+}}, %{{.+}}, %[[PRED]], %{{.+}})
 // CHECK: call @gpucg_emu_barrier
 // CHECK: call @gpucg_emu_mbarrier_arrive(%[[GROUP]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : (i64, i64, i64, i32, !llvm.ptr) -> i64
-// CHECK: call @gpucg_emu_tma_load(%[[MAP]], %{{.+}}, %{{.+}}, %{{.+}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %[[GROUP]], %{{.+}}, %{{.+}}, %{{.+}})
+// No multicast: a mask of 0.
+// CHECK: call @gpucg_emu_tma_load(%[[MAP]], %{{.+}}, %{{.+}}, %{{.+}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %c0_i64{{.*}}, %[[GROUP]], %{{.+}}, %{{[^,]+}}, %c0_i32{{[_0-9]*}}, %{{.+}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, !llvm.ptr) -> ()
 // CHECK: call @gpucg_emu_mbarrier_wait(%[[GROUP]], %{{.+}}, %{{.+}}, %{{.+}}) : (i64, i64, i32, !llvm.ptr) -> ()
 // CHECK: %[[TILE:.+]] = arith.index_cast %{{.+}} : index to i64
 // CHECK: %[[FPTR:.+]] = memref.extract_aligned_pointer_as_index %[[FRAGMENT]]
