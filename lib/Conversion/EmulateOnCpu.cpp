@@ -158,8 +158,10 @@ void EmulatorRuntime::declareAll() {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   declare("gpucg_emu_configure", {i64, i64, i64, i64, i64, i64, i64}, {});
-  for (StringRef name : {"gpucg_emu_thread_id", "gpucg_emu_block_id",
-                         "gpucg_emu_block_dim", "gpucg_emu_grid_dim"})
+  declare("gpucg_emu_configure_cluster", {i64, i64, i64}, {});
+  for (StringRef name :
+       {"gpucg_emu_thread_id", "gpucg_emu_block_id", "gpucg_emu_block_dim",
+        "gpucg_emu_grid_dim", "gpucg_emu_cluster_size"})
     declare(name, {i64}, {i64});
   declare("gpucg_emu_lane_id", {}, {i64});
   auto workgroup = gpu::AddressSpaceAttr::get(
@@ -170,6 +172,8 @@ void EmulatorRuntime::declareAll() {
           /*cInterface=*/true);
   declare("gpucg_emu_barrier", {ptr}, {});
   declare("gpucg_emu_named_barrier", {i32, i32, ptr}, {});
+  declare("gpucg_emu_cluster_arrive", {ptr}, {});
+  declare("gpucg_emu_cluster_wait", {ptr}, {});
   declare("gpucg_emu_shuffle", {i32, i32, i32, i32, ptr}, {i64});
   declare("gpucg_emu_ldmatrix", {i64, i32, i32, i64, ptr}, {});
   declare("gpucg_emu_mma_sync",
@@ -186,6 +190,7 @@ void EmulatorRuntime::declareAll() {
   declare("gpucg_emu_mbarrier_group", {i64, ptr}, {i64});
   declare("gpucg_emu_mbarrier_init", {i64, i64, i64, i32, ptr}, {});
   declare("gpucg_emu_mbarrier_arrive", {i64, i64, i64, i32, ptr}, {i64});
+  declare("gpucg_emu_mbarrier_arrive_cluster", {i64, i64, i32, ptr}, {});
   declare("gpucg_emu_mbarrier_wait", {i64, i64, i32, ptr}, {});
   declare("gpucg_emu_tma_load",
           {i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, ptr}, {});
@@ -462,9 +467,6 @@ static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
     return launch.emitOpError() << "is asynchronous; the emulator runs "
                                    "synchronous launches only";
-  if (launch.hasClusterSize())
-    return launch.emitOpError()
-           << "has a cluster size; the emulator has no clusters";
   if (launch.getNumPrivateAttributions() != 0)
     return launch.emitOpError()
            << "has private attributions; the emulator does not model them";
@@ -534,6 +536,22 @@ static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
                           "gpucg_emu_grid_dim", "gpucg_emu_block_dim"})
     for (int64_t dim = 0; dim < 3; ++dim)
       regionValues.push_back(getThreadQuery(b, runtime, loc, query, dim));
+  if (launch.hasClusterSize()) {
+    // What upstream's kernel outlining makes of them: gpu.cluster_id and
+    // gpu.cluster_dim (the number of clusters in the grid, not the
+    // cluster's size the launch names).
+    SmallVector<Value> clusterIds, clusterDims;
+    for (int64_t dim = 0; dim < 3; ++dim) {
+      Value size =
+          getThreadQuery(b, runtime, loc, "gpucg_emu_cluster_size", dim);
+      clusterIds.push_back(
+          arith::DivUIOp::create(b, loc, regionValues[dim], size));
+      clusterDims.push_back(
+          arith::DivUIOp::create(b, loc, regionValues[6 + dim], size));
+    }
+    llvm::append_range(regionValues, clusterIds);
+    llvm::append_range(regionValues, clusterDims);
+  }
   if (!attributionOffsets.empty() || launch.getDynamicSharedMemorySize()) {
     Value memory = runtime.call(b, loc, "gpucg_emu_workgroup_memory", {})[0];
     for (auto [attribution, offset] :
@@ -573,6 +591,12 @@ static FailureOr<func::FuncOp> outlineLaunch(gpu::LaunchOp launch,
   runtime.call(rewriter, loc, "gpucg_emu_set_race_detection",
                {constI32(rewriter, loc, checkRaces)});
   runtime.call(rewriter, loc, "gpucg_emu_configure", configuration);
+  if (std::optional<gpu::KernelDim3> cluster =
+          launch.getClusterSizeOperandValues())
+    runtime.call(rewriter, loc, "gpucg_emu_configure_cluster",
+                 {toI64(rewriter, loc, cluster->x),
+                  toI64(rewriter, loc, cluster->y),
+                  toI64(rewriter, loc, cluster->z)});
   func::CallOp::create(rewriter, loc, body, arguments.getArrayRef());
   rewriter.eraseOp(launch);
   return body;
@@ -595,6 +619,7 @@ public:
 
 private:
   LogicalResult rewrite(Operation *op);
+  LogicalResult rewriteClusterQuery(Operation *op);
   LogicalResult rewriteShuffle(gpu::ShuffleOp op);
   LogicalResult rewriteLdMatrix(nvgpu::LdMatrixOp op);
   LogicalResult rewriteMmaSync(nvgpu::MmaSyncOp op);
@@ -611,11 +636,14 @@ LogicalResult BodyRewriter::rewriteSimpleOps() {
   SmallVector<Operation *> ops;
   body.walk([&](Operation *op) {
     if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
-            gpu::LaneIdOp, gpu::BarrierOp, NVVM::BarrierOp, gpu::ShuffleOp,
-            gpu::DynamicSharedMemoryOp, nvgpu::LdMatrixOp, nvgpu::MmaSyncOp,
-            NVVM::WgmmaWaitGroupSyncOp, NVVM::SetMaxRegisterOp,
-            NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
-            nvgpu::TmaPrefetchOp>(op))
+            gpu::LaneIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp,
+            gpu::ClusterDimOp, gpu::ClusterDimBlocksOp, NVVM::ClusterId,
+            NVVM::ClusterDim, gpu::BarrierOp, NVVM::BarrierOp,
+            NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+            NVVM::ClusterWaitOp, gpu::ShuffleOp, gpu::DynamicSharedMemoryOp,
+            nvgpu::LdMatrixOp, nvgpu::MmaSyncOp, NVVM::WgmmaWaitGroupSyncOp,
+            NVVM::SetMaxRegisterOp, NVVM::FenceMbarrierInitOp,
+            NVVM::FenceProxyOp, nvgpu::TmaPrefetchOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops)
@@ -652,6 +680,9 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
                                   builder, loc, builder.getIndexType(), lane));
         return success();
       })
+      .Case<gpu::ClusterIdOp, gpu::ClusterBlockIdOp, gpu::ClusterDimOp,
+            gpu::ClusterDimBlocksOp, NVVM::ClusterId, NVVM::ClusterDim>(
+          [&](Operation *) { return rewriteClusterQuery(op); })
       .Case([&](gpu::BarrierOp) {
         runtime.call(builder, loc, "gpucg_emu_barrier",
                      {runtime.site(builder, op)});
@@ -676,6 +707,21 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
                        {id ? id : constI32(builder, loc, 0),
                         threads ? threads : constI32(builder, loc, 0),
                         runtime.site(builder, op)});
+        builder.eraseOp(op);
+        return success();
+      })
+      // barrier.cluster.arrive's .relaxed only drops the memory ordering,
+      // which the emulator's one memory does not need.
+      .Case<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(
+          [&](Operation *) {
+            runtime.call(builder, loc, "gpucg_emu_cluster_arrive",
+                         {runtime.site(builder, op)});
+            builder.eraseOp(op);
+            return success();
+          })
+      .Case([&](NVVM::ClusterWaitOp) {
+        runtime.call(builder, loc, "gpucg_emu_cluster_wait",
+                     {runtime.site(builder, op)});
         builder.eraseOp(op);
         return success();
       })
@@ -716,6 +762,67 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
         return success();
       })
       .Default([](Operation *) { return success(); });
+}
+
+/// The cluster's ids and sizes from the block id, the grid size and the
+/// cluster size (PTX %cluster_nctaid) the runtime gives.
+LogicalResult BodyRewriter::rewriteClusterQuery(Operation *op) {
+  Location loc = op->getLoc();
+  auto query = [&](StringRef name, int64_t dim) {
+    return getThreadQuery(builder, runtime, loc, name, dim);
+  };
+  auto clusterSize = [&](int64_t dim) {
+    return query("gpucg_emu_cluster_size", dim);
+  };
+  // Each query a statement of its own: calls in the order written.
+  auto blockInCluster = [&](int64_t dim) -> Value {
+    Value block = query("gpucg_emu_block_id", dim);
+    return arith::RemUIOp::create(builder, loc, block, clusterSize(dim));
+  };
+  auto dimOf = [](auto indexOp) {
+    return static_cast<int64_t>(indexOp.getDimension());
+  };
+  Value result =
+      TypeSwitch<Operation *, Value>(op)
+          .Case([&](gpu::ClusterIdOp id) -> Value {
+            int64_t dim = dimOf(id);
+            Value block = query("gpucg_emu_block_id", dim);
+            return arith::DivUIOp::create(builder, loc, block,
+                                          clusterSize(dim));
+          })
+          .Case([&](gpu::ClusterBlockIdOp id) {
+            return blockInCluster(dimOf(id));
+          })
+          .Case([&](gpu::ClusterDimOp dim) -> Value {
+            // The number of clusters in the grid (PTX %nclusterid).
+            int64_t d = dimOf(dim);
+            Value grid = query("gpucg_emu_grid_dim", d);
+            return arith::DivUIOp::create(builder, loc, grid, clusterSize(d));
+          })
+          .Case([&](gpu::ClusterDimBlocksOp dim) {
+            return clusterSize(dimOf(dim));
+          })
+          .Case([&](NVVM::ClusterId) -> Value {
+            // %cluster_ctarank: x fastest within the cluster.
+            Value x = blockInCluster(0), y = blockInCluster(1),
+                  z = blockInCluster(2);
+            Value sizeX = clusterSize(0), sizeY = clusterSize(1);
+            Value zRows = arith::MulIOp::create(builder, loc, z, sizeY);
+            Value zy = arith::AddIOp::create(builder, loc, zRows, y);
+            Value zyRows = arith::MulIOp::create(builder, loc, zy, sizeX);
+            return arith::AddIOp::create(builder, loc, zyRows, x);
+          })
+          .Case([&](NVVM::ClusterDim) -> Value {
+            // %cluster_nctarank: the blocks of the cluster.
+            Value x = clusterSize(0), y = clusterSize(1), z = clusterSize(2);
+            Value xy = arith::MulIOp::create(builder, loc, x, y);
+            return arith::MulIOp::create(builder, loc, xy, z);
+          });
+  Type type = op->getResult(0).getType();
+  if (type != result.getType())
+    result = arith::IndexCastUIOp::create(builder, loc, type, result);
+  builder.replaceOp(op, result);
+  return success();
 }
 
 LogicalResult BodyRewriter::rewriteShuffle(gpu::ShuffleOp op) {
@@ -1369,6 +1476,126 @@ struct WarpgroupMmaStorePattern : EmulationPattern<nvgpu::WarpgroupMmaStoreOp> {
 };
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Clusters: remote mbarrier arrivals
+//===----------------------------------------------------------------------===//
+
+/// What the errors about a remote arrival's ops say the emulator models.
+static constexpr StringLiteral kRemoteArriveChain =
+    "the emulator models a remote arrival as nvgpu.mbarrier.get -> "
+    "llvm.inttoptr (to !llvm.ptr<3>) -> nvvm.mapa (to !llvm.ptr<7>) -> "
+    "nvvm.mbarrier.arrive {scope = #nvvm.mem_scope<cluster>} (one arrival: "
+    "no count, not relaxed)";
+
+static bool isSharedClusterPointer(Type type) {
+  auto pointer = dyn_cast<LLVM::LLVMPointerType>(type);
+  return pointer &&
+         pointer.getAddressSpace() ==
+             static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
+}
+
+/// The nvgpu.mbarrier.get whose address `mapa` maps (through
+/// llvm.inttoptr), or null.
+static nvgpu::MBarrierGetOp getMappedMbarrier(NVVM::MapaOp mapa) {
+  auto toPointer = mapa.getA().getDefiningOp<LLVM::IntToPtrOp>();
+  return toPointer ? toPointer.getArg().getDefiningOp<nvgpu::MBarrierGetOp>()
+                   : nvgpu::MBarrierGetOp();
+}
+
+/// An nvvm.mbarrier.arrive on a shared::cluster pointer: the end of the
+/// chain that becomes gpucg_emu_mbarrier_arrive_cluster.
+static LogicalResult checkRemoteArrive(NVVM::MBarrierArriveOp arrive) {
+  auto fail = [&](const Twine &what) {
+    return arrive.emitOpError() << what << "; " << kRemoteArriveChain;
+  };
+  auto mapa = arrive.getAddr().getDefiningOp<NVVM::MapaOp>();
+  if (!mapa || !getMappedMbarrier(mapa))
+    return fail("arrives at a shared::cluster address that no nvvm.mapa of "
+                "an nvgpu.mbarrier.get's address gives");
+  if (arrive.getCount())
+    return fail("arrives with a count");
+  if (arrive.getScope() != NVVM::MemScopeKind::CLUSTER)
+    return fail("has scope '" + NVVM::stringifyMemScopeKind(arrive.getScope()) +
+                "'");
+  if (arrive.getRelaxed())
+    return fail("is relaxed");
+  return success();
+}
+
+static LogicalResult checkMapa(NVVM::MapaOp mapa) {
+  auto fail = [&](const Twine &what) {
+    return mapa.emitOpError() << what << "; " << kRemoteArriveChain;
+  };
+  if (!getMappedMbarrier(mapa))
+    return fail("maps an address that no nvgpu.mbarrier.get gives (through "
+                "llvm.inttoptr)");
+  if (!isSharedClusterPointer(mapa.getType()))
+    return fail("maps to a generic address");
+  for (Operation *user : mapa->getUsers())
+    if (!isa<NVVM::MBarrierArriveOp>(user))
+      return fail("gives an address that '" + user->getName().getStringRef() +
+                  "' uses");
+  return success();
+}
+
+static LogicalResult checkMbarrierGet(nvgpu::MBarrierGetOp get) {
+  auto fail = [&](const Twine &what) {
+    return get.emitOpError() << what << "; " << kRemoteArriveChain;
+  };
+  for (Operation *user : get->getUsers()) {
+    auto toPointer = dyn_cast<LLVM::IntToPtrOp>(user);
+    if (!toPointer)
+      return fail("gives an address that '" + user->getName().getStringRef() +
+                  "' uses");
+    for (Operation *pointerUser : toPointer->getUsers())
+      if (!isa<NVVM::MapaOp>(pointerUser))
+        return fail("gives an address that '" +
+                    pointerUser->getName().getStringRef() +
+                    "' uses (through llvm.inttoptr)");
+  }
+  return success();
+}
+
+namespace {
+/// nvgpu.mbarrier.get -> llvm.inttoptr -> nvvm.mapa -> nvvm.mbarrier.arrive
+/// on the shared::cluster pointer (checkMbarrierGet, checkMapa and
+/// checkRemoteArrive matched the chain): each arrival becomes one on the
+/// barrier of the same group and index in the block of that rank, and the
+/// address chain goes. Matched at its head, whose group handle the
+/// conversion gives, and which no op may keep using.
+struct RemoteArrivePattern : EmulationPattern<nvgpu::MBarrierGetOp> {
+  using EmulationPattern::EmulationPattern;
+  LogicalResult
+  matchAndRewrite(nvgpu::MBarrierGetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SetVector<Operation *> toPointers, mapas, arrives;
+    for (Operation *toPointer : op->getUsers()) {
+      toPointers.insert(toPointer);
+      for (Operation *mapa : toPointer->getUsers()) {
+        mapas.insert(mapa);
+        arrives.insert(mapa->user_begin(), mapa->user_end());
+      }
+    }
+    for (Operation *arrive : arrives) {
+      Location loc = arrive->getLoc();
+      auto mapa = cast<NVVM::MapaOp>(
+          cast<NVVM::MBarrierArriveOp>(arrive).getAddr().getDefiningOp());
+      rewriter.setInsertionPoint(arrive);
+      emulation.runtime->call(
+          rewriter, loc, "gpucg_emu_mbarrier_arrive_cluster",
+          {adaptor.getBarriers(), toI64(rewriter, loc, adaptor.getMbarId()),
+           rewriter.getRemappedValue(mapa.getB()),
+           emulation.runtime->site(rewriter, arrive)});
+    }
+    for (const SetVector<Operation *> &ops : {arrives, mapas, toPointers})
+      for (Operation *chained : ops)
+        rewriter.eraseOp(chained);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
 /// Checks the Hopper ops' limits before they are converted: what the
 /// runtime models, with errors that name the op.
 static LogicalResult checkHopperOp(Operation *op) {
@@ -1386,16 +1613,21 @@ static LogicalResult checkHopperOp(Operation *op) {
           isHopperHandle) &&
       !isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp,
            nvgpu::MBarrierArriveOp, nvgpu::MBarrierArriveExpectTxOp,
-           nvgpu::MBarrierTryWaitParityOp, nvgpu::TmaAsyncLoadOp,
-           nvgpu::WarpgroupGenerateDescriptorOp,
+           nvgpu::MBarrierTryWaitParityOp, nvgpu::MBarrierGetOp,
+           nvgpu::TmaAsyncLoadOp, nvgpu::WarpgroupGenerateDescriptorOp,
            nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
            nvgpu::WarpgroupMmaStoreOp>(op))
     return op->emitOpError()
            << "is not modelled by the CPU emulator (gpucg-test-emulate-gpu)";
-  if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
-    if (load.getMulticastMask())
-      return op->emitOpError()
-             << "multicasts to a cluster; the emulator has no clusters";
+  // A remote arrival's chain; a local nvvm.mbarrier.arrive is reported
+  // with the other NVVM ops the emulator does not model.
+  if (auto get = dyn_cast<nvgpu::MBarrierGetOp>(op))
+    return checkMbarrierGet(get);
+  if (auto mapa = dyn_cast<NVVM::MapaOp>(op))
+    return checkMapa(mapa);
+  if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op))
+    if (isSharedClusterPointer(arrive.getAddr().getType()))
+      return checkRemoteArrive(arrive);
   // The runtime's tensor maps are made on the host, where
   // rewriteHostTensorMaps replaced nvgpu.tma.create.descriptor (whose
   // memref has whole-byte elements).
@@ -1514,6 +1746,10 @@ static LogicalResult convertTypedOps(func::FuncOp body,
             nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
             nvgpu::WarpgroupMmaStoreOp>(op))
       runtime.createSite(op);
+    // Remote arrivals (RemoteArrivePattern); the others are refused.
+    if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op);
+        arrive && isSharedClusterPointer(arrive.getAddr().getType()))
+      runtime.createSite(op);
   });
 
   TypeConverter converter;
@@ -1547,7 +1783,7 @@ static LogicalResult convertTypedOps(func::FuncOp body,
       nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
       nvgpu::TmaAsyncLoadOp, nvgpu::WarpgroupGenerateDescriptorOp,
       nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
-      nvgpu::WarpgroupMmaStoreOp>();
+      nvgpu::WarpgroupMmaStoreOp, nvgpu::MBarrierGetOp>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
   EmulationContext emulation;
@@ -1565,14 +1801,15 @@ static LogicalResult convertTypedOps(func::FuncOp body,
                                     swizzleOf(mma.getDescriptorB())};
   });
   RewritePatternSet patterns(ctx);
-  patterns.add<AsyncCopyPattern, AsyncCreateGroupPattern, AsyncWaitPattern,
-               WmmaLoadPattern, WmmaStorePattern, WmmaComputePattern,
-               MBarrierCreatePattern, MBarrierInitPattern,
-               MBarrierArrivePattern, MBarrierArriveExpectTxPattern,
-               MBarrierTryWaitParityPattern, TmaAsyncLoadPattern,
-               WarpgroupDescriptorPattern, WarpgroupInitAccumulatorPattern,
-               WarpgroupMmaPattern, WarpgroupMmaStorePattern>(converter, ctx,
-                                                              emulation);
+  patterns
+      .add<AsyncCopyPattern, AsyncCreateGroupPattern, AsyncWaitPattern,
+           WmmaLoadPattern, WmmaStorePattern, WmmaComputePattern,
+           MBarrierCreatePattern, MBarrierInitPattern, MBarrierArrivePattern,
+           MBarrierArriveExpectTxPattern, MBarrierTryWaitParityPattern,
+           TmaAsyncLoadPattern, WarpgroupDescriptorPattern,
+           WarpgroupInitAccumulatorPattern, WarpgroupMmaPattern,
+           WarpgroupMmaStorePattern, RemoteArrivePattern>(converter, ctx,
+                                                          emulation);
   patterns.add<WmmaConstantPattern, WmmaElementwisePattern>(converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

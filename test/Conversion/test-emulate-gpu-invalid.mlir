@@ -14,19 +14,6 @@ func.func @async_launch(%n: index) {
 
 // -----
 
-func.func @cluster() {
-  %c1 = arith.constant 1 : index
-  // expected-error @below {{has a cluster size; the emulator has no clusters}}
-  gpu.launch clusters(%cx, %cy, %cz) in (%ux = %c1, %uy = %c1, %uz = %c1)
-             blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
 func.func @private_attribution() {
   %c1 = arith.constant 1 : index
   // expected-error @below {{has private attributions; the emulator does not model them}}
@@ -281,29 +268,6 @@ func.func @tensor_map_nan(%a: memref<64x64xf16>) {
 
 // -----
 
-// A TMA load multicast to a cluster.
-!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
-func.func @tma_multicast(%a: memref<64x64xf16>) {
-  %c64 = arith.constant 64 : index
-  %u = memref.cast %a : memref<64x64xf16> to memref<*xf16>
-  %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
-  %c1 = arith.constant 1 : index
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
-             workgroup(%wg : memref<64x64xf16, #gpu.address_space<workgroup>>) {
-    %c0 = arith.constant 0 : index
-    %mask = arith.constant 3 : i16
-    %b = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
-    nvgpu.mbarrier.init %b[%c0], %c1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
-    // expected-error @below {{multicasts to a cluster; the emulator has no clusters}}
-    nvgpu.tma.async.load %m[%c0, %c0], %b[%c0] to %wg multicast_mask = %mask : !map, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<64x64xf16, #gpu.address_space<workgroup>>
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
 // wgmma of tf32 (whose tiles no TMA box of 128-byte rows holds: the map
 // is of f16).
 !map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
@@ -448,6 +412,177 @@ func.func @barrier_reduction() {
              threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
     // expected-error @below {{reduces a predicate over the barrier's threads; the emulator models nvvm.barrier without a reduction}}
     %n = nvvm.barrier #nvvm.reduction<popc> %true -> i32
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Remote arrivals: the emulator models the chain nvgpu.mbarrier.get ->
+// llvm.inttoptr -> nvvm.mapa -> nvvm.mbarrier.arrive {scope = cluster};
+// an mbarrier's address used otherwise is refused.
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @mbarrier_get_stored(%out: memref<i32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    // expected-error @below {{gives an address that 'memref.store' uses; the emulator models a remote arrival as nvgpu.mbarrier.get -> llvm.inttoptr (to !llvm.ptr<3>) -> nvvm.mapa (to !llvm.ptr<7>) -> nvvm.mbarrier.arrive {scope = #nvvm.mem_scope<cluster>} (one arrival: no count, not relaxed)}}
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    memref.store %p, %out[] : memref<i32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @mbarrier_get_loaded(%out: memref<i64>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    // expected-error @below {{gives an address that 'llvm.load' uses (through llvm.inttoptr); the emulator models a remote arrival as}}
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    %v = llvm.load %ptr : !llvm.ptr<3> -> i64
+    memref.store %v, %out[] : memref<i64>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// nvvm.mapa of workgroup memory that is not an mbarrier (distributed
+// shared memory).
+func.func @mapa_not_mbarrier(%address: i32, %rank: i32) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %ptr = llvm.inttoptr %address : i32 to !llvm.ptr<3>
+    // expected-error @below {{'nvvm.mapa' op maps an address that no nvgpu.mbarrier.get gives (through llvm.inttoptr); the emulator models a remote arrival as}}
+    %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    nvvm.mbarrier.arrive %rp {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @mapa_generic(%rank: i32) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr
+    // expected-error @below {{'nvvm.mapa' op maps to a generic address; the emulator models a remote arrival as}}
+    %rp = nvvm.mapa %ptr, %rank : !llvm.ptr -> !llvm.ptr
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @mapa_loaded(%rank: i32, %out: memref<i64>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    // expected-error @below {{'nvvm.mapa' op gives an address that 'llvm.load' uses; the emulator models a remote arrival as}}
+    %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    %v = llvm.load %rp : !llvm.ptr<7> -> i64
+    memref.store %v, %out[] : memref<i64>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @remote_arrive_not_mapped(%rp: !llvm.ptr<7>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{'nvvm.mbarrier.arrive' op arrives at a shared::cluster address that no nvvm.mapa of an nvgpu.mbarrier.get's address gives; the emulator models a remote arrival as}}
+    nvvm.mbarrier.arrive %rp {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @remote_arrive_count(%rank: i32, %n: i32) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    // expected-error @below {{'nvvm.mbarrier.arrive' op arrives with a count; the emulator models a remote arrival as}}
+    nvvm.mbarrier.arrive %rp, %n {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @remote_arrive_cta_scope(%rank: i32) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    // expected-error @below {{'nvvm.mbarrier.arrive' op has scope 'cta'; the emulator models a remote arrival as}}
+    nvvm.mbarrier.arrive %rp : !llvm.ptr<7>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @remote_arrive_relaxed(%rank: i32) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    // expected-error @below {{'nvvm.mbarrier.arrive' op is relaxed; the emulator models a remote arrival as}}
+    nvvm.mbarrier.arrive %rp {scope = #nvvm.mem_scope<cluster>, relaxed = true} : !llvm.ptr<7>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A local nvvm.mbarrier.arrive (nvgpu.mbarrier.arrive is the modelled one).
+func.func @local_nvvm_arrive(%ptr: !llvm.ptr<3>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{'nvvm.mbarrier.arrive' op is not modelled by the CPU emulator (gpucg-test-emulate-gpu)}}
+    %state = nvvm.mbarrier.arrive %ptr : !llvm.ptr<3> -> i64
     gpu.terminator
   }
   return
