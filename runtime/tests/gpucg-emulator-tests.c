@@ -2030,6 +2030,20 @@ static int clusterIdsCommand(void) {
          "barrier: %d of 4; with 4 workgroup memories: %d of 4; memory not "
          "poisoned at the start: %d blocks\n",
          overlapping, separate, mismatches);
+  /* The blocks of cluster (0, 0, 0), in the order they started: rank
+     order, or reversed with GPUCG_EMU_ORDER=reverse. */
+  static const int firstCluster[4] = {0, 1, 4, 5};
+  int order[4] = {0, 1, 2, 3};
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j)
+      if (run.start[firstCluster[order[j]]] <
+          run.start[firstCluster[order[i]]]) {
+        int swap = order[i];
+        order[i] = order[j];
+        order[j] = swap;
+      }
+  printf("cluster (0, 0, 0): ranks in the order they started: %d %d %d %d\n",
+         order[0], order[1], order[2], order[3]);
   return overlapping == 4 && separate == 4 && mismatches == 0 ? 0 : 1;
 }
 
@@ -2186,6 +2200,7 @@ typedef struct ClusterNegativeRun {
   _Alignas(16) float tensor[8 * 32];
   int64_t phases[2];
   float landed[8 * 32];
+  float beforeWait;
 } ClusterNegativeRun;
 
 /* Block 0 multicasts a box to block 1 only (mask 0b10) before block 1's
@@ -2208,6 +2223,8 @@ static void clusterNegativeBody(void *closure) {
                        "test.mlir:444:5: tma.async.load");
   gpucg_emu_cluster_arrive("test.mlir:445:5: nvvm.cluster.arrive");
   gpucg_emu_cluster_wait("test.mlir:446:5: nvvm.cluster.wait");
+  if (rank == 1 && thread == 0)
+    memcpy(&run->beforeWait, memory, sizeof(float));
   if (rank == 1 && thread < 2) {
     run->phases[thread] = gpucg_emu_mbarrier_arrive(
         group, 0, thread == 0 ? 1024 : 0, 1, "test.mlir:447:5: arrive");
@@ -2233,6 +2250,9 @@ static int clusterNegativeCommand(void) {
          "arrival in phases %" PRId64 " %" PRId64 ", the box: %d "
          "mismatches\n",
          run.phases[0], run.phases[1], mismatches);
+  uint32_t bits;
+  memcpy(&bits, &run.beforeWait, sizeof(bits));
+  printf("block 1's first element before its wait: 0x%08x\n", bits);
   return mismatches ? 1 : 0;
 }
 

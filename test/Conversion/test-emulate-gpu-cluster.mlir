@@ -70,11 +70,17 @@ func.func @cluster_launch(%out: memref<2xindex>) {
 // CHECK:         %[[SIZE:.+]] = call @gpucg_emu_cluster_size(%c0_i64{{.*}})
 // CHECK:         %[[SIZEI:.+]] = arith.index_cast %[[SIZE]]
 // CHECK:         memref.store %[[SIZEI]], %{{.+}}[%c3]
-// CHECK-COUNT-3: arith.remui
-// CHECK:         %[[ZROWS:.+]] = arith.muli %[[RZ:.+]], %[[SY:.+]] : index
-// CHECK:         %[[ZY:.+]] = arith.addi %[[ZROWS]], %[[RY:.+]] : index
-// CHECK:         %[[ZYROWS:.+]] = arith.muli %[[ZY]], %[[SX:.+]] : index
-// CHECK:         %[[RANK:.+]] = arith.addi %[[ZYROWS]], %[[RX:.+]] : index
+// CHECK:         %[[RX:.+]] = arith.remui %{{.+}}, %{{.+}} : index
+// CHECK:         %[[RY:.+]] = arith.remui %{{.+}}, %{{.+}} : index
+// CHECK:         %[[RZ:.+]] = arith.remui %{{.+}}, %{{.+}} : index
+// CHECK:         %[[SX64:.+]] = call @gpucg_emu_cluster_size(%c0_i64{{.*}})
+// CHECK:         %[[SX:.+]] = arith.index_cast %[[SX64]]
+// CHECK:         %[[SY64:.+]] = call @gpucg_emu_cluster_size(%c1_i64{{.*}})
+// CHECK:         %[[SY:.+]] = arith.index_cast %[[SY64]]
+// CHECK:         %[[ZROWS:.+]] = arith.muli %[[RZ]], %[[SY]] : index
+// CHECK:         %[[ZY:.+]] = arith.addi %[[ZROWS]], %[[RY]] : index
+// CHECK:         %[[ZYROWS:.+]] = arith.muli %[[ZY]], %[[SX]] : index
+// CHECK:         %[[RANK:.+]] = arith.addi %[[ZYROWS]], %[[RX]] : index
 // CHECK:         %[[RANK32:.+]] = arith.index_castui %[[RANK]] : index to i32
 // CHECK:         memref.store %[[RANK32]], %{{.+}}[%c0]
 // CHECK:         arith.muli
