@@ -1487,6 +1487,8 @@ static constexpr StringLiteral kRemoteArriveChain =
     "nvvm.mbarrier.arrive {scope = #nvvm.mem_scope<cluster>} (one arrival: "
     "no count, not relaxed)";
 
+/// Whether `type` is NVVM's shared::cluster pointer (address space 7),
+/// which only nvvm.mapa gives.
 static bool isSharedClusterPointer(Type type) {
   auto pointer = dyn_cast<LLVM::LLVMPointerType>(type);
   return pointer &&
@@ -1522,6 +1524,8 @@ static LogicalResult checkRemoteArrive(NVVM::MBarrierArriveOp arrive) {
   return success();
 }
 
+/// An nvvm.mapa: the middle of the chain, mapping an nvgpu.mbarrier.get's
+/// address to a shared::cluster pointer that only remote arrivals use.
 static LogicalResult checkMapa(NVVM::MapaOp mapa) {
   auto fail = [&](const Twine &what) {
     return mapa.emitOpError() << what << "; " << kRemoteArriveChain;
@@ -1538,6 +1542,9 @@ static LogicalResult checkMapa(NVVM::MapaOp mapa) {
   return success();
 }
 
+/// An nvgpu.mbarrier.get: the head of the chain, whose address only
+/// llvm.inttoptr into nvvm.mapa may use (the emulator's mbarriers have no
+/// address to give).
 static LogicalResult checkMbarrierGet(nvgpu::MBarrierGetOp get) {
   auto fail = [&](const Twine &what) {
     return get.emitOpError() << what << "; " << kRemoteArriveChain;

@@ -261,7 +261,8 @@ int64_t gpucg_emu_mbarrier_group(int64_t count, const char *site) {
   return (int64_t)(intptr_t)group;
 }
 
-/* The group of the calling thread's block that `handle` names. */
+/* The group of the calling thread's block that `handle` names, which has
+   a barrier `index`; an error otherwise. */
 static EmuMbarrierGroup *requireGroup(const EmuThread *thread, int64_t handle,
                                       int64_t index, const char *site) {
   const EmuCtaGroups *mine = &ctaGroups[thread->cta->rank];
