@@ -14,8 +14,10 @@ bf16, B[k, n] or B[n, k], sometimes the strategy's own plan instead of the
 case's, sometimes a persistent grid of 1 to 3 workgroups (for
 warp-specialized plans of more tiles), and sometimes a fused epilogue
 (x * scale[m] + bias[n], then ReLU, or an f16, bf16 or saturating i8
-cast). Each runs twice: in order, and in reverse with TMA data landing
-at the wait while wgmma groups read at issue. Inputs are small integers,
+cast), and sometimes thread-block clusters of 2x1, 1x2 or 2x2 workgroups
+sharing tiles by multicast (not with a persistent grid; two tiles along a
+clustered dimension). Each runs twice: in order, and in reverse with TMA
+data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
 Prints one line per case that fails (MISMATCH, with the plan and the
@@ -93,9 +95,19 @@ def make_case(seed, index):
     # Half the epilogues as a chain of two consumers: x * scale + bias into
     # an f32 temporary, then the rest.
     chained = bool(epilogue) and rng.random() < 0.5
+    # Thread-block clusters (M x N workgroups sharing tiles by multicast),
+    # drawn last; not with a persistent grid (an error). Kernels the
+    # clusters do not fit (one warpgroup, one tile along a clustered
+    # dimension) keep one workgroup per cluster.
+    cluster = None if persistent else rng.choice(
+        [None, None, (2, 1), (1, 2), (2, 2)])
+    # Two tiles along each clustered dimension, so that the cluster fits.
+    if cluster:
+        m = tile_m * max(m // tile_m, cluster[0])
+        n = tile_n * max(n // tile_n, cluster[1])
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
-                chained=chained)
+                chained=chained, cluster=cluster)
 
 
 def describe(case):
@@ -107,6 +119,8 @@ def describe(case):
         "tile %dx%dx%d, %d threads, %d stages" % plan,
         ", persistent on %d workgroups" % case["persistent"]
         if case["persistent"] else "") + (
+        ", clusters of %dx%d" % case["cluster"]
+        if case["cluster"] else "") + (
         ", epilogue %s%s" % (case["epilogue"],
                              " (chained)" if case["chained"] else "")
         if case["epilogue"] else "")
@@ -292,6 +306,8 @@ def check_case(args, index, case):
     if case["persistent"]:
         options += " persistent=true persistent-workgroups=%d" % \
             case["persistent"]
+    if case["cluster"]:
+        options += " cluster-m=%d cluster-n=%d" % case["cluster"]
     status, emulated, error = run(
         [args.gpucg_opt,
          "--pass-pipeline=builtin.module(gpucg-matmul-wgmma{%s},"
