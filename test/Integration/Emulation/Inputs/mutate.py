@@ -23,6 +23,13 @@ Mutations (N counts matches from 1, in print order):
   drop-named-barrier N
                      delete the N-th nvvm.barrier (a barrier of some of the
                      workgroup's threads, such as one warpgroup's)
+  drop-cluster-wait N
+                     delete the N-th nvvm.cluster.wait (the wait of a
+                     barrier of the whole thread-block cluster)
+  drop-remote-arrive N
+                     delete the N-th nvvm.mbarrier.arrive on a
+                     shared::cluster pointer (an arrival on another
+                     workgroup's mbarrier)
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -60,6 +67,10 @@ def main():
         del lines[nth_line(lines, r"\bnvgpu\.mbarrier\.try_wait\.parity\b", n)]
     elif mutation == "drop-named-barrier":
         del lines[nth_line(lines, r"\bnvvm\.barrier\b", n)]
+    elif mutation == "drop-cluster-wait":
+        del lines[nth_line(lines, r"\bnvvm\.cluster\.wait\b", n)]
+    elif mutation == "drop-remote-arrive":
+        del lines[nth_line(lines, r"\bnvvm\.mbarrier\.arrive\b.*!llvm\.ptr<7>", n)]
     elif mutation == "drop-wgmma-wait":
         del lines[nth_line(lines, r"\bnvvm\.wgmma\.wait\.group\.sync\.aligned\b", n)]
     elif mutation == "deepen-wgmma":
