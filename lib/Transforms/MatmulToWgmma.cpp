@@ -675,15 +675,10 @@ static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
     for (auto [dim, iv] : llvm::enumerate(workgroupLoop.getInductionVars())) {
       if (iv != value)
         continue;
-      std::optional<int64_t> lb =
-          getConstantIntValue(workgroupLoop.getMixedLowerBound()[dim]);
-      std::optional<int64_t> ub =
-          getConstantIntValue(workgroupLoop.getMixedUpperBound()[dim]);
-      std::optional<int64_t> step =
-          getConstantIntValue(workgroupLoop.getMixedStep()[dim]);
-      if (!lb || !ub || !step || *step <= 0)
+      std::optional<int64_t> trips = getStaticTripCount(workgroupLoop, dim);
+      if (!trips)
         return {-1, 0};
-      return {static_cast<int64_t>(dim), llvm::divideCeil(*ub - *lb, *step)};
+      return {static_cast<int64_t>(dim), *trips};
     }
     return {-1, 0};
   };

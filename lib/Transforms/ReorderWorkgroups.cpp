@@ -54,20 +54,13 @@ static std::optional<GridDim> getStaticGridDim(scf::ForallOp forallOp,
   for (auto [pos, attr] : llvm::enumerate(*forallOp.getMapping())) {
     if (cast<gpu::GPUBlockMappingAttr>(attr).getBlock() != id)
       continue;
-    std::optional<int64_t> lower =
-        getConstantIntValue(forallOp.getMixedLowerBound()[pos]);
-    std::optional<int64_t> upper =
-        getConstantIntValue(forallOp.getMixedUpperBound()[pos]);
-    std::optional<int64_t> step =
-        getConstantIntValue(forallOp.getMixedStep()[pos]);
-    if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
-      return std::nullopt;
     // Bounds far apart enough to overflow are no grid to reorder.
-    std::optional<int64_t> extent = llvm::checkedSub(*upper, *lower);
-    if (!extent)
+    std::optional<int64_t> count = getStaticTripCount(forallOp, pos);
+    if (!count || *count == 0)
       return std::nullopt;
-    int64_t count = llvm::divideCeilSigned(*extent, *step);
-    return GridDim{forallOp.getInductionVars()[pos], *lower, *step, count};
+    return GridDim{forallOp.getInductionVars()[pos],
+                   *getConstantIntValue(forallOp.getMixedLowerBound()[pos]),
+                   *getConstantIntValue(forallOp.getMixedStep()[pos]), *count};
   }
   return std::nullopt;
 }

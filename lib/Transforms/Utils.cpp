@@ -9,8 +9,8 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/MLIRContext.h"
@@ -20,6 +20,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 
@@ -49,6 +50,24 @@ bool mlir::gpucg::isWorkgroupLoop(scf::ForallOp forallOp) {
   std::optional<ArrayAttr> mapping = forallOp.getMapping();
   return mapping && !mapping->empty() &&
          llvm::all_of(*mapping, llvm::IsaPred<gpu::GPUBlockMappingAttr>);
+}
+
+std::optional<int64_t> mlir::gpucg::getStaticTripCount(scf::ForallOp forallOp,
+                                                       unsigned dim) {
+  std::optional<int64_t> lower =
+      getConstantIntValue(forallOp.getMixedLowerBound()[dim]);
+  std::optional<int64_t> upper =
+      getConstantIntValue(forallOp.getMixedUpperBound()[dim]);
+  std::optional<int64_t> step =
+      getConstantIntValue(forallOp.getMixedStep()[dim]);
+  if (!lower || !upper || !step || *step <= 0)
+    return std::nullopt;
+  if (*upper <= *lower)
+    return 0;
+  std::optional<int64_t> extent = llvm::checkedSub(*upper, *lower);
+  if (!extent)
+    return std::nullopt;
+  return llvm::divideCeilSigned(*extent, *step);
 }
 
 LogicalResult mlir::gpucg::verifyMmaOption(Operation *op,

@@ -44,6 +44,11 @@ bool isWorkgroupMemory(Type type);
 /// of it #gpu.block.
 bool isWorkgroupLoop(scf::ForallOp forallOp);
 
+/// Iterations of dimension `dim` of `forallOp` (0 when its upper bound is not
+/// above its lower one), or nullopt when a bound or the step is not a
+/// constant, the step is not positive, or the extent overflows.
+std::optional<int64_t> getStaticTripCount(scf::ForallOp forallOp, unsigned dim);
+
 /// The linalg ops of `funcOp` that carry a `gpucg.lowering_config`, with it,
 /// in walk order (a kernel's roots, as the strategy marked them).
 SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>>
