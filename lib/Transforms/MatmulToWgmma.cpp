@@ -542,78 +542,6 @@ static Value toValue(OpBuilder &b, Location loc, OpFoldResult value) {
 }
 
 namespace {
-/// A persistent grid: `workgroups` workgroups looping over the `tiles` of
-/// the workgroup loop, tile t at index t % counts[0] along its first
-/// dimension (M), t / counts[0] along the second.
-struct PersistentGrid {
-  int64_t workgroups = 0, tiles = 0;
-  SmallVector<int64_t> lowerBounds, steps, counts;
-
-  /// The workgroup loop's induction variables for tile `tileIndex`.
-  SmallVector<Value> getTileOffsets(OpBuilder &b, Location loc,
-                                    Value tileIndex) const {
-    SmallVector<Value> offsets;
-    Value rest = tileIndex;
-    for (auto [lb, step, count] : llvm::zip(lowerBounds, steps, counts)) {
-      Value countValue = arith::ConstantIndexOp::create(b, loc, count);
-      Value position = arith::RemUIOp::create(b, loc, rest, countValue);
-      rest = arith::DivUIOp::create(b, loc, rest, countValue);
-      offsets.push_back(arith::AddIOp::create(
-          b, loc, arith::ConstantIndexOp::create(b, loc, lb),
-          arith::MulIOp::create(b, loc, position,
-                                arith::ConstantIndexOp::create(b, loc, step))));
-    }
-    return offsets;
-  }
-};
-} // namespace
-
-/// The persistent grid of `workgroupLoop` under `options`, or nullopt when
-/// each tile keeps its own workgroup (not asked for, not warp specialized,
-/// no more tiles than workgroups, or a fused epilogue whose staging buffer
-/// does not fit beside the ring: a persistent workgroup cannot stage in the
-/// ring, where the next tile's loads land). The SM count and the shared
-/// memory come from the function's gpucg.target; without one, an error.
-static FailureOr<std::optional<PersistentGrid>>
-getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
-                  const WgmmaEpilogue &epilogue, scf::ForallOp workgroupLoop,
-                  FunctionOpInterface funcOp) {
-  if (!options.persistent || matmul.consumers == 0 || !workgroupLoop)
-    return std::optional<PersistentGrid>();
-  TargetAttr target = getTarget(funcOp);
-  if (!target)
-    return funcOp.emitOpError()
-           << "asks for a persistent grid but has no gpucg.target (its SM "
-              "count and shared memory size are the grid's limits)";
-  if (!epilogue.empty() &&
-      matmul.stages * matmul.stageBytes() +
-              wgmma::getEpilogueStagingBytes(matmul.tileM, matmul.tileN) +
-              wgmma::kReservedSharedMemory >
-          target.getMaxSharedMemoryPerBlockOptin())
-    return std::optional<PersistentGrid>();
-  PersistentGrid grid;
-  grid.tiles = 1;
-  for (auto [lb, ub, step] : llvm::zip(workgroupLoop.getStaticLowerBound(),
-                                       workgroupLoop.getStaticUpperBound(),
-                                       workgroupLoop.getStaticStep())) {
-    // MatmulWgmma shapes are static; a dynamic loop keeps its grid.
-    if (ShapedType::isDynamic(lb) || ShapedType::isDynamic(ub) ||
-        ShapedType::isDynamic(step) || step <= 0)
-      return std::optional<PersistentGrid>();
-    grid.lowerBounds.push_back(lb);
-    grid.steps.push_back(step);
-    grid.counts.push_back(llvm::divideCeil(ub - lb, step));
-    grid.tiles *= grid.counts.back();
-  }
-  grid.workgroups = options.persistentWorkgroups;
-  if (grid.workgroups <= 0)
-    grid.workgroups = target.getNumSms();
-  if (grid.workgroups <= 0 || grid.workgroups >= grid.tiles)
-    return std::optional<PersistentGrid>();
-  return std::optional<PersistentGrid>(grid);
-}
-
-namespace {
 /// A thread-block cluster of `m x n` workgroups on neighbouring tiles (the
 /// workgroup loop's M dimension on grid dimension `mDim`, N on `nDim`): the
 /// `m` workgroups of a column of tiles share B's tile, each loading a
@@ -622,10 +550,20 @@ namespace {
 struct WgmmaCluster {
   int64_t m = 1, n = 1;
   unsigned mDim = 1, nDim = 0;
+  /// The workgroup loop's dimensions of M and N (-1: not clustered).
+  int64_t mLoopDim = -1, nLoopDim = -1;
+  /// On a persistent grid (one dimension, x) the `m x n` workgroups of a
+  /// cluster are `m n` consecutive ones, N fastest.
+  bool persistent = false;
 
+  int64_t getSize() const { return m * n; }
   /// Sizes along grid x, y, z.
   SmallVector<int64_t> getShape() const {
     SmallVector<int64_t> shape(3, 1);
+    if (persistent) {
+      shape[0] = getSize();
+      return shape;
+    }
     shape[mDim] *= m;
     shape[nDim] *= n;
     return shape;
@@ -634,6 +572,8 @@ struct WgmmaCluster {
   /// cluster (PTX %cluster_ctarank: x fastest).
   int64_t getRankStride(unsigned dim) const {
     SmallVector<int64_t> shape = getShape();
+    if (persistent)
+      return dim == mDim ? n : 1;
     int64_t stride = 1;
     for (unsigned d = 0; d < dim; ++d)
       stride *= shape[d];
@@ -652,17 +592,16 @@ static constexpr int64_t kSwizzleAtomRows = 8;
 
 /// The cluster of `options` for `matmul`, or nullopt when its workgroups
 /// run alone: no cluster asked for, a kernel of one warpgroup (its thread 0
-/// refills a stage as soon as its own warps retire it), a persistent grid
-/// or a workgroup loop whose tiles are not its induction variables (the
+/// refills a stage as soon as its own warps retire it), a workgroup loop
+/// whose tiles are not its induction variables (the
 /// tiles a cluster shares must be the neighbours the launch groups), tile
 /// counts the cluster does not divide, or slices of less than a swizzle
 /// atom.
 static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
                                               const WgmmaMatmul &matmul,
-                                              scf::ForallOp workgroupLoop,
-                                              bool persistent) {
+                                              scf::ForallOp workgroupLoop) {
   if (options.clusterM * options.clusterN <= 1 || matmul.consumers == 0 ||
-      !workgroupLoop || persistent)
+      !workgroupLoop)
     return std::nullopt;
   WgmmaCluster cluster;
   cluster.m = options.clusterM;
@@ -693,11 +632,13 @@ static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
     if (mLoopDim < 0 || mTiles % cluster.m != 0)
       return std::nullopt;
     cluster.mDim = gridDim(mLoopDim);
+    cluster.mLoopDim = mLoopDim;
   }
   if (cluster.n > 1) {
     if (nLoopDim < 0 || nTiles % cluster.n != 0)
       return std::nullopt;
     cluster.nDim = gridDim(nLoopDim);
+    cluster.nLoopDim = nLoopDim;
   }
   if (cluster.m > 1 && cluster.n > 1 && cluster.mDim == cluster.nDim)
     return std::nullopt;
@@ -710,6 +651,127 @@ static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
       bSliced % (cluster.m * kSwizzleAtomRows) != 0)
     return std::nullopt;
   return cluster;
+}
+
+namespace {
+/// A persistent grid: `workgroups` workgroups looping over the `tiles` of
+/// the workgroup loop, tile t at index t % counts[0] along its first
+/// dimension (M), t / counts[0] along the second.
+struct PersistentGrid {
+  int64_t workgroups = 0, tiles = 0;
+  SmallVector<int64_t> lowerBounds, steps, counts;
+  /// With clusters: the cluster's extent along each loop dimension. Each
+  /// cluster loops over blocks of that many tiles (cluster tiles, in the
+  /// same order as tiles), each of its workgroups taking its own tile of
+  /// the block.
+  SmallVector<int64_t> clusterShape;
+
+  int64_t getClusterSize() const {
+    int64_t size = 1;
+    for (int64_t extent : clusterShape)
+      size *= extent;
+    return size;
+  }
+
+  /// The workgroup loop's induction variables for the tile at `positions`
+  /// (one per loop dimension) of cluster tile `clusterTile`.
+  SmallVector<Value> getClusterTileOffsets(OpBuilder &b, Location loc,
+                                           Value clusterTile,
+                                           ArrayRef<Value> positions) const {
+    SmallVector<Value> offsets;
+    Value rest = clusterTile;
+    for (auto [lb, step, count, extent, position] :
+         llvm::zip(lowerBounds, steps, counts, clusterShape, positions)) {
+      Value countValue = arith::ConstantIndexOp::create(b, loc, count / extent);
+      Value block = arith::RemUIOp::create(b, loc, rest, countValue);
+      rest = arith::DivUIOp::create(b, loc, rest, countValue);
+      Value index = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, block,
+                                arith::ConstantIndexOp::create(b, loc, extent)),
+          position);
+      offsets.push_back(arith::AddIOp::create(
+          b, loc, arith::ConstantIndexOp::create(b, loc, lb),
+          arith::MulIOp::create(b, loc, index,
+                                arith::ConstantIndexOp::create(b, loc, step))));
+    }
+    return offsets;
+  }
+
+  /// The workgroup loop's induction variables for tile `tileIndex`.
+  SmallVector<Value> getTileOffsets(OpBuilder &b, Location loc,
+                                    Value tileIndex) const {
+    SmallVector<Value> offsets;
+    Value rest = tileIndex;
+    for (auto [lb, step, count] : llvm::zip(lowerBounds, steps, counts)) {
+      Value countValue = arith::ConstantIndexOp::create(b, loc, count);
+      Value position = arith::RemUIOp::create(b, loc, rest, countValue);
+      rest = arith::DivUIOp::create(b, loc, rest, countValue);
+      offsets.push_back(arith::AddIOp::create(
+          b, loc, arith::ConstantIndexOp::create(b, loc, lb),
+          arith::MulIOp::create(b, loc, position,
+                                arith::ConstantIndexOp::create(b, loc, step))));
+    }
+    return offsets;
+  }
+};
+} // namespace
+
+/// The persistent grid of `workgroupLoop` under `options`, or nullopt when
+/// each tile keeps its own workgroup (not asked for, not warp specialized,
+/// no more tiles than workgroups, or a fused epilogue whose staging buffer
+/// does not fit beside the ring: a persistent workgroup cannot stage in the
+/// ring, where the next tile's loads land). The SM count and the shared
+/// memory come from the function's gpucg.target; without one, an error.
+static FailureOr<std::optional<PersistentGrid>>
+getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
+                  const WgmmaEpilogue &epilogue, scf::ForallOp workgroupLoop,
+                  FunctionOpInterface funcOp,
+                  std::optional<WgmmaCluster> &cluster) {
+  if (!options.persistent || matmul.consumers == 0 || !workgroupLoop)
+    return std::optional<PersistentGrid>();
+  TargetAttr target = getTarget(funcOp);
+  if (!target)
+    return funcOp.emitOpError()
+           << "asks for a persistent grid but has no gpucg.target (its SM "
+              "count and shared memory size are the grid's limits)";
+  if (!epilogue.empty() &&
+      matmul.stages * matmul.stageBytes() +
+              wgmma::getEpilogueStagingBytes(matmul.tileM, matmul.tileN) +
+              wgmma::kReservedSharedMemory >
+          target.getMaxSharedMemoryPerBlockOptin())
+    return std::optional<PersistentGrid>();
+  PersistentGrid grid;
+  grid.tiles = 1;
+  for (auto [lb, ub, step] : llvm::zip(workgroupLoop.getStaticLowerBound(),
+                                       workgroupLoop.getStaticUpperBound(),
+                                       workgroupLoop.getStaticStep())) {
+    // MatmulWgmma shapes are static; a dynamic loop keeps its grid.
+    if (ShapedType::isDynamic(lb) || ShapedType::isDynamic(ub) ||
+        ShapedType::isDynamic(step) || step <= 0)
+      return std::optional<PersistentGrid>();
+    grid.lowerBounds.push_back(lb);
+    grid.steps.push_back(step);
+    grid.counts.push_back(llvm::divideCeil(ub - lb, step));
+    grid.tiles *= grid.counts.back();
+  }
+  grid.workgroups = options.persistentWorkgroups;
+  if (grid.workgroups <= 0)
+    grid.workgroups = target.getNumSms();
+  // With clusters, whole clusters of workgroups loop over blocks of tiles.
+  grid.clusterShape.assign(grid.counts.size(), 1);
+  if (cluster) {
+    if (cluster->mLoopDim >= 0)
+      grid.clusterShape[cluster->mLoopDim] = cluster->m;
+    if (cluster->nLoopDim >= 0)
+      grid.clusterShape[cluster->nLoopDim] = cluster->n;
+    grid.workgroups -= grid.workgroups % grid.getClusterSize();
+  }
+  if (grid.workgroups <= 0 || grid.workgroups >= grid.tiles)
+    return std::optional<PersistentGrid>();
+  if (cluster)
+    cluster->persistent = true;
+  return std::optional<PersistentGrid>(grid);
 }
 
 static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
@@ -934,8 +996,14 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           gpu::BlockIdOp::create(b, loc, static_cast<gpu::Dimension>(dim)),
           constant(size));
     };
-    place.m = position(cluster->mDim, cluster->m);
-    place.n = position(cluster->nDim, cluster->n);
+    if (grid) {
+      Value rank = position(0, cluster->getSize());
+      place.m = arith::DivUIOp::create(b, loc, rank, constant(cluster->n));
+      place.n = arith::RemUIOp::create(b, loc, rank, constant(cluster->n));
+    } else {
+      place.m = position(cluster->mDim, cluster->m);
+      place.n = position(cluster->nDim, cluster->n);
+    }
     int64_t mStride = cluster->getRankStride(cluster->mDim);
     int64_t nStride = cluster->getRankStride(cluster->nDim);
     auto rank = [&](Value m, Value n) -> Value {
@@ -1191,6 +1259,42 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   // `block + i * workgroups` (`block` a placeholder replaced by the new
   // workgroup loop's induction variable at the end).
   SmallVector<Value> blockPlaceholders;
+  // A persistent grid in clusters: cluster `block / size` of the grid's
+  // `workgroups / size` takes the cluster tiles `block / size + i *
+  // clusters`, and its workgroup of rank `block mod size` (N fastest) the
+  // tile at its place in each.
+  auto forEachClusterTile =
+      [&](OpBuilder &b, Value block,
+          function_ref<void(OpBuilder &, Value, IRMapping &)> body) {
+        IRMapping mapping;
+        auto constant = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(b, loc, v);
+        };
+        int64_t size = grid->getClusterSize();
+        Value clusters = constant(grid->workgroups / size);
+        Value first = arith::DivUIOp::create(b, loc, block, constant(size));
+        Value rank = arith::RemUIOp::create(b, loc, block, constant(size));
+        SmallVector<Value> positions(grid->counts.size(), constant(0));
+        if (cluster->mLoopDim >= 0)
+          positions[cluster->mLoopDim] =
+              arith::DivUIOp::create(b, loc, rank, constant(cluster->n));
+        if (cluster->nLoopDim >= 0)
+          positions[cluster->nLoopDim] =
+              arith::RemUIOp::create(b, loc, rank, constant(cluster->n));
+        scf::ForOp::create(
+            b, loc, first, constant(grid->tiles / size), clusters, ValueRange(),
+            [&](OpBuilder &b, Location, Value clusterTile, ValueRange) {
+              Value iteration = arith::DivUIOp::create(
+                  b, loc, arith::SubIOp::create(b, loc, clusterTile, first),
+                  clusters);
+              Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
+              mapping.map(
+                  workgroupLoop.getInductionVars(),
+                  grid->getClusterTileOffsets(b, loc, clusterTile, positions));
+              body(b, stepBase, mapping);
+              scf::YieldOp::create(b, loc);
+            });
+      };
   auto forEachTile =
       [&](OpBuilder &b,
           function_ref<void(OpBuilder &, Value, IRMapping &)> body) {
@@ -1201,6 +1305,10 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         }
         Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
         blockPlaceholders.push_back(block);
+        if (cluster) {
+          forEachClusterTile(b, block, body);
+          return;
+        }
         Value workgroups =
             arith::ConstantIndexOp::create(b, loc, grid->workgroups);
         scf::ForOp::create(
@@ -1577,7 +1685,12 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     for (Value placeholder : blockPlaceholders)
       rewriter.replaceOp(placeholder.getDefiningOp(), workgroup);
     rewriter.eraseOp(workgroupLoop);
+    workgroupLoop = persistentLoop;
   }
+  // The launch groups the workgroups into the clusters.
+  if (cluster)
+    ctx->getLoadedDialect<GpucgDialect>()->getClusterShapeAttrHelper().setAttr(
+        workgroupLoop, rewriter.getDenseI64ArrayAttr(cluster->getShape()));
   return success();
 }
 
@@ -1594,12 +1707,6 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
            << "asks for clusters of " << options.clusterM << " x "
            << options.clusterN << " workgroups; a cluster has 1 to "
            << kMaxClusterSize << " (the portable cluster size)";
-  if (options.persistent && options.clusterM * options.clusterN > 1)
-    return funcOp.emitOpError()
-           << "asks for both a persistent grid and clusters of "
-           << options.clusterM << " x " << options.clusterN
-           << " workgroups; the persistent grid's walk over the tiles does "
-              "not keep a cluster on tiles that share operands";
   SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots =
       getLoweringConfigRoots(funcOp);
   if (roots.size() != 1)
@@ -1640,12 +1747,12 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   FailureOr<WgmmaEpilogue> epilogue = matchWgmmaEpilogue(*matmul);
   if (failed(epilogue))
     return failure();
-  FailureOr<std::optional<PersistentGrid>> grid =
-      getPersistentGrid(options, *matmul, *epilogue, workgroupLoop, funcOp);
+  std::optional<WgmmaCluster> cluster =
+      getCluster(options, *matmul, workgroupLoop);
+  FailureOr<std::optional<PersistentGrid>> grid = getPersistentGrid(
+      options, *matmul, *epilogue, workgroupLoop, funcOp, cluster);
   if (failed(grid))
     return failure();
-  std::optional<WgmmaCluster> cluster =
-      getCluster(options, *matmul, workgroupLoop, grid->has_value());
   // A staged store: the plain kernel's epilogue is a copy of the staged
   // accumulator to C, in 16-byte pieces of f32. Only where the ring holds
   // the staging buffer: the strategy budgeted no other.
@@ -1655,17 +1762,8 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
     epilogue->storesAccumulator = true;
     epilogue->vectorSize = 128 / 32;
   }
-  if (failed(rewriteWgmmaMatmul(rewriter, *matmul, *epilogue, funcOp,
-                                workgroupLoop, *grid, cluster)))
-    return failure();
-  // The launch groups the workgroups into the clusters.
-  if (cluster)
-    funcOp->getContext()
-        ->getLoadedDialect<GpucgDialect>()
-        ->getClusterShapeAttrHelper()
-        .setAttr(workgroupLoop,
-                 rewriter.getDenseI64ArrayAttr(cluster->getShape()));
-  return success();
+  return rewriteWgmmaMatmul(rewriter, *matmul, *epilogue, funcOp, workgroupLoop,
+                            *grid, cluster);
 }
 
 namespace {

@@ -1,11 +1,9 @@
 // Cluster options the pass refuses, on a kernel it would cluster.
 // RUN: not gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=4 cluster-n=4}))' 2>&1 | FileCheck %s --check-prefix=SIZE
 // RUN: not gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-n=0}))' 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: not gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 persistent=true}))' 2>&1 | FileCheck %s --check-prefix=PERSISTENT
 
 // SIZE: error: 'func.func' op asks for clusters of 4 x 4 workgroups; a cluster has 1 to 8 (the portable cluster size)
 // ZERO: error: 'func.func' op asks for clusters of 1 x 0 workgroups; a cluster has 1 to 8 (the portable cluster size)
-// PERSISTENT: error: 'func.func' op asks for both a persistent grid and clusters of 2 x 1 workgroups; the persistent grid's walk over the tiles does not keep a cluster on tiles that share operands
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @matmul_kn(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {

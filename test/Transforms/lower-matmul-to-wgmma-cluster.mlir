@@ -1,6 +1,7 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 cluster-n=2},canonicalize,cse))' | FileCheck %s
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 cluster-n=2},canonicalize,cse))' | gpucg-opt > /dev/null
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2},canonicalize,cse))' | FileCheck %s --check-prefix=M2
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 persistent=true persistent-workgroups=3},canonicalize,cse))' | FileCheck %s --check-prefix=PERSISTENT
 
 // Thread-block clusters of 2 x 2 workgroups (cluster-m=2 cluster-n=2) on a
 // warp-specialized linear layer (bf16, B[n, k], 128x128 tiles, 2 stages,
@@ -62,6 +63,21 @@
 // M2: nvgpu.tma.async.load %{{.+}} multicast_mask = %c3_i16 : <tensor = memref<32x64xf16
 // M2: nvgpu.tma.async.load %{{.+}} multicast_mask = %c3_i16 : <tensor = memref<32x64xf16
 // M2: } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+
+// On a persistent grid (persistent-workgroups=3, rounded down to whole
+// clusters: 2 workgroups, one cluster of 2 along M), cluster `wg / 2` loops
+// over the cluster tiles (2 x 2 tiles in blocks of 2 x 1: 2 of them) and
+// its workgroup of rank `wg mod 2` takes row `rank` of each; the grid is
+// one dimension, so the cluster is 2 x 1 x 1 along x.
+// PERSISTENT-LABEL: func.func @matmul_kn
+// PERSISTENT: scf.forall (%[[WG:.+]]) in (2) {
+// PERSISTENT: %[[FIRST:.+]] = arith.divui %[[WG]], %c2
+// PERSISTENT: %[[RANK:.+]] = arith.remui %[[WG]], %c2
+// PERSISTENT: scf.for %[[U:.+]] = %[[FIRST]] to %c2 step %c1 {
+// PERSISTENT: %[[ROW:.+]] = arith.muli %[[RANK]], %c128
+// PERSISTENT: %[[COLUMN:.+]] = arith.remui %[[U]], %c2
+// PERSISTENT: nvgpu.tma.async.load {{.+}} multicast_mask = %c3_i16
+// PERSISTENT: } {gpucg.cluster_shape = array<i64: 2, 1, 1>, mapping = [#gpu.block<x>]}
 
 // CHECK-LABEL: func.func @matmul_kn
 // CHECK: } {gpucg.cluster_shape = array<i64: 2, 2, 1>

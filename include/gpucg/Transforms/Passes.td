@@ -805,7 +805,8 @@ def LowerMatmulToWgmma
     arrives on a third barrier of each of those workgroups
     (`nvvm.mapa` + `nvvm.mbarrier.arrive` at cluster scope) and waits for
     all of theirs on its own. The barriers are initialised before a
-    cluster-wide barrier (`nvvm.cluster.arrive` / `wait`).
+    cluster-wide barrier (`nvvm.cluster.arrive` / `wait`). With
+    `persistent` too, whole clusters loop over blocks of tiles.
 
     Elementwise linalg ops after the matmul that consume its accumulator
     (a fused bias, activation or cast) become its epilogue: the accumulator

@@ -457,9 +457,10 @@ struct WgmmaLaunchOptions {
   /// share B's tile and the `clusterN` of a row share A's, each loading a
   /// slice of a shared tile and multicasting it to the others. Only for
   /// warp-specialized kernels in the workgroup loop's own tile order (no
-  /// persistent grid, no reordered workgroups) whose tile counts the
-  /// cluster divides; other kernels keep one workgroup per cluster. At most
-  /// 8 workgroups (the portable cluster size).
+  /// reordered workgroups) whose tile counts the cluster divides; other
+  /// kernels keep one workgroup per cluster. On a persistent grid, whole
+  /// clusters loop over blocks of tiles. At most 8 workgroups (the portable
+  /// cluster size).
   int64_t clusterM = 1;
   int64_t clusterN = 1;
 };

@@ -9,9 +9,9 @@
 // release the stage of the step they just retired). Small-integer inputs:
 // the results must equal the untiled kernel's bit for bit.
 //
-// Clusters of 2 x 2, 2 x 1 and 1 x 2 workgroups; each in order, in
-// reverse, and with TMA data landing at the wait while wgmma reads at
-// issue.
+// Clusters of 2 x 2, 2 x 1 and 1 x 2 workgroups, one workgroup per tile
+// or on a persistent grid; each in order, in reverse, and with TMA data
+// landing at the wait while wgmma reads at issue.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-m=2 cluster-n=2},gpucg-test-emulate-on-cpu)' -o %t.22.mlir
@@ -31,6 +31,25 @@
 // RUN: diff %t.ref %t.12
 // RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.12.mlir | %strip_address > %t.12.modes
 // RUN: diff %t.ref %t.12.modes
+
+// On persistent grids: 2 workgroups (one cluster of 2 along M) and 3
+// (rounded down to 2: one cluster of 2 along N) loop over the kernels'
+// 2 cluster tiles, stages and phases running on across them.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-m=2 persistent=true persistent-workgroups=2},gpucg-test-emulate-on-cpu)' -o %t.p21.mlir
+// RUN: %mlir_runner_emulated %t.p21.mlir | %strip_address > %t.p21
+// RUN: diff %t.ref %t.p21
+// RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.p21.mlir | %strip_address > %t.p21.modes
+// RUN: diff %t.ref %t.p21.modes
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-n=2 persistent=true persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p12.mlir
+// RUN: %mlir_runner_emulated %t.p12.mlir | %strip_address > %t.p12
+// RUN: diff %t.ref %t.p12
+// RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.p12.mlir | %strip_address > %t.p12.modes
+// RUN: diff %t.ref %t.p12.modes
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-n=2 persistent=true persistent-workgroups=3})' \
+// RUN:   | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT-LABEL: func.func @ws_f16
+// PERSISTENT: scf.forall (%{{.+}}) in (2)
+// PERSISTENT: } {gpucg.cluster_shape = array<i64: 2, 1, 1>, mapping = [#gpu.block<x>]}
 
 // What ran: every kernel in clusters, multicasting.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-m=2 cluster-n=2})' -o %t.mlir

@@ -15,8 +15,8 @@ case's, sometimes a persistent grid of 1 to 3 workgroups (for
 warp-specialized plans of more tiles), and sometimes a fused epilogue
 (x * scale[m] + bias[n], then ReLU, or an f16, bf16 or saturating i8
 cast), and sometimes thread-block clusters of 2x1, 1x2 or 2x2 workgroups
-sharing tiles by multicast (not with a persistent grid; two tiles along a
-clustered dimension). Each runs twice: in order, and in reverse with TMA
+sharing tiles by multicast (two tiles along a clustered dimension; on a
+persistent grid, whole clusters). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -96,11 +96,10 @@ def make_case(seed, index):
     # an f32 temporary, then the rest.
     chained = bool(epilogue) and rng.random() < 0.5
     # Thread-block clusters (M x N workgroups sharing tiles by multicast),
-    # drawn last; not with a persistent grid (an error). Kernels the
-    # clusters do not fit (one warpgroup, one tile along a clustered
-    # dimension) keep one workgroup per cluster.
-    cluster = None if persistent else rng.choice(
-        [None, None, (2, 1), (1, 2), (2, 2)])
+    # drawn last; with a persistent grid, its workgroups are rounded down
+    # to whole clusters. Kernels the clusters do not fit (one warpgroup,
+    # one tile along a clustered dimension) keep one workgroup per cluster.
+    cluster = rng.choice([None, None, (2, 1), (1, 2), (2, 2)])
     # Two tiles along each clustered dimension, so that the cluster fits.
     if cluster:
         m = tile_m * max(m // tile_m, cluster[0])
