@@ -985,6 +985,17 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
     Value m, n, aMask, bMask;
     SmallVector<Value> peers;
   };
+  // On a persistent grid: the position along M and along N, in its cluster,
+  // of the workgroup `block` (its rank: block mod the cluster's size, N
+  // fastest).
+  auto getPersistentClusterPosition = [&](OpBuilder &b, Value block) {
+    Value n = arith::ConstantIndexOp::create(b, loc, cluster->n);
+    Value rank = arith::RemUIOp::create(
+        b, loc, block,
+        arith::ConstantIndexOp::create(b, loc, cluster->getSize()));
+    return std::make_pair(arith::DivUIOp::create(b, loc, rank, n).getResult(),
+                          arith::RemUIOp::create(b, loc, rank, n).getResult());
+  };
   auto getClusterPlace = [&](OpBuilder &b) {
     ClusterPlace place;
     auto constant = [&](int64_t v) {
@@ -997,9 +1008,8 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
           constant(size));
     };
     if (grid) {
-      Value rank = position(0, cluster->getSize());
-      place.m = arith::DivUIOp::create(b, loc, rank, constant(cluster->n));
-      place.n = arith::RemUIOp::create(b, loc, rank, constant(cluster->n));
+      std::tie(place.m, place.n) = getPersistentClusterPosition(
+          b, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
     } else {
       place.m = position(cluster->mDim, cluster->m);
       place.n = position(cluster->nDim, cluster->n);
@@ -1273,14 +1283,12 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         int64_t size = grid->getClusterSize();
         Value clusters = constant(grid->workgroups / size);
         Value first = arith::DivUIOp::create(b, loc, block, constant(size));
-        Value rank = arith::RemUIOp::create(b, loc, block, constant(size));
+        auto [m, n] = getPersistentClusterPosition(b, block);
         SmallVector<Value> positions(grid->counts.size(), constant(0));
         if (cluster->mLoopDim >= 0)
-          positions[cluster->mLoopDim] =
-              arith::DivUIOp::create(b, loc, rank, constant(cluster->n));
+          positions[cluster->mLoopDim] = m;
         if (cluster->nLoopDim >= 0)
-          positions[cluster->nLoopDim] =
-              arith::RemUIOp::create(b, loc, rank, constant(cluster->n));
+          positions[cluster->nLoopDim] = n;
         scf::ForOp::create(
             b, loc, first, constant(grid->tiles / size), clusters, ValueRange(),
             [&](OpBuilder &b, Location, Value clusterTile, ValueRange) {
