@@ -296,8 +296,8 @@ static EmuMbarrier *requireMbarrier(const EmuThread *thread, int64_t handle,
 
 /* Mbarrier `index` of the group that `mine` (the caller's) is in block
    `rank` of the cluster, which a remote arrival or a multicast (`what`)
-   reaches; an error if that block has no such rank or has not initialized
-   it. */
+   reaches; an error if that block has no such rank, has no thread left,
+   or has not initialized it. */
 static EmuMbarrier *requireClusterMbarrier(const EmuMbarrierGroup *mine,
                                            int64_t index, int64_t rank,
                                            const char *what, const char *site) {
@@ -310,6 +310,21 @@ static EmuMbarrier *requireClusterMbarrier(const EmuMbarrierGroup *mine,
              e->cluster[0], e->cluster[1], e->cluster[2], e->numCtas - 1);
   }
   const EmuCta *cta = &e->ctas[rank];
+  /* On a GPU a block's workgroup memory goes when its last thread exits,
+     so its peers' accesses must come before: a block that may exit first
+     has to wait for them (for the remote arrivals gpucg's wgmma producer
+     sends, its own producer's wait on the same barriers does). The
+     caller's own block has a living thread, the caller. */
+  if (cta->living == 0) {
+    char workgroup[80];
+    emuFatal("%s: %s mbarrier %" PRId64 " of the group made at %s in CTA "
+             "rank %" PRId64 " (workgroup %s), whose %d threads have all "
+             "returned: on a GPU its workgroup memory is gone (the block "
+             "must not exit before its peers' last remote arrival or "
+             "multicast to it)",
+             site, what, index, mine->site, rank,
+             emuWorkgroupName(cta, workgroup), e->numThreads);
+  }
   EmuMbarrierGroup *group = findGroup(cta, mine->site);
   if (!group || !group->barriers[index].initialized) {
     char workgroup[80];

@@ -163,6 +163,9 @@ typedef struct EmuCta {
   EmuShadow *shadow;
   size_t shadowCapacity;
   uint32_t epoch; /* the current one */
+  /* Threads of the block that have not returned: a remote arrival or a
+     multicast into a block with none left is an error. */
+  int32_t living;
 } EmuCta;
 
 typedef struct Emu {

@@ -208,6 +208,7 @@ static void fiberEntry(void) {
   if (thread->clusterArrived && thread->clusterArrivalPhase == e->clusterPhase)
     --e->clusterArrivals;
   --e->clusterLiving;
+  --thread->cta->living;
   completeClusterPhaseIfDone();
   /* NULL: this fiber's frames die; its stack is reused by a later one. */
   EMU_START_SWITCH(NULL, e->schedulerStackBottom, e->schedulerStackBytes);
@@ -667,6 +668,7 @@ static void runCluster(int reverse) {
     EmuCta *cta = &e->ctas[rank];
     for (int32_t i = 0; i < e->numThreads; ++i)
       startThread(&cta->threads[i], cta, i);
+    cta->living = e->numThreads;
   }
   e->clusterPhase = 0;
   e->clusterArrivals = 0;

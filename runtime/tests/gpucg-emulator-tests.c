@@ -2332,6 +2332,25 @@ static void clusterErrorsBody(void *closure) {
   if (strcmp(name, "remote-arrive-uninitialized") == 0 && rank == 0)
     gpucg_emu_mbarrier_arrive_cluster(group, 1, 1,
                                       "test.mlir:466:5: nvvm.mbarrier.arrive");
+  if (strcmp(name, "exited-remote-arrive") == 0 ||
+      strcmp(name, "exited-multicast") == 0) {
+    /* Block 1's thread 0 arrives on block 0's mbarrier 1 and returns, the
+       last of its block; block 0's, woken by that arrival, then reaches
+       into block 1, whose workgroup memory a GPU has released. */
+    if (rank == 1) {
+      gpucg_emu_mbarrier_arrive_cluster(
+          group, 1, 0, "test.mlir:471:5: nvvm.mbarrier.arrive");
+      return;
+    }
+    gpucg_emu_mbarrier_wait(group, 1, 0, "test.mlir:472:5: try_wait.parity");
+    if (strcmp(name, "exited-remote-arrive") == 0)
+      gpucg_emu_mbarrier_arrive_cluster(
+          group, 1, 1, "test.mlir:473:5: nvvm.mbarrier.arrive");
+    else
+      gpucg_emu_tma_load(run->map, addressOf(memory), 0, 0, 0, 0, 0, group, 1,
+                         1, GPUCG_EMU_TMA_MULTICAST | 0x3,
+                         "test.mlir:474:5: tma.async.load");
+  }
   if (strcmp(name, "negative-tx-deadlock") == 0) {
     /* Block 0 multicasts to block 1, whose thread then (after a cluster
        barrier of the two threads left) arrives without ever expecting the
@@ -2382,6 +2401,8 @@ static int clusterErrorCommand(const char *name) {
                                          "multicast-uninitialized",
                                          "remote-arrive-rank",
                                          "remote-arrive-uninitialized",
+                                         "exited-remote-arrive",
+                                         "exited-multicast",
                                          "negative-tx-deadlock",
                                          "transaction-range"};
     size_t i = 0;
