@@ -1,0 +1,28 @@
+# README.md and docs/ against the build: scripts/check-docs.py compares the
+# pass table, the passes' pages and docs/Pipelines.md with the registered
+# passes, pipelines, options and defaults (gpucg.passes(), pipelines()),
+# and checks every path the docs cite and every relative link.
+#
+# RUN: %gpucg_python %S/../../scripts/check-docs.py %S/../.. | FileCheck %s
+# CHECK: check-docs: {{[0-9]+}} passes and pipelines ({{[0-9]+}} options), {{[0-9]+}} cited paths, {{[0-9]+}} links: 0 problems
+#
+# A copy of the docs with one mistake of each kind: an option left out of
+# the pass table, a row missing, a wrong default, a path that does not
+# exist, a link to a heading that does not exist.
+# RUN: rm -rf %t && mkdir -p %t && cp -r %S/../../README.md %S/../../docs %t
+# RUN: ln -s %S/../../bench %S/../../examples %S/../../include %S/../../lib \
+# RUN:   %S/../../python %S/../../runtime %S/../../scripts %S/../../test \
+# RUN:   %S/../../tools %t
+# RUN: sed -i -e '/^| .gpucg-lower-workgroup. |/s/, .wgmma-cluster-n.//' \
+# RUN:   -e '/^| .gpucg-strip-attributes. |/d' \
+# RUN:   -e '/^| .gpucg-compile. (pipeline)/s/Pipelines.md#gpucg-compile)/Pipelines.md#gpucg-compiler)/' %t/README.md
+# RUN: sed -i -e 's/^| .group-size. | .0. |/| `group-size` | `2` |/' %t/docs/passes/reorder-workgroups.md
+# RUN: sed -i -e 's/wgmma-persistent-invalid.mlir/wgmma-persistant-invalid.mlir/' %t/docs/passes/lower-matmul-to-wgmma.md
+# RUN: not %gpucg_python %S/../../scripts/check-docs.py --docs-root %t %S/../.. > %t/report
+# RUN: FileCheck %s --check-prefix=BAD < %t/report
+# BAD-DAG: README.md:{{[0-9]+}}: options column: gpucg-lower-workgroup's option 'wgmma-cluster-n' is not listed
+# BAD-DAG: README.md:1: the pass table has no row for pass gpucg-strip-attributes
+# BAD-DAG: README.md:{{[0-9]+}}: links to docs/Pipelines.md#gpucg-compiler: docs/Pipelines.md has no heading with anchor #gpucg-compiler
+# BAD-DAG: docs/passes/reorder-workgroups.md:{{[0-9]+}}: options table: 'group-size' defaults to '0', not '2'
+# BAD-DAG: docs/passes/lower-matmul-to-wgmma.md:{{[0-9]+}}: cites `test/Transforms/lower-matmul-to-wgmma-persistant-invalid.mlir`, which does not exist
+# BAD: check-docs: {{.*}}: 5 problems
