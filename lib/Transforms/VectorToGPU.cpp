@@ -550,6 +550,10 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     RewritePatternSet patterns(ctx);
     populatePrepareVectorToMMAPatterns(patterns,
                                        /*useNvGpu=*/kind == MmaKind::MmaSync);
+    // Unreachable for MLIR 22 because each of these patterns moves a
+    // contraction toward one canonical operand layout and none undoes
+    // another; kept so that a future upstream change fails loudly rather
+    // than crashing.
     if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
       return funcOp.emitOpError()
              << "MMA preparation patterns did not converge";
