@@ -534,6 +534,52 @@ restoreBf16Fragments(RewriterBase &rewriter, FunctionOpInterface funcOp,
 // Conversion
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Keeps the first reason a rewrite through `rewriter` gives for failing
+/// (`notifyMatchFailure`) while in scope, and passes every notification on
+/// to the rewriter's own listener. Upstream's MMA conversions say why they
+/// fail only that way.
+class FirstMatchFailure : public RewriterBase::ForwardingListener {
+public:
+  explicit FirstMatchFailure(RewriterBase &rewriter)
+      : ForwardingListener(rewriter.getListener()), rewriter(rewriter),
+        previous(rewriter.getListener()) {
+    rewriter.setListener(this);
+  }
+  ~FirstMatchFailure() override { rewriter.setListener(previous); }
+
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
+    if (!failureLoc) {
+      Diagnostic reason(loc, DiagnosticSeverity::Note);
+      reasonCallback(reason);
+      failureLoc = loc;
+      failureReason = reason.str();
+    }
+    ForwardingListener::notifyMatchFailure(loc, reasonCallback);
+  }
+
+  /// Attaches the failure kept, if any, to `diag` as a note at its op.
+  void attachTo(InFlightDiagnostic &diag) const {
+    if (!failureLoc)
+      return;
+    Diagnostic &note = diag.attachNote(*failureLoc)
+                       << "MLIR 22's conversion failed here: " << failureReason;
+    // Upstream's word for an operand it made no MMA fragment of.
+    if (failureReason == "no mapping")
+      note << " (an operand of this op is not a value the conversion made an "
+              "MMA fragment of, such as a function argument)";
+  }
+
+private:
+  RewriterBase &rewriter;
+  OpBuilder::Listener *previous;
+  std::optional<Location> failureLoc;
+  std::string failureReason;
+};
+} // namespace
+
 void mlir::gpucg::convertWorkgroupCopiesToAsync(RewriterBase &rewriter,
                                                 FunctionOpInterface funcOp) {
   nvgpu::createAsyncGroups(rewriter, funcOp, /*bypassL1=*/true);
@@ -586,16 +632,33 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     return failure();
 
   aside.emplace(funcOp);
-  if (kind == MmaKind::Wmma) {
-    if (failed(convertVectorToMMAOps(rewriter, funcOp)))
-      return funcOp.emitOpError() << "could not convert to WMMA operations";
-  } else {
-    SmallVector<UnrealizedConversionCastOp> bf16Views =
-        punBf16Contractions(rewriter, funcOp);
-    if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, funcOp)))
-      return funcOp.emitOpError() << "could not convert to mma.sync operations";
-    if (failed(restoreBf16Fragments(rewriter, funcOp, bf16Views)))
-      return failure();
+  {
+    // Upstream's conversions fail on an op of a contraction's chain: one
+    // they have no conversion for (mma.sync only, with an error of their
+    // own on it) or one they cannot convert (with a match-failure reason
+    // only, e.g. an operand they made no fragment of: kept for the note).
+    FirstMatchFailure firstFailure(rewriter);
+    auto conversionFailed = [&]() {
+      InFlightDiagnostic diag =
+          funcOp.emitOpError()
+          << "could not convert to "
+          << (kind == MmaKind::Wmma ? "WMMA" : "mma.sync")
+          << " operations: MLIR 22's conversion failed on an op that "
+             "produces or uses a contraction's operands or result";
+      firstFailure.attachTo(diag);
+      return diag;
+    };
+    if (kind == MmaKind::Wmma) {
+      if (failed(convertVectorToMMAOps(rewriter, funcOp)))
+        return conversionFailed();
+    } else {
+      SmallVector<UnrealizedConversionCastOp> bf16Views =
+          punBf16Contractions(rewriter, funcOp);
+      if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, funcOp)))
+        return conversionFailed();
+      if (failed(restoreBf16Fragments(rewriter, funcOp, bf16Views)))
+        return failure();
+    }
   }
   aside.reset();
 
