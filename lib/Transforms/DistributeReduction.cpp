@@ -309,6 +309,9 @@ LogicalResult RowProgramDistributor::emitStep(linalg::LinalgOp op, Value step,
   FailureOr<TilingResult> tiled =
       cast<TilingInterface>(op.getOperation())
           .getTiledImplementation(rewriter, offsets, sizes);
+  // Unreachable for linalg ops because MLIR 22's TilingInterface model for
+  // them always succeeds; kept so that a future upstream change fails loudly
+  // rather than crashing.
   if (failed(tiled))
     return op.emitOpError() << "could not be tiled to one vector of "
                             << vectorWidth << " per thread";

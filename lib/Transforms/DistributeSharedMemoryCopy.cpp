@@ -201,6 +201,9 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
     rewriter.setInsertionPoint(copy);
     FailureOr<linalg::TiledLinalgOp> tiled =
         linalg::tileLinalgOp(rewriter, copy, options);
+    // Unreachable for a linalg.copy because tileLinalgOp fails only on
+    // non-invertible indexing maps and a copy's are identities; kept so that
+    // a future upstream change fails loudly rather than crashing.
     if (failed(tiled))
       return copy.emitOpError() << "could not be distributed over the "
                                 << numThreads << " threads of the workgroup";

@@ -414,6 +414,10 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   }
   FailureOr<linalg::LinalgOp> kTiled =
       tileLoops(rewriter, op, reductionTiles, /*distribute=*/false, ctx);
+  // Unreachable for verifier-valid linalg ops because tileLinalgOp fails
+  // only on non-invertible indexing maps, which the linalg verifier
+  // rejects; kept so that a future upstream change fails loudly rather
+  // than crashing.
   if (failed(kTiled))
     return rootOp.emitOpError() << "could not tile its reduction loops";
   op = *kTiled;
@@ -423,6 +427,7 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
     if (succeeded(promoted))
       op = *promoted;
   }
+  // Unreachable: as for the reduction loops above.
   if (failed(tileLoops(rewriter, op, parallelTiles, /*distribute=*/true, ctx)))
     return op.emitOpError() << "could not be distributed";
 
@@ -437,6 +442,7 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
     if (tileOp == rootOp || ctx.copies.contains(tileOp) ||
         !iteratesOverResultDims(tileOp, resultDimTiles->size()))
       continue;
+    // Unreachable: as for the root's reduction loops above.
     if (failed(tileLoops(rewriter, tileOp, *resultDimTiles,
                          /*distribute=*/true, ctx)))
       return tileOp.emitOpError() << "could not be distributed";

@@ -192,6 +192,10 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
   if (!target.hasPureTensorSemantics()) {
     FailureOr<scf::SCFTilingResult> tiled =
         scf::tileUsingSCF(rewriter, tilingTarget, tilingOptions);
+    // Unreachable for linalg ops because MLIR 22's TilingInterface model
+    // for them never fails and these options (sizes and a mapping, no
+    // interchange or thread counts) are valid; kept so that a future
+    // upstream change fails loudly rather than crashing.
     if (failed(tiled))
       return target.emitOpError() << "could not be tiled to workgroups";
     rewriter.eraseOp(target);
@@ -203,6 +207,8 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, tilingTarget,
                                                 options);
+  // Unreachable: as for tileUsingSCF above (a producer that cannot be fused
+  // is left outside, which verifyNothingLeftOutside reports).
   if (failed(tiled))
     return target.emitOpError() << "could not be tiled to workgroups";
   for (OpResult result : target->getResults())
