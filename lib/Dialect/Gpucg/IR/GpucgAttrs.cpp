@@ -124,6 +124,10 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tile_sizes must have at least one level";
   for (auto [levelIdx, level] : llvm::enumerate(levels)) {
     auto sizes = dyn_cast<DenseI64ArrayAttr>(level);
+    // Unreachable from IR text, bytecode and the C API because all of them
+    // build every level as a DenseI64ArrayAttr; kept so that a C++ caller of
+    // getChecked(..., ArrayAttr) fails loudly rather than crashing in
+    // getTileSizes.
     if (!sizes)
       return emitError() << "tile_sizes level " << levelIdx
                          << " must be a list of integers, got " << level;
