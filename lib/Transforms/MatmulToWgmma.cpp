@@ -594,9 +594,10 @@ static constexpr int64_t kSwizzleAtomRows = 8;
 /// run alone: no cluster asked for, a kernel of one warpgroup (its thread 0
 /// refills a stage as soon as its own warps retire it), a workgroup loop
 /// whose tiles are not its induction variables (the
-/// tiles a cluster shares must be the neighbours the launch groups), tile
-/// counts the cluster does not divide, or slices of less than a swizzle
-/// atom.
+/// tiles a cluster shares must be the neighbours the launch groups), or
+/// whose clustered dimensions are not on grid x, y or z (a
+/// `#gpu.block<linear_dim_N>`), tile counts the cluster does not divide, or
+/// slices of less than a swizzle atom.
 static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
                                               const WgmmaMatmul &matmul,
                                               scf::ForallOp workgroupLoop) {
@@ -621,23 +622,28 @@ static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
     }
     return {-1, 0};
   };
-  auto gridDim = [&](int64_t loopDim) {
-    return static_cast<unsigned>(
+  // The grid dimension (x, y, z) a loop dimension is on; none for the
+  // linear dimensions, which have no cluster shape of their own.
+  auto gridDim = [&](int64_t loopDim) -> std::optional<unsigned> {
+    auto id = static_cast<unsigned>(
         cast<gpu::GPUBlockMappingAttr>(workgroupLoop.getMappingAttr()[loopDim])
             .getMappingId());
+    if (id > static_cast<unsigned>(gpu::MappingId::DimZ))
+      return std::nullopt;
+    return id;
   };
   auto [mLoopDim, mTiles] = findLoopDim(matmul.a.offsets[0]);
   auto [nLoopDim, nTiles] = findLoopDim(matmul.b.offsets[bKContiguous ? 0 : 1]);
   if (cluster.m > 1) {
-    if (mLoopDim < 0 || mTiles % cluster.m != 0)
+    if (mLoopDim < 0 || mTiles % cluster.m != 0 || !gridDim(mLoopDim))
       return std::nullopt;
-    cluster.mDim = gridDim(mLoopDim);
+    cluster.mDim = *gridDim(mLoopDim);
     cluster.mLoopDim = mLoopDim;
   }
   if (cluster.n > 1) {
-    if (nLoopDim < 0 || nTiles % cluster.n != 0)
+    if (nLoopDim < 0 || nTiles % cluster.n != 0 || !gridDim(nLoopDim))
       return std::nullopt;
-    cluster.nDim = gridDim(nLoopDim);
+    cluster.nDim = *gridDim(nLoopDim);
     cluster.nLoopDim = nLoopDim;
   }
   if (cluster.m > 1 && cluster.n > 1 && cluster.mDim == cluster.nDim)

@@ -96,6 +96,15 @@
 // CHECK-NOT: nvvm.cluster
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 
+/// Tiles on the linear block dimensions: a cluster has a shape along grid
+/// x, y and z only, so the kernel keeps one workgroup per cluster (its
+/// mapping is gpucg-build-gpu-launch's to refuse).
+// CHECK-LABEL: func.func @negative_linear_dims
+// CHECK-NOT: multicast_mask
+// CHECK-NOT: nvvm.cluster
+// CHECK-NOT: gpu.block_id
+// CHECK: } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @linear(%arg0: memref<256x256xbf16>, %arg1: memref<256x256xbf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
     %cst = arith.constant 0.000000e+00 : f32
@@ -144,6 +153,17 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
       linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
       linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
     } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<256x256xf32>
+  }
+  func.func @negative_linear_dims(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
     return %arg2 : memref<256x256xf32>
   }
 }
