@@ -1477,15 +1477,19 @@ struct WarpgroupMmaStorePattern : EmulationPattern<nvgpu::WarpgroupMmaStoreOp> {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Clusters: remote mbarrier arrivals
+// Clusters: remote mbarrier arrivals, cluster-scope waits
 //===----------------------------------------------------------------------===//
 
-/// What the errors about a remote arrival's ops say the emulator models.
+/// What the errors about the ops on an mbarrier's address say the emulator
+/// models.
 static constexpr StringLiteral kRemoteArriveChain =
-    "the emulator models a remote arrival as nvgpu.mbarrier.get -> "
-    "llvm.inttoptr (to !llvm.ptr<3>) -> nvvm.mapa (to !llvm.ptr<7>) -> "
-    "nvvm.mbarrier.arrive {scope = #nvvm.mem_scope<cluster>} (one arrival: "
-    "no count, not relaxed)";
+    "the emulator models an mbarrier's address in a remote arrival, "
+    "nvgpu.mbarrier.get -> llvm.inttoptr (to !llvm.ptr<3>) -> nvvm.mapa (to "
+    "!llvm.ptr<7>) -> nvvm.mbarrier.arrive {scope = #nvvm.mem_scope<cluster>} "
+    "(one arrival: no count, not relaxed), and in a cluster-scope wait, "
+    "nvgpu.mbarrier.get -> llvm.inttoptr (to !llvm.ptr<3>) -> "
+    "nvvm.mbarrier.try_wait on an i32 phase parity {scope = "
+    "#nvvm.mem_scope<cluster>} (no ticks, not relaxed)";
 
 /// Whether `type` is NVVM's shared::cluster pointer (address space 7),
 /// which only nvvm.mapa gives.
@@ -1496,12 +1500,17 @@ static bool isSharedClusterPointer(Type type) {
              static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
 }
 
-/// The nvgpu.mbarrier.get whose address `mapa` maps (through
+/// The nvgpu.mbarrier.get whose address `pointer` is (through
 /// llvm.inttoptr), or null.
-static nvgpu::MBarrierGetOp getMappedMbarrier(NVVM::MapaOp mapa) {
-  auto toPointer = mapa.getA().getDefiningOp<LLVM::IntToPtrOp>();
+static nvgpu::MBarrierGetOp getMbarrierOfPointer(Value pointer) {
+  auto toPointer = pointer.getDefiningOp<LLVM::IntToPtrOp>();
   return toPointer ? toPointer.getArg().getDefiningOp<nvgpu::MBarrierGetOp>()
                    : nvgpu::MBarrierGetOp();
+}
+
+/// The nvgpu.mbarrier.get whose address `mapa` maps, or null.
+static nvgpu::MBarrierGetOp getMappedMbarrier(NVVM::MapaOp mapa) {
+  return getMbarrierOfPointer(mapa.getA());
 }
 
 /// An nvvm.mbarrier.arrive on a shared::cluster pointer: the end of the
@@ -1520,6 +1529,27 @@ static LogicalResult checkRemoteArrive(NVVM::MBarrierArriveOp arrive) {
     return fail("has scope '" + NVVM::stringifyMemScopeKind(arrive.getScope()) +
                 "'");
   if (arrive.getRelaxed())
+    return fail("is relaxed");
+  return success();
+}
+
+/// An nvvm.mbarrier.try_wait: the end of the chain that becomes a blocking
+/// gpucg_emu_mbarrier_wait (the kernel retries a try_wait that fails).
+static LogicalResult checkClusterWait(NVVM::MBarrierTryWaitOp wait) {
+  auto fail = [&](const Twine &what) {
+    return wait.emitOpError() << what << "; " << kRemoteArriveChain;
+  };
+  if (!getMbarrierOfPointer(wait.getAddr()))
+    return fail("waits at an address that no nvgpu.mbarrier.get gives "
+                "(through llvm.inttoptr)");
+  if (!wait.getStateOrPhase().getType().isInteger(32))
+    return fail("waits on a state, not a phase parity");
+  if (wait.getTicks())
+    return fail("has a time limit");
+  if (wait.getScope() != NVVM::MemScopeKind::CLUSTER)
+    return fail("has scope '" + NVVM::stringifyMemScopeKind(wait.getScope()) +
+                "'");
+  if (wait.getRelaxed())
     return fail("is relaxed");
   return success();
 }
@@ -1543,8 +1573,8 @@ static LogicalResult checkMapa(NVVM::MapaOp mapa) {
 }
 
 /// An nvgpu.mbarrier.get: the head of the chain, whose address only
-/// llvm.inttoptr into nvvm.mapa may use (the emulator's mbarriers have no
-/// address to give).
+/// llvm.inttoptr into nvvm.mapa or nvvm.mbarrier.try_wait may use (the
+/// emulator's mbarriers have no address to give).
 static LogicalResult checkMbarrierGet(nvgpu::MBarrierGetOp get) {
   auto fail = [&](const Twine &what) {
     return get.emitOpError() << what << "; " << kRemoteArriveChain;
@@ -1555,7 +1585,7 @@ static LogicalResult checkMbarrierGet(nvgpu::MBarrierGetOp get) {
       return fail("gives an address that '" + user->getName().getStringRef() +
                   "' uses");
     for (Operation *pointerUser : toPointer->getUsers())
-      if (!isa<NVVM::MapaOp>(pointerUser))
+      if (!isa<NVVM::MapaOp, NVVM::MBarrierTryWaitOp>(pointerUser))
         return fail("gives an address that '" +
                     pointerUser->getName().getStringRef() +
                     "' uses (through llvm.inttoptr)");
@@ -1565,23 +1595,43 @@ static LogicalResult checkMbarrierGet(nvgpu::MBarrierGetOp get) {
 
 namespace {
 /// nvgpu.mbarrier.get -> llvm.inttoptr -> nvvm.mapa -> nvvm.mbarrier.arrive
-/// on the shared::cluster pointer (checkMbarrierGet, checkMapa and
-/// checkRemoteArrive matched the chain): each arrival becomes one on the
-/// barrier of the same group and index in the block of that rank, and the
-/// address chain goes. Matched at its head, whose group handle the
-/// conversion gives, and which no op may keep using.
-struct RemoteArrivePattern : EmulationPattern<nvgpu::MBarrierGetOp> {
+/// on the shared::cluster pointer, or -> nvvm.mbarrier.try_wait at cluster
+/// scope (checkMbarrierGet, checkMapa, checkRemoteArrive and
+/// checkClusterWait matched the chains): each arrival becomes one on the
+/// barrier of the same group and index in the block of that rank, each
+/// wait a blocking wait on the barrier (its result true: the emulator has
+/// no memory scopes to acquire at), and the address chain goes. Matched at
+/// its head, whose group handle the conversion gives, and which no op may
+/// keep using.
+struct MbarrierAddressPattern : EmulationPattern<nvgpu::MBarrierGetOp> {
   using EmulationPattern::EmulationPattern;
   LogicalResult
   matchAndRewrite(nvgpu::MBarrierGetOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    SetVector<Operation *> toPointers, mapas, arrives;
+    SetVector<Operation *> toPointers, mapas, arrives, waits;
     for (Operation *toPointer : op->getUsers()) {
       toPointers.insert(toPointer);
-      for (Operation *mapa : toPointer->getUsers()) {
-        mapas.insert(mapa);
-        arrives.insert(mapa->user_begin(), mapa->user_end());
+      for (Operation *user : toPointer->getUsers()) {
+        if (isa<NVVM::MBarrierTryWaitOp>(user)) {
+          waits.insert(user);
+          continue;
+        }
+        mapas.insert(user);
+        arrives.insert(user->user_begin(), user->user_end());
       }
+    }
+    for (Operation *wait : waits) {
+      Location loc = wait->getLoc();
+      rewriter.setInsertionPoint(wait);
+      emulation.runtime->call(
+          rewriter, loc, "gpucg_emu_mbarrier_wait",
+          {adaptor.getBarriers(), toI64(rewriter, loc, adaptor.getMbarId()),
+           rewriter.getRemappedValue(
+               cast<NVVM::MBarrierTryWaitOp>(wait).getStateOrPhase()),
+           emulation.runtime->site(rewriter, wait)});
+      rewriter.replaceOp(wait, arith::ConstantIntOp::create(rewriter, loc,
+                                                            /*value=*/1,
+                                                            /*width=*/1));
     }
     for (Operation *arrive : arrives) {
       Location loc = arrive->getLoc();
@@ -1635,6 +1685,8 @@ static LogicalResult checkHopperOp(Operation *op) {
   if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op))
     if (isSharedClusterPointer(arrive.getAddr().getType()))
       return checkRemoteArrive(arrive);
+  if (auto wait = dyn_cast<NVVM::MBarrierTryWaitOp>(op))
+    return checkClusterWait(wait);
   // The runtime's tensor maps are made on the host, where
   // rewriteHostTensorMaps replaced nvgpu.tma.create.descriptor (whose
   // memref has whole-byte elements).
@@ -1753,9 +1805,12 @@ static LogicalResult convertTypedOps(func::FuncOp body,
             nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
             nvgpu::WarpgroupMmaStoreOp>(op))
       runtime.createSite(op);
-    // Remote arrivals (RemoteArrivePattern); the others are refused.
+    // Remote arrivals and cluster-scope waits (MbarrierAddressPattern); the
+    // others are refused.
     if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op);
         arrive && isSharedClusterPointer(arrive.getAddr().getType()))
+      runtime.createSite(op);
+    if (isa<NVVM::MBarrierTryWaitOp>(op))
       runtime.createSite(op);
   });
 
@@ -1815,8 +1870,8 @@ static LogicalResult convertTypedOps(func::FuncOp body,
            MBarrierArriveExpectTxPattern, MBarrierTryWaitParityPattern,
            TmaAsyncLoadPattern, WarpgroupDescriptorPattern,
            WarpgroupInitAccumulatorPattern, WarpgroupMmaPattern,
-           WarpgroupMmaStorePattern, RemoteArrivePattern>(converter, ctx,
-                                                          emulation);
+           WarpgroupMmaStorePattern, MbarrierAddressPattern>(converter, ctx,
+                                                             emulation);
   patterns.add<WmmaConstantPattern, WmmaElementwisePattern>(converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

@@ -1123,18 +1123,22 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         b, loc, group, parity,
         arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
   };
-  // One arrival on peer barrier `stage` of the cluster's workgroup of rank
-  // `rank` (an i32; possibly this one): its address in this workgroup's
-  // shared memory, mapped to that workgroup's (mapa), and an arrive at
-  // cluster scope (nvgpu has no remote arrive).
-  auto arriveOnPeer = [&](OpBuilder &b, Value stage, Value rank) {
+  // The address of peer barrier `stage` in this workgroup's shared memory.
+  auto getPeerBarrierPointer = [&](OpBuilder &b, Value stage) -> Value {
     Value local = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
                                                peerBarriers, stage);
-    Value pointer = LLVM::IntToPtrOp::create(
+    return LLVM::IntToPtrOp::create(
         b, loc,
         LLVM::LLVMPointerType::get(
             ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
         local);
+  };
+  // One arrival on peer barrier `stage` of the cluster's workgroup of rank
+  // `rank` (an i32; possibly this one): its address mapped to that
+  // workgroup's shared memory (mapa), and an arrive at cluster scope
+  // (nvgpu has no remote arrive).
+  auto arriveOnPeer = [&](OpBuilder &b, Value stage, Value rank) {
+    Value pointer = getPeerBarrierPointer(b, stage);
     Value remote = NVVM::MapaOp::create(
         b, loc,
         LLVM::LLVMPointerType::get(
@@ -1142,6 +1146,32 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
         pointer, rank);
     NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
                                    NVVM::MemScopeKind::CLUSTER);
+  };
+  // Waits until peer barrier `stage` has completed phase `phase`, acquiring
+  // at cluster scope: the arrivals are the peers' releases at cluster
+  // scope, and the PTX memory model orders a release and an acquire only
+  // when each one's scope includes the other's thread (nvgpu's wait is
+  // CTA-scoped). try_wait gives up after a system-defined time: retry.
+  auto waitForPeers = [&](OpBuilder &b, Value stage, Value phase) {
+    Value pointer = getPeerBarrierPointer(b, stage);
+    Value parity = arith::TruncIOp::create(
+        b, loc, b.getI32Type(),
+        arith::AndIOp::create(
+            b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), phase),
+            arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1)));
+    scf::WhileOp::create(
+        b, loc, TypeRange{}, ValueRange{},
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          Value done = NVVM::MBarrierTryWaitOp::create(
+              b, loc, b.getI1Type(), pointer, parity, /*ticks=*/Value(),
+              NVVM::MemScopeKind::CLUSTER);
+          Value notDone = arith::XOrIOp::create(
+              b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+          scf::ConditionOp::create(b, loc, notDone, ValueRange{});
+        },
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          scf::YieldOp::create(b, loc);
+        });
   };
   // Accumulators are 64 rows each: MLIR 22's lowering of
   // warpgroup.mma.store places the second 64-row block of a taller one
@@ -1652,7 +1682,7 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
                           if (place) {
                             for (Value peer : place->peers)
                               arriveOnPeer(b, stage, peer);
-                            waitForPhase(b, peerBarriers, stage, lastRound);
+                            waitForPeers(b, stage, lastRound);
                           }
                           scf::YieldOp::create(b, loc);
                         });

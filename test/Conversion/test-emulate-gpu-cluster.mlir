@@ -224,3 +224,52 @@ func.func @remote_arrive(%rank: i32) {
   }
   return
 }
+
+// -----
+
+/// A cluster-scope wait on a barrier's address (the wgmma producer's wait
+/// on its peer barrier, which its peers' remote arrivals release at
+/// cluster scope), beside a remote arrival on the same address: a blocking
+/// wait with the group, the index and the parity, whose result is true, so
+/// that the kernel's retry loop ends at once; the address chain goes.
+// CHECK-LABEL: func.func private @cluster_wait_emulated_thread_0
+// CHECK-SAME:    (%[[RANK:.+]]: i32, %[[PARITY:.+]]: i32)
+// CHECK-NOT:     nvgpu.
+// CHECK-NOT:     llvm.inttoptr
+// CHECK-NOT:     nvvm.
+// CHECK:         %[[GROUP:.+]] = call @gpucg_emu_mbarrier_group(%c2_i64
+// CHECK:         call @gpucg_emu_mbarrier_arrive_cluster(%[[GROUP]], %{{.+}}, %[[RANK]], %{{.+}})
+// CHECK:         scf.while : () -> () {
+// CHECK:           %[[INDEX:.+]] = arith.index_cast %c1 : index to i64
+// CHECK:           %[[SITE:.+]] = llvm.mlir.addressof @[[WAIT:.+]] : !llvm.ptr
+// CHECK:           call @gpucg_emu_mbarrier_wait(%[[GROUP]], %[[INDEX]], %[[PARITY]], %[[SITE]]) : (i64, i64, i32, !llvm.ptr) -> ()
+// CHECK:           %[[DONE:.+]] = arith.constant true
+// CHECK:           %[[NOT:.+]] = arith.xori %[[DONE]], %{{.+}} : i1
+// CHECK:           scf.condition(%[[NOT]])
+// CHECK-NOT:     nvvm.mbarrier.try_wait
+// CHECK:         return
+// CHECK:       llvm.mlir.global internal constant @[[WAIT]]("{{.*}}test-emulate-gpu-cluster.mlir:{{[0-9]+}}:{{[0-9]+}}: nvvm.mbarrier.try_wait\00")
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @cluster_wait(%rank: i32, %parity: i32) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %true = arith.constant true
+  gpu.launch clusters(%cx, %cy, %cz) in (%scx = %c2, %scy = %c1, %scz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    nvvm.mbarrier.arrive %rp {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    scf.while : () -> () {
+      %done = nvvm.mbarrier.try_wait %ptr, %parity {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32 -> i1
+      %again = arith.xori %done, %true : i1
+      scf.condition(%again)
+    } do {
+      scf.yield
+    }
+    gpu.terminator
+  }
+  return
+}

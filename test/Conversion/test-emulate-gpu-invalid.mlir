@@ -419,16 +419,18 @@ func.func @barrier_reduction() {
 
 // -----
 
-// Remote arrivals: the emulator models the chain nvgpu.mbarrier.get ->
-// llvm.inttoptr -> nvvm.mapa -> nvvm.mbarrier.arrive {scope = cluster};
-// an mbarrier's address used otherwise is refused.
+// Remote arrivals and cluster-scope waits: the emulator models the chains
+// nvgpu.mbarrier.get -> llvm.inttoptr -> nvvm.mapa -> nvvm.mbarrier.arrive
+// {scope = cluster} and nvgpu.mbarrier.get -> llvm.inttoptr ->
+// nvvm.mbarrier.try_wait {scope = cluster} on a parity; an mbarrier's
+// address used otherwise is refused.
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 func.func @mbarrier_get_stored(%out: memref<i32>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %bars = nvgpu.mbarrier.create -> !barriers
-    // expected-error @below {{gives an address that 'memref.store' uses; the emulator models a remote arrival as nvgpu.mbarrier.get -> llvm.inttoptr (to !llvm.ptr<3>) -> nvvm.mapa (to !llvm.ptr<7>) -> nvvm.mbarrier.arrive {scope = #nvvm.mem_scope<cluster>} (one arrival: no count, not relaxed)}}
+    // expected-error @below {{gives an address that 'memref.store' uses; the emulator models an mbarrier's address in a remote arrival, nvgpu.mbarrier.get -> llvm.inttoptr (to !llvm.ptr<3>) -> nvvm.mapa (to !llvm.ptr<7>) -> nvvm.mbarrier.arrive {scope = #nvvm.mem_scope<cluster>} (one arrival: no count, not relaxed), and in a cluster-scope wait, nvgpu.mbarrier.get -> llvm.inttoptr (to !llvm.ptr<3>) -> nvvm.mbarrier.try_wait on an i32 phase parity {scope = #nvvm.mem_scope<cluster>} (no ticks, not relaxed)}}
     %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
     memref.store %p, %out[] : memref<i32>
     gpu.terminator
@@ -444,7 +446,7 @@ func.func @mbarrier_get_loaded(%out: memref<i64>) {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %bars = nvgpu.mbarrier.create -> !barriers
-    // expected-error @below {{gives an address that 'llvm.load' uses (through llvm.inttoptr); the emulator models a remote arrival as}}
+    // expected-error @below {{gives an address that 'llvm.load' uses (through llvm.inttoptr); the emulator models an mbarrier's address in a remote arrival,}}
     %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
     %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
     %v = llvm.load %ptr : !llvm.ptr<3> -> i64
@@ -463,7 +465,7 @@ func.func @mapa_not_mbarrier(%address: i32, %rank: i32) {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %ptr = llvm.inttoptr %address : i32 to !llvm.ptr<3>
-    // expected-error @below {{'nvvm.mapa' op maps an address that no nvgpu.mbarrier.get gives (through llvm.inttoptr); the emulator models a remote arrival as}}
+    // expected-error @below {{'nvvm.mapa' op maps an address that no nvgpu.mbarrier.get gives (through llvm.inttoptr); the emulator models an mbarrier's address in a remote arrival,}}
     %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
     nvvm.mbarrier.arrive %rp {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
     gpu.terminator
@@ -481,7 +483,7 @@ func.func @mapa_generic(%rank: i32) {
     %bars = nvgpu.mbarrier.create -> !barriers
     %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
     %ptr = llvm.inttoptr %p : i32 to !llvm.ptr
-    // expected-error @below {{'nvvm.mapa' op maps to a generic address; the emulator models a remote arrival as}}
+    // expected-error @below {{'nvvm.mapa' op maps to a generic address; the emulator models an mbarrier's address in a remote arrival,}}
     %rp = nvvm.mapa %ptr, %rank : !llvm.ptr -> !llvm.ptr
     gpu.terminator
   }
@@ -498,7 +500,7 @@ func.func @mapa_loaded(%rank: i32, %out: memref<i64>) {
     %bars = nvgpu.mbarrier.create -> !barriers
     %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
     %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
-    // expected-error @below {{'nvvm.mapa' op gives an address that 'llvm.load' uses; the emulator models a remote arrival as}}
+    // expected-error @below {{'nvvm.mapa' op gives an address that 'llvm.load' uses; the emulator models an mbarrier's address in a remote arrival,}}
     %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
     %v = llvm.load %rp : !llvm.ptr<7> -> i64
     memref.store %v, %out[] : memref<i64>
@@ -513,7 +515,7 @@ func.func @remote_arrive_not_mapped(%rp: !llvm.ptr<7>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    // expected-error @below {{'nvvm.mbarrier.arrive' op arrives at a shared::cluster address that no nvvm.mapa of an nvgpu.mbarrier.get's address gives; the emulator models a remote arrival as}}
+    // expected-error @below {{'nvvm.mbarrier.arrive' op arrives at a shared::cluster address that no nvvm.mapa of an nvgpu.mbarrier.get's address gives; the emulator models an mbarrier's address in a remote arrival,}}
     nvvm.mbarrier.arrive %rp {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
     gpu.terminator
   }
@@ -531,7 +533,7 @@ func.func @remote_arrive_count(%rank: i32, %n: i32) {
     %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
     %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
     %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
-    // expected-error @below {{'nvvm.mbarrier.arrive' op arrives with a count; the emulator models a remote arrival as}}
+    // expected-error @below {{'nvvm.mbarrier.arrive' op arrives with a count; the emulator models an mbarrier's address in a remote arrival,}}
     nvvm.mbarrier.arrive %rp, %n {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
     gpu.terminator
   }
@@ -549,7 +551,7 @@ func.func @remote_arrive_cta_scope(%rank: i32) {
     %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
     %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
     %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
-    // expected-error @below {{'nvvm.mbarrier.arrive' op has scope 'cta'; the emulator models a remote arrival as}}
+    // expected-error @below {{'nvvm.mbarrier.arrive' op has scope 'cta'; the emulator models an mbarrier's address in a remote arrival,}}
     nvvm.mbarrier.arrive %rp : !llvm.ptr<7>
     gpu.terminator
   }
@@ -567,8 +569,103 @@ func.func @remote_arrive_relaxed(%rank: i32) {
     %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
     %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
     %rp = nvvm.mapa %ptr, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
-    // expected-error @below {{'nvvm.mbarrier.arrive' op is relaxed; the emulator models a remote arrival as}}
+    // expected-error @below {{'nvvm.mbarrier.arrive' op is relaxed; the emulator models an mbarrier's address in a remote arrival,}}
     nvvm.mbarrier.arrive %rp {scope = #nvvm.mem_scope<cluster>, relaxed = true} : !llvm.ptr<7>
+    gpu.terminator
+  }
+  return
+}
+
+// A cluster-scope wait at an address that is not an mbarrier's.
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @cluster_wait_not_mbarrier(%ptr0: !llvm.ptr<3>, %parity: i32, %state: i64, %ticks: i32, %out: memref<i1>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    // expected-error @below {{'nvvm.mbarrier.try_wait' op waits at an address that no nvgpu.mbarrier.get gives (through llvm.inttoptr); the emulator models an mbarrier's address in a remote arrival,}}
+    %done = nvvm.mbarrier.try_wait %ptr0, %parity {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32 -> i1
+    memref.store %done, %out[] : memref<i1>
+    gpu.terminator
+  }
+  return
+}
+
+// A wait on a state (i64), not a phase parity.
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @cluster_wait_state(%ptr0: !llvm.ptr<3>, %parity: i32, %state: i64, %ticks: i32, %out: memref<i1>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    // expected-error @below {{'nvvm.mbarrier.try_wait' op waits on a state, not a phase parity; the emulator models an mbarrier's address in a remote arrival,}}
+    %done = nvvm.mbarrier.try_wait %ptr, %state {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i64 -> i1
+    memref.store %done, %out[] : memref<i1>
+    gpu.terminator
+  }
+  return
+}
+
+// A wait with a time limit.
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @cluster_wait_ticks(%ptr0: !llvm.ptr<3>, %parity: i32, %state: i64, %ticks: i32, %out: memref<i1>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    // expected-error @below {{'nvvm.mbarrier.try_wait' op has a time limit; the emulator models an mbarrier's address in a remote arrival,}}
+    %done = nvvm.mbarrier.try_wait %ptr, %parity, %ticks {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32, i32 -> i1
+    memref.store %done, %out[] : memref<i1>
+    gpu.terminator
+  }
+  return
+}
+
+// A wait at CTA scope (nvgpu.mbarrier.try_wait.parity is the modelled one).
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @cluster_wait_cta(%ptr0: !llvm.ptr<3>, %parity: i32, %state: i64, %ticks: i32, %out: memref<i1>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    // expected-error @below {{'nvvm.mbarrier.try_wait' op has scope 'cta'; the emulator models an mbarrier's address in a remote arrival,}}
+    %done = nvvm.mbarrier.try_wait %ptr, %parity : !llvm.ptr<3>, i32 -> i1
+    memref.store %done, %out[] : memref<i1>
+    gpu.terminator
+  }
+  return
+}
+
+// A relaxed wait.
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+func.func @cluster_wait_relaxed(%ptr0: !llvm.ptr<3>, %parity: i32, %state: i64, %ticks: i32, %out: memref<i1>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %bars = nvgpu.mbarrier.create -> !barriers
+    %p = nvgpu.mbarrier.get %bars[%c1] : !barriers -> i32
+    %ptr = llvm.inttoptr %p : i32 to !llvm.ptr<3>
+    // expected-error @below {{'nvvm.mbarrier.try_wait' op is relaxed; the emulator models an mbarrier's address in a remote arrival,}}
+    %done = nvvm.mbarrier.try_wait %ptr, %parity {scope = #nvvm.mem_scope<cluster>, relaxed = true} : !llvm.ptr<3>, i32 -> i1
+    memref.store %done, %out[] : memref<i1>
     gpu.terminator
   }
   return

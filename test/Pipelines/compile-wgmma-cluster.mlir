@@ -29,6 +29,7 @@
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // PTX: mapa.shared::cluster.u64
 // PTX: mbarrier.arrive.release.cluster.shared::cluster.b64 _,
+// PTX: mbarrier.try_wait.parity.acquire.cluster.shared.b64
 
 // PLAIN-NOT: reqnctapercluster
 // PLAIN-NOT: multicast
@@ -55,8 +56,8 @@
 
 // SASS: UCGABAR_ARV
 // SASS: UCGABAR_WAIT
-// SASS: UTMALDG.2D.MULTICAST
-// SASS: SYNCS.ARRIVE.TRANS64.RED
+// SASS-DAG: UTMALDG.2D.MULTICAST
+// SASS-DAG: SYNCS.ARRIVE.TRANS64.RED
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @matmul(%a: tensor<1024x512xf16>, %b: tensor<512x1024xf16>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {

@@ -13,7 +13,9 @@
 // warpgroup descriptors keep the 128x64 maps. Before refilling a stage the
 // producer arrives on the peer barrier (3 arrivals: its row and the other
 // of its column) of each of its 3 peers, remotely (mapa), and waits on its
-// own. A cluster barrier follows the barriers' initialisation.
+// own at cluster scope (the arrivals are releases at cluster scope), retrying
+// try_wait until it succeeds. A cluster barrier follows the barriers'
+// initialisation.
 // CHECK-LABEL: func.func @linear
 // CHECK-DAG: %[[AMAP:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%c128, %c64] : memref<*xbf16> -> <tensor = memref<128x64xbf16
 // CHECK-DAG: %[[ASLICE:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%c64, %c64] : memref<*xbf16> -> <tensor = memref<64x64xbf16
@@ -39,7 +41,12 @@
 // CHECK: scf.for %[[K:.+]] = %c0 to %c4 step %c1 {
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
 // CHECK-COUNT-3: nvvm.mbarrier.arrive %{{.+}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
-// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[PEER]]
+// CHECK-NEXT: %[[PEERADDR:.+]] = nvgpu.mbarrier.get %[[PEER]][%{{.+}}] : {{.+}} -> i32
+// CHECK-NEXT: %[[PEERPTR:.+]] = llvm.inttoptr %[[PEERADDR]] : i32 to !llvm.ptr<3>
+// CHECK: scf.while : () -> () {
+// CHECK-NEXT: %[[DONE:.+]] = nvvm.mbarrier.try_wait %[[PEERPTR]], %{{.+}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<3>, i32 -> i1
+// CHECK-NEXT: %[[AGAIN:.+]] = arith.xori %[[DONE]], %true : i1
+// CHECK-NEXT: scf.condition(%[[AGAIN]])
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.+}}], %c32768
 // CHECK: %[[AROW:.+]] = arith.muli %[[N]], %c64
 // CHECK: %[[ABYTES:.+]] = arith.muli %[[N]], %c8192

@@ -67,7 +67,7 @@
 // Mutations of the 2 x 2 kernels (the first kernel's), each caught:
 // the producer's wait on its peer barrier removed (it refills a stage its
 // peers' consumers may still read): wrong numbers.
-// RUN: %mutate drop-mbarrier-wait 3 < %t.mlir > %t.m0.mlir
+// RUN: %mutate pass-cluster-wait 1 < %t.mlir > %t.m0.mlir
 // RUN: gpucg-opt %t.m0.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.m0.emu.mlir
 // RUN: %mlir_runner_emulated %t.m0.emu.mlir | %strip_address > %t.m0
 // RUN: not diff -q %t.ref %t.m0

@@ -30,6 +30,10 @@ Mutations (N counts matches from 1, in print order):
                      delete the N-th nvvm.mbarrier.arrive on a
                      shared::cluster pointer (an arrival on another
                      workgroup's mbarrier)
+  pass-cluster-wait N
+                     let the N-th nvvm.mbarrier.try_wait (a wait on an
+                     mbarrier at cluster scope, retried until it succeeds)
+                     succeed at once: its result becomes true
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -71,6 +75,10 @@ def main():
         del lines[nth_line(lines, r"\bnvvm\.cluster\.wait\b", n)]
     elif mutation == "drop-remote-arrive":
         del lines[nth_line(lines, r"\bnvvm\.mbarrier\.arrive\b.*!llvm\.ptr<7>", n)]
+    elif mutation == "pass-cluster-wait":
+        index = nth_line(lines, r"= nvvm\.mbarrier\.try_wait\b", n)
+        lines[index] = re.sub(r"= nvvm\.mbarrier\.try_wait\b.*",
+                              "= arith.constant true", lines[index])
     elif mutation == "drop-wgmma-wait":
         del lines[nth_line(lines, r"\bnvvm\.wgmma\.wait\.group\.sync\.aligned\b", n)]
     elif mutation == "deepen-wgmma":
