@@ -3,7 +3,7 @@
 # passes, pipelines, options and defaults (gpucg.passes(), pipelines()),
 # and checks every path the docs cite and every relative link.
 #
-# RUN: %gpucg_python %S/../../scripts/check-docs.py %S/../.. | FileCheck %s
+# RUN: %sanitizer_preload %gpucg_python %S/../../scripts/check-docs.py %S/../.. | FileCheck %s
 # CHECK: check-docs: {{[0-9]+}} passes and pipelines ({{[0-9]+}} options), {{[0-9]+}} cited paths, {{[0-9]+}} links: 0 problems
 #
 # A copy of the docs with one mistake of each kind: an option left out of
@@ -18,7 +18,7 @@
 # RUN:   -e '/^| .gpucg-compile. (pipeline)/s/Pipelines.md#gpucg-compile)/Pipelines.md#gpucg-compiler)/' %t/README.md
 # RUN: sed -i -e 's/^| .group-size. | .0. |/| `group-size` | `2` |/' %t/docs/passes/reorder-workgroups.md
 # RUN: sed -i -e 's/wgmma-persistent-invalid.mlir/wgmma-persistant-invalid.mlir/' %t/docs/passes/lower-matmul-to-wgmma.md
-# RUN: not %gpucg_python %S/../../scripts/check-docs.py --docs-root %t %S/../.. > %t/report
+# RUN: not %sanitizer_preload %gpucg_python %S/../../scripts/check-docs.py --docs-root %t %S/../.. > %t/report
 # RUN: FileCheck %s --check-prefix=BAD < %t/report
 # BAD-DAG: README.md:{{[0-9]+}}: options column: gpucg-lower-workgroup's option 'wgmma-cluster-n' is not listed
 # BAD-DAG: README.md:1: the pass table has no row for pass gpucg-strip-attributes
