@@ -22,6 +22,12 @@
 #    {a,b} alternatives expanded) exists under ROOT.
 # 5. Every relative link [text](path#anchor) reaches a file, and the anchor
 #    a heading of that file.
+# 6. docs/Python.md's `gpucg.compile(...)` signature is the function's
+#    (names, order, defaults).
+# 7. Every gpucg-compile option but output-dir (the C API hands binaries to
+#    a callback) is a field of include/gpucg-c/Compile.h's
+#    MlirGpucgCompileOptions under ROOT, in camelCase, and docs/CAPI.md
+#    names it.
 #
 # Prints one line per problem (file:line: what), then a summary line. Exit
 # status: 0 no problem, 1 problems, 2 the gpucg package cannot be loaded.
@@ -291,6 +297,74 @@ def check_links(report):
     return count
 
 
+def line_of(text, offset):
+    return text.count("\n", 0, offset) + 1
+
+
+def check_python_signature(report):
+    import ast
+    import inspect
+    import gpucg
+    path = os.path.join(report.docs_root, "docs", "Python.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    match = re.search(r"`gpucg\.compile\((.*?)\)`", text, re.S)
+    if not match:
+        report.add(path, 1, "no `gpucg.compile(...)` signature")
+        return
+    line = line_of(text, match.start())
+    try:
+        written = ast.parse(f"def f({match.group(1)}): pass").body[0].args
+    except SyntaxError as error:
+        report.add(path, line, f"the gpucg.compile signature does not parse "
+                   f"as Python: {error.msg}")
+        return
+    positional = written.posonlyargs + written.args
+    defaults = [None] * (len(positional) - len(written.defaults)) + list(
+        written.defaults)
+    documented = list(zip(positional, defaults)) + list(
+        zip(written.kwonlyargs, written.kw_defaults))
+    documented = [(a.arg, None if d is None else ast.literal_eval(d))
+                  for a, d in documented]
+    actual = [(p.name, None if p.default is inspect.Parameter.empty else
+               p.default)
+              for p in inspect.signature(gpucg.compile).parameters.values()]
+    if [n for n, _ in documented] != [n for n, _ in actual]:
+        report.add(path, line, "the gpucg.compile signature's parameters are "
+                   f"{', '.join(n for n, _ in documented)}; the function's: "
+                   f"{', '.join(n for n, _ in actual)}")
+        return
+    for (name, written_default), (_, default) in zip(documented, actual):
+        if written_default != default:
+            report.add(path, line, f"gpucg.compile's '{name}' defaults to "
+                       f"{default!r}, not {written_default!r}")
+
+
+def check_capi_options(report, by_name):
+    header = os.path.join(report.root, "include", "gpucg-c", "Compile.h")
+    with open(header, encoding="utf-8") as f:
+        text = f.read()
+    struct = re.search(
+        r"typedef struct MlirGpucgCompileOptions \{(.*?)\} "
+        r"MlirGpucgCompileOptions;", text, re.S)
+    body = re.sub(r"//[^\n]*", "", struct.group(1)) if struct else ""
+    fields = set(re.findall(r"(\w+);", body))
+    page = os.path.join(report.docs_root, "docs", "CAPI.md")
+    with open(page, encoding="utf-8") as f:
+        documented = f.read()
+    for option in by_name["gpucg-compile"].options:
+        if option.name == "output-dir":
+            continue
+        field = re.sub(r"-(\w)", lambda m: m.group(1).upper(), option.name)
+        if field not in fields:
+            report.add(header, line_of(text, struct.start() if struct else 0),
+                       f"MlirGpucgCompileOptions has no field '{field}' for "
+                       f"gpucg-compile's option '{option.name}'")
+        elif f"`{field}`" not in documented:
+            report.add(page, 1, f"does not name MlirGpucgCompileOptions's "
+                       f"'{field}' (gpucg-compile's '{option.name}')")
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Check README.md and docs/ against the registered "
@@ -317,6 +391,8 @@ def main():
     check_pipelines_page(report, by_name)
     paths = check_cited_paths(report)
     links = check_links(report)
+    check_python_signature(report)
+    check_capi_options(report, by_name)
     for problem in report.problems:
         print(problem)
     options = sum(len(e.options) for e in entries)
