@@ -1513,6 +1513,20 @@ static nvgpu::MBarrierGetOp getMappedMbarrier(NVVM::MapaOp mapa) {
   return getMbarrierOfPointer(mapa.getA());
 }
 
+/// The ordering both chains' last op must have: at cluster scope (the other
+/// workgroups of the cluster take part), not relaxed.
+template <typename NVVMOp>
+static LogicalResult
+checkClusterOrdering(NVVMOp op,
+                     function_ref<LogicalResult(const Twine &)> fail) {
+  if (op.getScope() != NVVM::MemScopeKind::CLUSTER)
+    return fail("has scope '" + NVVM::stringifyMemScopeKind(op.getScope()) +
+                "'");
+  if (op.getRelaxed())
+    return fail("is relaxed");
+  return success();
+}
+
 /// An nvvm.mbarrier.arrive on a shared::cluster pointer: the end of the
 /// chain that becomes gpucg_emu_mbarrier_arrive_cluster.
 static LogicalResult checkRemoteArrive(NVVM::MBarrierArriveOp arrive) {
@@ -1525,12 +1539,7 @@ static LogicalResult checkRemoteArrive(NVVM::MBarrierArriveOp arrive) {
                 "an nvgpu.mbarrier.get's address gives");
   if (arrive.getCount())
     return fail("arrives with a count");
-  if (arrive.getScope() != NVVM::MemScopeKind::CLUSTER)
-    return fail("has scope '" + NVVM::stringifyMemScopeKind(arrive.getScope()) +
-                "'");
-  if (arrive.getRelaxed())
-    return fail("is relaxed");
-  return success();
+  return checkClusterOrdering(arrive, fail);
 }
 
 /// An nvvm.mbarrier.try_wait: the end of the chain that becomes a blocking
@@ -1546,12 +1555,7 @@ static LogicalResult checkClusterWait(NVVM::MBarrierTryWaitOp wait) {
     return fail("waits on a state, not a phase parity");
   if (wait.getTicks())
     return fail("has a time limit");
-  if (wait.getScope() != NVVM::MemScopeKind::CLUSTER)
-    return fail("has scope '" + NVVM::stringifyMemScopeKind(wait.getScope()) +
-                "'");
-  if (wait.getRelaxed())
-    return fail("is relaxed");
-  return success();
+  return checkClusterOrdering(wait, fail);
 }
 
 /// An nvvm.mapa: the middle of the chain, mapping an nvgpu.mbarrier.get's
