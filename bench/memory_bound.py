@@ -16,13 +16,17 @@ The two halves run on different machines in this project (MLIR here, the GPU
 there), like bench/run.sh:
 
     bench/memory_bound.py --compile-only OUT [--chip sm_90] [--filter RE]
-    bench/memory_bound.py --run-only OUT [--repeat 20]
+    bench/memory_bound.py --run-only OUT [--repeat 20] [--deadline S]
+    bench/memory_bound.py --run-only OUT --dry-run     # no GPU
 
 --compile-only writes OUT/kernels/<case>/ (the cubin or PTX and the .abi
 file), OUT/src/<case>.mlir and OUT/manifest.json. --run-only needs the gpucg
 Python package (python/ on PYTHONPATH), libgpucg_cuda_runtime.so
 ($GPUCG_RUNTIME_LIB) and PyTorch with CUDA; it writes OUT/results/memory.csv
 and memory.md. Without a usable GPU it says why and exits with status 77.
+--deadline S starts no case after S seconds (the rest are listed as not
+run). --dry-run needs no GPU: it checks that every case's .abi file parses
+and names a binary that is there, and writes the tables without numbers.
 """
 
 import argparse
@@ -31,6 +35,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import asdict, dataclass
 
 from compile_kernels import find_gpucg_opt
@@ -357,13 +362,85 @@ def run_case(torch, gpucg, out, entry, repeat):
     return correct, milliseconds
 
 
-def run_cases(out, repeat):
+def read_manifest(out):
+    """OUT/manifest.json, or None after printing why not."""
     try:
         with open(os.path.join(out, "manifest.json")) as f:
-            manifest = json.load(f)
+            return json.load(f)
     except (OSError, ValueError) as error:
         print(f"memory_bound.py: cannot read {out}/manifest.json: {error}",
               file=sys.stderr)
+        return None
+
+
+def entry_case(entry):
+    return Case(**{k: entry[k] for k in ("name", "kind", "rows", "cols",
+                                         "dtype", "out_dtype")},
+                deterministic=entry.get("deterministic", False))
+
+
+def write_results(out, device, chip, copy, rows):
+    """OUT/results/memory.csv and memory.md; `copy` None in a dry run."""
+    results = os.path.join(out, "results")
+    os.makedirs(results, exist_ok=True)
+    number = lambda value, form: "" if value is None else format(value, form)  # noqa: E731
+    with open(os.path.join(results, "memory.csv"), "w") as f:
+        f.write("case,pipeline,ms,gb_per_s,fraction_of_copy,correct\n")
+        for row in rows:
+            f.write(f"{row[0]},{row[1]},{number(row[2], '.5f')},"
+                    f"{number(row[3], '.2f')},{number(row[4], '.3f')},"
+                    f"{row[5]}\n")
+    with open(os.path.join(results, "memory.md"), "w") as f:
+        bandwidth = (f"{copy:.0f} GB/s (1 GiB, read + write)" if copy
+                     else "not measured")
+        f.write(f"{device}, chip {chip}; device-to-device copy "
+                f"{bandwidth}\n\n")
+        f.write("| case | pipeline | ms | GB/s | of copy | correct |\n")
+        f.write("| --- | --- | ---: | ---: | ---: | --- |\n")
+        for row in rows:
+            f.write(f"| {row[0]} | {row[1]} | {number(row[2], '.4f') or '-'} "
+                    f"| {number(row[3], '.0f') or '-'} | "
+                    f"{number(row[4], '.2f') or '-'} | {row[5]} |\n")
+    return results
+
+
+def dry_run_cases(out):
+    """What --run-only would run, checked without a GPU."""
+    manifest = read_manifest(out)
+    if manifest is None:
+        return 2
+    try:
+        from gpucg import abi
+    except ImportError as error:
+        print(f"memory_bound.py: the gpucg package does not load ({error}); "
+              "put python/ on PYTHONPATH", file=sys.stderr)
+        return 2
+    rows, failures = [], 0
+    for entry in manifest["cases"]:
+        path = os.path.join(out, entry["abi"])
+        try:
+            kernel = abi.read(path)
+            binary = os.path.join(os.path.dirname(path), kernel.binary)
+            problem = None if os.path.exists(binary) else f"no binary {binary}"
+        except (OSError, ValueError) as error:
+            problem = str(error)
+        failures += problem is not None
+        status = "dry-run" if problem is None else "ERROR"
+        rows.append((entry["name"], entry["pipeline"], None, None, None,
+                     status))
+        print(f"{entry['name']}: {entry['pipeline']}, {status}"
+              + (f": {problem}" if problem else ""))
+    results = write_results(out, "no GPU (--dry-run: nothing measured)",
+                            manifest["chip"], None, rows)
+    print(f"memory_bound.py: --dry-run: {len(rows)} cases, {failures} "
+          f"unusable; results: {results}")
+    return 1 if failures else 0
+
+
+def run_cases(out, repeat, deadline=0.0):
+    start = time.monotonic()
+    manifest = read_manifest(out)
+    if manifest is None:
         return 2
     try:
         import gpucg
@@ -381,13 +458,12 @@ def run_cases(out, repeat):
         return no_gpu("torch.cuda.is_available() is false")
 
     copy = copy_bandwidth(torch, repeat)
-    results = os.path.join(out, "results")
-    os.makedirs(results, exist_ok=True)
-    rows, failures = [], 0
+    rows, failures, not_run = [], 0, []
     for entry in manifest["cases"]:
-        case = Case(**{k: entry[k] for k in ("name", "kind", "rows", "cols",
-                                             "dtype", "out_dtype")},
-                    deterministic=entry.get("deterministic", False))
+        if deadline and time.monotonic() - start >= deadline:
+            not_run.append(entry["name"])
+            continue
+        case = entry_case(entry)
         correct, ms = run_case(torch, gpucg, out, entry, repeat)
         gbs = case.bytes_moved() / (ms / 1000.0) / 1e9
         failures += not correct
@@ -395,22 +471,15 @@ def run_cases(out, repeat):
                      "yes" if correct else "NO"))
         print(f"{case.name}: {entry['pipeline']}, {ms:.4f} ms, {gbs:.1f} GB/s "
               f"({gbs / copy:.2f} of copy), correct: {rows[-1][-1]}")
-    device = torch.cuda.get_device_name()
-    with open(os.path.join(results, "memory.csv"), "w") as f:
-        f.write("case,pipeline,ms,gb_per_s,fraction_of_copy,correct\n")
-        for row in rows:
-            f.write(f"{row[0]},{row[1]},{row[2]:.5f},{row[3]:.2f},"
-                    f"{row[4]:.3f},{row[5]}\n")
-    with open(os.path.join(results, "memory.md"), "w") as f:
-        f.write(f"{device}, chip {manifest['chip']}; device-to-device copy "
-                f"{copy:.0f} GB/s (1 GiB, read + write)\n\n")
-        f.write("| case | pipeline | ms | GB/s | of copy | correct |\n")
-        f.write("| --- | --- | ---: | ---: | ---: | --- |\n")
-        for row in rows:
-            f.write(f"| {row[0]} | {row[1]} | {row[2]:.4f} | {row[3]:.0f} | "
-                    f"{row[4]:.2f} | {row[5]} |\n")
+    results = write_results(out, torch.cuda.get_device_name(),
+                            manifest["chip"], copy, rows)
+    note = ""
+    if not_run:
+        print(f"memory_bound.py: the deadline ({deadline:g} s) has passed: "
+              f"no case from {not_run[0]} on is run")
+        note = f", {len(not_run)} not run (deadline)"
     print(f"memory_bound.py: copy {copy:.0f} GB/s; {len(rows)} cases, "
-          f"{failures} wrong; results: {results}")
+          f"{failures} wrong{note}; results: {results}")
     return 1 if failures else 0
 
 
@@ -428,7 +497,15 @@ def main(argv=None):
     parser.add_argument("--filter", default="",
                         help="only cases whose name matches this regex")
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--deadline", type=float, default=0,
+                        help="--run-only: start no case after this many "
+                        "seconds")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="--run-only without a GPU: check the kernels, "
+                        "write the tables without numbers")
     args = parser.parse_args(argv)
+    if args.dry_run and not args.run_only:
+        parser.error("--dry-run goes with --run-only")
     cases = [c for c in all_cases() if re.search(args.filter, c.name)]
     if args.list:
         for case in cases:
@@ -437,7 +514,9 @@ def main(argv=None):
         return 0
     if args.compile_only:
         return compile_cases(cases, args.compile_only, args.chip, args.format)
-    return run_cases(args.run_only, args.repeat)
+    if args.dry_run:
+        return dry_run_cases(args.run_only)
+    return run_cases(args.run_only, args.repeat, args.deadline)
 
 
 if __name__ == "__main__":

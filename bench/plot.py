@@ -7,7 +7,8 @@ Reads gpucg-bench's CSV (gpucg and cuBLAS columns) and, when given,
 triton_matmul.py's (joined on the case key); draws one horizontal group of
 bars per case, in the CSV's order, with the header's GPU and date in the
 title. Cases without a number for a column (no gpucg kernel, an error) show
-no bar there.
+no bar there. A CSV of several variants (gpucg-bench --kernels NAME=DIR
+...) gets one gpucg bar per variant.
 
 Exit status: 0 written; 2 bad usage or CSV; 77 skipped: matplotlib cannot
 be imported (the reason is printed).
@@ -87,24 +88,39 @@ def main():
               file=sys.stderr)
         return EXIT_SKIPPED
 
-    labels, series = [], {"gpucg": [], "cuBLAS": [], "Triton": []}
+    # One bar group per case (in the CSV's order), one gpucg bar per
+    # variant.
+    variants = list(dict.fromkeys(row.get("variant") or "" for row in rows))
+    cases = {}
     for row in rows:
+        cases.setdefault(row["key"], {})[row.get("variant") or ""] = row
+    gpucg_series = [f"gpucg {variant}" if variant else "gpucg"
+                    for variant in variants]
+    labels = []
+    series = {name: [] for name in gpucg_series + ["cuBLAS", "Triton"]}
+    for key, per_variant in cases.items():
+        row = next(iter(per_variant.values()))
         label = f"{row['name']}  {row['m']}x{row['n']}x{row['k']} " \
                 f"{row['in_type']}->{row['acc_type']} {row['layout']}"
         if row["name"] == row["key"]:
             label = row["key"]
         labels.append(label)
-        series["gpucg"].append(number(row, "gpucg_tflops"))
+        for variant, name in zip(variants, gpucg_series):
+            series[name].append(number(per_variant.get(variant, {}),
+                                       "gpucg_tflops"))
         series["cuBLAS"].append(number(row, "cublas_tflops"))
-        series["Triton"].append(number(triton.get(row["key"], {}),
-                                       "triton_tflops"))
+        series["Triton"].append(number(triton.get(key, {}), "triton_tflops"))
     if not triton:
         del series["Triton"]
 
     bar = 0.8 / len(series)
     height = max(4.0, 0.12 * len(labels) * len(series) + 1.5)
     figure, axes = plt.subplots(figsize=(12, height))
-    colors = {"gpucg": "#1f77b4", "cuBLAS": "#7f7f7f", "Triton": "#ff7f0e"}
+    palette = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+               "#17becf", "#bcbd22", "#d62728"]
+    colors = {name: palette[i % len(palette)]
+              for i, name in enumerate(gpucg_series)}
+    colors.update({"cuBLAS": "#7f7f7f", "Triton": "#ff7f0e"})
     for index, (name, values) in enumerate(series.items()):
         positions = [i + (index - (len(series) - 1) / 2) * bar
                      for i in range(len(labels))]

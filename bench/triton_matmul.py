@@ -4,6 +4,7 @@ the same shapes files with the same method (docs/Benchmark.md).
 
     bench/triton_matmul.py --shapes bench/shapes/squares.txt --csv triton.csv
     bench/triton_matmul.py --list --shapes FILE      # the parsed cases, no GPU
+    bench/triton_matmul.py --precompile -j 8 --shapes FILE   # fill the cache
 
 The kernel is a tiled GEMM (grouped tile order, masked edges, accumulation
 in f32, or f16 / i32 for the f16 -> f16 and i8 -> i32 cases, TF32 for f32
@@ -12,7 +13,15 @@ shape. Inputs are seeded integers in the ranges gpucg-bench uses; every
 element of C is compared with torch.matmul in float64, which is exact for
 them. Timing: warm-up runs, then --iterations runs, each after an L2 flush
 (a memset of twice the L2), each timed alone with CUDA events; median and
-quartiles, as gpucg-bench does. Rows share gpucg-bench's case keys.
+quartiles, as gpucg-bench does (also its --max-seconds, --spread,
+--min-iterations and --deadline). Rows share gpucg-bench's case keys.
+
+--precompile compiles every tile configuration for every case's argument
+specialization (Triton's autotuner `warmup`: no launch, no timing) in -j
+processes, which fill Triton's on-disk cache: a timed run afterwards loads
+the kernels instead of compiling them one at a time inside its autotuning.
+It needs the GPU's driver (the compile target) but not the GPU's time, so
+it can run while the GPU does something else.
 
 Exit status: 0 all cases agree; 1 a case mismatched or failed; 2 bad usage
 or shapes file; 77 skipped: Triton or PyTorch cannot be imported, or no CUDA
@@ -24,6 +33,7 @@ import math
 import os
 import statistics
 import sys
+import time
 import zlib
 from datetime import datetime, timezone
 
@@ -48,6 +58,23 @@ def parse_args():
                         help="timed runs per case (default 100)")
     parser.add_argument("--warmup", type=int, default=10,
                         help="untimed runs first (default 10)")
+    parser.add_argument("--min-iterations", type=int, default=10,
+                        help="timed runs before --max-seconds or --spread "
+                        "may stop them (default 10)")
+    parser.add_argument("--max-seconds", type=float, default=0,
+                        help="stop a case's timed runs (in batches of 10) "
+                        "once they add up to this many seconds")
+    parser.add_argument("--spread", type=float, default=0,
+                        help="... or once their interquartile range is at "
+                        "most this fraction of their median")
+    parser.add_argument("--deadline", type=float, default=0,
+                        help="start no case after this many seconds (the "
+                        "rest are listed as not run)")
+    parser.add_argument("--precompile", action="store_true",
+                        help="only compile every configuration of every "
+                        "case into Triton's cache (no timing, no check)")
+    parser.add_argument("-j", "--jobs", type=int, default=8,
+                        help="processes for --precompile (default 8)")
     parser.add_argument("--seed", type=int, default=1,
                         help="input seed (default 1)")
     parser.add_argument("--no-flush", action="store_true",
@@ -59,6 +86,12 @@ def parse_args():
     args = parser.parse_args()
     if args.iterations < 1 or args.warmup < 0:
         parser.error("--iterations must be at least 1, --warmup at least 0")
+    if args.min_iterations < 1 or args.jobs < 1:
+        parser.error("--min-iterations and -j must be at least 1")
+    if args.max_seconds < 0 or args.spread < 0 or args.deadline < 0:
+        parser.error("--max-seconds, --spread and --deadline must not be "
+                     "negative")
+    args.min_iterations = min(args.min_iterations, args.iterations)
     return args
 
 
@@ -78,26 +111,29 @@ def import_gpu_stack():
     return torch, triton, tl
 
 
+# The autotuned tile configurations: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M,
+# num_stages, num_warps.
+CONFIGS = [
+    (128, 256, 64, 8, 3, 8),
+    (256, 128, 64, 8, 3, 8),
+    (128, 128, 64, 8, 4, 8),
+    (128, 128, 32, 8, 4, 4),
+    (64, 256, 32, 8, 4, 4),
+    (128, 64, 32, 8, 4, 4),
+    (64, 128, 64, 8, 4, 4),
+    (64, 64, 64, 8, 4, 4),
+    (16, 128, 128, 1, 4, 4),  # few rows: decode-sized M
+    (32, 64, 128, 1, 4, 4),
+]
+
+
 def build_kernel(triton, tl):
     """The GEMM kernel and its autotuned configurations."""
 
-    def config(bm, bn, bk, group, stages, warps):
-        return triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
+    configs = [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                               "GROUP_M": group},
                              num_stages=stages, num_warps=warps)
-
-    configs = [
-        config(128, 256, 64, 8, 3, 8),
-        config(256, 128, 64, 8, 3, 8),
-        config(128, 128, 64, 8, 4, 8),
-        config(128, 128, 32, 8, 4, 4),
-        config(64, 256, 32, 8, 4, 4),
-        config(128, 64, 32, 8, 4, 4),
-        config(64, 128, 64, 8, 4, 4),
-        config(64, 64, 64, 8, 4, 4),
-        config(16, 128, 128, 1, 4, 4),  # few rows: decode-sized M
-        config(32, 64, 128, 1, 4, 4),
-    ]
+               for bm, bn, bk, group, stages, warps in CONFIGS]
 
     @triton.autotune(configs=configs, key=["M", "N", "K", "ACC_KIND", "TF32"])
     @triton.jit
@@ -194,38 +230,58 @@ class Runner:
         # B as K x N through its strides: for `nt` it is the transposed view
         # of the N x K tensor (no copy).
         b_kn = b.t() if case.transpose_b else b
-        acc_kind = {"f32": 0, "f16": 1, "i32": 2}[case.acc_type]
         grid = lambda meta: (  # noqa: E731
             self.triton.cdiv(case.m, meta["BLOCK_M"]) *
             self.triton.cdiv(case.n, meta["BLOCK_N"]),)
-        self.kernel[grid](a, b_kn, c, case.m, case.n, case.k,
-                          a.stride(0), a.stride(1), b_kn.stride(0),
-                          b_kn.stride(1), c.stride(0), c.stride(1),
-                          ACC_KIND=acc_kind, TF32=case.in_type == "f32")
+        self.kernel[grid](a, b_kn, c, *kernel_scalars(case),
+                          **kernel_constants(case))
+
+    def precompile(self, case):
+        """Compiles every configuration for the case's specialization (the
+        autotuner's warmup: dtypes for the pointers, no memory, no launch)."""
+        dtype = self.dtypes[case.in_type]
+        self.kernel.warmup(dtype, dtype, self.dtypes[case.acc_type],
+                           *kernel_scalars(case), **kernel_constants(case),
+                           grid=(1,))
 
     def time(self, run):
         """Median, quartiles, min and max in ms, as gpucg-bench times."""
         torch = self.torch
         stream = torch.cuda.current_stream()
-        for _ in range(self.args.warmup):
+        args = self.args
+        for _ in range(args.warmup):
             self._flush()
             run()
-        starts = [torch.cuda.Event(enable_timing=True)
-                  for _ in range(self.args.iterations)]
-        stops = [torch.cuda.Event(enable_timing=True)
-                 for _ in range(self.args.iterations)]
-        for start, stop in zip(starts, stops):
-            self._flush()
-            start.record(stream)
-            run()
-            stop.record(stream)
-        torch.cuda.synchronize()
-        samples = sorted(start.elapsed_time(stop)
-                         for start, stop in zip(starts, stops))
+        adaptive = args.max_seconds > 0 or args.spread > 0
+        batch = 10 if adaptive else args.iterations
+        samples = []
+        while len(samples) < args.iterations:
+            count = min(batch, args.iterations - len(samples))
+            starts = [torch.cuda.Event(enable_timing=True)
+                      for _ in range(count)]
+            stops = [torch.cuda.Event(enable_timing=True)
+                     for _ in range(count)]
+            for start, stop in zip(starts, stops):
+                self._flush()
+                start.record(stream)
+                run()
+                stop.record(stream)
+            torch.cuda.synchronize()
+            samples += [start.elapsed_time(stop)
+                        for start, stop in zip(starts, stops)]
+            ordered = sorted(samples)
+            median = statistics.median(ordered)
+            spread = percentile(ordered, 0.75) - percentile(ordered, 0.25)
+            if adaptive and len(samples) >= args.min_iterations and (
+                    (args.max_seconds > 0 and
+                     sum(samples) >= 1000 * args.max_seconds) or
+                    (args.spread > 0 and spread <= args.spread * median)):
+                break
+        samples.sort()
         return {"median": statistics.median(samples),
                 "min": samples[0], "max": samples[-1],
                 "p25": percentile(samples, 0.25),
-                "p75": percentile(samples, 0.75)}
+                "p75": percentile(samples, 0.75), "runs": len(samples)}
 
     def _flush(self):
         if self.flush is not None:
@@ -268,6 +324,7 @@ class Runner:
             row["config"] = str(best).replace(",", ";") if best else ""
             if not self.args.check:
                 timing = self.time(lambda: self.launch(case, a, b, c))
+                row["triton_runs"] = timing.pop("runs")
                 row.update({f"triton_ms_{name}": value
                             for name, value in timing.items()})
                 row["triton_tflops"] = case.flops / (timing["median"] * 1e9)
@@ -277,6 +334,17 @@ class Runner:
         finally:
             torch.cuda.empty_cache()
         return row
+
+
+def kernel_scalars(case):
+    """M, N, K and the strides of A, B (as K x N) and C, row-major."""
+    b_strides = (1, case.k) if case.transpose_b else (case.n, 1)
+    return (case.m, case.n, case.k, case.k, 1, *b_strides, case.n, 1)
+
+
+def kernel_constants(case):
+    return {"ACC_KIND": {"f32": 0, "f16": 1, "i32": 2}[case.acc_type],
+            "TF32": case.in_type == "f32"}
 
 
 def percentile(sorted_values, q):
@@ -290,7 +358,8 @@ def percentile(sorted_values, q):
 CSV_COLUMNS = ["key", "name", "m", "n", "k", "in_type", "acc_type", "layout",
                "status", "triton_tflops", "triton_ms_median", "triton_ms_min",
                "triton_ms_p25", "triton_ms_p75", "triton_ms_max",
-               "max_abs_error", "mismatches", "config", "message"]
+               "max_abs_error", "mismatches", "config", "triton_runs",
+               "message"]
 
 
 def csv_value(value):
@@ -307,10 +376,20 @@ def csv_value(value):
 def header_lines(torch, triton, args):
     props = torch.cuda.get_device_properties(0)
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    runs = f"{args.iterations} timed runs"
+    if args.max_seconds > 0 or args.spread > 0:
+        stops = []
+        if args.max_seconds > 0:
+            stops.append(f"they add up to {args.max_seconds:g} s")
+        if args.spread > 0:
+            stops.append("their interquartile range is at most "
+                         f"{args.spread:g} of the median")
+        runs = (f"{args.min_iterations} to {args.iterations} timed runs in "
+                "batches of 10, no more batches once " + " or ".join(stops))
     method = ("--check, one run each" if args.check else
-              f"{args.warmup} warm-up + {args.iterations} timed runs, CUDA "
-              "events, " + ("no L2 flush" if args.no_flush else
-                            "L2 flushed (memset) before every run"))
+              f"{args.warmup} warm-up + {runs}, CUDA events, " +
+              ("no L2 flush" if args.no_flush else
+               "L2 flushed (memset) before every run"))
     return [
         "triton_matmul.py: the project's Triton GEMM (docs/Benchmark.md)",
         f"date: {date}",
@@ -331,6 +410,8 @@ def main():
             print(f"{case.key} name={case.name}")
         return 0
     torch, triton, tl = import_gpu_stack()
+    if args.precompile:
+        return precompile(cases, args)
     runner = Runner(torch, triton, tl, args)
     header = header_lines(torch, triton, args)
     for line in header:
@@ -344,7 +425,12 @@ def main():
     print(f"{'case':36} {'name':28} {'Triton TFLOP/s':>17} {'max_err':>8} "
           f"{'mismatches':>10} result")
     failed = 0
+    start = time.monotonic()
+    not_run = []
     for case in cases:
+        if args.deadline and time.monotonic() - start >= args.deadline:
+            not_run.append(case)
+            continue
         row = runner.run_case(case)
         if row["status"] != "ok":
             failed += 1
@@ -364,7 +450,58 @@ def main():
             csv.flush()
     if csv:
         csv.close()
-    print(f"# {len(cases)} cases: {len(cases) - failed} ok, {failed} failed")
+    run = len(cases) - len(not_run)
+    note = ""
+    if not_run:
+        print(f"# the deadline ({args.deadline:g} s) has passed: no case "
+              f"from {not_run[0].key} on is run")
+        note = f"; {len(not_run)} cases not run (deadline)"
+    print(f"# {run} cases: {run - failed} ok, {failed} failed{note}")
+    return 1 if failed else 0
+
+
+def precompile_share(args, cases):
+    """One --precompile process: its share of the cases' specializations."""
+    torch, triton, tl = import_gpu_stack()
+    # No flush buffer: nothing is timed.
+    runner = Runner(torch, triton, tl, argparse.Namespace(**{
+        **vars(args), "check": True}))
+    failed = 0
+    for case in cases:
+        try:
+            runner.precompile(case)
+        except Exception as error:  # noqa: BLE001 - reported, not fatal
+            failed += 1
+            print(f"{TOOL}: precompile {case.key}: {type(error).__name__}: "
+                  f"{str(error).splitlines()[0] if str(error) else ''}",
+                  file=sys.stderr)
+    return failed
+
+
+def precompile(cases, args):
+    """Compiles the kernels of `cases` in -j processes: one case per
+    argument specialization (what Triton keys its cache on besides the
+    configuration), so no two processes compile the same kernel."""
+    import concurrent.futures
+    import multiprocessing
+
+    def specialization(case):
+        flags = tuple((value == 1, value % 16 == 0)
+                      for value in kernel_scalars(case))
+        return (case.in_type, case.acc_type, flags)
+
+    distinct = list({specialization(case): case for case in cases}.values())
+    shares = [distinct[i::args.jobs] for i in range(args.jobs)]
+    shares = [share for share in shares if share]
+    start = time.monotonic()
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(
+            max_workers=len(shares), mp_context=context) as pool:
+        failed = sum(pool.map(precompile_share, [args] * len(shares), shares))
+    print(f"{TOOL}: precompiled {len(distinct)} specializations x "
+          f"{len(CONFIGS)} configurations in "
+          f"{time.monotonic() - start:.1f} s with {len(shares)} processes; "
+          f"{failed} failed")
     return 1 if failed else 0
 
 

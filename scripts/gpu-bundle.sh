@@ -2,7 +2,8 @@
 #===- scripts/gpu-bundle.sh - GPU tests where MLIR and the GPU are apart ---===#
 #
 #   scripts/gpu-bundle.sh prepare DIR [--chip sm_XY]   here: MLIR, no GPU
-#   scripts/gpu-bundle.sh run DIR [--sanitize]         there: a GPU, no MLIR
+#   scripts/gpu-bundle.sh run DIR [--sanitize] [--build-dir B]  there: a GPU, no MLIR
+#   scripts/gpu-bundle.sh run DIR --dry-run [--build-dir B]     here: what run would do
 #
 # test/Integration/GPU runs under lit where gpucg-opt, mlir-runner and a GPU
 # are on one machine. When they are not (docs/Benchmark.md: a GPU machine
@@ -30,9 +31,15 @@
 #          standalone CMake, runs every prepared test against the tests' own
 #          CHECK lines, with --sanitize also gpucg-bench --check under
 #          compute-sanitizer (memcheck, then racecheck on the small cases),
-#          and prints one PASS/FAIL line per test. The timed benchmarks are
-#          separate: bench/run.sh --run-only DIR/bench, and
-#          bench/memory_bound.py --run-only DIR/memory (PyTorch).
+#          and prints one PASS/FAIL line per test. gpucg-bench builds in
+#          the background while the tests that need only the runtime run;
+#          --build-dir DIR builds there (default: build-gpu/ in the tree).
+#          The timed benchmarks are separate: scripts/gpu-run.sh runs them
+#          and this in one budgeted call (docs/Benchmark.md).
+#          --dry-run (no GPU needed) builds the same, runs the GPU probe
+#          against the runtime's fake driver, checks that every file each
+#          test needs was prepared, and prints one DRY-RUN line per test
+#          instead of running it (scripts/gpu-run.sh run --dry-run).
 #
 # Exit status: 0 every test passed, 1 a test failed, 2 bad usage or a missing
 # tool, 77 (run) no GPU.
@@ -61,10 +68,14 @@ mkdir -p "$BUNDLE"
 BUNDLE=$(cd "$BUNDLE" && pwd)
 CHIP=sm_90
 SANITIZE=0
+DRY_RUN=0
+BUILD_DIR=""
 while [[ $# -gt 0 ]]; do
   case $1 in
+  --build-dir) [[ $# -ge 2 ]] || die "--build-dir needs a value"; BUILD_DIR=$2; shift 2 ;;
   --chip) [[ $# -ge 2 ]] || die "--chip needs a value"; CHIP=$2; shift 2 ;;
   --sanitize) SANITIZE=1; shift ;;
+  --dry-run) DRY_RUN=1; shift ;;
   -h | --help) usage; exit 0 ;;
   *) die "unknown argument '$1'" ;;
   esac
@@ -220,17 +231,44 @@ record() {
   fi
 }
 
+# The C side, built on the GPU machine with standalone CMake: the runtime
+# (and what its tests need) now, gpucg-bench in the background; BENCH_PID.
+build_c_side() {
+  local build=$1 generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  mkdir -p "$build/logs"
+  {
+    cmake -S "$SOURCE_DIR/runtime" -B "$build/runtime" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release &&
+      cmake --build "$build/runtime" --target gpucg_cuda_runtime gpucg_fake_cuda \
+        gpucg-cuda-probe gpucg-runtime-tests
+  } >"$build/logs/build-runtime.log" 2>&1 ||
+    die "building the runtime failed ($build/logs/build-runtime.log)"
+  {
+    cmake -S "$SOURCE_DIR/bench" -B "$build/bench" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release &&
+      cmake --build "$build/bench" --target gpucg-bench
+  } >"$build/logs/build-bench.log" 2>&1 &
+  BENCH_PID=$!
+}
+
+wait_for_bench() {
+  local build=$1
+  wait "$BENCH_PID" || die "building gpucg-bench failed ($build/logs/build-bench.log)"
+}
+
 run() {
   [[ -f $BUNDLE/chip ]] || die "$BUNDLE was not written by 'prepare'"
-  local build="$SOURCE_DIR/build-gpu"
-  local generator=()
-  command -v ninja >/dev/null && generator=(-G Ninja)
-  cmake -S "$SOURCE_DIR/runtime" -B "$build/runtime" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build/runtime" >/dev/null
-  cmake -S "$SOURCE_DIR/bench" -B "$build/bench" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build/bench" >/dev/null
+  local build=${BUILD_DIR:-$SOURCE_DIR/build-gpu}
+  build_c_side "$build"
   local rt_lib="$build/runtime/lib" bench="$build/bench/bin/gpucg-bench"
   local probe_status=0
+  if ((DRY_RUN)); then
+    GPUCG_CUDA_DRIVER="$rt_lib/libgpucg_fake_cuda.so" "$build/runtime/bin/gpucg-cuda-probe" ||
+      probe_status=$?
+    ((probe_status == 0)) || die "--dry-run: the probe failed on the fake driver ($probe_status)"
+    wait_for_bench "$build"
+    dry_run "$bench" "$build/logs"
+    return
+  fi
   "$build/runtime/bin/gpucg-cuda-probe" || probe_status=$?
   ((probe_status == 0)) || { echo "gpu-bundle.sh: no usable GPU (gpucg-cuda-probe: $probe_status)"; exit 77; }
 
@@ -312,6 +350,15 @@ EOF
     filecheck "$launch/kernel-launch.c" --input-file "$logs/kernel-launch.out"; } || status=$?
   record launch/kernel-launch "$status"
 
+  # test/python/gpu.py with the prepared kernel.
+  status=0
+  GPUCG_RUNTIME_LIB="$rt_lib/libgpucg_cuda_runtime.so" GPUCG_TEST_KERNEL_DIR="$BUNDLE/python" \
+    PYTHONPATH="$SOURCE_DIR/python" python3 "$SOURCE_DIR/test/python/gpu.py" >"$logs/python-gpu.log" 2>&1 || status=$?
+  record python/gpu.py "$status"
+
+  # The rest needs gpucg-bench, built meanwhile.
+  wait_for_bench "$build"
+
   # gpucg-bench --check, as bench-check-{aligned,unaligned}.test run it.
   local kind kernels
   for kind in aligned unaligned; do
@@ -356,12 +403,6 @@ EOF
     record check/wgmma-sm90a-f8 "$status"
   fi
 
-  # test/python/gpu.py with the prepared kernel.
-  status=0
-  GPUCG_RUNTIME_LIB="$rt_lib/libgpucg_cuda_runtime.so" GPUCG_TEST_KERNEL_DIR="$BUNDLE/python" \
-    PYTHONPATH="$SOURCE_DIR/python" python3 "$SOURCE_DIR/test/python/gpu.py" >"$logs/python-gpu.log" 2>&1 || status=$?
-  record python/gpu.py "$status"
-
   if ((SANITIZE)); then
     # Every check case under memcheck; the small ones under racecheck (shared
     # memory hazards between the pipeline's stages) and synccheck.
@@ -379,6 +420,54 @@ EOF
 
   echo "logs: $logs"
   echo "# ${#PASSED[@]} passed, ${#FAILED[@]} failed${FAILED:+: ${FAILED[*]}}"
+  ((${#FAILED[@]} == 0))
+}
+
+# dry NAME FILE...: the test NAME would run on these prepared files.
+dry() {
+  local name=$1 file missing=()
+  shift
+  for file in "$@"; do
+    [[ -e $file ]] || missing+=("$file")
+  done
+  if ((${#missing[@]})); then
+    FAILED+=("$name")
+    echo "FAIL: $name (not prepared: ${missing[*]})"
+  else
+    PASSED+=("$name")
+    echo "DRY-RUN: $name"
+  fi
+}
+
+# run --dry-run: each test of run(), its files checked, nothing run on a GPU.
+dry_run() {
+  local bench=$1 object kind kernels variant
+  dry runtime/gpu-errors "$BUNDLE/runtime/gpu-errors.test" "$BUNDLE/runtime/work"
+  for object in "$BUNDLE"/mlir/*.o; do
+    [[ -e $object ]] || continue
+    dry "mlir/$(basename "$object" .o)" "$object" "${object%.o}.checks"
+  done
+  dry launch/kernel-launch "$BUNDLE/launch/kernel-launch.c" \
+    "$BUNDLE/launch/f16/matmul_aligned_kernel.abi" "$BUNDLE/launch/bf16/matmul_aligned_kernel.abi" \
+    "$BUNDLE/launch/shared/matmul_kernel.abi"
+  for kind in aligned unaligned; do
+    for kernels in native sm80-ptx; do
+      dry "check/$kind-$kernels" "$BUNDLE/check/$kernels/manifest.txt" "$BUNDLE/check/bench-check-$kind.test"
+    done
+  done
+  for variant in sm90a sm90a-persistent sm90a-grouped sm90a-grouped-persistent \
+    sm90a-staged sm90a-cluster2x2 sm90a-cluster2x1 sm90a-f8; do
+    [[ -d $BUNDLE/check/$variant ]] || continue
+    dry "check/wgmma-$variant" "$BUNDLE/check/$variant/manifest.txt"
+  done
+  dry python/gpu.py "$SOURCE_DIR/test/python/gpu.py" "$BUNDLE/python"
+  # gpucg-bench reads every check kernel's .abi file without a GPU.
+  local status=0 logs=$2
+  "$bench" --dry-run --shapes "$BUNDLE/check/check.txt" --filter check- \
+    --kernels native="$BUNDLE/check/native" >"$logs/dry-run-check.out" 2>&1 ||
+    status=$?
+  record "check/abi-files (gpucg-bench --dry-run)" "$status"
+  echo "# ${#PASSED[@]} prepared (dry run: nothing ran on a GPU), ${#FAILED[@]} failed${FAILED:+: ${FAILED[*]}}"
   ((${#FAILED[@]} == 0))
 }
 

@@ -3,8 +3,11 @@
 |* gpucg-bench reads a shapes file, loads the kernels bench/compile_kernels.py *|
 |* compiled for it (through libgpucg_cuda_runtime's C API only), checks every *|
 |* element of C against cuBLAS (and a host reference for small sizes) and     *|
-|* times both with CUDA events, L2 flushed before every run. Usage, formats   *|
-|* and methodology: docs/Benchmark.md.                                        *|
+|* times both with CUDA events, L2 flushed before every run. Several kernels  *|
+|* directories (variants: chips, gpucg-compile options) run in one process:   *|
+|* each case's inputs are made and cuBLAS is checked and timed once, then     *|
+|* every variant's kernels. Usage, formats and methodology:                   *|
+|* docs/Benchmark.md.                                                         *|
 |*                                                                            *|
 |* Exit status: 0 every case agreed (and ran); 1 a case mismatched, failed,   *|
 |* or (--check) had no kernel; 2 bad options or input files; 77 no usable     *|
@@ -35,6 +38,9 @@ enum {
 };
 
 #define MAX_LIST_OPTION 32
+/* Timed runs per batch when the number of runs adapts (--max-seconds,
+   --spread): the batch's events are read before the next one starts. */
+#define ADAPTIVE_BATCH 10
 
 /*===----------------------------------------------------------------------===*/
 /* Options                                                                    */
@@ -45,15 +51,21 @@ typedef struct options {
   int num_shapes;
   const char *filters[MAX_LIST_OPTION];
   int num_filters;
-  const char *kernels;
+  const char *kernels[MAX_LIST_OPTION]; /* [NAME=]DIR, one per variant */
+  int num_kernels;
   const char *csv;
   const char *commit;
   int list;
   int check;
+  int dry_run;
   int device_info;
   int flush;
   int iterations;
   int warmup;
+  int min_iterations;  /* with max_seconds or spread */
+  double max_seconds;  /* 0: every one of `iterations` runs */
+  double spread;       /* 0: no early stop on a narrow spread */
+  double deadline;     /* seconds from the start; 0: none */
   int device;
   uint64_t seed;
   double host_check_limit; /* largest M*N*K checked on the host */
@@ -61,9 +73,10 @@ typedef struct options {
 
 static void printUsage(FILE *out) {
   fputs(
-      "usage: gpucg-bench --shapes FILE [--shapes FILE...] --kernels DIR "
-      "[options]\n"
-      "       gpucg-bench --list --shapes FILE [--kernels DIR]\n"
+      "usage: gpucg-bench --shapes FILE [--shapes FILE...] --kernels "
+      "[NAME=]DIR... [options]\n"
+      "       gpucg-bench --list --shapes FILE [--kernels [NAME=]DIR...]\n"
+      "       gpucg-bench --dry-run --shapes FILE --kernels [NAME=]DIR...\n"
       "       gpucg-bench --device-info\n"
       "\n"
       "Checks gpucg-compiled GEMM kernels element by element against cuBLAS\n"
@@ -71,16 +84,33 @@ static void printUsage(FILE *out) {
       "\n"
       "  --shapes FILE        cases, one per line: M N K in_type acc_type "
       "[nn|nt] [name]\n"
-      "  --kernels DIR        kernels and manifest.txt from "
-      "bench/compile_kernels.py\n"
+      "  --kernels [NAME=]DIR kernels and manifest.txt from "
+      "bench/compile_kernels.py;\n"
+      "                       repeatable: each DIR is a variant (NAME, else "
+      "DIR's last\n"
+      "                       component), checked and timed on the same "
+      "inputs\n"
       "  --filter TEXT        only cases whose key or name contains TEXT "
       "(repeatable)\n"
       "  --list               print the parsed cases (and their kernels with "
       "--kernels);\n"
       "                       needs no GPU\n"
+      "  --dry-run            needs no GPU: check every variant's manifest and "
+      ".abi\n"
+      "                       files against the cases; rows say DRY-RUN\n"
       "  --check              correctness only: no timing\n"
-      "  --iterations N       timed runs per kernel (default 100)\n"
+      "  --iterations N       timed runs per kernel, at most (default 100)\n"
       "  --warmup N           untimed runs first (default 10)\n"
+      "  --max-seconds S      stop a kernel's timed runs once they add up to "
+      "S seconds\n"
+      "  --spread P           ... or once their interquartile range is at "
+      "most P\n"
+      "                       (a fraction) of their median\n"
+      "  --min-iterations N   timed runs before either stop applies "
+      "(default 10)\n"
+      "  --deadline S         start no case after S seconds (the rest are "
+      "listed as\n"
+      "                       not run); the rows written stay valid\n"
       "  --no-flush           do not flush L2 between runs\n"
       "  --host-check MNK     check on the host when M*N*K <= MNK (default "
       "134217728; 0: never)\n"
@@ -106,12 +136,23 @@ static int parseInt(const char *text, long long min, long long max,
   return 1;
 }
 
+static int parseDouble(const char *text, double min, double max,
+                       double *value) {
+  char *end;
+  double parsed = strtod(text, &end);
+  if (!*text || *end || !(parsed >= min && parsed <= max))
+    return 0;
+  *value = parsed;
+  return 1;
+}
+
 /* Returns 1 on success, 0 after printing the problem. */
 static int parseOptions(int argc, char **argv, options *opt) {
   memset(opt, 0, sizeof *opt);
   opt->flush = 1;
   opt->iterations = 100;
   opt->warmup = 10;
+  opt->min_iterations = 10;
   opt->seed = 1;
   opt->host_check_limit = 134217728.0;
   for (int i = 1; i < argc; ++i) {
@@ -134,6 +175,8 @@ static int parseOptions(int argc, char **argv, options *opt) {
       flag = &opt->list;
     else if (!strcmp(name, "--check"))
       flag = &opt->check;
+    else if (!strcmp(name, "--dry-run"))
+      flag = &opt->dry_run;
     else if (!strcmp(name, "--device-info"))
       flag = &opt->device_info;
     else if (!strcmp(name, "--no-flush"))
@@ -155,9 +198,10 @@ static int parseOptions(int argc, char **argv, options *opt) {
       return 0;
     }
     static const char *const valueOptions[] = {
-        "--shapes", "--filter",     "--kernels", "--csv",
-        "--commit", "--iterations", "--warmup",  "--device",
-        "--seed",   "--host-check"};
+        "--shapes",      "--filter",         "--kernels", "--csv",
+        "--commit",      "--iterations",     "--warmup",  "--device",
+        "--seed",        "--host-check",     "--deadline",
+        "--max-seconds", "--min-iterations", "--spread"};
     int known = 0;
     for (size_t j = 0; j < sizeof valueOptions / sizeof valueOptions[0]; ++j)
       known |= !strcmp(name, valueOptions[j]);
@@ -174,17 +218,20 @@ static int parseOptions(int argc, char **argv, options *opt) {
       value = argv[++i];
     }
     long long number;
-    if (!strcmp(name, "--shapes") || !strcmp(name, "--filter")) {
-      int isShapes = !strcmp(name, "--shapes");
-      int *count = isShapes ? &opt->num_shapes : &opt->num_filters;
+    if (!strcmp(name, "--shapes") || !strcmp(name, "--filter") ||
+        !strcmp(name, "--kernels")) {
+      int *count = !strcmp(name, "--shapes")   ? &opt->num_shapes
+                   : !strcmp(name, "--filter") ? &opt->num_filters
+                                               : &opt->num_kernels;
+      const char **list = !strcmp(name, "--shapes")   ? opt->shapes
+                          : !strcmp(name, "--filter") ? opt->filters
+                                                      : opt->kernels;
       if (*count == MAX_LIST_OPTION) {
         fprintf(stderr, "gpucg-bench: at most %d %s options\n",
                 MAX_LIST_OPTION, name);
         return 0;
       }
-      (isShapes ? opt->shapes : opt->filters)[(*count)++] = value;
-    } else if (!strcmp(name, "--kernels")) {
-      opt->kernels = value;
+      list[(*count)++] = value;
     } else if (!strcmp(name, "--csv")) {
       opt->csv = value;
     } else if (!strcmp(name, "--commit")) {
@@ -195,6 +242,15 @@ static int parseOptions(int argc, char **argv, options *opt) {
     } else if (!strcmp(name, "--warmup") &&
                parseInt(value, 0, 1000000, &number)) {
       opt->warmup = (int)number;
+    } else if (!strcmp(name, "--min-iterations") &&
+               parseInt(value, 1, 1000000, &number)) {
+      opt->min_iterations = (int)number;
+    } else if (!strcmp(name, "--max-seconds") &&
+               parseDouble(value, 1e-6, 1e6, &opt->max_seconds)) {
+    } else if (!strcmp(name, "--spread") &&
+               parseDouble(value, 1e-6, 1.0, &opt->spread)) {
+    } else if (!strcmp(name, "--deadline") &&
+               parseDouble(value, 1e-3, 1e7, &opt->deadline)) {
     } else if (!strcmp(name, "--device") &&
                parseInt(value, 0, 1023, &number)) {
       opt->device = (int)number;
@@ -214,10 +270,17 @@ static int parseOptions(int argc, char **argv, options *opt) {
     fprintf(stderr, "gpucg-bench: --shapes FILE is required (see --help)\n");
     return 0;
   }
-  if (!opt->device_info && !opt->list && !opt->kernels) {
+  if (!opt->device_info && !opt->list && opt->num_kernels == 0) {
     fprintf(stderr, "gpucg-bench: --kernels DIR is required (see --help)\n");
     return 0;
   }
+  if (opt->dry_run && (opt->list || opt->device_info)) {
+    fprintf(stderr,
+            "gpucg-bench: --dry-run excludes --list and --device-info\n");
+    return 0;
+  }
+  if (opt->min_iterations > opt->iterations)
+    opt->min_iterations = opt->iterations;
   return 1;
 }
 
@@ -228,6 +291,96 @@ static int isSelected(const options *opt, const bench_case *c) {
     if (strstr(c->key, opt->filters[i]) || strstr(c->name, opt->filters[i]))
       return 1;
   return 0;
+}
+
+/* Seconds since an arbitrary fixed point (C11's wall clock: budgets only). */
+static double nowSeconds(void) {
+  struct timespec now;
+  if (timespec_get(&now, TIME_UTC) != TIME_UTC)
+    return 0.0;
+  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* Variants: one kernels directory each                                       */
+/*===----------------------------------------------------------------------===*/
+
+#define VARIANT_NAME_MAX 64
+
+typedef struct variant {
+  char name[VARIANT_NAME_MAX]; /* "" for a lone --kernels DIR without NAME= */
+  const char *directory;
+  bench_manifest manifest;
+  int have_manifest;
+} variant;
+
+/* Splits each --kernels value into a variant. A lone DIR keeps the name ""
+   (the output of one kernels directory is as it always was); with several,
+   an unnamed DIR is named after its last path component. Names must be
+   distinct. Returns 1, or 0 after printing the problem. */
+static int parseVariants(const options *opt, variant *variants) {
+  for (int i = 0; i < opt->num_kernels; ++i) {
+    variant *v = &variants[i];
+    memset(v, 0, sizeof *v);
+    const char *value = opt->kernels[i];
+    const char *equals = strchr(value, '=');
+    const char *slash = strchr(value, '/');
+    if (equals && (!slash || equals < slash)) {
+      size_t length = (size_t)(equals - value);
+      if (length == 0 || length >= sizeof v->name) {
+        fprintf(stderr, "gpucg-bench: bad variant name in --kernels %s\n",
+                value);
+        return 0;
+      }
+      memcpy(v->name, value, length);
+      v->directory = equals + 1;
+    } else {
+      v->directory = value;
+      if (opt->num_kernels > 1) {
+        size_t length = strlen(value);
+        while (length > 1 && value[length - 1] == '/')
+          --length;
+        size_t begin = length;
+        while (begin > 0 && value[begin - 1] != '/')
+          --begin;
+        snprintf(v->name, sizeof v->name, "%.*s", (int)(length - begin),
+                 value + begin);
+      }
+    }
+    for (const char *p = v->name; *p; ++p)
+      if (*p == ',' || *p == '"' || *p == ' ') {
+        fprintf(stderr,
+                "gpucg-bench: variant name '%s' has a comma, quote or space\n",
+                v->name);
+        return 0;
+      }
+    for (int j = 0; j < i; ++j)
+      if (!strcmp(variants[j].name, v->name)) {
+        fprintf(stderr, "gpucg-bench: two variants named '%s' (--kernels)\n",
+                v->name);
+        return 0;
+      }
+  }
+  return 1;
+}
+
+/* Reads every variant's manifest; returns the number of errors. */
+static int readManifests(variant *variants, int count) {
+  int errors = 0;
+  for (int i = 0; i < count; ++i) {
+    if (bench_read_manifest(variants[i].directory, &variants[i].manifest,
+                            stderr))
+      ++errors;
+    else
+      variants[i].have_manifest = 1;
+  }
+  return errors;
+}
+
+static void freeManifests(variant *variants, int count) {
+  for (int i = 0; i < count; ++i)
+    if (variants[i].have_manifest)
+      bench_manifest_free(&variants[i].manifest);
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -247,16 +400,19 @@ static const char *kernelStateName(bench_kernel_state state) {
 }
 
 static void listCases(const bench_case_list *cases, const options *opt,
-                      const bench_manifest *manifest) {
+                      const variant *variants, int numVariants) {
   int selected = 0;
   for (int i = 0; i < cases->count; ++i)
     selected += isSelected(opt, &cases->cases[i]);
   printf("# %d cases", selected);
-  if (manifest)
-    printf(", kernels from %s (chip %s, format %s, options %s)", manifest->path,
-           manifest->chip[0] ? manifest->chip : "?",
+  for (int v = 0; v < numVariants; ++v) {
+    const bench_manifest *manifest = &variants[v].manifest;
+    printf("%s kernels%s%s from %s (chip %s, format %s, options %s)",
+           v ? ";" : ",", variants[v].name[0] ? " " : "", variants[v].name,
+           manifest->path, manifest->chip[0] ? manifest->chip : "?",
            manifest->format[0] ? manifest->format : "?",
            manifest->options[0] ? manifest->options : "?");
+  }
   printf("\n");
   for (int i = 0; i < cases->count; ++i) {
     const bench_case *c = &cases->cases[i];
@@ -268,11 +424,15 @@ static void listCases(const bench_case_list *cases, const options *opt,
            bench_type_name(c->acc), c->transpose_b ? "NxK" : "KxN",
            bench_case_value_range(c), bench_case_value_range(c),
            bench_case_flops(c) * 1e-9, c->name, c->file, c->line);
-    if (manifest) {
+    for (int v = 0; v < numVariants; ++v) {
       const bench_manifest_entry *entry =
-          bench_manifest_find(manifest, c->key);
-      printf(" kernel=%s",
-             kernelStateName(entry ? entry->state : BENCH_KERNEL_MISSING));
+          bench_manifest_find(&variants[v].manifest, c->key);
+      if (variants[v].name[0])
+        printf(" kernel[%s]=%s", variants[v].name,
+               kernelStateName(entry ? entry->state : BENCH_KERNEL_MISSING));
+      else
+        printf(" kernel=%s",
+               kernelStateName(entry ? entry->state : BENCH_KERNEL_MISSING));
       for (int j = 0; entry && j < entry->num_launches; ++j)
         printf("%c%s", j ? ',' : ':', entry->abi[j]);
     }
@@ -452,56 +612,88 @@ static void formatVersion(int version, char *buffer, size_t size) {
   snprintf(buffer, size, "%d.%d", version / 1000, (version % 1000) / 10);
 }
 
-static void printHeader(FILE *out, const char *prefix, const session *s,
-                        const bench_manifest *manifest) {
-  const options *opt = s->opt;
+/* The header of the table and the CSV. `s` is NULL in a dry run. */
+static void printHeader(FILE *out, const char *prefix, const options *opt,
+                        const session *s, const variant *variants,
+                        int numVariants) {
   char date[64] = "?";
   time_t now = time(NULL);
   struct tm *utc = gmtime(&now);
   if (utc)
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", utc);
-  char driver[32], runtime[32];
-  formatVersion(s->info.driver_version, driver, sizeof driver);
-  formatVersion(s->runtime_version, runtime, sizeof runtime);
   fprintf(out, "%sgpucg-bench: gpucg kernels against cuBLAS (docs/Benchmark.md)\n",
           prefix);
   fprintf(out, "%sdate: %s\n", prefix, date);
-  fprintf(out,
-          "%sgpu: %s, sm_%d%d, %d SMs, %.1f MiB L2, %.1f GiB, device %d\n",
-          prefix, s->info.name, s->info.compute_capability_major,
-          s->info.compute_capability_minor, s->info.multiprocessor_count,
-          s->info.l2_cache_bytes / 1048576.0,
-          (double)s->info.total_memory_bytes / 1073741824.0, opt->device);
-  fprintf(out,
-          "%sdriver: CUDA %s (cuDriverGetVersion %d); runtime: CUDA %s; "
-          "cuBLAS %d.%d.%d\n",
-          prefix, driver, s->info.driver_version, runtime,
-          s->cublas_version / 10000, (s->cublas_version % 10000) / 100,
-          s->cublas_version % 100);
-  fprintf(out, "%scommit: %s\n", prefix, opt->commit ? opt->commit : "(not given)");
-  if (manifest)
+  if (s) {
+    char driver[32], runtime[32];
+    formatVersion(s->info.driver_version, driver, sizeof driver);
+    formatVersion(s->runtime_version, runtime, sizeof runtime);
     fprintf(out,
-            "%skernels: %s (chip %s, format %s, compiled %s, gpucg %s, "
+            "%sgpu: %s, sm_%d%d, %d SMs, %.1f MiB L2, %.1f GiB, device %d\n",
+            prefix, s->info.name, s->info.compute_capability_major,
+            s->info.compute_capability_minor, s->info.multiprocessor_count,
+            s->info.l2_cache_bytes / 1048576.0,
+            (double)s->info.total_memory_bytes / 1073741824.0, opt->device);
+    fprintf(out,
+            "%sdriver: CUDA %s (cuDriverGetVersion %d); runtime: CUDA %s; "
+            "cuBLAS %d.%d.%d\n",
+            prefix, driver, s->info.driver_version, runtime,
+            s->cublas_version / 10000, (s->cublas_version % 10000) / 100,
+            s->cublas_version % 100);
+  } else {
+    fprintf(out, "%sgpu: none (--dry-run: nothing ran, no number below was "
+                 "measured)\n",
+            prefix);
+  }
+  fprintf(out, "%scommit: %s\n", prefix, opt->commit ? opt->commit : "(not given)");
+  for (int v = 0; v < numVariants; ++v) {
+    const bench_manifest *manifest = &variants[v].manifest;
+    fprintf(out,
+            "%skernels%s%s: %s (chip %s, format %s, compiled %s, gpucg %s, "
             "options %s)\n",
-            prefix, manifest->directory,
-            manifest->chip[0] ? manifest->chip : "?",
+            prefix, variants[v].name[0] ? " " : "", variants[v].name,
+            manifest->directory, manifest->chip[0] ? manifest->chip : "?",
             manifest->format[0] ? manifest->format : "?",
             manifest->created[0] ? manifest->created : "?",
             manifest->commit[0] ? manifest->commit : "?",
             manifest->options[0] ? manifest->options : "?");
-  if (opt->check)
+  }
+  if (opt->dry_run) {
+    fprintf(out, "%smethod: --dry-run, no GPU: manifests and .abi files "
+                 "checked against the cases\n",
+            prefix);
+  } else if (opt->check) {
     fprintf(out,
             "%smethod: --check, one run each, every element compared; "
             "seed %" PRIu64 "\n",
             prefix, opt->seed);
-  else
+  } else {
+    char runs[256];
+    int used = snprintf(runs, sizeof runs, "%d timed runs per kernel",
+                        opt->iterations);
+    if (opt->max_seconds > 0 || opt->spread > 0) {
+      used = snprintf(runs, sizeof runs,
+                      "%d to %d timed runs per kernel in batches of %d, no "
+                      "more batches once",
+                      opt->min_iterations, opt->iterations, ADAPTIVE_BATCH);
+      if (opt->max_seconds > 0 && used > 0 && (size_t)used < sizeof runs)
+        used += snprintf(runs + used, sizeof runs - (size_t)used,
+                         " they add up to %g s%s", opt->max_seconds,
+                         opt->spread > 0 ? " or" : "");
+      if (opt->spread > 0 && used > 0 && (size_t)used < sizeof runs)
+        snprintf(runs + used, sizeof runs - (size_t)used,
+                 " their interquartile range is at most %g of the median",
+                 opt->spread);
+    }
     fprintf(out,
-            "%smethod: %d warm-up + %d timed runs per kernel, CUDA events, "
-            "%s; every element compared; seed %" PRIu64 "\n",
-            prefix, opt->warmup, opt->iterations,
+            "%smethod: %d warm-up + %s, CUDA events, "
+            "%s; cuBLAS timed once per case; every element compared; "
+            "seed %" PRIu64 "\n",
+            prefix, opt->warmup, runs,
             opt->flush ? "L2 flushed (memset) before every run"
                        : "no L2 flush",
             opt->seed);
+  }
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -510,6 +702,7 @@ static void printHeader(FILE *out, const char *prefix, const session *s,
 
 typedef struct timing {
   int valid;
+  int runs; /* timed runs */
   double median, min, max, p25, p75; /* milliseconds */
 } timing;
 
@@ -518,11 +711,24 @@ typedef enum case_status {
   CASE_MISMATCH,
   CASE_ERROR,
   CASE_NO_KERNEL,
+  CASE_DRY_RUN,
+  /* With several variants, one whose manifest does not list the case: the
+     variant does not apply to it, and the case gets no row for it. */
+  CASE_NOT_IN_VARIANT,
+  CASE_STATUS_COUNT
 } case_status;
 
-static const char *const caseStatusNames[] = {"ok", "MISMATCH", "ERROR",
-                                              "NO-KERNEL"};
+static const char *const caseStatusNames[] = {
+    "ok", "MISMATCH", "ERROR", "NO-KERNEL", "DRY-RUN", "NOT-IN-VARIANT"};
 
+/* Whether `v` has nothing to say about the case: see CASE_NOT_IN_VARIANT. */
+static int notInVariant(const struct variant *v, int numVariants,
+                        const bench_case *c) {
+  return numVariants > 1 && !bench_manifest_find(&v->manifest, c->key);
+}
+
+/* What one variant's kernels did on one case (cuBLAS's columns are the
+   case's, the same in every variant's row). */
 typedef struct case_result {
   case_status status;
   error_buffer message;
@@ -731,83 +937,126 @@ static double percentile(const double *sorted, int count, double q) {
   return sorted[low] + (position - low) * (sorted[high] - sorted[low]);
 }
 
-/* Times `iterations` runs of gpucg (which=0) or cuBLAS (which=1), each
-   after an L2 flush, with a pair of events around the run only. */
+/* Fills `t` from the first `count` samples (sorted into `sorted`). */
+static void summarize(const float *samples, int count, double *sorted,
+                      timing *t) {
+  for (int i = 0; i < count; ++i)
+    sorted[i] = samples[i];
+  qsort(sorted, (size_t)count, sizeof *sorted, compareDoubles);
+  t->runs = count;
+  t->min = sorted[0];
+  t->max = sorted[count - 1];
+  t->median = percentile(sorted, count, 0.5);
+  t->p25 = percentile(sorted, count, 0.25);
+  t->p75 = percentile(sorted, count, 0.75);
+  t->valid = 1;
+}
+
+/* Whether the timed runs so far may stop: enough of them, and their sum
+   over --max-seconds or their spread under --spread. */
+static int enoughRuns(const options *opt, const timing *t, double totalMs) {
+  if (t->runs < opt->min_iterations)
+    return 0;
+  if (opt->max_seconds > 0 && totalMs >= 1e3 * opt->max_seconds)
+    return 1;
+  return opt->spread > 0 && t->median > 0 &&
+         (t->p75 - t->p25) <= opt->spread * t->median;
+}
+
+/* Times gpucg (which=0) or cuBLAS (which=1): `warmup` runs, then up to
+   `iterations` timed ones, each after an L2 flush, with a pair of events
+   around the run only. With --max-seconds or --spread the timed runs go in
+   batches of ADAPTIVE_BATCH, and stop after the batch that meets either. */
 static int timeRuns(session *s, case_run *run, int which, timing *t,
                     error_buffer *error) {
   const options *opt = s->opt;
-  double *sorted = NULL;
-  for (int i = 0; i < opt->warmup + opt->iterations; ++i) {
-    int timed = i >= opt->warmup;
-    int index = i - opt->warmup;
-    if (s->flush_bytes)
-      TRY_CUDA(error, cudaMemsetAsync((void *)(uintptr_t)s->flush_buffer,
-                                      (int)(s->flush_counter++ & 0xFF),
-                                      s->flush_bytes, s->stream));
-    if (timed)
-      TRY_CUDA(error, cudaEventRecord(s->start[index], s->stream));
-    if (which == 0)
-      TRY_GPUCG(error, runGpucg(s, run));
-    else
-      TRY_CUBLAS(error, runCublas(s, run));
-    if (timed)
-      TRY_CUDA(error, cudaEventRecord(s->stop[index], s->stream));
-  }
-  TRY_CUDA(error, cudaEventSynchronize(s->stop[opt->iterations - 1]));
-  sorted = malloc((size_t)opt->iterations * sizeof *sorted);
+  const int adaptive = opt->max_seconds > 0 || opt->spread > 0;
+  const int batch = adaptive ? ADAPTIVE_BATCH : opt->iterations;
+  double *sorted = malloc((size_t)opt->iterations * sizeof *sorted);
   if (!sorted) {
     setError(error, "out of host memory");
-    goto done;
+    return 0;
   }
-  for (int i = 0; i < opt->iterations; ++i) {
-    TRY_CUDA(error,
-             cudaEventElapsedTime(&s->samples[i], s->start[i], s->stop[i]));
-    sorted[i] = s->samples[i];
+  memset(t, 0, sizeof *t);
+  double totalMs = 0;
+  int done = 0;
+  for (int i = -opt->warmup; done < opt->iterations;) {
+    int end = i < 0 ? 0 : done + batch;
+    if (end > opt->iterations)
+      end = opt->iterations;
+    for (; i < end; ++i) {
+      if (s->flush_bytes)
+        TRY_CUDA(error, cudaMemsetAsync((void *)(uintptr_t)s->flush_buffer,
+                                        (int)(s->flush_counter++ & 0xFF),
+                                        s->flush_bytes, s->stream));
+      if (i >= 0)
+        TRY_CUDA(error, cudaEventRecord(s->start[i], s->stream));
+      if (which == 0)
+        TRY_GPUCG(error, runGpucg(s, run));
+      else
+        TRY_CUBLAS(error, runCublas(s, run));
+      if (i >= 0)
+        TRY_CUDA(error, cudaEventRecord(s->stop[i], s->stream));
+    }
+    if (end == 0)
+      continue; /* the warm-up runs */
+    TRY_CUDA(error, cudaEventSynchronize(s->stop[end - 1]));
+    for (; done < end; ++done) {
+      TRY_CUDA(error, cudaEventElapsedTime(&s->samples[done], s->start[done],
+                                           s->stop[done]));
+      totalMs += s->samples[done];
+    }
+    summarize(s->samples, done, sorted, t);
+    if (adaptive && enoughRuns(opt, t, totalMs))
+      break;
   }
-  qsort(sorted, (size_t)opt->iterations, sizeof *sorted, compareDoubles);
-  t->min = sorted[0];
-  t->max = sorted[opt->iterations - 1];
-  t->median = percentile(sorted, opt->iterations, 0.5);
-  t->p25 = percentile(sorted, opt->iterations, 0.25);
-  t->p75 = percentile(sorted, opt->iterations, 0.75);
-  t->valid = 1;
   free(sorted);
   return 1;
 done:
+  t->valid = 0;
   free(sorted);
   return 0;
 }
 
-/* Loads the case's kernels and checks that their ABI describes this case:
-   three memref (or tensor-map) arguments of the case's types and shapes. */
+/* Checks that an .abi file describes this case: three memref (or
+   tensor-map) arguments of the case's types and shapes. */
+static int checkAbi(const char *path, const gpucg_abi *abi,
+                    const bench_case *c, const int64_t sizes[3][2],
+                    error_buffer *error) {
+  const bench_type types[3] = {c->in, c->in, c->acc};
+  for (int j = 0; j < abi->num_arguments; ++j) {
+    const gpucg_abi_argument *argument = &abi->arguments[j];
+    int index = argument->function_argument;
+    /* A and B may reach the kernel as TMA tensor maps on them. */
+    if ((argument->kind != GPUCG_ABI_ARGUMENT_MEMREF &&
+         argument->kind != GPUCG_ABI_ARGUMENT_TENSOR_MAP) ||
+        index < 0 || index > 2 || argument->rank != 2 ||
+        strcmp(argument->element_type, bench_type_name(types[index])) != 0 ||
+        argument->shape[0] != sizes[index][0] ||
+        argument->shape[1] != sizes[index][1]) {
+      setError(error,
+               "%s: argument %d (function argument %d, %s) does not match "
+               "the case %s",
+               path, j, index, argument->element_type, c->key);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Loads one variant's kernels for the case and checks their ABI. */
 static int loadKernels(const bench_manifest *manifest,
                        const bench_manifest_entry *entry, case_run *run,
                        case_result *r) {
-  const bench_case *c = run->c;
-  const bench_type types[3] = {c->in, c->in, c->acc};
   char path[8192];
   for (int i = 0; i < entry->num_launches; ++i) {
     snprintf(path, sizeof path, "%s/%s", manifest->directory, entry->abi[i]);
     TRY_GPUCG(&r->message, gpucg_kernel_load(path, &run->kernels[i]));
     ++run->num_kernels;
     const gpucg_abi *abi = gpucg_kernel_get_abi(run->kernels[i]);
-    for (int j = 0; j < abi->num_arguments; ++j) {
-      const gpucg_abi_argument *argument = &abi->arguments[j];
-      int index = argument->function_argument;
-      /* A and B may reach the kernel as TMA tensor maps on them. */
-      if ((argument->kind != GPUCG_ABI_ARGUMENT_MEMREF &&
-           argument->kind != GPUCG_ABI_ARGUMENT_TENSOR_MAP) ||
-          index < 0 || index > 2 || argument->rank != 2 ||
-          strcmp(argument->element_type, bench_type_name(types[index])) != 0 ||
-          argument->shape[0] != run->sizes[index][0] ||
-          argument->shape[1] != run->sizes[index][1]) {
-        setError(&r->message,
-                 "%s: argument %d (function argument %d, %s) does not match "
-                 "the case %s",
-                 path, j, index, argument->element_type, c->key);
-        goto done;
-      }
-    }
+    if (!checkAbi(path, abi, run->c, (const int64_t(*)[2])run->sizes,
+                  &r->message))
+      goto done;
     gpucg_kernel_attributes attributes;
     TRY_GPUCG(&r->message,
               gpucg_kernel_get_attributes(run->kernels[i], &attributes));
@@ -836,10 +1085,16 @@ done:
   return 0;
 }
 
+static void unloadKernels(case_run *run) {
+  for (int i = 0; i < run->num_kernels; ++i)
+    gpucg_kernel_unload(run->kernels[i]);
+  run->num_kernels = 0;
+}
+
 /* Fills A and B on the host, uploads them, and returns the integer values
    (for the host reference) or NULL when the case is too large for it. */
 static int uploadInputs(const session *s, case_run *run, int8_t **hostA,
-                        int8_t **hostB, case_result *r) {
+                        int8_t **hostB, error_buffer *error) {
   const bench_case *c = run->c;
   const size_t countA = (size_t)c->m * (size_t)c->k;
   const size_t countB = (size_t)c->k * (size_t)c->n;
@@ -853,23 +1108,22 @@ static int uploadInputs(const session *s, case_run *run, int8_t **hostA,
     values = malloc(count);
     encoded = malloc(count * elementSize);
     if (!values || !encoded) {
-      setError(&r->message, "out of host memory for %zu elements of %c",
-               count, which == 0 ? 'A' : 'B');
+      setError(error, "out of host memory for %zu elements of %c", count,
+               which == 0 ? 'A' : 'B');
       goto done;
     }
     bench_fill_values(values, count, s->opt->seed, c->key,
                       which == 0 ? 'A' : 'B', range);
     bench_encode(values, count, c->in, encoded);
-    TRY_GPUCG(&r->message,
-              gpucg_copy_to_device(which == 0 ? run->a : run->b, encoded,
-                                   count * elementSize));
+    TRY_GPUCG(error, gpucg_copy_to_device(which == 0 ? run->a : run->b,
+                                          encoded, count * elementSize));
     free(encoded);
     encoded = NULL;
     *(which == 0 ? hostA : hostB) = values;
     values = NULL;
   }
   /* A copy from pageable memory may return before its DMA lands. */
-  TRY_GPUCG(&r->message, gpucg_synchronize());
+  TRY_GPUCG(error, gpucg_synchronize());
   ok = 1;
 done:
   free(values);
@@ -892,25 +1146,25 @@ static void appendMessage(error_buffer *message, const char *format, ...) {
 }
 
 /* Runs cuBLAS once: 1 when it takes the case, 0 when it answers
-   CUBLAS_STATUS_NOT_SUPPORTED (noted in the result), -1 on another error. */
-static int probeCublas(session *s, case_run *run, case_result *r) {
+   CUBLAS_STATUS_NOT_SUPPORTED (noted in the message), -1 on another error. */
+static int probeCublas(session *s, case_run *run, int *unsupported,
+                       error_buffer *message) {
   cublasStatus_t status = runCublas(s, run);
   if (status == CUBLAS_STATUS_SUCCESS)
     return 1;
   const char *call =
       isFloat8(run->c->in) ? "cublasLtMatmul" : "cublasGemmEx";
   if (status == CUBLAS_STATUS_NOT_SUPPORTED) {
-    r->cublas_unsupported = 1;
-    appendMessage(&r->message,
+    *unsupported = 1;
+    appendMessage(message,
                   "cuBLAS does not support this case (%s: "
-                  "CUBLAS_STATUS_NOT_SUPPORTED): no cuBLAS column%s",
-                  call,
-                  r->has_kernel ? ", checked against the host reference only"
-                                : "");
+                  "CUBLAS_STATUS_NOT_SUPPORTED): no cuBLAS column, checked "
+                  "against the host reference only",
+                  call);
     return 0;
   }
-  appendMessage(&r->message, "%s: %s (%s)", call,
-                cublasGetStatusName(status), cublasGetStatusString(status));
+  appendMessage(message, "%s: %s (%s)", call, cublasGetStatusName(status),
+                cublasGetStatusString(status));
   return -1;
 }
 
@@ -941,14 +1195,51 @@ static void mergeComparison(case_result *r, const bench_comparison *cmp) {
     r->mismatches = cmp->mismatches;
 }
 
-/* Runs gpucg and cuBLAS once into C buffers pre-filled with a byte pattern
-   that no result can have, and compares every element: gpucg against
-   cuBLAS, and both against the host reference when there is one. */
-static int checkOnce(session *s, case_run *run, const double *reference,
-                     void *hostGpucg, void *hostCublas, case_result *r) {
+/* What a case shares between its variants: the inputs, cuBLAS's result
+   (checked against the host reference where there is one) and timing. */
+typedef struct case_baseline {
+  int8_t *host_a, *host_b;
+  double *reference;  /* NULL above --host-check */
+  void *host_cublas;  /* cuBLAS's C; NULL when cuBLAS does not take it */
+  void *host_gpucg;   /* room for a variant's C */
+  int cublas_unsupported;
+  timing cublas;
+  error_buffer message; /* notes for every row (cuBLAS unsupported) */
+} case_baseline;
+
+/* Runs cuBLAS once into a C pre-filled with a byte pattern no result can
+   have and compares it with the host reference. */
+static int checkCublas(session *s, case_run *run, case_baseline *base,
+                       error_buffer *error) {
   const bench_case *c = run->c;
-  const int withCublas = !r->cublas_unsupported;
-  if (!withCublas && !reference) {
+  const size_t count = (size_t)c->m * (size_t)c->n;
+  const size_t bytes = count * bench_type_size(c->acc);
+  TRY_CUDA(error, cudaMemsetAsync((void *)(uintptr_t)run->c_cublas, 0x7F,
+                                  bytes, s->stream));
+  TRY_CUBLAS(error, runCublas(s, run));
+  TRY_CUDA(error, cudaStreamSynchronize(s->stream));
+  TRY_GPUCG(error, gpucg_copy_to_host(base->host_cublas, run->c_cublas, bytes));
+  if (base->reference) {
+    bench_comparison cmp;
+    bench_compare(base->host_cublas, NULL, base->reference, c->acc, count,
+                  &cmp);
+    if (cmp.mismatches) {
+      describeMismatches("cuBLAS vs host (the reference itself is off)", &cmp,
+                         c, base->host_cublas, NULL, base->reference, error);
+      return 0;
+    }
+  }
+  return 1;
+done:
+  return 0;
+}
+
+/* Runs the variant's kernels once into a pre-filled C and compares every
+   element with cuBLAS's and the host reference. */
+static int checkGpucg(session *s, case_run *run, const case_baseline *base,
+                      case_result *r) {
+  const bench_case *c = run->c;
+  if (!base->host_cublas && !base->reference) {
     appendMessage(&r->message, "no reference to check against (the case is "
                                "over --host-check)");
     return 0;
@@ -959,41 +1250,50 @@ static int checkOnce(session *s, case_run *run, const double *reference,
   TRY_CUDA(&r->message, cudaMemsetAsync((void *)(uintptr_t)run->c_gpucg, 0x7F,
                                         bytes, s->stream));
   TRY_GPUCG(&r->message, runGpucg(s, run));
-  if (withCublas) {
-    TRY_CUDA(&r->message, cudaMemsetAsync((void *)(uintptr_t)run->c_cublas,
-                                          0x7F, bytes, s->stream));
-    TRY_CUBLAS(&r->message, runCublas(s, run));
-  }
   TRY_CUDA(&r->message, cudaStreamSynchronize(s->stream));
-  TRY_GPUCG(&r->message, gpucg_copy_to_host(hostGpucg, run->c_gpucg, bytes));
-  if (withCublas) {
-    TRY_GPUCG(&r->message,
-              gpucg_copy_to_host(hostCublas, run->c_cublas, bytes));
-    bench_compare(hostGpucg, hostCublas, NULL, c->acc, count, &cmp);
+  TRY_GPUCG(&r->message,
+            gpucg_copy_to_host(base->host_gpucg, run->c_gpucg, bytes));
+  if (base->host_cublas) {
+    bench_compare(base->host_gpucg, base->host_cublas, NULL, c->acc, count,
+                  &cmp);
     mergeComparison(r, &cmp);
     if (cmp.mismatches)
-      describeMismatches("gpucg vs cuBLAS", &cmp, c, hostGpucg, hostCublas,
-                         NULL, &r->message);
+      describeMismatches("gpucg vs cuBLAS", &cmp, c, base->host_gpucg,
+                         base->host_cublas, NULL, &r->message);
   }
-  if (reference) {
+  if (base->reference) {
     r->host_checked = 1;
-    bench_compare(hostGpucg, NULL, reference, c->acc, count, &cmp);
+    bench_compare(base->host_gpucg, NULL, base->reference, c->acc, count, &cmp);
     mergeComparison(r, &cmp);
     if (cmp.mismatches)
-      describeMismatches("gpucg vs host", &cmp, c, hostGpucg, NULL, reference,
-                         &r->message);
-    if (withCublas) {
-      bench_compare(hostCublas, NULL, reference, c->acc, count, &cmp);
-      if (cmp.mismatches) {
-        describeMismatches("cuBLAS vs host (the reference itself is off)",
-                           &cmp, c, hostCublas, NULL, reference, &r->message);
-        r->status = CASE_ERROR;
-        return 0;
-      }
-    }
+      describeMismatches("gpucg vs host", &cmp, c, base->host_gpucg, NULL,
+                         base->reference, &r->message);
   }
   if (r->mismatches)
     r->status = CASE_MISMATCH;
+  return 1;
+done:
+  return 0;
+}
+
+/* The last timed run's C must still be right (a race shows here). */
+static int recheckAfterTiming(session *s, case_run *run,
+                              const case_baseline *base, case_result *r) {
+  const bench_case *c = run->c;
+  const size_t count = (size_t)c->m * (size_t)c->n;
+  const size_t bytes = count * bench_type_size(c->acc);
+  TRY_CUDA(&r->message, cudaStreamSynchronize(s->stream));
+  TRY_GPUCG(&r->message,
+            gpucg_copy_to_host(base->host_gpucg, run->c_gpucg, bytes));
+  bench_comparison cmp;
+  bench_compare(base->host_gpucg, base->host_cublas, NULL, c->acc, count,
+                &cmp);
+  if (cmp.mismatches) {
+    mergeComparison(r, &cmp);
+    describeMismatches("after timing, gpucg vs cuBLAS", &cmp, c,
+                       base->host_gpucg, base->host_cublas, NULL, &r->message);
+    r->status = CASE_MISMATCH;
+  }
   return 1;
 done:
   return 0;
@@ -1007,9 +1307,56 @@ static int contextAlive(void) {
   return 0;
 }
 
-static void runCase(session *s, const bench_case *c,
-                    const bench_manifest *manifest, case_result *r) {
-  memset(r, 0, sizeof *r);
+/* One variant on a case whose inputs and baseline are ready. */
+static void runVariant(session *s, case_run *run, const variant *v,
+                       int numVariants, const case_baseline *base,
+                       case_result *r) {
+  const bench_case *c = run->c;
+  if (notInVariant(v, numVariants, c)) {
+    r->status = CASE_NOT_IN_VARIANT;
+    return;
+  }
+  const bench_manifest_entry *entry = bench_manifest_find(&v->manifest, c->key);
+  r->has_kernel = entry && entry->state == BENCH_KERNEL_OK;
+  r->cublas = base->cublas;
+  r->cublas_unsupported = base->cublas_unsupported;
+  if (base->message.text[0])
+    appendMessage(&r->message, "%s", base->message.text);
+  if (!r->has_kernel) {
+    r->status = CASE_NO_KERNEL;
+    appendMessage(&r->message, "%s",
+                  entry ? "compile_kernels.py could not compile it (its log "
+                          "is in the kernels directory's logs/)"
+                        : "not in the kernel manifest (run "
+                          "bench/compile_kernels.py on this shapes file)");
+    return;
+  }
+  if (!loadKernels(&v->manifest, entry, run, r) ||
+      !checkGpucg(s, run, base, r))
+    goto done;
+  if (!s->opt->check) {
+    if (!timeRuns(s, run, 0, &r->gpucg, &r->message))
+      goto done;
+    if (r->status == CASE_OK && base->host_cublas &&
+        !recheckAfterTiming(s, run, base, r))
+      goto done;
+  }
+  goto cleanup;
+done:
+  r->status = CASE_ERROR;
+  r->context_lost = !contextAlive();
+cleanup:
+  /* Nothing of the variant may still run when its kernels go. */
+  cudaStreamSynchronize(s->stream);
+  unloadKernels(run);
+}
+
+/* Runs a case: inputs, cuBLAS (checked, timed once), then each variant.
+   Fills results[0 .. numVariants). */
+static void runCase(session *s, const bench_case *c, const variant *variants,
+                    int numVariants, case_result *results) {
+  for (int v = 0; v < numVariants; ++v)
+    memset(&results[v], 0, sizeof results[v]);
   case_run run;
   memset(&run, 0, sizeof run);
   run.c = c;
@@ -1017,106 +1364,169 @@ static void runCase(session *s, const bench_case *c,
   run.sizes[1][0] = c->transpose_b ? c->n : c->k;
   run.sizes[1][1] = c->transpose_b ? c->k : c->n;
   run.sizes[2][0] = c->m, run.sizes[2][1] = c->n;
-  int8_t *hostA = NULL, *hostB = NULL;
-  double *reference = NULL;
-  void *hostGpucg = NULL, *hostCublas = NULL;
+  case_baseline base;
+  memset(&base, 0, sizeof base);
+  error_buffer error = {{0}};
 
-  const bench_manifest_entry *entry = bench_manifest_find(manifest, c->key);
-  r->has_kernel = entry && entry->state == BENCH_KERNEL_OK;
-  if (!r->has_kernel) {
-    r->status = CASE_NO_KERNEL;
-    setError(&r->message, "%s",
-             entry ? "compile_kernels.py could not compile it (its log is in "
-                     "the kernels directory's logs/)"
-                   : "not in the kernel manifest (run bench/compile_kernels.py "
-                     "on this shapes file)");
-    /* Without --check, cuBLAS is still timed: the baseline stays useful. */
-    if (s->opt->check)
-      return;
-  } else if (!loadKernels(manifest, entry, &run, r)) {
-    r->status = CASE_ERROR;
-    goto done;
+  /* Under --check a case no variant has a kernel for needs nothing more. */
+  int anyKernel = 0;
+  for (int v = 0; v < numVariants; ++v) {
+    const bench_manifest_entry *entry =
+        bench_manifest_find(&variants[v].manifest, c->key);
+    anyKernel |= entry && entry->state == BENCH_KERNEL_OK;
   }
 
   const size_t countC = (size_t)c->m * (size_t)c->n;
   const size_t bytesC = countC * bench_type_size(c->acc);
   const size_t inSize = bench_type_size(c->in);
-  TRY_GPUCG(&r->message,
-            gpucg_malloc(&run.a, (size_t)c->m * (size_t)c->k * inSize));
-  TRY_GPUCG(&r->message,
-            gpucg_malloc(&run.b, (size_t)c->k * (size_t)c->n * inSize));
-  TRY_GPUCG(&r->message, gpucg_malloc(&run.c_cublas, bytesC));
-  if (r->has_kernel)
-    TRY_GPUCG(&r->message, gpucg_malloc(&run.c_gpucg, bytesC));
-  if (!uploadInputs(s, &run, &hostA, &hostB, r))
-    goto done;
-  if (probeCublas(s, &run, r) < 0)
-    goto done;
-
-  if (r->has_kernel) {
+  if (anyKernel || !s->opt->check) {
+    TRY_GPUCG(&error, gpucg_malloc(&run.a, (size_t)c->m * (size_t)c->k * inSize));
+    TRY_GPUCG(&error, gpucg_malloc(&run.b, (size_t)c->k * (size_t)c->n * inSize));
+    TRY_GPUCG(&error, gpucg_malloc(&run.c_cublas, bytesC));
+    if (anyKernel)
+      TRY_GPUCG(&error, gpucg_malloc(&run.c_gpucg, bytesC));
+    if (!uploadInputs(s, &run, &base.host_a, &base.host_b, &error))
+      goto done;
+    int probed = probeCublas(s, &run, &base.cublas_unsupported, &base.message);
+    if (probed < 0) {
+      setError(&error, "%s", base.message.text);
+      goto done;
+    }
+  }
+  if (anyKernel) {
     if ((double)c->m * (double)c->n * (double)c->k <=
         s->opt->host_check_limit) {
-      reference = malloc(countC * sizeof *reference);
-      if (!reference) {
-        setError(&r->message, "out of host memory for the reference");
+      base.reference = malloc(countC * sizeof *base.reference);
+      if (!base.reference) {
+        setError(&error, "out of host memory for the reference");
         goto done;
       }
-      bench_host_reference(c, hostA, hostB, reference);
+      bench_host_reference(c, base.host_a, base.host_b, base.reference);
     }
-    hostGpucg = malloc(bytesC);
-    hostCublas = malloc(bytesC);
-    if (!hostGpucg || !hostCublas) {
-      setError(&r->message, "out of host memory for C");
+    base.host_gpucg = malloc(bytesC);
+    if (!base.cublas_unsupported)
+      base.host_cublas = malloc(bytesC);
+    if (!base.host_gpucg || (!base.cublas_unsupported && !base.host_cublas)) {
+      setError(&error, "out of host memory for C");
       goto done;
     }
-    if (!checkOnce(s, &run, reference, hostGpucg, hostCublas, r))
+    if (base.host_cublas && !checkCublas(s, &run, &base, &error))
       goto done;
   }
-  free(hostA);
-  free(hostB);
-  hostA = hostB = NULL;
+  free(base.host_a);
+  free(base.host_b);
+  base.host_a = base.host_b = NULL;
+  if (!s->opt->check && !base.cublas_unsupported &&
+      !timeRuns(s, &run, 1, &base.cublas, &error))
+    goto done;
 
-  if (!s->opt->check) {
-    if (r->has_kernel && !timeRuns(s, &run, 0, &r->gpucg, &r->message))
-      goto done;
-    if (!r->cublas_unsupported &&
-        !timeRuns(s, &run, 1, &r->cublas, &r->message))
-      goto done;
-    /* The last timed run's C must still be right (a race shows here). */
-    if (r->has_kernel && r->status == CASE_OK && !r->cublas_unsupported) {
-      TRY_CUDA(&r->message, cudaStreamSynchronize(s->stream));
-      TRY_GPUCG(&r->message,
-                gpucg_copy_to_host(hostGpucg, run.c_gpucg, bytesC));
-      bench_comparison cmp;
-      bench_compare(hostGpucg, hostCublas, NULL, c->acc, countC, &cmp);
-      if (cmp.mismatches) {
-        mergeComparison(r, &cmp);
-        describeMismatches("after timing, gpucg vs cuBLAS", &cmp, c,
-                           hostGpucg, hostCublas, NULL, &r->message);
-        r->status = CASE_MISMATCH;
+  for (int v = 0; v < numVariants; ++v) {
+    runVariant(s, &run, &variants[v], numVariants, &base, &results[v]);
+    if (results[v].context_lost) {
+      for (int w = v + 1; w < numVariants; ++w) {
+        if (notInVariant(&variants[w], numVariants, c))
+          continue;
+        results[w].status = CASE_ERROR;
+        setError(&results[w].message, "not run: the CUDA context was lost");
+        results[w].context_lost = 1;
       }
+      break;
     }
   }
   goto cleanup;
 
 done:
-  r->status = CASE_ERROR;
-  r->context_lost = !contextAlive();
+  /* What every variant shares failed: each row says so. */
+  {
+    int lost = !contextAlive();
+    for (int v = 0; v < numVariants; ++v) {
+      if (notInVariant(&variants[v], numVariants, c)) {
+        results[v].status = CASE_NOT_IN_VARIANT;
+        continue;
+      }
+      results[v].status = CASE_ERROR;
+      results[v].message = error;
+      results[v].context_lost = lost;
+      results[v].cublas_unsupported = base.cublas_unsupported;
+    }
+  }
 cleanup:
   /* Nothing of the case may still run when its buffers go. */
   cudaStreamSynchronize(s->stream);
-  free(hostA);
-  free(hostB);
-  free(reference);
-  free(hostGpucg);
-  free(hostCublas);
+  free(base.host_a);
+  free(base.host_b);
+  free(base.reference);
+  free(base.host_gpucg);
+  free(base.host_cublas);
   const uint64_t buffers[4] = {run.a, run.b, run.c_gpucg, run.c_cublas};
   for (int i = 0; i < 4; ++i)
     if (buffers[i])
       gpucg_free(buffers[i]);
-  for (int i = 0; i < run.num_kernels; ++i)
-    gpucg_kernel_unload(run.kernels[i]);
   destroyCublasLtPlan(&run);
+}
+
+/*===----------------------------------------------------------------------===*/
+/* --dry-run                                                                  */
+/*===----------------------------------------------------------------------===*/
+
+/* What a run would load, checked without a GPU: each launch's .abi file
+   parses and describes the case, and its binary is there. */
+static void dryRunVariant(const bench_case *c, const variant *v,
+                          int numVariants, case_result *r) {
+  memset(r, 0, sizeof *r);
+  if (notInVariant(v, numVariants, c)) {
+    r->status = CASE_NOT_IN_VARIANT;
+    return;
+  }
+  const bench_manifest_entry *entry = bench_manifest_find(&v->manifest, c->key);
+  r->has_kernel = entry && entry->state == BENCH_KERNEL_OK;
+  if (!r->has_kernel) {
+    r->status = CASE_NO_KERNEL;
+    setError(&r->message, "%s",
+             entry ? "compile_kernels.py could not compile it"
+                   : "not in the kernel manifest");
+    return;
+  }
+  int64_t sizes[3][2] = {{c->m, c->k},
+                         {c->transpose_b ? c->n : c->k,
+                          c->transpose_b ? c->k : c->n},
+                         {c->m, c->n}};
+  char path[8192];
+  r->status = CASE_DRY_RUN;
+  for (int i = 0; i < entry->num_launches; ++i) {
+    snprintf(path, sizeof path, "%s/%s", v->manifest.directory, entry->abi[i]);
+    gpucg_abi *abi = NULL;
+    if (gpucg_abi_read(path, &abi) != GPUCG_SUCCESS) {
+      setError(&r->message, "%s", gpucg_last_error());
+      r->status = CASE_ERROR;
+      return;
+    }
+    /* The binary's name is relative to the .abi file's folder. */
+    char binary[8192];
+    const char *slash = strrchr(path, '/');
+    snprintf(binary, sizeof binary, "%.*s%s",
+             slash ? (int)(slash - path + 1) : 0, path, abi->binary);
+    FILE *file = fopen(binary, "rb");
+    int ok = checkAbi(path, abi, c, (const int64_t(*)[2])sizes, &r->message);
+    if (ok && !file) {
+      setError(&r->message, "%s: its binary %s is missing", path, binary);
+      ok = 0;
+    }
+    if (file)
+      fclose(file);
+    if (ok && i == 0)
+      for (int d = 0; d < 3; ++d) {
+        r->block[d] = abi->block[d];
+        r->grid[d] = abi->grid[d].kind == GPUCG_ABI_EXTENT_CONSTANT
+                         ? (unsigned)abi->grid[d].value
+                         : 0;
+      }
+    gpucg_abi_destroy(abi);
+    if (!ok) {
+      r->status = CASE_ERROR;
+      return;
+    }
+  }
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -1140,14 +1550,22 @@ static void formatTflops(const bench_case *c, const timing *t, char *buffer,
 }
 
 static void formatError(const case_result *r, char *buffer, size_t size) {
-  if (!r->has_kernel || r->status == CASE_ERROR)
+  if (!r->has_kernel || r->status == CASE_ERROR || r->status == CASE_DRY_RUN)
     snprintf(buffer, size, "-");
   else
     snprintf(buffer, size, "%g", r->max_abs_error);
 }
 
-static void printTableHeader(const options *opt) {
-  if (opt->check)
+/* Whether the table and CSV carry a variant column: with several kernels
+   directories, or one named explicitly. */
+static int showVariants(const variant *variants, int numVariants) {
+  return numVariants > 1 || (numVariants == 1 && variants[0].name[0]);
+}
+
+static void printTableHeader(const options *opt, int withVariant) {
+  if (withVariant)
+    printf("%-20s ", "variant");
+  if (opt->check || opt->dry_run)
     printf("%-36s %-28s %-9s %8s %10s %4s %5s %7s\n", "case", "name",
            "result", "max_err", "mismatches", "host", "regs", "smem");
   else
@@ -1157,10 +1575,10 @@ static void printTableHeader(const options *opt) {
 }
 
 static void printRow(const options *opt, const bench_case *c,
-                     const case_result *r) {
+                     const char *variantName, const case_result *r) {
   char error[32], mismatches[32], regs[16], smem[16];
   formatError(r, error, sizeof error);
-  if (r->has_kernel && r->status != CASE_ERROR)
+  if (r->has_kernel && r->status != CASE_ERROR && r->status != CASE_DRY_RUN)
     snprintf(mismatches, sizeof mismatches, "%zu", r->mismatches);
   else
     snprintf(mismatches, sizeof mismatches, "-");
@@ -1172,7 +1590,9 @@ static void printRow(const options *opt, const bench_case *c,
     snprintf(smem, sizeof smem, "-");
   }
   const char *name = strcmp(c->name, c->key) ? c->name : "";
-  if (opt->check) {
+  if (variantName)
+    printf("%-20s ", variantName);
+  if (opt->check || opt->dry_run) {
     printf("%-36s %-28s %-9s %8s %10s %4s %5s %7s\n", c->key, name,
            caseStatusNames[r->status], error, mismatches,
            r->host_checked ? "yes" : "no", regs, smem);
@@ -1212,21 +1632,22 @@ static void csvTiming(FILE *out, const bench_case *c, const timing *t) {
 }
 
 static void csvHeader(FILE *out) {
-  fputs("key,name,m,n,k,in_type,acc_type,layout,status,"
+  fputs("key,name,m,n,k,in_type,acc_type,layout,variant,status,"
         "gpucg_tflops,gpucg_ms_median,gpucg_ms_min,gpucg_ms_p25,gpucg_ms_p75,"
         "gpucg_ms_max,"
         "cublas_tflops,cublas_ms_median,cublas_ms_min,cublas_ms_p25,"
         "cublas_ms_p75,cublas_ms_max,"
         "ratio,max_abs_error,mismatches,host_checked,registers,"
         "static_shared_bytes,dynamic_shared_bytes,local_bytes,launches,grid,"
-        "block,message\n",
+        "block,gpucg_runs,cublas_runs,message\n",
         out);
 }
 
-static void csvRow(FILE *out, const bench_case *c, const case_result *r) {
-  fprintf(out, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,%s,%s", c->key,
-          c->name, c->m, c->n, c->k, bench_type_name(c->in),
-          bench_type_name(c->acc), c->transpose_b ? "nt" : "nn",
+static void csvRow(FILE *out, const bench_case *c, const char *variantName,
+                   const case_result *r) {
+  fprintf(out, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,%s,%s,%s",
+          c->key, c->name, c->m, c->n, c->k, bench_type_name(c->in),
+          bench_type_name(c->acc), c->transpose_b ? "nt" : "nn", variantName,
           caseStatusNames[r->status]);
   csvTiming(out, c, &r->gpucg);
   csvTiming(out, c, &r->cublas);
@@ -1234,18 +1655,29 @@ static void csvRow(FILE *out, const bench_case *c, const case_result *r) {
     fprintf(out, ",%.4f", r->cublas.median / r->gpucg.median);
   else
     fprintf(out, ",");
-  if (r->has_kernel && r->status != CASE_ERROR)
+  if (r->has_kernel && r->status != CASE_ERROR && r->status != CASE_DRY_RUN)
     fprintf(out, ",%g,%zu", r->max_abs_error, r->mismatches);
   else
     fprintf(out, ",,");
   fprintf(out, ",%d", r->host_checked);
   if (r->num_launches)
-    fprintf(out, ",%d,%d,%d,%d,%d,%ux%ux%u,%ux%ux%u", r->registers,
-            r->static_shared, r->dynamic_shared, r->local_bytes,
-            r->num_launches, r->grid[0], r->grid[1], r->grid[2], r->block[0],
-            r->block[1], r->block[2]);
+    fprintf(out, ",%d,%d,%d,%d,%d", r->registers, r->static_shared,
+            r->dynamic_shared, r->local_bytes, r->num_launches);
   else
-    fprintf(out, ",,,,,,,");
+    fprintf(out, ",,,,,");
+  if (r->block[0])
+    fprintf(out, ",%ux%ux%u,%ux%ux%u", r->grid[0], r->grid[1], r->grid[2],
+            r->block[0], r->block[1], r->block[2]);
+  else
+    fprintf(out, ",,");
+  if (r->gpucg.valid)
+    fprintf(out, ",%d", r->gpucg.runs);
+  else
+    fprintf(out, ",");
+  if (r->cublas.valid)
+    fprintf(out, ",%d", r->cublas.runs);
+  else
+    fprintf(out, ",");
   fputc(',', out);
   csvString(out, r->message.text);
   fputc('\n', out);
@@ -1285,9 +1717,12 @@ static void warnOnChip(const session *s, const bench_manifest *manifest) {
             s->info.compute_capability_minor);
 }
 
-static int runAll(session *s, const bench_case_list *cases,
-                  const bench_manifest *manifest) {
-  const options *opt = s->opt;
+/* Runs (or, `s` NULL, dry-runs) every selected case on every variant:
+   rows on stdout and in the CSV, a summary line, and the exit status. */
+static int runAll(session *s, const options *opt,
+                  const bench_case_list *cases, const variant *variants,
+                  int numVariants) {
+  const double start = nowSeconds();
   FILE *csv = NULL;
   if (opt->csv) {
     csv = fopen(opt->csv, "w");
@@ -1295,44 +1730,75 @@ static int runAll(session *s, const bench_case_list *cases,
       fprintf(stderr, "gpucg-bench: cannot write %s\n", opt->csv);
       return EXIT_USAGE;
     }
-    printHeader(csv, "# ", s, manifest);
+    printHeader(csv, "# ", opt, s, variants, numVariants);
     csvHeader(csv);
   }
-  printHeader(stdout, "# ", s, manifest);
-  printTableHeader(opt);
-  int counts[4] = {0, 0, 0, 0}, failedCompile = 0, total = 0;
-  int stopped = 0;
+  printHeader(stdout, "# ", opt, s, variants, numVariants);
+  const int withVariant = showVariants(variants, numVariants);
+  printTableHeader(opt, withVariant);
+  int counts[CASE_STATUS_COUNT] = {0}, failedCompile = 0, total = 0;
+  int stopped = 0, notRun = 0;
+  case_result results[MAX_LIST_OPTION];
   for (int i = 0; i < cases->count; ++i) {
     const bench_case *c = &cases->cases[i];
     if (!isSelected(opt, c))
       continue;
-    ++total;
-    case_result r;
-    runCase(s, c, manifest, &r);
-    ++counts[r.status];
-    if (r.status == CASE_NO_KERNEL && bench_manifest_find(manifest, c->key))
-      ++failedCompile;
-    printRow(opt, c, &r);
-    if (csv)
-      csvRow(csv, c, &r);
-    if (r.context_lost) {
+    if (stopped) {
+      ++notRun;
+      continue;
+    }
+    if (opt->deadline > 0 && nowSeconds() - start >= opt->deadline) {
+      printf("# the deadline (%g s) has passed: no case from %s on is run\n",
+             opt->deadline, c->key);
+      stopped = 2;
+      ++notRun;
+      continue;
+    }
+    if (s) {
+      runCase(s, c, variants, numVariants, results);
+    } else {
+      for (int v = 0; v < numVariants; ++v)
+        dryRunVariant(c, &variants[v], numVariants, &results[v]);
+    }
+    int lost = 0;
+    for (int v = 0; v < numVariants; ++v) {
+      const case_result *r = &results[v];
+      if (r->status == CASE_NOT_IN_VARIANT)
+        continue;
+      ++total;
+      ++counts[r->status];
+      if (r->status == CASE_NO_KERNEL &&
+          bench_manifest_find(&variants[v].manifest, c->key))
+        ++failedCompile;
+      printRow(opt, c, withVariant ? variants[v].name : NULL, r);
+      if (csv)
+        csvRow(csv, c, variants[v].name, r);
+      lost |= r->context_lost;
+    }
+    if (lost) {
       fprintf(stderr,
               "gpucg-bench: the CUDA context did not survive %s's error; "
               "stopping\n",
               c->key);
       stopped = 1;
-      break;
     }
   }
   if (csv)
     fclose(csv);
-  printf("# %d cases: %d ok, %d mismatched, %d errors, %d without a gpucg "
-         "kernel (%d failed to compile, %d not in the manifest)%s\n",
-         total, counts[CASE_OK], counts[CASE_MISMATCH], counts[CASE_ERROR],
+  printf("# %d %s: %d ok, %d mismatched, %d errors, %d without a gpucg "
+         "kernel (%d failed to compile, %d not in the manifest)",
+         total, withVariant ? "rows (case x variant)" : "cases",
+         counts[CASE_OK], counts[CASE_MISMATCH], counts[CASE_ERROR],
          counts[CASE_NO_KERNEL], failedCompile,
-         counts[CASE_NO_KERNEL] - failedCompile,
-         stopped ? "; stopped early" : "");
-  if (counts[CASE_MISMATCH] || counts[CASE_ERROR] || stopped)
+         counts[CASE_NO_KERNEL] - failedCompile);
+  if (counts[CASE_DRY_RUN])
+    printf(", %d checked by --dry-run", counts[CASE_DRY_RUN]);
+  if (stopped == 1)
+    printf("; stopped early, %d cases not run", notRun);
+  else if (stopped == 2)
+    printf("; %d cases not run (deadline)", notRun);
+  printf("\n");
+  if (counts[CASE_MISMATCH] || counts[CASE_ERROR] || stopped == 1)
     return EXIT_CASE_FAILED;
   if (opt->check && counts[CASE_NO_KERNEL])
     return EXIT_CASE_FAILED;
@@ -1346,10 +1812,11 @@ int main(int argc, char **argv) {
 
   bench_case_list cases;
   memset(&cases, 0, sizeof cases);
-  bench_manifest manifest;
-  memset(&manifest, 0, sizeof manifest);
+  variant variants[MAX_LIST_OPTION];
+  memset(variants, 0, sizeof variants);
   int exitCode = EXIT_ALL_OK;
-  int haveManifest = 0;
+  if (!parseVariants(&opt, variants))
+    return EXIT_USAGE;
 
   int errors = 0;
   for (int i = 0; i < opt.num_shapes; ++i)
@@ -1370,15 +1837,15 @@ int main(int argc, char **argv) {
     goto exit;
   }
 
-  if (opt.list) {
-    if (opt.kernels) {
-      if (bench_read_manifest(opt.kernels, &manifest, stderr)) {
-        exitCode = EXIT_USAGE;
-        goto exit;
-      }
-      haveManifest = 1;
+  if (opt.list || opt.dry_run) {
+    if (readManifests(variants, opt.num_kernels)) {
+      exitCode = EXIT_USAGE;
+      goto exit;
     }
-    listCases(&cases, &opt, haveManifest ? &manifest : NULL);
+    if (opt.list)
+      listCases(&cases, &opt, variants, opt.num_kernels);
+    else
+      exitCode = runAll(NULL, &opt, &cases, variants, opt.num_kernels);
     goto exit;
   }
 
@@ -1388,21 +1855,20 @@ int main(int argc, char **argv) {
   if (exitCode != EXIT_ALL_OK)
     goto close;
   if (opt.device_info) {
-    printHeader(stdout, "", &s, NULL);
+    printHeader(stdout, "", &opt, &s, NULL, 0);
     goto close;
   }
-  if (bench_read_manifest(opt.kernels, &manifest, stderr)) {
+  if (readManifests(variants, opt.num_kernels)) {
     exitCode = EXIT_USAGE;
     goto close;
   }
-  haveManifest = 1;
-  warnOnChip(&s, &manifest);
-  exitCode = runAll(&s, &cases, &manifest);
+  for (int v = 0; v < opt.num_kernels; ++v)
+    warnOnChip(&s, &variants[v].manifest);
+  exitCode = runAll(&s, &opt, &cases, variants, opt.num_kernels);
 close:
   closeSession(&s);
 exit:
-  if (haveManifest)
-    bench_manifest_free(&manifest);
+  freeManifests(variants, opt.num_kernels);
   bench_case_list_free(&cases);
   return exitCode;
 }
