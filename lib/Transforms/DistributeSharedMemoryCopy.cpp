@@ -18,9 +18,18 @@
 //   that are not a multiple of the thread layout leave some threads fewer
 //   iterations. The width also divides the row pitch of both sides (a
 //   global row of 33 f16 moves one element at a time), so that no vector
-//   straddles its alignment. Dynamically shaped copies (partial tiles) and
-//   copies of one element per step are distributed element by element and
-//   stay scalar linalg.copy ops.
+//   straddles its alignment. Copies of one element per step stay scalar
+//   linalg.copy ops.
+//
+// A partial tile of a tensor-core matmul (PaddedTileCopy) moves the whole
+// full-tile buffer the same way: a copy-in's vector reads the elements of
+// its row that lie inside the global source (a vector.transfer_read masked
+// by vector.create_mask of that count, the padding value elsewhere: an async
+// copy with a source size once converted) and writes the whole vector, which
+// also does its padding fill's work; a copy-out's vector is stored whole
+// where it lies inside C and masked where it straddles C's edge. Other
+// dynamically shaped copies are distributed element by element and stay
+// scalar.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +44,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -122,6 +133,197 @@ static LogicalResult unrollUniformLoop(RewriterBase &rewriter, scf::ForOp loop,
   return loopUnrollFull(loop);
 }
 
+/// The flat id of the calling thread: x + y * X + z * X * Y.
+static Value getFlatThreadId(OpBuilder &b, Location loc,
+                             ArrayRef<int64_t> workgroupSize) {
+  AffineExpr x, y, z;
+  bindSymbols(b.getContext(), x, y, z);
+  Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+  AffineExpr flat =
+      x + y * workgroupSize[0] + z * (workgroupSize[0] * workgroupSize[1]);
+  return affine::AffineApplyOp::create(b, loc, AffineMap::get(0, 3, flat),
+                                       ValueRange{tx, ty, tz});
+}
+
+/// Emits one thread's vector of a padded copy at `indices` of the full
+/// buffer (the innermost a multiple of `width`), as the file comment says.
+/// `valid` are the global view's sizes; `padding` the copy-in's value.
+///
+/// The index arithmetic is affine.min / affine.max only: upstream's MMA
+/// conversions walk every op of the K loop's body and fail on scalar arith
+/// ops they take for elementwise ones.
+static void emitPaddedVector(OpBuilder &b, Location loc,
+                             const PaddedTileCopy &padded, Value padding,
+                             ArrayRef<Value> indices, ArrayRef<Value> valid,
+                             int64_t width) {
+  Value full = padded.full, global = padded.getGlobalView();
+  Type elementType = cast<MemRefType>(full.getType()).getElementType();
+  auto vectorType = VectorType::get({width}, elementType);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr index = getAffineSymbolExpr(0, ctx);
+  AffineExpr size = getAffineSymbolExpr(1, ctx);
+  // The elements of this vector inside the global view: what is left of its
+  // row, clamped to [0, width], and none when an outer index is past the
+  // view (max(0, rows left) * width is then 0, else at least `width`).
+  SmallVector<AffineExpr> bounds = {getAffineConstantExpr(width, ctx)};
+  SmallVector<Value> operands;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(indices, valid))) {
+    auto [idx, bound] = pair;
+    bool inner = i + 1 == indices.size();
+    Value left = affine::AffineMaxOp::create(
+        b, loc,
+        AffineMap::get(0, 2,
+                       {inner ? size - index : (size - index) * width,
+                        getAffineConstantExpr(0, ctx)},
+                       ctx),
+        ValueRange{idx, bound});
+    bounds.push_back(getAffineSymbolExpr(operands.size(), ctx));
+    operands.push_back(left);
+  }
+  Value count = affine::AffineMinOp::create(
+      b, loc, AffineMap::get(0, operands.size(), bounds, ctx), operands);
+  // A vector reading or writing nothing still names an element of the view:
+  // each index clamped into it (the innermost to a multiple of `width`,
+  // keeping the vector's alignment), which changes nothing for the others.
+  SmallVector<Value> globalIndices;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(indices, valid))) {
+    auto [idx, bound] = pair;
+    bool inner = i + 1 == indices.size();
+    AffineExpr last = inner ? (size - 1).floorDiv(width) * width : size - 1;
+    globalIndices.push_back(affine::AffineMinOp::create(
+        b, loc, AffineMap::get(0, 2, {index, last}, ctx),
+        ValueRange{idx, bound}));
+  }
+  auto maskType = VectorType::get({width}, b.getI1Type());
+  SmallVector<bool> inBounds = {true};
+  ArrayAttr inBoundsAttr = b.getBoolArrayAttr(inBounds);
+  auto minorIdentity = AffineMapAttr::get(AffineMap::getMinorIdentityMap(
+      static_cast<unsigned>(indices.size()), 1, ctx));
+  if (padded.isCopyIn()) {
+    Value mask = vector::CreateMaskOp::create(b, loc, maskType, count);
+    Value vector = vector::TransferReadOp::create(
+        b, loc, vectorType, global, globalIndices, minorIdentity, padding,
+        mask, inBoundsAttr);
+    vector::TransferWriteOp::create(b, loc, vector, full, indices, inBounds);
+    return;
+  }
+  Value vector = vector::TransferReadOp::create(
+      b, loc, vectorType, full, indices,
+      arith::ConstantOp::create(b, loc,
+                                cast<TypedAttr>(b.getZeroAttr(elementType))),
+      inBounds);
+  // Whole vectors (all but those on C's right edge) store unmasked.
+  Value whole = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, count,
+      arith::ConstantIndexOp::create(b, loc, width));
+  scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &then, Location loc) {
+        vector::TransferWriteOp::create(then, loc, vector, global, indices,
+                                        inBounds);
+        scf::YieldOp::create(then, loc);
+      },
+      [&](OpBuilder &otherwise, Location loc) {
+        Value mask =
+            vector::CreateMaskOp::create(otherwise, loc, maskType, count);
+        vector::TransferWriteOp::create(otherwise, loc, vector, global,
+                                        globalIndices, minorIdentity, mask,
+                                        inBoundsAttr);
+        scf::YieldOp::create(otherwise, loc);
+      });
+}
+
+/// Distributes a PaddedTileCopy over the `numThreads` threads: the whole
+/// full-tile buffer in vectors of the widest width its innermost size and
+/// both sides' pitches allow, laid out like the other copies, straight-line
+/// where each thread has the same few vectors.
+static LogicalResult distributePaddedCopy(RewriterBase &rewriter,
+                                          const PaddedTileCopy &padded,
+                                          int64_t numThreads,
+                                          ArrayRef<int64_t> workgroupSize) {
+  linalg::CopyOp copy = padded.copy;
+  Location loc = copy.getLoc();
+  auto fullType = cast<MemRefType>(padded.full.getType());
+  ArrayRef<int64_t> shape = fullType.getShape();
+  int64_t rank = fullType.getRank();
+  int64_t inner = shape.back();
+  int64_t width = getVectorWidth(inner, fullType.getElementType());
+  for (Value operand : {padded.full, padded.getGlobalView()})
+    width = getAlignedVectorWidth(width, cast<MemRefType>(operand.getType()));
+  int64_t threadsPerRow =
+      std::min<int64_t>(numThreads, std::max<int64_t>(1, inner / width));
+  int64_t rowThreads = std::max<int64_t>(1, numThreads / threadsPerRow);
+
+  rewriter.setInsertionPoint(copy);
+  linalg::FillOp fill = padded.padding;
+  Value padding = fill ? fill.getInputs().front() : Value();
+  SmallVector<Value> valid;
+  for (int64_t dim = 0; dim < rank; ++dim)
+    valid.push_back(
+        memref::DimOp::create(rewriter, loc, padded.getGlobalView(), dim));
+  Value flat = getFlatThreadId(rewriter, loc, workgroupSize);
+  AffineExpr t = rewriter.getAffineSymbolExpr(0);
+  Value column = affine::AffineApplyOp::create(
+      rewriter, loc, AffineMap::get(0, 1, (t % threadsPerRow) * width), flat);
+  Value row = affine::AffineApplyOp::create(
+      rewriter, loc, AffineMap::get(0, 1, t.floorDiv(threadsPerRow)), flat);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  // Loops over the whole buffer: every thread over the outer dimensions,
+  // cyclically over rows and vectors of a row. Threads past the last whole
+  // row of threads (a thread count that is not a multiple of
+  // `threadsPerRow`; in one dimension, past the first row) start past the
+  // end and move nothing.
+  SmallVector<int64_t> tripCounts;
+  SmallVector<scf::ForOp> loops;
+  SmallVector<Value> indices;
+  bool uniform = numThreads % threadsPerRow == 0 &&
+                 (rank > 1 || numThreads == threadsPerRow);
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    Value lower = zero;
+    int64_t step = 1;
+    if (dim == rank - 1) {
+      lower = column;
+      step = threadsPerRow * width;
+      if (rank == 1)
+        lower = arith::SelectOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  row, zero),
+            column, arith::ConstantIndexOp::create(rewriter, loc, inner));
+    } else if (dim == rank - 2) {
+      lower = row;
+      step = rowThreads;
+    }
+    auto loop = scf::ForOp::create(
+        rewriter, loc, lower,
+        arith::ConstantIndexOp::create(rewriter, loc, shape[dim]),
+        arith::ConstantIndexOp::create(rewriter, loc, step));
+    uniform &= shape[dim] % step == 0;
+    tripCounts.push_back(shape[dim] / step);
+    loops.push_back(loop);
+    indices.push_back(loop.getInductionVar());
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  emitPaddedVector(rewriter, loc, padded, padding, indices, valid, width);
+  if (padded.padding)
+    rewriter.eraseOp(padded.padding);
+  rewriter.eraseOp(copy);
+
+  int64_t copiesPerThread = 1;
+  for (int64_t count : tripCounts)
+    copiesPerThread *= count;
+  if (!uniform || copiesPerThread > kMaxUnrolledCopiesPerThread)
+    return success();
+  for (int64_t dim = rank - 1; dim >= 0; --dim)
+    if (tripCounts[dim] > 1 &&
+        failed(unrollUniformLoop(rewriter, loops[dim], tripCounts[dim])))
+      return loops[dim].emitOpError()
+             << "could not be unrolled " << tripCounts[dim] << " times";
+  return success();
+}
+
 LogicalResult
 mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
                                           FunctionOpInterface funcOp,
@@ -139,6 +341,13 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
   });
 
   for (linalg::CopyOp copy : copies) {
+    if (std::optional<PaddedTileCopy> padded = matchPaddedTileCopy(copy)) {
+      if (failed(distributePaddedCopy(rewriter, *padded, numThreads,
+                                      workgroupSize)))
+        return failure();
+      continue;
+    }
+
     auto type = cast<MemRefType>(copy.getOutputs().front().getType());
     int64_t rank = type.getRank();
     if (rank == 0)

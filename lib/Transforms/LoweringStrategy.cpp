@@ -429,25 +429,37 @@ struct TensorCoreContext {
 };
 } // namespace
 
-/// K is never specialized: it needs whole K tiles. Prefer 64-byte rows of
-/// A (4 x 128-bit copies per thread and row), then 32 and 16 bytes, then
-/// the instruction's K; 0 when none divides K.
+/// Prefer 64-byte rows of A (4 x 128-bit copies per thread and row), then
+/// 32 and 16 bytes, then the instruction's K, when one divides K. Otherwise
+/// the last K step is partial: it is zero-padded to the whole tile (its
+/// copies fill what lies past K with zeros, gpucg-tile-and-distribute's
+/// PaddedTileCopy), one step of the same pipelined loop. It then takes the
+/// 64-byte tile, or for a K below it the smallest tile (a multiple of the
+/// instruction's K) that holds K in one step.
 static int64_t pickKTile(const MatmulShape &shape, MmaShapeAttr inst) {
+  SmallVector<int64_t> candidates;
   for (int64_t bytes : {64, 32, 16}) {
     int64_t candidate = bytes / getByteWidth(shape.aType);
-    if (candidate > 0 && candidate % inst.getK() == 0 &&
-        shape.k() % candidate == 0)
-      return candidate;
+    if (candidate > 0 && candidate % inst.getK() == 0)
+      candidates.push_back(candidate);
   }
-  return shape.k() % inst.getK() == 0 ? inst.getK() : 0;
+  candidates.push_back(inst.getK());
+  for (int64_t candidate : candidates)
+    if (shape.k() % candidate == 0)
+      return candidate;
+  int64_t oneStep = 0;
+  for (int64_t candidate : candidates)
+    if (candidate >= shape.k())
+      oneStep = candidate; // The candidates shrink: the last is the smallest.
+  return oneStep ? oneStep : candidates.front();
 }
 
 /// The largest candidate tile that the target runs, that leaves little work
 /// to partial tiles, and whose grid gives every SM a workgroup; else the
 /// smallest such tile (the most workgroups); else, for shapes no candidate
 /// covers well, 32x32 on 2x2 warps with partial tiles, or 16x16 on one warp
-/// when M or N is below 32 or M and N are multiples of 16; none when M or N
-/// is below 16.
+/// when M or N is below 32 or M and N are multiples of 16 (partial tiles
+/// are zero-padded to the full one).
 static const TensorCoreTile *pickWorkgroupTile(const TensorCoreContext &ctx) {
   int64_t m = ctx.shape.m(), n = ctx.shape.n();
   const TensorCoreTile *smallest = nullptr;
@@ -467,10 +479,6 @@ static const TensorCoreTile *pickWorkgroupTile(const TensorCoreContext &ctx) {
   }
   if (smallest)
     return smallest;
-  // With no whole tile, every workgroup would take the scalar path for
-  // partial tiles (workgroup specialization's remainder): no tensor cores.
-  if (m < kOneWarpTile->m || n < kOneWarpTile->n)
-    return nullptr;
   bool fitsTwoWarps = m >= 32 && n >= 32;
   bool alignedTo16 = m % 16 == 0 && n % 16 == 0;
   const TensorCoreTile *fallback =
@@ -490,7 +498,7 @@ static int64_t pickPipelineDepth(const TensorCoreContext &ctx,
   if (ctx.target.getComputeCapability() < 80)
     return 1;
   int64_t maxDepth =
-      std::min<int64_t>(kMaxPipelineDepth, ctx.shape.k() / ctx.tileK);
+      std::min<int64_t>(kMaxPipelineDepth, ceilDiv(ctx.shape.k(), ctx.tileK));
   // max_registers_per_block is the SM's register file on every known chip.
   int64_t byRegisters = ctx.target.getMaxRegistersPerBlock() /
                         mulSat(ctx.threads(tile), ctx.registers(tile));
@@ -517,12 +525,13 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
     return std::nullopt;
   MmaShapeAttr inst =
       pickMmaShape(target, *kind, shape.aType, shape.bType, shape.cType);
-  if (!inst || shape.m() < inst.getM() || shape.n() < inst.getN() ||
-      shape.k() < inst.getK())
+  // Below the smallest workgroup tile in M or N, most of every MMA would be
+  // padding: another plan (SIMT, or WarpReduction for a matrix-vector
+  // product) does better.
+  if (!inst || shape.m() < kOneWarpTile->m || shape.n() < kOneWarpTile->n ||
+      shape.k() < 1)
     return std::nullopt;
   int64_t tileK = pickKTile(shape, inst);
-  if (tileK == 0)
-    return std::nullopt;
 
   TensorCoreContext ctx{op, shape, target, *kind, inst, tileK};
   const TensorCoreTile *tile = pickWorkgroupTile(ctx);
@@ -1444,22 +1453,15 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
        << " -> " << shape->cType;
     return text;
   }
-  if (shape->m() < inst.getM() || shape->n() < inst.getN()) {
-    os << "M x N = " << shape->m() << " x " << shape->n()
-       << " is smaller than the " << inst.getM() << " x " << inst.getN()
-       << " instruction";
-    return text;
-  }
   if (shape->m() < kOneWarpTile->m || shape->n() < kOneWarpTile->n) {
     os << "M x N = " << shape->m() << " x " << shape->n()
-       << " holds no whole " << kOneWarpTile->m << " x " << kOneWarpTile->n
-       << " workgroup tile (the smallest), so every workgroup would run the "
-          "scalar path for partial tiles";
+       << " is below the smallest tensor-core workgroup tile ("
+       << kOneWarpTile->m << " x " << kOneWarpTile->n
+       << "): most of every MMA would multiply padding";
     return text;
   }
-  if (shape->k() < inst.getK() || shape->k() % inst.getK() != 0) {
-    os << "K = " << shape->k() << " is not a positive multiple of the "
-       << "instruction's K (" << inst.getK() << ")";
+  if (shape->k() < 1) {
+    os << "K = " << shape->k() << ": there is nothing to multiply";
     return text;
   }
   os << "no workgroup tile fits " << target.getChip() << "'s limits ("
@@ -1625,17 +1627,12 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
            << "pipeline " << pipelineName
            << " needs positive workgroup tile sizes for M, N and K, got "
            << tileM << ", " << tileN << ", " << tileK;
-  if (shape->k() % tileK != 0)
-    return op.emitOpError()
-           << "problem size K = " << shape->k()
-           << " is not a multiple of the K tile " << tileK << "; pipeline "
-           << pipelineName << " needs whole K tiles";
-  if (info.getPipelineDepth() > shape->k() / tileK)
+  int64_t kSteps = ceilDiv(shape->k(), tileK);
+  if (info.getPipelineDepth() > kSteps)
     return op.emitOpError()
            << "pipeline_depth " << info.getPipelineDepth() << " exceeds the "
-           << shape->k() / tileK << " K steps (K = " << shape->k()
-           << ", K tile " << tileK
-           << "); software pipelining needs a K step per stage";
+           << kSteps << " K steps (K = " << shape->k() << ", K tile "
+           << tileK << "); software pipelining needs a K step per stage";
 
   // The instruction: level 2 when given, else gpucg's preference.
   MmaShapeAttr inst;

@@ -45,8 +45,9 @@ static bool isViewOf(Value value, Value buffer) {
 
 /// Whether each iteration of `loop` writes `buffer` before reading it: the
 /// first op of the body (in program order) that touches the buffer through a
-/// view copies into it. Then no data flows from one iteration to the next,
-/// and the iterations may use different buffers.
+/// view copies into it, or fills the whole of it (a partial tile's padding,
+/// PaddedTileCopy). Then no data flows from one iteration to the next, and
+/// the iterations may use different buffers.
 static bool isOverwrittenEachIteration(scf::ForOp loop, Value buffer) {
   Operation *first = nullptr;
   loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -68,6 +69,9 @@ static bool isOverwrittenEachIteration(scf::ForOp loop, Value buffer) {
   if (auto copy = dyn_cast<memref::CopyOp>(first))
     return isViewOf(copy.getTarget(), buffer) &&
            !isViewOf(copy.getSource(), buffer);
+  if (auto fill = dyn_cast<linalg::FillOp>(first))
+    return fill.hasPureBufferSemantics() &&
+           fill.getOutputs().front() == buffer;
   return false;
 }
 

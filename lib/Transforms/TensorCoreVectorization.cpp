@@ -389,12 +389,14 @@ mlir::gpucg::vectorizeForTensorCores(RewriterBase &rewriter,
                                      ArrayRef<int64_t> instructionShape) {
   MLIRContext *ctx = funcOp.getContext();
 
-  // 1. Vectorize the warp-level ops. The partial-tile path is scalar, one
-  //    element per thread: it stays linalg for the loop lowering.
+  // 1. Vectorize the warp-level ops (a partial tile's too: its MMA runs on
+  //    full tile buffers). What is left dynamically shaped (a partial
+  //    tile's consumers, one element per thread) stays linalg for the loop
+  //    lowering.
   SmallVector<linalg::LinalgOp> candidates;
   funcOp.walk([&](linalg::LinalgOp op) {
     if (op.hasPureBufferSemantics() && !op.hasDynamicShape() &&
-        !isWorkgroupCopy(op) && !isInWorkgroupSpecializationRemainder(op))
+        !isWorkgroupCopy(op))
       candidates.push_back(op);
   });
   for (linalg::LinalgOp op : candidates) {

@@ -21,6 +21,14 @@
 // Workgroup-wide copies are linalg.copy ops between gpu.barrier ops, left
 // for gpucg-distribute-shared-memory-copy to spread over the threads.
 //
+// A tensor-core matmul's partial tiles (workgroup specialization's
+// remainder, a K step past K) run the same MMA loop as its full tiles: A, B
+// and the staged accumulator are promoted into full, statically shaped
+// buffers, a partial operand's copy-in is a padded copy (the buffer filled
+// with zeros, then the part inside the matrix copied over it), and the
+// accumulator's copy-out writes only the part inside C (PaddedTileCopy in
+// Utils.h).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
@@ -109,15 +117,28 @@ getDistributionOptions(ArrayRef<int64_t> workgroupSize, int64_t warpSize,
 /// when something in the tile follows and may read the result.
 static LogicalResult copyWithBarriers(OpBuilder &b, Value src, Value dst,
                                       bool isCopyOut,
-                                      DistributionContext &ctx) {
+                                      DistributionContext &ctx,
+                                      Value paddedFull = nullptr) {
   Location loc = src.getLoc();
-  // Back-to-back copies (A then B) share the barrier between them.
+  // Back-to-back copies (A then B) share the barrier between them (only ops
+  // free of memory effects, such as views, between).
   Block *block = b.getInsertionBlock();
   auto point = b.getInsertionPoint();
+  while (point != block->begin() && isMemoryEffectFree(&*std::prev(point)))
+    --point;
   bool followsBarrier =
       point != block->begin() && isa<gpu::BarrierOp>(*std::prev(point));
   if (!followsBarrier)
     gpu::BarrierOp::create(b, loc);
+  // A partial tile's copy-in pads the rest of the full buffer with zeros,
+  // after the barrier: other warps may still read the buffer's previous
+  // contents before it.
+  if (paddedFull) {
+    auto type = cast<MemRefType>(paddedFull.getType());
+    Value zero = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
+    ctx.copies.insert(linalg::FillOp::create(b, loc, zero, paddedFull));
+  }
   Operation *copy = linalg::CopyOp::create(b, loc, src, dst);
   ctx.copies.insert(copy);
   if (!isCopyOut) {
@@ -135,20 +156,60 @@ static LogicalResult copyWithBarriers(OpBuilder &b, Value src, Value dst,
 
 using CopyFn = std::function<LogicalResult(OpBuilder &, Value, Value)>;
 
+/// The whole buffer `partialLocalView`, what promotion copies a partial
+/// operand into, is a view of; null when the view is all of it (a full
+/// tile: its sizes are constants, if only as constant operands, equal to
+/// the buffer's).
+static Value getPaddedBuffer(Value partialLocalView) {
+  Value full = getRootMemref(partialLocalView);
+  auto view = partialLocalView.getDefiningOp<memref::SubViewOp>();
+  if (!view)
+    return nullptr;
+  ArrayRef<int64_t> shape = cast<MemRefType>(full.getType()).getShape();
+  SmallVector<OpFoldResult> sizes = view.getMixedSizes();
+  if (sizes.size() == shape.size() &&
+      llvm::all_of(llvm::zip(sizes, shape), [](auto pair) {
+        return getConstantIntValue(std::get<0>(pair)) == std::get<1>(pair);
+      }))
+    return nullptr;
+  return full;
+}
+
+/// Erases the zero fills linalg::promoteSubViews puts before the copies of
+/// full tile buffers: they precede the barrier that guards the buffer (its
+/// previous contents may still be read), and copyWithBarriers pads after it.
+static void eraseUpstreamPadding(OpBuilder &b, Value full) {
+  Block *block = b.getInsertionBlock();
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(block->begin(), b.getInsertionPoint()))) {
+    auto fill = dyn_cast<linalg::FillOp>(&op);
+    if (fill && fill.hasPureBufferSemantics() &&
+        fill.getOutputs().front() == full)
+      fill->erase();
+  }
+}
+
 /// Promotes operands `operands` of `op` to workgroup memory, with `copyIn`
 /// (default: a workgroup-wide copy between barriers) and a workgroup-wide
-/// copy-out.
+/// copy-out. With `padPartialTiles`, operands are promoted into buffers of
+/// their full tiles, which `op` then uses whole: a partial operand's
+/// default copy-in is padded with zeros, and its copy-out copies the part
+/// inside the matrix (PaddedTileCopy).
 static FailureOr<linalg::LinalgOp>
 promoteToWorkgroupMemory(RewriterBase &rewriter, linalg::LinalgOp op,
                          ArrayRef<int64_t> operands, DistributionContext &ctx,
-                         CopyFn copyIn = nullptr) {
+                         bool padPartialTiles, CopyFn copyIn = nullptr) {
   if (!copyIn)
     copyIn = [&](OpBuilder &b, Value src, Value dst) {
-      return copyWithBarriers(b, src, dst, /*isCopyOut=*/false, ctx);
+      if (padPartialTiles)
+        eraseUpstreamPadding(b, getRootMemref(dst));
+      return copyWithBarriers(b, src, dst, /*isCopyOut=*/false, ctx,
+                              padPartialTiles ? getPaddedBuffer(dst)
+                                              : nullptr);
     };
   linalg::LinalgPromotionOptions options;
   options.setOperandsToPromote(operands)
-      .setUseFullTileBuffersByDefault(false)
+      .setUseFullTileBuffersByDefault(padPartialTiles)
       .setAllocationDeallocationFns(linalg::allocateWorkgroupMemory,
                                     linalg::deallocateWorkgroupMemory)
       .setCopyInOutFns(copyIn, [&](OpBuilder &b, Value src, Value dst) {
@@ -190,21 +251,32 @@ static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
 /// initialization into the accumulator's first value in registers, so the
 /// staged buffer is only written after the K loop and read by the
 /// workgroup-wide copy-out: it can share the bytes of A and B.
-static FailureOr<linalg::LinalgOp> stageAccumulator(RewriterBase &rewriter,
-                                                    linalg::LinalgOp op,
-                                                    linalg::FillOp fill,
-                                                    DistributionContext &ctx) {
+///
+/// With `padPartialTiles` a partial tile's accumulator is the full tile's:
+/// the fill initializes all of it (the elements outside C are computed and
+/// never stored), and a copy of C is a padded copy-in of the workgroup
+/// (each warp then reads its part of the staged buffer after a barrier).
+static FailureOr<linalg::LinalgOp>
+stageAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
+                 linalg::FillOp fill, DistributionContext &ctx,
+                 bool padPartialTiles) {
   auto initialize = [&](OpBuilder &b, Value src, Value dst) -> LogicalResult {
     Location loc = dst.getLoc();
+    if (padPartialTiles)
+      eraseUpstreamPadding(b, getRootMemref(dst));
+    Value full = padPartialTiles ? getPaddedBuffer(dst) : nullptr;
+    if (full && !fill)
+      return copyWithBarriers(b, src, dst, /*isCopyOut=*/false, ctx, full);
+    Value target = full ? full : dst;
     Operation *init =
-        fill ? linalg::FillOp::create(b, loc, fill.getInputs().front(), dst)
+        fill ? linalg::FillOp::create(b, loc, fill.getInputs().front(), target)
                    .getOperation()
              : linalg::CopyOp::create(b, loc, src, dst).getOperation();
     ctx.accumulatorInits.push_back(cast<linalg::LinalgOp>(init));
     return success();
   };
-  FailureOr<linalg::LinalgOp> promoted =
-      promoteToWorkgroupMemory(rewriter, op, {2}, ctx, initialize);
+  FailureOr<linalg::LinalgOp> promoted = promoteToWorkgroupMemory(
+      rewriter, op, {2}, ctx, padPartialTiles, initialize);
   if (succeeded(promoted) && fill)
     rewriter.eraseOp(fill);
   return promoted;
@@ -342,17 +414,43 @@ static bool iteratesOverResultDims(linalg::LinalgOp op, int64_t resultRank) {
          op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
 }
 
+/// A partial tile's tensor-core matmul writing into (a partial view of) a
+/// workgroup temporary (shareAccumulatorTemporary) writes the whole of it:
+/// the MMA runs on full tiles. Its accumulator fill too; the consumers keep
+/// reading the part inside C.
+static void useWholeAccumulatorTemporary(RewriterBase &rewriter,
+                                         linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto view = init->get().getDefiningOp<memref::SubViewOp>();
+  if (!view || !isWorkgroupMemory(view.getType()) ||
+      !view.getSourceType().hasStaticShape() ||
+      view.getSourceType().getRank() != view.getType().getRank() ||
+      !llvm::all_of(view.getMixedOffsets(),
+                    [](OpFoldResult o) { return isConstantIntValue(o, 0); }) ||
+      !llvm::all_of(view.getMixedStrides(),
+                    [](OpFoldResult s) { return isConstantIntValue(s, 1); }))
+    return;
+  linalg::FillOp fill = getAccumulatorFill(op);
+  rewriter.modifyOpInPlace(op, [&] { init->set(view.getSource()); });
+  if (fill)
+    rewriter.modifyOpInPlace(
+        fill, [&] { fill.getDpsInitsMutable()[0].set(view.getSource()); });
+}
+
 /// Tiles and distributes one root op (and the ops of its tile, `tileOps`)
-/// inside a workgroup. With `elementPerThread`, the parallel loops are
-/// distributed one element at a time over all threads, whatever the
-/// level-1 sizes say.
+/// inside a workgroup. With `padPartialTiles` (a tensor-core matmul), the
+/// root's operands are promoted into full tile buffers, so that a partial
+/// tile runs the full tile's MMA loop; the other ops of a partial tile (a
+/// fused consumer on the part inside C) go one element per thread.
 static LogicalResult distributeRoot(RewriterBase &rewriter,
                                     linalg::LinalgOp rootOp,
                                     LoweringConfigAttr config,
                                     TranslationInfoAttr info,
                                     SmallVector<linalg::LinalgOp> tileOps,
                                     DistributionContext &ctx,
-                                    bool elementPerThread) {
+                                    bool padPartialTiles) {
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   ArrayRef<int64_t> level1 = config.getTileSizes(1);
   if (level1.empty())
@@ -367,9 +465,6 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
            << level1.size();
   SmallVector<int64_t> parallelTiles =
       getRootDistributionTileSizes(rootOp, level1);
-  if (elementPerThread)
-    for (int64_t &size : parallelTiles)
-      size = size != 0 ? 1 : 0;
   // Read before the root is replaced by its tiled copies.
   std::optional<SmallVector<int64_t>> resultDimTiles =
       getResultDimTileSizes(rootOp, parallelTiles);
@@ -385,7 +480,16 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   int64_t numThreads = *info.getNumThreads();
   bool isMatmul = info.getTensorCoreMmaKind().has_value() ||
                   info.getPipeline() == Pipeline::MatmulSimt;
-  bool promoteAB = isMatmul && numThreads > ctx.warpSize;
+  // A partial tile (of M or N, or a last K step past K) reaches its MMA
+  // through full workgroup buffers, also with one warp.
+  bool kTail = llvm::any_of(
+      llvm::zip(rootOp.getStaticLoopRanges(), reductionTiles), [](auto pair) {
+        auto [size, tile] = pair;
+        return tile > 0 && (ShapedType::isDynamic(size) || size % tile != 0);
+      });
+  bool partialTile =
+      padPartialTiles && (rootOp.hasDynamicShape() || kTail);
+  bool promoteAB = isMatmul && (numThreads > ctx.warpSize || partialTile);
   // Staged only where each warp's part of C is known (its initialization is
   // distributed like the result).
   bool stageC =
@@ -394,6 +498,8 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   if (info.getTensorCoreMmaKind().has_value() &&
       failed(shareAccumulatorTemporary(rewriter, rootOp)))
     return failure();
+  if (partialTile)
+    useWholeAccumulatorTemporary(rewriter, rootOp);
   // An accumulator already in workgroup memory needs no staging.
   stageC = stageC &&
            !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
@@ -404,7 +510,7 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
     linalg::FillOp fill = getAccumulatorFill(rootOp);
     Operation *fillOp = fill ? fill.getOperation() : nullptr;
     FailureOr<linalg::LinalgOp> promoted =
-        stageAccumulator(rewriter, op, fill, ctx);
+        stageAccumulator(rewriter, op, fill, ctx, padPartialTiles);
     if (succeeded(promoted)) {
       op = *promoted;
       tileOps = llvm::filter_to_vector(tileOps, [&](linalg::LinalgOp t) {
@@ -423,30 +529,60 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   op = *kTiled;
   if (promoteAB) {
     FailureOr<linalg::LinalgOp> promoted =
-        promoteToWorkgroupMemory(rewriter, op, {0, 1}, ctx);
+        promoteToWorkgroupMemory(rewriter, op, {0, 1}, ctx, padPartialTiles);
     if (succeeded(promoted))
       op = *promoted;
   }
+  if (partialTile && op.hasDynamicShape())
+    return op.emitOpError()
+           << "is a partial tile of a tensor-core matmul whose operands "
+              "could not all be promoted into full tile buffers (each "
+              "dynamic size needs a constant upper bound)";
   // Unreachable: as for the reduction loops above.
   if (failed(tileLoops(rewriter, op, parallelTiles, /*distribute=*/true, ctx)))
     return op.emitOpError() << "could not be distributed";
 
   // The other ops of the tile (fill, elementwise consumers, the staged
   // accumulator's initialization). Others (e.g. producers of A) are left to
-  // every thread.
-  llvm::append_range(tileOps, ctx.accumulatorInits);
+  // every thread. A partial tile's consumers work on the part inside C, one
+  // element per thread; the accumulator's initialization is the root's.
+  SmallVector<linalg::LinalgOp> inits = std::move(ctx.accumulatorInits);
   ctx.accumulatorInits.clear();
   if (!resultDimTiles)
     return success();
-  for (linalg::LinalgOp tileOp : tileOps) {
+  DistributionContext threads{ctx.workgroupSize, ctx.warpSize,
+                              /*toWarps=*/false, ctx.copies, {}};
+  SmallVector<int64_t> elementTiles = llvm::map_to_vector(
+      *resultDimTiles, [](int64_t size) -> int64_t { return size ? 1 : 0; });
+  auto distribute = [&](linalg::LinalgOp tileOp, bool asRoot) {
     if (tileOp == rootOp || ctx.copies.contains(tileOp) ||
         !iteratesOverResultDims(tileOp, resultDimTiles->size()))
-      continue;
+      return success();
+    bool perElement = partialTile && !asRoot;
     // Unreachable: as for the root's reduction loops above.
-    if (failed(tileLoops(rewriter, tileOp, *resultDimTiles,
-                         /*distribute=*/true, ctx)))
-      return tileOp.emitOpError() << "could not be distributed";
+    if (failed(tileLoops(rewriter, tileOp,
+                         perElement ? elementTiles : *resultDimTiles,
+                         /*distribute=*/true, perElement ? threads : ctx)))
+      return LogicalResult(tileOp.emitOpError() << "could not be distributed");
+    return success();
+  };
+  for (linalg::LinalgOp tileOp : tileOps) {
+    if (tileOp == rootOp) // Erased: replaced by its tiled copy.
+      continue;
+    // In a partial tile, an op writing a whole workgroup buffer (the
+    // accumulator temporary's fill) is the root's; the others work on the
+    // part inside C.
+    Value out = tileOp.getNumDpsInits() == 1
+                    ? tileOp.getDpsInitOperand(0)->get()
+                    : Value();
+    bool asRoot = out && isWorkgroupMemory(out.getType()) &&
+                  cast<MemRefType>(out.getType()).hasStaticShape();
+    if (failed(distribute(tileOp, asRoot)))
+      return failure();
   }
+  for (linalg::LinalgOp init : inits)
+    if (failed(distribute(init, /*asRoot=*/true)))
+      return failure();
   return success();
 }
 
@@ -486,13 +622,10 @@ LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
     return failure();
 
   for (linalg::LinalgOp root : *roots) {
-    // The remainder of a tensor-core kernel stays scalar (no MMA fits a
-    // partial tile): its warp-level ops would have every lane of a warp
-    // update the same accumulator elements, so it is distributed over
-    // threads, one element of the result at a time.
-    bool remainder = toWarps && isInWorkgroupSpecializationRemainder(root);
-    DistributionContext ctx{info.getWorkgroupSize(), warpSize,
-                            toWarps && !remainder, {}, {}};
+    // A tensor-core kernel's partial tiles (the remainder, a K step past K)
+    // run the full tile's MMA loop on padded buffers.
+    DistributionContext ctx{info.getWorkgroupSize(), warpSize, toWarps, {},
+                            {}};
     if (!root.hasPureBufferSemantics())
       return root.emitOpError() << "must be bufferized before "
                                    "gpucg-tile-and-distribute (run "
@@ -504,7 +637,7 @@ LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
         tileOps.push_back(linalgOp);
     if (failed(distributeRoot(rewriter, root, config, info, tileOps, ctx,
-                              /*elementPerThread=*/remainder)))
+                              /*padPartialTiles=*/toWarps)))
       return failure();
   }
   return success();

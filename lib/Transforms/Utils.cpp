@@ -12,8 +12,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -23,6 +25,7 @@
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
+using namespace mlir::gpucg;
 
 void mlir::gpucg::populateAllCanonicalizationPatterns(
     RewritePatternSet &patterns) {
@@ -143,11 +146,149 @@ bool mlir::gpucg::dependsOnThreadId(Operation *op) {
 }
 
 bool mlir::gpucg::isWorkgroupCopy(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return getPaddedCopyOfFill(fill).has_value();
   auto copy = dyn_cast<linalg::CopyOp>(op);
   return copy && copy.hasPureBufferSemantics() &&
          (isWorkgroupMemory(copy.getInputs().front().getType()) ||
           isWorkgroupMemory(copy.getOutputs().front().getType())) &&
          !dependsOnThreadId(copy);
+}
+
+namespace {
+/// Where a view starts in the buffer it views: the buffer, the view's
+/// offset in each of the buffer's dimensions, and the buffer dimension each
+/// of the view's dimensions is.
+struct ViewOrigin {
+  Value root;
+  SmallVector<OpFoldResult> offsets;
+  SmallVector<int64_t> dims;
+};
+} // namespace
+
+/// The origin of `view` through a chain of unit-stride memref.subview ops,
+/// or nullopt when a stride is not 1 or two offsets of one dimension are
+/// both non-zero (their sum is no value of the IR).
+static std::optional<ViewOrigin> getViewOrigin(Value view) {
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  if (!subview) {
+    auto type = dyn_cast<MemRefType>(view.getType());
+    if (!type)
+      return std::nullopt;
+    ViewOrigin origin{view, {}, {}};
+    Builder b(view.getContext());
+    origin.offsets.assign(type.getRank(), b.getIndexAttr(0));
+    origin.dims = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    return origin;
+  }
+  if (!llvm::all_of(subview.getMixedStrides(), [](OpFoldResult stride) {
+        return isConstantIntValue(stride, 1);
+      }))
+    return std::nullopt;
+  std::optional<ViewOrigin> origin = getViewOrigin(subview.getSource());
+  if (!origin)
+    return std::nullopt;
+  for (auto [dim, offset] : llvm::enumerate(subview.getMixedOffsets())) {
+    OpFoldResult &total = origin->offsets[origin->dims[dim]];
+    if (isConstantIntValue(offset, 0))
+      continue;
+    if (!isConstantIntValue(total, 0))
+      return std::nullopt;
+    total = offset;
+  }
+  llvm::SmallBitVector dropped = subview.getDroppedDims();
+  SmallVector<int64_t> kept;
+  for (auto [dim, rootDim] : llvm::enumerate(origin->dims))
+    if (!dropped.test(dim))
+      kept.push_back(rootDim);
+  origin->dims = std::move(kept);
+  return origin;
+}
+
+/// Whether `a` and `b` are the same value: the same SSA value, or results
+/// of equivalent side-effect-free ops (say two copies of an affine.apply
+/// that CSE has not merged yet) on the same values, to a small depth.
+static bool isSameValue(Value a, Value b, int depth = 4) {
+  if (a == b)
+    return true;
+  auto x = dyn_cast<OpResult>(a), y = dyn_cast<OpResult>(b);
+  if (!x || !y || depth == 0 || x.getResultNumber() != y.getResultNumber() ||
+      !isPure(x.getOwner()) || x.getOwner()->getNumRegions() != 0)
+    return false;
+  return OperationEquivalence::isEquivalentTo(
+      x.getOwner(), y.getOwner(),
+      [&](Value p, Value q) { return success(isSameValue(p, q, depth - 1)); },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+/// Whether `a` and `b` start at the same element of the same buffer.
+static bool haveSameOrigin(Value a, Value b) {
+  std::optional<ViewOrigin> x = getViewOrigin(a), y = getViewOrigin(b);
+  return x && y && x->root == y->root && x->dims == y->dims &&
+         llvm::equal(x->offsets, y->offsets,
+                     [](OpFoldResult p, OpFoldResult q) {
+                       if (isEqualConstantIntOrValue(p, q))
+                         return true;
+                       auto u = dyn_cast<Value>(p), v = dyn_cast<Value>(q);
+                       return u && v && isSameValue(u, v);
+                     });
+}
+
+/// Whether `view` is a statically shaped view of workgroup memory.
+static bool isStaticWorkgroupView(Value view) {
+  auto type = dyn_cast<MemRefType>(view.getType());
+  return type && type.hasStaticShape() && isWorkgroupMemory(type);
+}
+
+std::optional<gpucg::PaddedTileCopy>
+mlir::gpucg::matchPaddedTileCopy(linalg::CopyOp copy) {
+  if (!copy.hasPureBufferSemantics() || dependsOnThreadId(copy))
+    return std::nullopt;
+  Value src = copy.getInputs().front(), dst = copy.getOutputs().front();
+  // Copy-in: the fill that pads the buffer is the write before the copy.
+  if (isWorkgroupMemory(dst.getType()) && !isWorkgroupMemory(src.getType())) {
+    Operation *prev = copy->getPrevNode();
+    while (prev && isMemoryEffectFree(prev))
+      prev = prev->getPrevNode();
+    auto fill = dyn_cast_or_null<linalg::FillOp>(prev);
+    if (!fill || !fill.hasPureBufferSemantics() || dependsOnThreadId(fill) ||
+        !matchPattern(fill.getInputs().front(), m_Constant()))
+      return std::nullopt;
+    Value full = fill.getOutputs().front();
+    if (!isStaticWorkgroupView(full) || !haveSameOrigin(full, dst) ||
+        cast<MemRefType>(full.getType()).getRank() !=
+            cast<MemRefType>(dst.getType()).getRank())
+      return std::nullopt;
+    return PaddedTileCopy{copy, fill, full};
+  }
+  // Copy-out: a partial view of a whole buffer at its origin.
+  if (isWorkgroupMemory(src.getType()) && !isWorkgroupMemory(dst.getType()) &&
+      !cast<MemRefType>(src.getType()).hasStaticShape()) {
+    std::optional<ViewOrigin> origin = getViewOrigin(src);
+    if (!origin || !isStaticWorkgroupView(origin->root) ||
+        cast<MemRefType>(origin->root.getType()).getRank() !=
+            cast<MemRefType>(src.getType()).getRank() ||
+        !llvm::all_of(origin->offsets, [](OpFoldResult offset) {
+          return isConstantIntValue(offset, 0);
+        }))
+      return std::nullopt;
+    return PaddedTileCopy{copy, nullptr, origin->root};
+  }
+  return std::nullopt;
+}
+
+std::optional<gpucg::PaddedTileCopy>
+mlir::gpucg::getPaddedCopyOfFill(linalg::FillOp fill) {
+  Operation *next = fill->getNextNode();
+  while (next && isMemoryEffectFree(next))
+    next = next->getNextNode();
+  auto copy = dyn_cast_or_null<linalg::CopyOp>(next);
+  if (!copy)
+    return std::nullopt;
+  std::optional<PaddedTileCopy> padded = matchPaddedTileCopy(copy);
+  if (!padded || padded->padding != fill)
+    return std::nullopt;
+  return padded;
 }
 
 bool mlir::gpucg::isInWorkgroupSpecializationRemainder(Operation *op) {

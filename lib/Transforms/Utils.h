@@ -71,16 +71,51 @@ bool dependsOnThreadId(Operation *op);
 /// Whether `copy` is a workgroup-wide copy to or from workgroup memory, as
 /// gpucg-tile-and-distribute creates them for promoted operands, between
 /// barriers: one side is workgroup memory and it is not yet distributed over
-/// threads (dependsOnThreadId). gpucg-distribute-shared-memory-copy spreads
-/// these over all threads; a copy one warp does on its own part of a buffer
-/// (the accumulator's initial value) is the warp's, like any other warp-level
+/// threads (dependsOnThreadId); or the padding fill of such a copy
+/// (PaddedTileCopy). gpucg-distribute-shared-memory-copy spreads these over
+/// all threads; a copy one warp does on its own part of a buffer (the
+/// accumulator's initial value) is the warp's, like any other warp-level
 /// op, and gpucg-tensor-core-vectorization vectorizes it.
 bool isWorkgroupCopy(Operation *copy);
 
 /// Whether `op` is in the partial-tile (else) branch of an scf.if that
 /// gpucg-workgroup-specialization made (marked gpucg.workgroup_specialization).
-/// That path stays scalar: tensor-core stages leave it to the loop lowering.
+/// A tensor-core kernel pads that tile to the full one (PaddedTileCopy); the
+/// other pipelines keep it scalar, one element per thread.
 bool isInWorkgroupSpecializationRemainder(Operation *op);
+
+/// A copy between global memory and a partial tile of a statically shaped
+/// workgroup buffer, the promotion of an operand of a partial workgroup tile
+/// (or K step) that the MMA then reads or writes whole:
+///   copy-in:  `padding` (a linalg.fill of a constant) writes the whole
+///             buffer `full`, and the copy that follows it (with only ops
+///             free of memory effects between) writes the part of `full` at
+///             its origin that the global source covers;
+///   copy-out: the copy reads the part at `full`'s origin, `full` being the
+///             whole buffer that part is a view of, into global memory.
+/// gpucg-tile-and-distribute makes them; gpucg-distribute-shared-memory-copy
+/// moves the whole of `full` (copy-in: the padding with the copy, each vector
+/// reading what lies inside the source and the constant elsewhere) or the
+/// part of it inside the destination (copy-out).
+struct PaddedTileCopy {
+  linalg::CopyOp copy;
+  /// The fill of a copy-in; null for a copy-out.
+  linalg::FillOp padding;
+  /// The whole workgroup buffer (or the multi-buffered slot of it).
+  Value full;
+  bool isCopyIn() const { return static_cast<bool>(padding); }
+  /// The partial view in global memory: the copy's source or destination.
+  Value getGlobalView() const {
+    linalg::CopyOp op = copy;
+    return isCopyIn() ? op.getInputs().front() : op.getOutputs().front();
+  }
+};
+
+/// `copy` as a PaddedTileCopy, or nullopt when it is not one.
+std::optional<PaddedTileCopy> matchPaddedTileCopy(linalg::CopyOp copy);
+
+/// The padded copy-in `fill` pads, or nullopt when `fill` is no padding.
+std::optional<PaddedTileCopy> getPaddedCopyOfFill(linalg::FillOp fill);
 
 /// The root ops of the workgroup tiles of `funcOp`, a kernel with a
 /// gpucg.translation_info: its linalg ops with a gpucg.lowering_config (after

@@ -56,37 +56,6 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-/// Regions upstream's MMA conversions must not see: the remainder branches
-/// of workgroup specialization, which keep scalar linalg ops (the
-/// conversions reject every scalar arith.extf they walk over). They are set
-/// aside while the conversions run and put back afterwards.
-class RemainderPathsAside {
-public:
-  explicit RemainderPathsAside(FunctionOpInterface funcOp) {
-    auto *dialect = funcOp->getContext()->getLoadedDialect<GpucgDialect>();
-    if (!dialect)
-      return;
-    funcOp.walk([&](scf::IfOp ifOp) {
-      // The partial-tile path of workgroup specialization, as that pass
-      // marked it.
-      Region &elseRegion = ifOp.getElseRegion();
-      if (elseRegion.empty() ||
-          !dialect->getWorkgroupSpecializationAttrHelper().isAttrPresent(ifOp))
-        return;
-      auto aside = std::make_unique<Region>();
-      aside->takeBody(elseRegion);
-      asides.emplace_back(ifOp, std::move(aside));
-    });
-  }
-  ~RemainderPathsAside() {
-    for (auto &[ifOp, region] : asides)
-      ifOp.getElseRegion().takeBody(*region);
-  }
-
-private:
-  SmallVector<std::pair<scf::IfOp, std::unique_ptr<Region>>> asides;
-};
-
 bool mlir::gpucg::swizzlesWorkgroupMemory(MmaKind kind) {
   return kind == MmaKind::MmaSync;
 }
@@ -580,8 +549,95 @@ private:
 };
 } // namespace
 
+/// The element count `read` reads, when it is a padded copy's: a 1-D
+/// transfer_read of global memory masked by `vector.create_mask %n`, with a
+/// zero padding (what cp.async fills the rest with). Null otherwise.
+static Value getPaddedReadCount(vector::TransferReadOp read) {
+  Value mask = read.getMask();
+  if (!mask || read.getVectorType().getRank() != 1 ||
+      !read.getPermutationMap().isMinorIdentity() || !read.isDimInBounds(0) ||
+      isWorkgroupMemory(read.getBase().getType()) ||
+      !cast<MemRefType>(read.getBase().getType()).isLastDimUnitStride())
+    return nullptr;
+  auto createMask = mask.getDefiningOp<vector::CreateMaskOp>();
+  Attribute padding;
+  if (!createMask || createMask.getNumOperands() != 1 ||
+      !matchPattern(read.getPadding(), m_Constant(&padding)) ||
+      !(matchPattern(read.getPadding(), m_AnyZeroFloat()) ||
+        matchPattern(read.getPadding(), m_Zero())))
+    return nullptr;
+  return createMask.getOperand(0);
+}
+
+void mlir::gpucg::convertPaddedCopiesToAsync(RewriterBase &rewriter,
+                                             FunctionOpInterface funcOp) {
+  SmallVector<vector::TransferWriteOp> writes;
+  funcOp.walk([&](vector::TransferWriteOp write) {
+    auto read = write.getVector().getDefiningOp<vector::TransferReadOp>();
+    if (!read || write.getMask() || !write.isDimInBounds(0) ||
+        write.getVectorType().getRank() != 1 ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        !isWorkgroupMemory(write.getBase().getType()) ||
+        !cast<MemRefType>(write.getBase().getType()).isLastDimUnitStride() ||
+        !getPaddedReadCount(read))
+      return;
+    // cp.async moves 4, 8 or 16 bytes.
+    VectorType type = write.getVectorType();
+    int64_t bytes =
+        type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    if (bytes != 4 && bytes != 8 && bytes != 16)
+      return;
+    writes.push_back(write);
+  });
+  // Consecutive copies (only ops free of memory effects between them) form
+  // one group, waited for right after it, as upstream groups its own.
+  SmallVector<SmallVector<vector::TransferWriteOp>> groups;
+  for (vector::TransferWriteOp write : writes) {
+    if (!groups.empty()) {
+      Operation *prev = write->getPrevNode();
+      while (prev && isMemoryEffectFree(prev))
+        prev = prev->getPrevNode();
+      if (prev == groups.back().back().getOperation()) {
+        groups.back().push_back(write);
+        continue;
+      }
+    }
+    groups.push_back({write});
+  }
+  for (ArrayRef<vector::TransferWriteOp> group : groups) {
+    SmallVector<Value> tokens;
+    for (vector::TransferWriteOp write : group) {
+      auto read = write.getVector().getDefiningOp<vector::TransferReadOp>();
+      VectorType type = write.getVectorType();
+      int64_t bytes =
+          type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      rewriter.setInsertionPoint(write);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          rewriter, write.getLoc(),
+          nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+          write.getBase(), write.getIndices(), read.getBase(),
+          read.getIndices(), rewriter.getIndexAttr(type.getNumElements()),
+          getPaddedReadCount(read),
+          bytes == 16 ? rewriter.getUnitAttr() : UnitAttr()));
+    }
+    vector::TransferWriteOp last = group.back();
+    rewriter.setInsertionPointAfter(last);
+    auto commit = nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, last.getLoc(), tokens);
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, last.getLoc(),
+                                     commit.getResult(), IntegerAttr());
+    for (vector::TransferWriteOp write : group) {
+      Operation *read = write.getVector().getDefiningOp();
+      rewriter.eraseOp(write);
+      if (read->use_empty())
+        rewriter.eraseOp(read);
+    }
+  }
+}
+
 void mlir::gpucg::convertWorkgroupCopiesToAsync(RewriterBase &rewriter,
                                                 FunctionOpInterface funcOp) {
+  convertPaddedCopiesToAsync(rewriter, funcOp);
   nvgpu::createAsyncGroups(rewriter, funcOp, /*bypassL1=*/true);
 }
 
@@ -589,9 +645,9 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
     RewriterBase &rewriter, FunctionOpInterface funcOp, MmaKind kind,
     const TensorCoreConversionOptions &options) {
   MLIRContext *ctx = funcOp.getContext();
-  // Set aside only around the conversions: the pattern rewrites below would
-  // see values used only there as dead.
-  std::optional<RemainderPathsAside> aside;
+  // First: upstream's MMA conversions slice through a vector.create_mask's
+  // operands and fail on the index arithmetic of a padded copy's count.
+  convertPaddedCopiesToAsync(rewriter, funcOp);
   {
     RewritePatternSet patterns(ctx);
     populatePrepareVectorToMMAPatterns(patterns,
@@ -611,8 +667,6 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
   // transposed i8 operand unrolls to hundreds of row-times-row dot
   // products). Say so before calling them.
   WalkResult notMatrix = funcOp.walk([&](vector::ContractionOp contract) {
-    if (isInWorkgroupSpecializationRemainder(contract))
-      return WalkResult::advance();
     auto accType = dyn_cast<VectorType>(contract.getAccType());
     if (contract.getLhsType().getRank() == 2 &&
         contract.getRhsType().getRank() == 2 && accType &&
@@ -631,7 +685,6 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
   if (notMatrix.wasInterrupted())
     return failure();
 
-  aside.emplace(funcOp);
   {
     // Upstream's conversions fail on an op of a contraction's chain: one
     // they have no conversion for (mma.sync only, with an error of their
@@ -660,7 +713,6 @@ LogicalResult mlir::gpucg::convertVectorsToTensorCoreOps(
         return failure();
     }
   }
-  aside.reset();
 
   // f32 operands run as TF32 on tensor cores (WMMA m16n16k8).
   WalkResult tf32 = funcOp.walk([&](gpu::SubgroupMmaComputeOp mma) {

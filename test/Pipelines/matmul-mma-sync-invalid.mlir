@@ -20,13 +20,12 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
 
 // -----
 
-/// N = 9 fits the m16n8k16 instruction but not the smallest workgroup tile
-/// (16 x 16): every workgroup would take the scalar path for partial tiles
-/// (the strategy picks SIMT instead). It used to take the tensor-core path
-/// and fail in upstream's conversion on the scalar path's arith.extf.
+/// N = 9 is below the smallest workgroup tile (16 x 16): a partial tile
+/// would be zero-padded to it, and most of every MMA would multiply padding
+/// (the strategy picks SIMT instead).
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
-  func.func @no_whole_tile(%a: tensor<17x16xf16>, %b: tensor<16x9xf16>, %c: tensor<17x9xf32>) -> tensor<17x9xf32> {
-    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: M x N = 17 x 9 holds no whole 16 x 16 workgroup tile (the smallest), so every workgroup would run the scalar path for partial tiles}}
+  func.func @below_smallest_tile(%a: tensor<17x16xf16>, %b: tensor<16x9xf16>, %c: tensor<17x9xf32>) -> tensor<17x9xf32> {
+    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: M x N = 17 x 9 is below the smallest tensor-core workgroup tile (16 x 16): most of every MMA would multiply padding}}
     %0 = linalg.matmul ins(%a, %b : tensor<17x16xf16>, tensor<16x9xf16>) outs(%c : tensor<17x9xf32>) -> tensor<17x9xf32>
     return %0 : tensor<17x9xf32>
   }

@@ -45,16 +45,18 @@ func.func @seed_f16(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor
 
 // -----
 
-/// Unaligned shapes: the full-tile path's buffers are swizzled; the
-/// remainder path (scalar linalg ops on views) keeps its buffers as they
-/// are, and its views do not stop the swizzle of the others.
+/// Unaligned shapes: the full-tile path's buffers are swizzled, and so are
+/// the partial-tile path's (its own, zero-padded full-tile buffers, copied
+/// with a source size), which runs the same MMA loop.
 // CHECK-LABEL: func.func @unaligned_f16
 //       CHECK:     scf.if
 //   CHECK-DAG:       nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}, %[[ALOAD:[a-z0-9_]+]]] {numTiles = 4 : i32, transpose = false}
 //   CHECK-DAG:       %[[ALOAD]] = arith.xori
 //       CHECK:       nvgpu.mma.sync
 //       CHECK:     } else {
-//       CHECK:       linalg.matmul
+//   CHECK-DAG:       nvgpu.ldmatrix %{{.+}}[%{{.+}}, %{{.+}}, %[[RLOAD:[a-z0-9_]+]]] {numTiles = 4 : i32, transpose = false}
+//   CHECK-DAG:       %[[RLOAD]] = arith.xori
+//       CHECK:       nvgpu.mma.sync
 // PADDED-LABEL: func.func @unaligned_f16
 //   PADDED-NOT:   arith.xori
 //       PADDED:   return

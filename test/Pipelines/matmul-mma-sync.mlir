@@ -37,12 +37,22 @@ func.func @seed_f16(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor
 
 // -----
 
-/// Unaligned shapes: mma.sync on the full tiles, scalar remainder.
+/// Unaligned shapes: mma.sync on the full tiles and on the partial ones,
+/// whose operands are copied with a source size (zero-filled past the
+/// matrix) and whose C is stored where it lies inside the matrix (a masked
+/// store on the edge); no linalg op is left.
 // CHECK-LABEL: func.func @unaligned_f16
 //       CHECK:     scf.if
 //       CHECK:       nvgpu.mma.sync
 //       CHECK:     } else {
-//       CHECK:       linalg.matmul
+//       CHECK:       nvgpu.device_async_copy {{.+}}, 8, %{{.+}} {bypassL1}
+//       CHECK:       nvgpu.mma.sync
+//       CHECK:       scf.if
+//       CHECK:         vector.transfer_write %{{.+}}, %arg2[%{{.+}}, %{{.+}}] {in_bounds = [true]}
+//       CHECK:       } else {
+//       CHECK:         vector.transfer_write %{{.+}}, %arg2[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]}
+//   CHECK-NOT:     linalg.
+//       CHECK:   } {mapping
 func.func @unaligned_f16(%a: tensor<100x64xf16>, %b: tensor<64x72xf16>, %c: tensor<100x72xf32>) -> tensor<100x72xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<100x64xf16>, tensor<64x72xf16>) outs(%c : tensor<100x72xf32>) -> tensor<100x72xf32>
   return %0 : tensor<100x72xf32>

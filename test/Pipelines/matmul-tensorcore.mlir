@@ -50,21 +50,18 @@ func.func @matmul_f32(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>, %c: tensor
 
 // -----
 
-/// Unaligned (100x72x64): full tiles take the tensor-core path, partial ones
-/// the remainder path with scalar linalg ops, one element of C per thread
-/// (cyclic over the 64x2 threads: no two lanes update the same element);
-/// both paths' buffers share the packed buffer.
+/// Unaligned (100x72x64): full and partial tiles both take the WMMA path,
+/// a partial tile on zero-padded full-tile buffers (copied with a source
+/// size) and storing C only inside the matrix; no scalar linalg op is left.
 // CHECK-LABEL: func.func @unaligned_f16
 //       CHECK:   scf.forall
 //       CHECK:     scf.if
 //       CHECK:       gpu.subgroup_mma_compute
 //       CHECK:     } else {
-//       CHECK:       %[[TY:.+]] = gpu.thread_id y
-//       CHECK:       %[[TX:.+]] = gpu.thread_id x
-//       CHECK:       scf.for %[[I:.+]] = %[[TY]] to %{{.+}} step %c2
-//       CHECK:         scf.for %[[J:.+]] = %[[TX]] to %{{.+}} step %c64
-//       CHECK:           linalg.matmul {{.+}} outs(%{{.+}} : memref<1x1xf32
-//   CHECK-NOT:       gpu.subgroup_mma_compute
+//       CHECK:       nvgpu.device_async_copy {{.+}}, 8, %{{.+}} {bypassL1}
+//       CHECK:       gpu.subgroup_mma_compute
+//       CHECK:       vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : vector<4xf32>, memref<?x?xf32
+//   CHECK-NOT:       linalg.
 //       CHECK:     } {gpucg.workgroup_specialization}
 func.func @unaligned_f16(%a: tensor<100x64xf16>, %b: tensor<64x72xf16>, %c: tensor<100x72xf32>) -> tensor<100x72xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<100x64xf16>, tensor<64x72xf16>) outs(%c : tensor<100x72xf32>) -> tensor<100x72xf32>

@@ -194,3 +194,79 @@ func.func @copy_dynamic_pitch(%src: memref<?x?xf32>)
   linalg.copy ins(%tile : memref<16x32xf32, strided<[?, 1]>>) outs(%smem : memref<16x32xf32, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+/// A zero-padded copy-in (the fill of a full-tile buffer right before a
+/// partial copy into it, what gpucg-tile-and-distribute leaves for a partial
+/// tile) is distributed over the buffer's full static shape: every thread
+/// copies one vector of 8, whose element count is clamped to what lies
+/// inside the rows x cols part (0 for a row past it), as a masked read with
+/// zero padding and a whole write. The fill is gone: the padding writes the
+/// zeros. Indices are clamped into the part, so that no address is formed
+/// past it, and only affine.min/max compute them (no scalar arith, which the
+/// MMA conversions of the K loop cannot take).
+// CHECK-LABEL: func.func @padded_copy_in
+//  CHECK-SAME:   (%[[SRC:.+]]: memref<64x32xf16, strided<[40, 1], offset: ?>>, %[[ROWS:.+]]: index, %[[COLS:.+]]: index)
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant 0.000000e+00 : f16
+//   CHECK-DAG:   %[[SMEM:.+]] = memref.alloc() : memref<32x32xf16, #gpu.address_space<workgroup>>
+//       CHECK:   %[[PART:.+]] = memref.subview %[[SRC]][0, 0] [%[[ROWS]], %[[COLS]]]
+//       CHECK:   gpu.barrier
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   %[[ROW_LEFT:.+]] = affine.max affine_map<()[s0, s1, s2, s3] -> (s0 * 8 - s2 * 128 - s3 * 256 - (s1 floordiv 4) * 8, 0)>()[%[[ROWS]],
+//       CHECK:   %[[COL_LEFT:.+]] = affine.max affine_map<()[s0, s1] -> (s0 - s1 * 8 + (s1 floordiv 4) * 32, 0)>()[%[[COLS]],
+//       CHECK:   %[[COUNT:.+]] = affine.min affine_map<()[s0, s1] -> (8, s1, s0)>()[%[[ROW_LEFT]], %[[COL_LEFT]]]
+//       CHECK:   %[[R:.+]] = affine.min affine_map<()[s0, s1, s2, s3] -> (s0 - 1, s2 * 16 + s3 * 32 + s1 floordiv 4)>()[%[[ROWS]],
+//       CHECK:   %[[C:.+]] = affine.min affine_map<()[s0, s1] -> (s1 * 8 - (s1 floordiv 4) * 32, ((s0 - 1) floordiv 8) * 8)>()[%[[COLS]],
+//       CHECK:   %[[MASK:.+]] = vector.create_mask %[[COUNT]] : vector<8xi1>
+//       CHECK:   %[[V:.+]] = vector.transfer_read %[[PART]][%[[R]], %[[C]]], %[[ZERO]], %[[MASK]] {in_bounds = [true]} : {{.+}}, vector<8xf16>
+//       CHECK:   vector.transfer_write %[[V]], %[[SMEM]][{{.+}}] {in_bounds = [true]} : vector<8xf16>, memref<32x32xf16, #gpu.address_space<workgroup>>
+//  CHECK-NEXT:   gpu.barrier
+//   CHECK-NOT:   linalg.copy
+func.func @padded_copy_in(%src: memref<64x32xf16, strided<[40, 1], offset: ?>>, %rows: index, %cols: index)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>} {
+  %zero = arith.constant 0.0 : f16
+  %smem = memref.alloc() : memref<32x32xf16, #gpu.address_space<workgroup>>
+  %part = memref.subview %src[0, 0] [%rows, %cols] [1, 1] : memref<64x32xf16, strided<[40, 1], offset: ?>> to memref<?x?xf16, strided<[40, 1], offset: ?>>
+  %spart = memref.subview %smem[0, 0] [%rows, %cols] [1, 1] : memref<32x32xf16, #gpu.address_space<workgroup>> to memref<?x?xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  gpu.barrier
+  linalg.fill ins(%zero : f16) outs(%smem : memref<32x32xf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%part : memref<?x?xf16, strided<[40, 1], offset: ?>>) outs(%spart : memref<?x?xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>)
+  gpu.barrier
+  return
+}
+
+// -----
+
+/// A partial copy-out from a full-tile buffer: every thread reads its whole
+/// vectors of 4 f32 (2 rows, 16 apart), and stores each unmasked when all 4
+/// elements lie inside the rows x cols part (a 128-bit store), masked to the
+/// clamped count otherwise.
+// CHECK-LABEL: func.func @padded_copy_out
+//  CHECK-SAME:   (%[[DST:.+]]: memref<64x64xf32, strided<[64, 1], offset: ?>>, %[[ROWS:.+]]: index, %[[COLS:.+]]: index)
+//   CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : index
+//   CHECK-DAG:   %[[SMEM:.+]] = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+//       CHECK:   %[[PART:.+]] = memref.subview %[[DST]][0, 0] [%[[ROWS]], %[[COLS]]]
+//       CHECK:   %[[COUNT:.+]] = affine.min affine_map<()[s0, s1] -> (4, s1, s0)>
+//       CHECK:   %[[R:.+]] = affine.min
+//       CHECK:   %[[C:.+]] = affine.min
+//       CHECK:   %[[V:.+]] = vector.transfer_read %[[SMEM]][%[[ROW:.+]], %[[COL:.+]]], %{{.+}} {in_bounds = [true]} : memref<32x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+//       CHECK:   %[[WHOLE:.+]] = arith.cmpi eq, %[[COUNT]], %[[C4]] : index
+//       CHECK:   scf.if %[[WHOLE]] {
+//  CHECK-NEXT:     vector.transfer_write %[[V]], %[[PART]][%[[ROW]], %[[COL]]] {in_bounds = [true]} : vector<4xf32>, memref<?x?xf32, strided<[64, 1], offset: ?>>
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     %[[MASK:.+]] = vector.create_mask %[[COUNT]] : vector<4xi1>
+//  CHECK-NEXT:     vector.transfer_write %[[V]], %[[PART]][%[[R]], %[[C]]], %[[MASK]] {in_bounds = [true]}
+//  CHECK-NEXT:   }
+//       CHECK:   affine.apply affine_map<()[s0, s1, s2] -> (s1 * 8 + s2 * 16 + s0 floordiv 8 + 16)>
+//       CHECK:   scf.if
+//   CHECK-NOT:   linalg.copy
+func.func @padded_copy_out(%dst: memref<64x64xf32, strided<[64, 1], offset: ?>>, %rows: index, %cols: index)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>} {
+  %smem = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %part = memref.subview %dst[0, 0] [%rows, %cols] [1, 1] : memref<64x64xf32, strided<[64, 1], offset: ?>> to memref<?x?xf32, strided<[64, 1], offset: ?>>
+  %spart = memref.subview %smem[0, 0] [%rows, %cols] [1, 1] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<?x?xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  gpu.barrier
+  linalg.copy ins(%spart : memref<?x?xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>) outs(%part : memref<?x?xf32, strided<[64, 1], offset: ?>>)
+  return
+}

@@ -73,9 +73,12 @@ func.func @tensor_core_untiled_k(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %
 
 #config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32]]>
 #info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1]>
+/// K = 48 takes two K steps of 32, the second zero-padded; a depth of 3
+/// needs three.
+#info3 = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], pipeline_depth = 3>
 func.func @tensor_core_partial_k(%a: tensor<64x48xf16>, %b: tensor<48x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{problem size K = 48 is not a multiple of the K tile 32; pipeline MatmulTensorCore needs whole K tiles}}
-  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+  // expected-error @+1 {{pipeline_depth 3 exceeds the 2 K steps (K = 48, K tile 32); software pipelining needs a K step per stage}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info3>}
     ins(%a, %b : tensor<64x48xf16>, tensor<48x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }

@@ -99,16 +99,26 @@ func.func @matmul_unaligned(%a: tensor<37x16xf16>, %b: tensor<16x33xf16>, %c: te
   return %0 : tensor<37x33xf32>
 }
 
-/// K = 17 is no multiple of any MMA K: no tensor cores, and no SIMT matmul tile
-/// divides it either, so SimtDistribute with a 64-thread workgroup.
+/// K = 17 is no multiple of any K tile: the smallest tile (a multiple of the
+/// instruction's K) that holds it, 32, one zero-padded step (no pipeline).
 // SM80-LABEL: func.func @matmul_k17
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[1, 64, 0], [1, 1, 0]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = mma_sync>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 8, 16]]>
 // SM75-LABEL: func.func @matmul_k17
-//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>
-//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[1, 64, 0], [1, 1, 0]]>
+//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
+//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 16, 16]]>
 func.func @matmul_k17(%a: tensor<64x17xf16>, %b: tensor<17x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<64x17xf16>, tensor<17x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+/// K = 40 spans two K tiles of 32 (64 bytes of f16), the second 8 long and
+/// zero-padded: a two-stage pipeline over both steps.
+// SM80-LABEL: func.func @matmul_k40
+//  SM80-SAME:   pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 2, mma_kind = mma_sync
+//       SM80:   tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 8, 16]]
+func.func @matmul_k40(%a: tensor<64x40xf16>, %b: tensor<40x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x40xf16>, tensor<40x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
 

@@ -82,10 +82,13 @@ module {
 
 // -----
 
-/// Both copies of a specialized tile are distributed: the full tile
-/// statically (the per-warp loops run once and are gone), the remainder with
-/// the loops and mins its dynamic sizes need. C is staged even though K = 32
-/// is one step: the staging is for the wide stores of the copy-out.
+/// Both copies of a specialized tile are distributed the same way, over
+/// warps, statically (the per-warp loops run once and are gone): the
+/// remainder's A, B and C are promoted into full-tile buffers, each filled
+/// with zeros right before its partial copy-in (after the barrier that ends
+/// the buffer's previous use), and only the part inside C is copied out. C
+/// is staged even though K = 32 is one step: the staging is for the wide
+/// stores of the copy-out.
 // WARP-LABEL: func.func @specialized_both_branches
 //       WARP:   scf.if
 //       WARP:     %[[C_PART:.+]] = memref.subview %{{.+}} [16, 16] [1, 1] : memref<32x32xf32, strided<[40, 1], offset: ?>> to memref<16x16xf32
@@ -98,17 +101,22 @@ module {
 //       WARP:     gpu.barrier
 //  WARP-NEXT:     linalg.copy
 //       WARP:   } else {
-//       WARP:     scf.for
-//       WARP:       scf.for
-//       WARP:         linalg.copy {{.+}} outs(%{{.+}} : memref<?x?xf32, {{.+}}#gpu.address_space<workgroup>>)
-//       WARP:     linalg.copy
-//       WARP:     linalg.copy
-//       WARP:     scf.for
-//       WARP:       scf.for
-//       WARP:         affine.min
-//       WARP:         linalg.matmul {{.+}} outs(%{{.+}} : memref<?x?xf32
+//       WARP:     %[[C_GLOBAL:.+]] = memref.subview %arg2[{{.+}}] : memref<48x40xf32> to memref<?x?xf32
+//       WARP:     %[[C_PARTIAL:.+]] = memref.subview %[[C_FULL:[a-z_0-9]+]][0, 0] [{{.+}}] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<?x?xf32
 //       WARP:     gpu.barrier
-//  WARP-NEXT:     linalg.copy
+//  WARP-NEXT:     linalg.fill ins(%{{.+}} : f32) outs(%[[C_FULL]] : memref<32x32xf32, #gpu.address_space<workgroup>>)
+//  WARP-NEXT:     linalg.copy ins(%[[C_GLOBAL]] : {{.+}}) outs(%[[C_PARTIAL]] : {{.+}})
+//  WARP-NEXT:     gpu.barrier
+//       WARP:     linalg.fill ins(%{{.+}} : f16) outs(%[[A_FULL:[a-z_0-9]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>)
+//  WARP-NEXT:     linalg.copy ins(%{{.+}} : memref<?x32xf16, {{.+}}) outs(%{{.+}} : memref<?x32xf16, {{.+}}#gpu.address_space<workgroup>>)
+//  WARP-NEXT:     gpu.barrier
+//  WARP-NEXT:     linalg.fill ins(%{{.+}} : f16) outs(%[[B_FULL:[a-z_0-9]+]] : memref<32x32xf16, #gpu.address_space<workgroup>>)
+//  WARP-NEXT:     linalg.copy ins(%{{.+}} : memref<32x?xf16, {{.+}}) outs(%{{.+}} : memref<32x?xf16, {{.+}}#gpu.address_space<workgroup>>)
+//  WARP-NEXT:     gpu.barrier
+//   WARP-NOT:     scf.for
+//       WARP:     linalg.matmul {{.+}} outs(%{{.+}} : memref<16x16xf32
+//       WARP:     gpu.barrier
+//  WARP-NEXT:     linalg.copy ins(%[[C_PARTIAL]] : {{.+}}) outs(%[[C_GLOBAL]] : {{.+}})
 module {
   func.func @specialized_both_branches(%arg0: memref<48x32xf16>, %arg1: memref<32x40xf16>, %arg2: memref<48x40xf32>) -> memref<48x40xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 2, 2, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>} {
     scf.forall (%arg3, %arg4) = (0, 0) to (48, 40) step (32, 32) {

@@ -142,3 +142,41 @@ func.func @mma_sync_bf16_transposed_b(%a: tensor<256x128xbf16>, %b: tensor<256x1
     ins(%a, %b : tensor<256x128xbf16>, tensor<256x128xbf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }
+
+// -----
+
+/// Every shape on the tensor cores: 40 x 40 on 32 x 32 tiles, and K = 20
+/// i8 (a K tail: one zero-padded step of the 32-wide K tile, and rows of 20
+/// bytes, 4-byte aligned). Both branches of workgroup specialization run the
+/// same mma.sync loop. Each zero-padded copy into workgroup memory becomes
+/// one async copy whose source element count is the masked read's clamped
+/// count (cp.async's src-size: the rest of the 4 or 8 bytes is zero-filled),
+/// with integer padding too (upstream's createAsyncGroups refuses i8's). The
+/// partial tile's C copy-in is a 16-byte (L1-bypassing) async copy of i32
+/// with a count, and its stores are whole when the 4 elements lie inside C,
+/// masked otherwise.
+// CHECK-LABEL: func.func @mma_sync_i8_edges
+//       CHECK:   scf.if
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %{{.+}}, 4, %{{.+}} : memref<40x20xi8> to memref<32x32xi8, #gpu.address_space<workgroup>>
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %{{.+}}, 8, %{{.+}} : memref<20x40xi8> to memref<32x32xi8, #gpu.address_space<workgroup>>
+//       CHECK:     nvgpu.ldmatrix
+//       CHECK:     nvgpu.mma.sync({{.+}}) {mmaShape = [16, 8, 32]}
+//       CHECK:   } else {
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %{{.+}}, 4, %{{.+}} {bypassL1} : memref<40x40xi32> to memref<32x32xi32, #gpu.address_space<workgroup>>
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %{{.+}}, 4, %{{.+}} : memref<40x20xi8> to memref<32x32xi8, #gpu.address_space<workgroup>>
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %{{.+}}, 8, %{{.+}} : memref<20x40xi8> to memref<32x32xi8, #gpu.address_space<workgroup>>
+//       CHECK:     nvgpu.ldmatrix
+//       CHECK:     nvgpu.mma.sync({{.+}}) {mmaShape = [16, 8, 32]}
+//       CHECK:     scf.if
+//       CHECK:       vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {in_bounds = [true]} : vector<4xi32>, memref<40x40xi32>
+//  CHECK-NEXT:     } else {
+//       CHECK:       vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : vector<4xi32>, memref<40x40xi32>
+//   CHECK-NOT:   vector.contract
+//   CHECK-NOT:   linalg.matmul
+func.func @mma_sync_i8_edges(%a: tensor<40x20xi8>, %b: tensor<20x40xi8>, %c: tensor<40x40xi32>) -> tensor<40x40xi32> {
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], pipeline_depth = 1>>}
+    ins(%a, %b : tensor<40x20xi8>, tensor<20x40xi8>) outs(%c : tensor<40x40xi32>) -> tensor<40x40xi32>
+  return %0 : tensor<40x40xi32>
+}

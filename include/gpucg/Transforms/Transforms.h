@@ -249,9 +249,20 @@ LogicalResult distributeSharedMemoryCopies(RewriterBase &rewriter,
 /// `vector.transfer_read` whose value only a `vector.transfer_write` into
 /// workgroup memory uses) into `nvgpu.device_async_copy` in groups, each
 /// waited for at once (upstream's `nvgpu::createAsyncGroups`, L1 bypassed
-/// for 16-byte copies); software pipelining relaxes the waits.
+/// for 16-byte copies); software pipelining relaxes the waits. Padded
+/// copies first (convertPaddedCopiesToAsync).
 void convertWorkgroupCopiesToAsync(RewriterBase &rewriter,
                                    FunctionOpInterface funcOp);
+
+/// Turns each copy of a partial tile's padded copy-in (a 1-D
+/// `vector.transfer_read` of global memory masked by `vector.create_mask
+/// %n` with a zero padding, written whole into workgroup memory) into an
+/// `nvgpu.device_async_copy` of `%n` source elements, which fills the rest
+/// with zeros; consecutive copies form a group, waited for at once. Of any
+/// element type: upstream's createAsyncGroups takes such reads only with a
+/// padding that is no integer zero (so no i8), and any float padding.
+void convertPaddedCopiesToAsync(RewriterBase &rewriter,
+                                FunctionOpInterface funcOp);
 
 /// How convertVectorsToTensorCoreOps converts.
 struct TensorCoreConversionOptions {

@@ -1,5 +1,5 @@
-// K = 17 is not a multiple of any K tile: no tensor cores (they need whole K
-// tiles); SimtDistribute keeps K whole.
+// K = 17 is not a multiple of any K tile: tensor cores with one K tile of
+// 32, zero-padded past K.
 
 // The untiled kernel, run as is, is the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
@@ -16,7 +16,8 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @kernel
-// STRATEGY-SAME: pipeline = SimtDistribute
+// STRATEGY-SAME: pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]
+// STRATEGY: tile_sizes = {{\[}}[32, 32, 32], [16, 16, 0], [16, 8, 16]]
 
 func.func @kernel(%a: tensor<64x17xf16>, %b: tensor<17x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32

@@ -1,5 +1,6 @@
-// Prime sizes everywhere (37x41x23, f32): SimtDistribute with partial tiles
-// along N (41 columns, 64-thread workgroups) and K untiled.
+// Prime sizes everywhere (37x41x23, f32): TF32 on WMMA with partial tiles
+// along M and N (32 x 32 tiles) and K = 23 in K tiles of 16, the second
+// zero-padded.
 
 // The untiled kernel, run as is, is the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
@@ -16,7 +17,8 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @kernel
-// STRATEGY-SAME: pipeline = SimtDistribute
+// STRATEGY-SAME: pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 2, mma_kind = wmma
+// STRATEGY: tile_sizes = {{\[}}[32, 32, 16], [16, 16, 0], [16, 16, 8]]
 
 func.func @kernel(%a: tensor<37x23xf32>, %b: tensor<23x41xf32>, %c: tensor<37x41xf32>) -> tensor<37x41xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<37x23xf32>, tensor<23x41xf32>) outs(%c : tensor<37x41xf32>) -> tensor<37x41xf32>
