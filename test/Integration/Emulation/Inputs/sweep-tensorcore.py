@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Runs random matmuls of every shape through the mma.sync and WMMA
+pipelines and the CPU emulator, and compares every result with the untiled
+kernel's (docs/Emulation.md, "Sweeps").
+
+  sweep-tensorcore.py --gpucg-opt BIN --reference-runner CMD
+                      --emulated-runner CMD [--seed S] [--count N]
+                      [--keep-dir DIR] [--max-size N]
+
+A case depends only on (seed, index). Its sizes are drawn from 1 to
+--max-size (300) with a bias to the awkward ones: primes, a tile size plus
+or minus one, and sizes below 16; K from 8 to 200 (primes, 33, 40); its
+types are f16 or bf16 into f32, f16 into f16, i8 into i32 or f32 into f32
+(TF32); B is K x N or N x K (A * B^T); C is zeroed by a linalg.fill or
+accumulated into (C += A * B). It runs through one of:
+  mma-sync   gpucg-matmul-mma-sync{chip=sm_80} (depth 1 to 4, the epilogue
+             of the pipelined K loop peeled or predicated);
+  wmma       gpucg-matmul-tensorcore{chip=sm_80} (f16 and f32 operands);
+  compile    gpucg-compile's stages up to the kernel (the strategy with
+             mma=auto, workgroup tiling, bufferization, gpucg-lower-workgroup):
+             below 16 rows or columns its plan is not a tensor-core one.
+Each runs twice: threads in order and in reverse (GPUCG_EMU_ORDER). Inputs
+are small integers, so every sum is exact and results must match bit for
+bit (TF32 keeps them exact too).
+
+Prints one line per case that fails (MISMATCH, with the case and the
+emulator's report) and a summary; exits 1 if any failed. With --keep-dir,
+a failing case's module is kept there as case-INDEX.mlir.
+"""
+
+import argparse
+import os
+import random
+import shlex
+import subprocess
+import sys
+
+PRIMES = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59,
+          61, 67, 71, 73, 79, 83, 89, 97, 101, 127, 131, 151, 173, 191, 197,
+          199, 211, 223, 241, 251, 257, 263, 277, 283, 293]
+TILES = [16, 32, 64, 128, 256]
+# (A and B type, C type, the pipelines that take it)
+TYPES = [
+    ("f16", "f32", ("mma-sync", "wmma", "compile")),
+    ("bf16", "f32", ("mma-sync", "compile")),
+    ("f16", "f16", ("mma-sync", "wmma", "compile")),
+    ("i8", "i32", ("mma-sync", "compile")),
+    ("f32", "f32", ("wmma", "compile")),
+]
+
+
+def draw_size(rng, low, high):
+    kind = rng.random()
+    if kind < 0.3:
+        candidates = [p for p in PRIMES if low <= p <= high]
+    elif kind < 0.6:
+        candidates = [t + d for t in TILES for d in (-1, 1)
+                      if low <= t + d <= high]
+    else:
+        candidates = []
+    if candidates:
+        return rng.choice(candidates)
+    return rng.randint(low, high)
+
+
+def make_case(seed, index, max_size):
+    rng = random.Random("gpucg-sweep-tensorcore:%d:%d" % (seed, index))
+    element, acc, pipelines = rng.choice(TYPES)
+    pipeline = rng.choice(pipelines)
+    # The forced tensor-core pipelines need a 16 x 16 tile's worth of rows
+    # and columns; gpucg-compile plans smaller shapes another way.
+    low = 1 if pipeline == "compile" else 16
+    m = draw_size(rng, low, max_size)
+    n = draw_size(rng, low, max_size)
+    k = draw_size(rng, 8, 200)
+    b_transposed = rng.random() < 0.4
+    accumulate = rng.random() < 0.3
+    # No deeper than the K steps: at most 64 bytes of A per K tile.
+    bytes_per_element = {"f16": 2, "bf16": 2, "i8": 1, "f32": 4}[element]
+    steps = -(-k // (64 // bytes_per_element))
+    depth = rng.randint(1, max(1, min(4, steps)))
+    peel = rng.random() < 0.5
+    return dict(element=element, acc=acc, pipeline=pipeline, m=m, n=n, k=k,
+                b_transposed=b_transposed, accumulate=accumulate,
+                depth=depth, peel=peel)
+
+
+def describe(case):
+    extra = ""
+    if case["pipeline"] == "mma-sync":
+        extra = ", depth %d, epilogue %s" % (
+            case["depth"], "peeled" if case["peel"] else "predicated")
+    return "%dx%dx%d %s -> %s B%s%s, %s%s" % (
+        case["m"], case["n"], case["k"], case["element"], case["acc"],
+        "[n,k]" if case["b_transposed"] else "[k,n]",
+        ", C += A * B" if case["accumulate"] else "", case["pipeline"], extra)
+
+
+def generate(name, shape, element, a, b, mod, offset):
+    if element in ("i8", "i32"):
+        convert = "%e = arith.trunci %w : i32 to {e}".format(e=element) \
+            if element == "i8" else "%e = arith.addi %w, %c0_i32 : i32"
+    else:
+        convert = "%e = arith.sitofp %w : i32 to {e}".format(e=element)
+    return """    %{name} = tensor.generate {{
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * {a} + d1 * {b}) mod {mod})>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c{offset}_i32 : i32
+      {convert}
+      tensor.yield %e : {element}
+    }} : tensor<{shape}x{element}>
+""".format(name=name, shape=shape, element=element, a=a, b=b, mod=mod,
+           offset=offset, convert=convert)
+
+
+PRINTERS = {"f32": ("printMemrefF32", "f32", False),
+            "f16": ("printMemrefF16", "f16", True),
+            "i32": ("printMemrefI32", "i32", False)}
+
+
+def make_module(case):
+    m, n, k = case["m"], case["n"], case["k"]
+    element, acc = case["element"], case["acc"]
+    a_type = "tensor<%dx%dx%s>" % (m, k, element)
+    b_shape = "%dx%d" % ((n, k) if case["b_transposed"] else (k, n))
+    b_type = "tensor<%sx%s>" % (b_shape, element)
+    c_type = "tensor<%dx%dx%s>" % (m, n, acc)
+    maps = ("indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
+            "affine_map<(d0, d1, d2) -> (d1, d2)>, "
+            "affine_map<(d0, d1, d2) -> (d0, d1)>] "
+            if case["b_transposed"] else "")
+    zero = "0" if acc == "i32" else "0.0"
+    if case["accumulate"]:
+        init = ""
+        outs = "%c"
+    else:
+        init = ("    %%zero = arith.constant %s : %s\n"
+                "    %%f = linalg.fill ins(%%zero : %s) outs(%%c : %s) -> %s\n"
+                % (zero, acc, acc, c_type, c_type))
+        outs = "%f"
+    # f16 accumulators stay exact with inputs in [-1, 1] (docs/Benchmark.md).
+    mod_a, off_a = (3, 1) if acc == "f16" else (7, 3)
+    mod_b, off_b = (3, 1) if acc == "f16" else (5, 2)
+    inputs = (generate("a", "%dx%d" % (m, k), element, 3, 5, mod_a, off_a) +
+              generate("b", b_shape, element, 2, 3, mod_b, off_b) +
+              generate("c0", "%dx%d" % (m, n), acc, 1, 2, 3, 1))
+    printer, printed, emit = PRINTERS[acc]
+    return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_80">}} {{
+  func.func @kernel(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
+{init}    %r = linalg.matmul {maps}ins(%a, %b : {a}, {b}) outs({outs} : {c}) -> {c}
+    return %r : {c}
+  }}
+  func.func @main() {{
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+{inputs}    %r = func.call @kernel(%a, %b, %c0) : ({a}, {b}, {c}) -> {c}
+    %mr = bufferization.to_buffer %r : {c} to memref<{m}x{n}x{pe}>
+    %u = memref.cast %mr : memref<{m}x{n}x{pe}> to memref<*x{pe}>
+    func.call @{printer}(%u) : (memref<*x{pe}>) -> ()
+    return
+  }}
+  func.func private @{printer}(memref<*x{pe}>){emit}
+}}
+""".format(a=a_type, b=b_type, c=c_type, m=m, n=n, maps=maps, init=init,
+           outs=outs, inputs=inputs, printer=printer, pe=printed,
+           emit=" attributes {llvm.emit_c_interface}" if emit else "")
+
+
+def pipeline_of(case):
+    if case["pipeline"] == "mma-sync":
+        return ("gpucg-matmul-mma-sync{chip=sm_80 depth=%d "
+                "epilogue-peeling=%s}" % (case["depth"],
+                                          str(case["peel"]).lower()))
+    if case["pipeline"] == "wmma":
+        return "gpucg-matmul-tensorcore{chip=sm_80}"
+    return ("func.func(gpucg-select-lowering-strategy{chip=sm_80},"
+            "gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,"
+            "func.func(gpucg-lower-workgroup)")
+
+
+def run(command, stdin, env=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    process = subprocess.run(command, input=stdin, capture_output=True,
+                             text=True, env=full_env)
+    return process.returncode, process.stdout, process.stderr
+
+
+def strip_addresses(text):
+    # printMemref prints the buffer's address, which differs between runs.
+    return "\n".join(line.split("data =")[-1] if "data =" in line else line
+                     for line in text.splitlines())
+
+
+SCHEDULES = [{}, {"GPUCG_EMU_ORDER": "reverse"}]
+
+
+def check_case(args, case):
+    """Returns None, or what went wrong."""
+    module = make_module(case)
+    status, lowered, error = run(
+        [args.gpucg_opt,
+         "--pass-pipeline=builtin.module(gpucg-test-lower-to-cpu)"], module)
+    if status != 0:
+        return "the reference does not compile: " + error.strip()
+    status, reference, error = run(shlex.split(args.reference_runner),
+                                   lowered)
+    if status != 0:
+        return "the reference does not run: " + error.strip()
+    status, emulated, error = run(
+        [args.gpucg_opt, "--pass-pipeline=builtin.module(%s,"
+         "gpucg-test-emulate-on-cpu)" % pipeline_of(case)], module)
+    if status != 0:
+        return "%s fails: %s" % (case["pipeline"], error.strip())
+    for schedule in SCHEDULES:
+        status, output, error = run(shlex.split(args.emulated_runner),
+                                    emulated, schedule)
+        where = " ".join("%s=%s" % item for item in schedule.items()) or \
+            "in order"
+        if status != 0:
+            return "%s: the emulator reports: %s" % (where, error.strip())
+        if strip_addresses(output) != strip_addresses(reference):
+            return "%s: the result differs from the untiled kernel's" % where
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gpucg-opt", required=True)
+    parser.add_argument("--reference-runner", required=True,
+                        help="mlir-runner command for the untiled kernel")
+    parser.add_argument("--emulated-runner", required=True,
+                        help="mlir-runner command with libgpucg_emulator")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--max-size", type=int, default=300,
+                        help="largest M and N (default 300)")
+    parser.add_argument("--keep-dir")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print every case")
+    args = parser.parse_args()
+
+    failures = 0
+    for index in range(args.count):
+        case = make_case(args.seed, index, args.max_size)
+        problem = check_case(args, case)
+        if args.verbose:
+            print("case %d (%s): %s" % (index, describe(case),
+                                        "ok" if problem is None else "FAIL"),
+                  flush=True)
+        if problem is None:
+            continue
+        failures += 1
+        print("MISMATCH case %d (%s): %s" % (index, describe(case),
+                                             problem.splitlines()[0]),
+              flush=True)
+        if args.keep_dir:
+            os.makedirs(args.keep_dir, exist_ok=True)
+            with open(os.path.join(args.keep_dir, "case-%d.mlir" % index),
+                      "w") as out:
+                out.write(make_module(case))
+    print("sweep-tensorcore: %d cases, %d failed" % (args.count, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
