@@ -181,6 +181,7 @@ void EmulatorRuntime::declareAll() {
   declare("gpucg_emu_wmma_mma",
           {i32, i32, i32, i32, i32, i64, i64, i64, i64, ptr}, {});
   declare("gpucg_emu_async_copy", {i64, i64, i64, i64, ptr}, {});
+  declare("gpucg_emu_check_copy_source", {i32, i32, i64, i64, i64, ptr}, {});
   declare("gpucg_emu_async_commit", {}, {i32});
   declare("gpucg_emu_async_wait", {i32}, {});
   declare("gpucg_emu_access", {i64, i64, i32, ptr}, {});
@@ -980,14 +981,39 @@ struct AsyncCopyPattern : EmulationPattern<nvgpu::DeviceAsyncCopyOp> {
                                   adaptor.getSrcIndices(), *elementBytes);
     Value dstBytes = constI64(rewriter, loc, elements * *elementBytes);
     Value srcBytes = dstBytes;
+    Value srcCount = constI64(rewriter, loc, elements);
     if (Value srcElements = adaptor.getSrcElements()) {
-      Value count = toI64(rewriter, loc, srcElements);
-      srcBytes = arith::MulIOp::create(rewriter, loc, count,
+      srcCount = toI64(rewriter, loc, srcElements);
+      srcBytes = arith::MulIOp::create(rewriter, loc, srcCount,
                                        constI64(rewriter, loc, *elementBytes));
+    }
+    // What the copy reads must lie inside its source memref: each outer
+    // index inside its dimension, the innermost [index, index + count)
+    // inside the row. A zero-padded copy whose source size ran past the
+    // edge of the matrix would read another row (or fault) on a GPU and
+    // still produce the right numbers here, the other operand's padding
+    // being zero: only this check sees it.
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, adaptor.getSrc());
+    int64_t rank = metadata.getSizes().size();
+    Value zero = constI64(rewriter, loc, 0);
+    Value one = constI64(rewriter, loc, 1);
+    Value reads = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                        srcCount, zero);
+    Value outerCount = arith::SelectOp::create(rewriter, loc, reads, one, zero);
+    Value site = emulation.runtime->site(rewriter, op);
+    for (auto [dim, size, index] :
+         llvm::enumerate(metadata.getSizes(), adaptor.getSrcIndices())) {
+      bool innermost = static_cast<int64_t>(dim) == rank - 1;
+      emulation.runtime->call(
+          rewriter, loc, "gpucg_emu_check_copy_source",
+          {constI32(rewriter, loc, dim), constI32(rewriter, loc, rank),
+           toI64(rewriter, loc, index), innermost ? srcCount : outerCount,
+           toI64(rewriter, loc, size), site});
     }
     emulation.runtime->call(
         rewriter, loc, "gpucg_emu_async_copy",
-        {dst, src, dstBytes, srcBytes, emulation.runtime->site(rewriter, op)});
+        {dst, src, dstBytes, srcBytes, site});
     // The token means nothing once groups are numbered by the runtime.
     rewriter.replaceOp(op, constI32(rewriter, loc, 0));
     return success();

@@ -314,6 +314,22 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_async_copy(int64_t dst_address,
                                                 int64_t src_bytes,
                                                 const char *site);
 
+/* The bounds of one dimension of an nvgpu.device_async_copy's source
+   memref (`dim` of `rank`, 0 outermost): a copy that reads `count` > 0
+   elements from index `index` of a dimension of `extent` elements (count 1
+   for an outer dimension, the source elements for the innermost) must stay
+   inside it; an error naming the thread, the indices and the extent
+   otherwise. A copy that reads nothing (count 0, a source size of 0) is
+   never out of bounds. On a GPU such a copy reads another row or another
+   allocation, or faults; gpucg's zero-padded copies clamp their source
+   size so that it never does. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_check_copy_source(int32_t dim,
+                                                       int32_t rank,
+                                                       int64_t index,
+                                                       int64_t count,
+                                                       int64_t extent,
+                                                       const char *site);
+
 /* nvgpu.device_async_create_group, PTX cp.async.commit_group: puts the
    caller's copies not yet in a group into a new group (possibly empty) and
    returns its number: 0, 1, 2, ... per thread and workgroup. Thread

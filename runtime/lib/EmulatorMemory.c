@@ -255,6 +255,25 @@ void gpucg_emu_async_copy(int64_t dst_address, int64_t src_address,
                   site ? site : "nvgpu.device_async_copy (issued)");
 }
 
+void gpucg_emu_check_copy_source(int32_t dim, int32_t rank, int64_t index,
+                                 int64_t count, int64_t extent,
+                                 const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_check_copy_source");
+  char name[48], workgroup[80];
+  if (count <= 0)
+    return;
+  if (index >= 0 && index <= extent && count <= extent - index)
+    return;
+  emuFatal("async copy out of bounds: thread %s of workgroup %s reads "
+           "indices [%" PRId64 ", %" PRId64 ") of dimension %d (of %d, 0 "
+           "outermost) of its source, whose size there is %" PRId64
+           ", at %s",
+           emuThreadName(thread, name),
+           emuWorkgroupName(thread->cta, workgroup), index, index + count,
+           (int)dim, (int)rank, extent,
+           site ? site : "nvgpu.device_async_copy");
+}
+
 int32_t gpucg_emu_async_commit(void) {
   EmuThread *thread = emuRequireThread("gpucg_emu_async_commit");
   int32_t group = thread->nextGroup++;

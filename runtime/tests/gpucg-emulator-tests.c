@@ -1466,6 +1466,25 @@ static void asyncErrorBody(void *closure) {
                          addressOf(source), run->dstBytes, run->srcBytes, NULL);
 }
 
+/* Source bounds of async copies: thread 0 reads the last 2 of 6 elements of
+   row 7 of 8, thread 1 reads nothing (a source size of 0) at indices past
+   both dimensions, thread 2 reads [4, 8) of a row of 6. */
+static void copySourceBoundsBody(void *closure) {
+  (void)closure;
+  const char *site = "test.mlir:30:9: nvgpu.device_async_copy";
+  int64_t thread = linearThreadId();
+  if (thread == 0) {
+    gpucg_emu_check_copy_source(0, 2, 7, 1, 8, site);
+    gpucg_emu_check_copy_source(1, 2, 4, 2, 6, site);
+  } else if (thread == 1) {
+    gpucg_emu_check_copy_source(0, 2, 8, 0, 8, site);
+    gpucg_emu_check_copy_source(1, 2, 9, 0, 6, site);
+  } else if (thread == 2) {
+    gpucg_emu_check_copy_source(0, 2, 0, 1, 8, site);
+    gpucg_emu_check_copy_source(1, 2, 4, 4, 6, site);
+  }
+}
+
 static void mmaUnsupportedBody(void *closure) {
   const int *types = closure;
   unsigned char a[64] = {0}, b[64] = {0}, c[64] = {0};
@@ -2485,6 +2504,8 @@ static int errorCommand(const char *name) {
   } else if (strcmp(name, "async-copy-size") == 0) {
     AsyncErrorRun run = {0, 16, 17};
     launch1d(4, 64, asyncErrorBody, &run);
+  } else if (strcmp(name, "async-copy-source-bounds") == 0) {
+    launch1d(4, 64, copySourceBoundsBody, NULL);
   } else if (strcmp(name, "shuffle-member-mask") == 0) {
     int args[3] = {16, GPUCG_EMU_SHUFFLE_UP, 1};
     launch1d(32, 0, shuffleErrorBody, args);

@@ -113,3 +113,28 @@ func.func @correct() {
   return
 }
 
+// RUN: not %mlir_runner_emulated -e copy_past_row %t/ll.mlir 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// BOUNDS: gpucg-emulator: error: async copy out of bounds: thread (1, 0, 0) of workgroup (0, 0, 0) reads indices [4, 8) of dimension 1 (of 2, 0 outermost) of its source, whose size there is 6, at {{.*}}errors.mlir:[[# @LINE + 17]]:10: nvgpu.device_async_copy
+
+// Two threads copy the last columns of a row of 6 f16 into workgroup memory
+// with a source size: thread 0 the 2 that are there (and 2 zeros), thread 1
+// 4, past the row.
+func.func @copy_past_row() {
+  %g = memref.alloc() : memref<8x6xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1)
+             workgroup(%wg : memref<8xf16, #gpu.address_space<workgroup>>) {
+    %twice = arith.muli %tx, %c2 : index
+    %count = arith.addi %twice, %c2 : index
+    %dst = arith.muli %tx, %c4 : index
+    %t = nvgpu.device_async_copy %g[%c0, %c4], %wg[%dst], 4, %count : memref<8x6xf16> to memref<8xf16, #gpu.address_space<workgroup>>
+    %group = nvgpu.device_async_create_group %t
+    nvgpu.device_async_wait %group
+    gpu.terminator
+  }
+  return
+}

@@ -15,6 +15,14 @@ Mutations (N counts matches from 1, in print order):
   unswizzle-reads    give every nvgpu.ldmatrix the column index from before
                      the XOR swizzle, which the copies into workgroup memory
                      still apply
+  drop-zero-fill [N] remove the source element count of the N-th
+                     nvgpu.device_async_copy that has one, or of every one
+                     without N: the copy reads its whole vector instead of
+                     zero-filling what lies past the matrix
+  unmask-edge-store N
+                     remove the mask of the N-th masked
+                     vector.transfer_write to global memory (a partial
+                     tile's edge store): the whole vector is written
   drop-mbarrier-wait N
                      delete the N-th nvgpu.mbarrier.try_wait.parity
   deepen-wgmma N     let the N-th nvgpu.warpgroup.mma leave one more group
@@ -63,6 +71,7 @@ def main():
         fail("usage: mutate.py MUTATION [N] < in.mlir > out.mlir")
     mutation = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    every = len(sys.argv) <= 2
     lines = sys.stdin.read().split("\n")
 
     if mutation == "drop-barrier":
@@ -106,6 +115,24 @@ def main():
             line = re.sub(r"(nvgpu\.device_async_wait %[\w#]+)",
                           r"\1 {numGroups = 1 : i32}", line)
         lines[index] = line
+    elif mutation == "drop-zero-fill":
+        # %t = nvgpu.device_async_copy %src[...], %dst[...], 8, %count ...
+        pattern = (r"(nvgpu\.device_async_copy %[\w#]+\[[^\]]*\], "
+                   r"%[\w#]+\[[^\]]*\], \d+), %[\w#]+")
+        targets = ([i for i, line in enumerate(lines)
+                    if re.search(pattern, line)] if every
+                   else [nth_line(lines, pattern, n)])
+        if not targets:
+            fail("no nvgpu.device_async_copy has a source element count")
+        for index in targets:
+            lines[index] = re.sub(pattern, r"\1", lines[index])
+    elif mutation == "unmask-edge-store":
+        # vector.transfer_write %v, %base[...], %mask {...} : vector<...>,
+        # memref<...> with no workgroup address space.
+        pattern = (r"(vector\.transfer_write %[\w#]+, %[\w#]+\[[^\]]*\]), "
+                   r"%[\w#]+(?= \{| :)(?!.*address_space<workgroup>)")
+        index = nth_line(lines, pattern, n)
+        lines[index] = re.sub(pattern, r"\1", lines[index])
     elif mutation == "flip-transpose":
         index = nth_line(lines, r"\bnvgpu\.ldmatrix\b", n)
         line = lines[index]
