@@ -217,6 +217,10 @@ POW2 = [2, 4, 8, 16, 32, 64, 128, 256, 512]
 OTHER = [24, 48, 72, 96, 100, 112, 160, 192, 384, 1000]
 LARGE = [1024, 2048, 4096, 4099, 8192, 65536]
 ALIGNED = [16, 32, 48, 64, 96, 128, 256, 512]
+#: Sizes of clean tensor-core cases that no tile divides (partial tiles and
+#: K tails, zero-padded on the tensor cores): at least 16, the smallest
+#: tensor-core workgroup tile, so the MMA the case must contain is planned.
+ODD_TENSOR_CORE = [17, 20, 31, 33, 37, 40, 61, 63, 65, 100, 127, 129, 257, 1000]
 
 
 # ---------------------------------------------------------------------------
@@ -437,6 +441,8 @@ def pick_size(rng, large_ok, aligned):
 def pick_loops(rng, n, ctx):
     """Sizes of n loops (None: dynamic), at most one of them large."""
     loops = [pick_size(rng, ctx["large_ok"], ctx["aligned"]) for _ in range(n)]
+    if ctx.get("odd"):
+        loops = [rng.choice(ODD_TENSOR_CORE + ALIGNED) for _ in range(n)]
     if ctx["tensor_core"] == "wgmma" and rng.random() < 0.7:
         # Whole wgmma tiles and 128-byte TMA rows.
         loops = [rng.choice([64, 128, 192, 256, 512]) for _ in range(n)]
@@ -1004,7 +1010,11 @@ def gen_kernel(rng, case, name, tensor_core):
     ctx = dict(case=case, tensor_core=tensor_core, func_attrs="",
                dynamic=not clean and rng.random() < (0.1 if tensor_core else 0.25),
                large_ok=not clean and rng.random() < 0.3,
-               aligned=1.0 if clean else (0.7 if tensor_core and rng.random() < 0.7 else 0.0))
+               aligned=1.0 if clean else (0.7 if tensor_core and rng.random() < 0.7 else 0.0),
+               # Half the clean mma.sync and WMMA cases (which must contain
+               # MMAs) have sizes no tile divides.
+               odd=clean and tensor_core in ("mma-sync", "wmma", "auto") and
+               rng.random() < 0.5)
     if kind in ("elementwise",):
         res = gen_elementwise(rng, k, ctx)
     elif kind == "reduction":
