@@ -106,6 +106,43 @@ static int64_t getAlignedVectorWidth(int64_t width, MemRefType type) {
   return width;
 }
 
+/// Says, once per global memref of the function, that its copies into
+/// workgroup memory move fewer than the 4 bytes cp.async needs because of
+/// its row pitch: a slower plan than its element type and tile allow, and
+/// one the user can fix (pad the rows).
+static void warnAboutNarrowCopies(linalg::CopyOp copy, Value global,
+                                  Value workgroupView, int64_t width,
+                                  int64_t innerSize,
+                                  llvm::SmallPtrSetImpl<Value> &warned) {
+  auto globalType = cast<MemRefType>(global.getType());
+  Type element = globalType.getElementType();
+  if (!element.isIntOrFloat() ||
+      !isWorkgroupMemory(workgroupView.getType()) ||
+      isWorkgroupMemory(globalType))
+    return;
+  int64_t bits = element.getIntOrFloatBitWidth();
+  int64_t unaligned = getVectorWidth(innerSize, element);
+  if (width * bits >= 32 || unaligned * bits < 32)
+    return;
+  Value root = getRootMemref(global);
+  if (!warned.insert(root).second)
+    return;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  std::string pitch = "known only at run time";
+  if (succeeded(globalType.getStridesAndOffset(strides, offset)) &&
+      strides.size() > 1 && !ShapedType::isDynamic(strides[strides.size() - 2]))
+    pitch = std::to_string(strides[strides.size() - 2] * bits / 8) + " bytes";
+  copy.emitWarning() << "copies of " << root.getType()
+                     << " into workgroup memory move " << width * bits / 8
+                     << " byte(s) per thread and step, synchronously: its row "
+                        "pitch ("
+                     << pitch
+                     << ") does not keep wider vectors aligned, and cp.async "
+                        "moves 4, 8 or 16 aligned bytes; rows padded to a "
+                        "multiple of 16 bytes would take 16-byte async copies";
+}
+
 /// Most copies one thread issues for one linalg.copy when its loops are
 /// unrolled; more stay in loops.
 static constexpr int64_t kMaxUnrolledCopiesPerThread = 16;
@@ -239,10 +276,10 @@ static void emitPaddedVector(OpBuilder &b, Location loc,
 /// full-tile buffer in vectors of the widest width its innermost size and
 /// both sides' pitches allow, laid out like the other copies, straight-line
 /// where each thread has the same few vectors.
-static LogicalResult distributePaddedCopy(RewriterBase &rewriter,
-                                          const PaddedTileCopy &padded,
-                                          int64_t numThreads,
-                                          ArrayRef<int64_t> workgroupSize) {
+static LogicalResult
+distributePaddedCopy(RewriterBase &rewriter, const PaddedTileCopy &padded,
+                     int64_t numThreads, ArrayRef<int64_t> workgroupSize,
+                     llvm::SmallPtrSetImpl<Value> &warned) {
   linalg::CopyOp copy = padded.copy;
   Location loc = copy.getLoc();
   auto fullType = cast<MemRefType>(padded.full.getType());
@@ -252,6 +289,8 @@ static LogicalResult distributePaddedCopy(RewriterBase &rewriter,
   int64_t width = getVectorWidth(inner, fullType.getElementType());
   for (Value operand : {padded.full, padded.getGlobalView()})
     width = getAlignedVectorWidth(width, cast<MemRefType>(operand.getType()));
+  warnAboutNarrowCopies(copy, padded.getGlobalView(),
+                        copy.getOutputs().front(), width, inner, warned);
   int64_t threadsPerRow =
       std::min<int64_t>(numThreads, std::max<int64_t>(1, inner / width));
   int64_t rowThreads = std::max<int64_t>(1, numThreads / threadsPerRow);
@@ -340,10 +379,11 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
       copies.push_back(copy);
   });
 
+  llvm::SmallPtrSet<Value, 4> warned;
   for (linalg::CopyOp copy : copies) {
     if (std::optional<PaddedTileCopy> padded = matchPaddedTileCopy(copy)) {
       if (failed(distributePaddedCopy(rewriter, *padded, numThreads,
-                                      workgroupSize)))
+                                      workgroupSize, warned)))
         return failure();
       continue;
     }
@@ -359,6 +399,9 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
     int64_t width = isStatic ? getVectorWidth(inner, type.getElementType()) : 1;
     for (Value operand : {copy.getInputs().front(), copy.getOutputs().front()})
       width = getAlignedVectorWidth(width, cast<MemRefType>(operand.getType()));
+    if (isStatic)
+      warnAboutNarrowCopies(copy, copy.getInputs().front(),
+                            copy.getOutputs().front(), width, inner, warned);
     // Threads along the innermost dimension, and rows per round.
     int64_t threadsPerRow =
         isStatic
