@@ -1212,6 +1212,24 @@ struct WmmaComputePattern : EmulationPattern<gpu::SubgroupMmaComputeOp> {
   }
 };
 
+/// A choice between two WMMA fragments (what the software pipeliner leaves
+/// in the epilogue of a K loop of run-time length: a step of an iteration
+/// that does not exist keeps the accumulator): the same choice between the
+/// lane's parts.
+struct WmmaSelectPattern : OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<gpu::MMAMatrixType>(op.getType()))
+      return rewriter.notifyMatchFailure(op, "not a fragment");
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, adaptor.getCondition(), adaptor.getTrueValue(),
+        adaptor.getFalseValue());
+    return success();
+  }
+};
+
 struct WmmaElementwisePattern
     : OpConversionPattern<gpu::SubgroupMmaElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -1877,6 +1895,9 @@ static LogicalResult convertTypedOps(func::FuncOp body,
       nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaOp,
       nvgpu::WarpgroupMmaStoreOp, nvgpu::MBarrierGetOp>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addDynamicallyLegalOp<arith::SelectOp>([](arith::SelectOp op) {
+    return !isa<gpu::MMAMatrixType>(op.getType());
+  });
 
   EmulationContext emulation;
   emulation.body = body;
@@ -1902,7 +1923,8 @@ static LogicalResult convertTypedOps(func::FuncOp body,
            WarpgroupInitAccumulatorPattern, WarpgroupMmaPattern,
            WarpgroupMmaStorePattern, MbarrierAddressPattern>(converter, ctx,
                                                              emulation);
-  patterns.add<WmmaConstantPattern, WmmaElementwisePattern>(converter, ctx);
+  patterns.add<WmmaConstantPattern, WmmaElementwisePattern, WmmaSelectPattern>(
+      converter, ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   if (failed(applyPartialConversion(body, target, std::move(patterns))))

@@ -133,6 +133,10 @@ struct MatmulShape {
   bool isStatic() const {
     return llvm::none_of(loopRanges, ShapedType::isDynamic);
   }
+  /// This shape with each dynamic size replaced by the size the
+  /// tensor-core strategy plans it for: kDynamicSizeEstimate for M, N and
+  /// K, 1 for a batch loop.
+  MatmulShape getPlanningShape() const;
   /// Product of the batch sizes (1 without batch loops), saturated.
   int64_t batch() const {
     int64_t product = 1;
@@ -142,6 +146,21 @@ struct MatmulShape {
   }
 };
 } // namespace
+
+/// What a dynamic M, N or K is planned for: large enough for the 64-byte K
+/// tile and every pipeline depth, and for tiles of 64 x 64 (the middle
+/// candidate) on a chip of about 100 SMs, a compromise between large run-time
+/// sizes (where 128 x 128 would do better) and small ones (a prompt of a few
+/// tokens, where every row of a tile past M is padding).
+static constexpr int64_t kDynamicSizeEstimate = 1024;
+
+MatmulShape MatmulShape::getPlanningShape() const {
+  MatmulShape planned = *this;
+  for (auto [pos, size] : llvm::enumerate(planned.loopRanges))
+    if (ShapedType::isDynamic(size))
+      size = llvm::is_contained(batchPos, pos) ? 1 : kDynamicSizeEstimate;
+  return planned;
+}
 
 static std::optional<MatmulShape> getMatmulShape(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
@@ -327,7 +346,9 @@ getTensorCoreSharedMemory(linalg::LinalgOp op, const MatmulShape &shape,
   int64_t a = getOperandTileBytes(op, *op.getDpsInputOperand(0), tile, padding);
   int64_t b = getOperandTileBytes(op, *op.getDpsInputOperand(1), tile, padding);
   int64_t c = getOperandTileBytes(op, *op.getDpsInitOperand(0), tile, padding);
-  bool partialTiles = shape.m() % tileM != 0 || shape.n() % tileN != 0;
+  bool partialTiles = ShapedType::isDynamic(shape.m()) ||
+                      ShapedType::isDynamic(shape.n()) ||
+                      shape.m() % tileM != 0 || shape.n() % tileN != 0;
   return {mulSat(depth, addSat(a, b)), c, padding, partialTiles};
 }
 
@@ -515,11 +536,14 @@ static int64_t pickPipelineDepth(const TensorCoreContext &ctx,
 }
 
 static std::optional<LoweringStrategy>
-selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &shape,
+selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
                          TargetAttr target, MmaPreference preference) {
-  if (!shape.isStatic() || shape.aType != shape.bType ||
+  if (actualShape.aType != actualShape.bType ||
       target.getWarpSize() != kMmaWarpSize)
     return std::nullopt;
+  // Dynamic sizes are planned for kDynamicSizeEstimate: partial tiles and K
+  // tails are zero-padded at run time whatever the sizes turn out to be.
+  MatmulShape shape = actualShape.getPlanningShape();
   std::optional<MmaKind> kind = resolveMmaKind(preference, target, shape.aType);
   if (!kind)
     return std::nullopt;
@@ -1421,8 +1445,6 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
   if (!shape)
     return "it is not a contraction with one M, one N and one K loop";
-  if (!shape->isStatic())
-    return "its shapes are dynamic";
   if (shape->aType != shape->bType)
     return "its A and B element types differ";
   if (target.getWarpSize() != kMmaWarpSize) {
@@ -1453,6 +1475,7 @@ std::string mlir::gpucg::explainNoTensorCoreStrategy(
        << " -> " << shape->cType;
     return text;
   }
+  shape = shape->getPlanningShape();
   if (shape->m() < kOneWarpTile->m || shape->n() < kOneWarpTile->n) {
     os << "M x N = " << shape->m() << " x " << shape->n()
        << " is below the smallest tensor-core workgroup tile ("
@@ -1611,12 +1634,8 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
     return op.emitOpError()
            << "pipeline " << pipelineName
            << " needs a contraction root op with one M, one N and one K loop";
-  for (auto [pos, size] : llvm::enumerate(shape->loopRanges))
-    if (ShapedType::isDynamic(size))
-      return op.emitOpError()
-             << "pipeline " << pipelineName
-             << " needs static shapes, but loop " << pos << " ("
-             << getLoopName(*shape, pos) << ") is dynamic";
+  // Dynamic sizes are zero-padded at run time like partial tiles; only the
+  // depth check below needs K.
 
   MmaKind kind = *info.getTensorCoreMmaKind();
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
@@ -1628,7 +1647,7 @@ static LogicalResult verifyTensorCoreStrategy(linalg::LinalgOp op,
            << " needs positive workgroup tile sizes for M, N and K, got "
            << tileM << ", " << tileN << ", " << tileK;
   int64_t kSteps = ceilDiv(shape->k(), tileK);
-  if (info.getPipelineDepth() > kSteps)
+  if (!ShapedType::isDynamic(shape->k()) && info.getPipelineDepth() > kSteps)
     return op.emitOpError()
            << "pipeline_depth " << info.getPipelineDepth() << " exceeds the "
            << kSteps << " K steps (K = " << shape->k() << ", K tile "

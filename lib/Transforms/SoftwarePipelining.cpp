@@ -100,12 +100,14 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   if (copies.empty())
     return success(); // Nothing to overlap.
 
-  // The loop must run at least once per stage.
+  // A loop of known length must run at least once per stage. One whose
+  // length is known only at run time (a dynamic K) is pipelined with every
+  // stage of the prologue and epilogue predicated on its iteration existing
+  // (upstream's supportDynamicLoops): a copy of an iteration that does not
+  // exist copies nothing, so even a loop shorter than the pipeline is right.
   std::optional<APInt> tripCount = loop.getStaticTripCount();
-  if (!tripCount)
-    return loop.emitOpError() << "has a dynamic trip count; gpucg pipelines "
-                                 "only loops of known length";
-  if (tripCount->getSExtValue() < static_cast<int64_t>(numStages))
+  bool dynamicTripCount = !tripCount;
+  if (tripCount && tripCount->getSExtValue() < static_cast<int64_t>(numStages))
     return loop.emitOpError()
            << "has " << tripCount->getSExtValue()
            << " iterations; a depth-" << depth
@@ -271,10 +273,14 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     waitOp.setNumGroupsAttr(
         IntegerAttr::get(IntegerType::get(op->getContext(), 32), allowed));
   };
-  if (!peelEpilogue) {
+  options.supportDynamicLoops = dynamicTripCount;
+  if (!peelEpilogue || dynamicTripCount) {
     // Without an epilogue, the last iterations predicate the copies of
-    // iterations past the end; everything else may run (the commit of an
-    // empty group and the barrier are harmless, pure ops have no effect).
+    // iterations past the end (with a dynamic trip count, the prologue's and
+    // the peeled epilogue's predicate theirs too); everything else may run
+    // (the commit of an empty group and the barrier are harmless, pure ops
+    // have no effect, and upstream selects the loop-carried values of a
+    // predicated iteration away).
     options.predicateFn = [](RewriterBase &rewriter, Operation *op,
                              Value predicate) -> Operation * {
       // An async copy of an iteration past the end copies nothing: its

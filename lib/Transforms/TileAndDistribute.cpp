@@ -243,6 +243,19 @@ static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
   return nullptr;
 }
 
+/// Whether some row pitch of memref `value` (a stride other than the
+/// innermost) is known only at run time.
+static bool hasDynamicRowPitch(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return true;
+  return llvm::any_of(ArrayRef(strides).drop_back(), ShapedType::isDynamic);
+}
+
 /// Stages the accumulator (operand 2) of tensor-core matmul `op` in
 /// workgroup memory. Each warp initializes its own part of the staged tile
 /// (it is distributed like the root's result): with the value of `fill`
@@ -256,16 +269,19 @@ static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
 /// the fill initializes all of it (the elements outside C are computed and
 /// never stored), and a copy of C is a padded copy-in of the workgroup
 /// (each warp then reads its part of the staged buffer after a barrier).
+/// `copyInByWorkgroup` makes every copy of C such a workgroup copy-in: WMMA
+/// fragments load with a constant leading dimension, which a C whose row
+/// pitch is known only at run time does not have.
 static FailureOr<linalg::LinalgOp>
 stageAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
                  linalg::FillOp fill, DistributionContext &ctx,
-                 bool padPartialTiles) {
+                 bool padPartialTiles, bool copyInByWorkgroup) {
   auto initialize = [&](OpBuilder &b, Value src, Value dst) -> LogicalResult {
     Location loc = dst.getLoc();
     if (padPartialTiles)
       eraseUpstreamPadding(b, getRootMemref(dst));
     Value full = padPartialTiles ? getPaddedBuffer(dst) : nullptr;
-    if (full && !fill)
+    if ((full || copyInByWorkgroup) && !fill)
       return copyWithBarriers(b, src, dst, /*isCopyOut=*/false, ctx, full);
     Value target = full ? full : dst;
     Operation *init =
@@ -509,8 +525,10 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   if (stageC) {
     linalg::FillOp fill = getAccumulatorFill(rootOp);
     Operation *fillOp = fill ? fill.getOperation() : nullptr;
-    FailureOr<linalg::LinalgOp> promoted =
-        stageAccumulator(rewriter, op, fill, ctx, padPartialTiles);
+    FailureOr<linalg::LinalgOp> promoted = stageAccumulator(
+        rewriter, op, fill, ctx, padPartialTiles,
+        /*copyInByWorkgroup=*/info.getTensorCoreMmaKind() == MmaKind::Wmma &&
+            hasDynamicRowPitch(op.getDpsInitOperand(0)->get()));
     if (succeeded(promoted)) {
       op = *promoted;
       tileOps = llvm::filter_to_vector(tileOps, [&](linalg::LinalgOp t) {

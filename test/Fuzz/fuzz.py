@@ -1007,14 +1007,18 @@ def gen_kernel(rng, case, name, tensor_core):
              if not clean or k in CONTRACTION_KINDS]
     kind = rng.choice(kinds)
     k = Kernel(name)
+    odd = clean and tensor_core in ("mma-sync", "wmma", "auto") and \
+        rng.random() < 0.5
     ctx = dict(case=case, tensor_core=tensor_core, func_attrs="",
-               dynamic=not clean and rng.random() < (0.1 if tensor_core else 0.25),
+               # Dynamic sizes: a tenth of the other tensor-core cases, a
+               # third of the odd clean ones (they must still contain MMAs).
+               dynamic=(rng.random() < 0.3) if odd else
+               (not clean and rng.random() < (0.1 if tensor_core else 0.25)),
                large_ok=not clean and rng.random() < 0.3,
                aligned=1.0 if clean else (0.7 if tensor_core and rng.random() < 0.7 else 0.0),
                # Half the clean mma.sync and WMMA cases (which must contain
                # MMAs) have sizes no tile divides.
-               odd=clean and tensor_core in ("mma-sync", "wmma", "auto") and
-               rng.random() < 0.5)
+               odd=odd)
     if kind in ("elementwise",):
         res = gen_elementwise(rng, k, ctx)
     elif kind == "reduction":

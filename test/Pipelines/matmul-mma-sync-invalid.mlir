@@ -8,18 +8,6 @@
 // behind is tested at the vector level in
 // Transforms/vector-to-gpu-unconverted-invalid.mlir.)
 
-/// Dynamic shapes have no static tile for the MMA fragments.
-module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
-  func.func @dynamic_m(%a: tensor<?x32xf16>, %b: tensor<32x64xf16>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
-    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: its shapes are dynamic}}
-    %r = linalg.matmul ins(%a, %b : tensor<?x32xf16>, tensor<32x64xf16>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
-    return %r : tensor<?x64xf32>
-  }
-}
-
-
-// -----
-
 /// N = 9 is below the smallest workgroup tile (16 x 16): a partial tile
 /// would be zero-padded to it, and most of every MMA would multiply padding
 /// (the strategy picks SIMT instead).

@@ -122,15 +122,29 @@ func.func @matmul_k40(%a: tensor<64x40xf16>, %b: tensor<40x64xf16>, %c: tensor<6
   return %0 : tensor<64x64xf32>
 }
 
-/// Dynamic shapes: SimtDistribute, one thread per output column.
+/// Dynamic shapes run on the tensor cores, planned as if each dynamic size
+/// were 1024 (64 x 64 tiles, a 64-byte K tile, 4 stages): partial tiles and
+/// a K tail are zero-padded whatever the sizes turn out to be. f32 is TF32
+/// on WMMA; sm_75 has no TF32, and f32 stays SimtDistribute there.
 // SM80-LABEL: func.func @matmul_dyn
-//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [256, 1, 1]>
-//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[1, 256, 0], [1, 1, 0]]>
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = wmma>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[64, 64, 16], [32, 32, 0], [16, 16, 8]]>
 // SM75-LABEL: func.func @matmul_dyn
 //  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [256, 1, 1]>
 //       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[1, 256, 0], [1, 1, 0]]>
 func.func @matmul_dyn(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// SM80-LABEL: func.func @matmul_dyn_f16
+//  SM80-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 4, mma_kind = mma_sync>
+//       SM80:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[64, 64, 32], [32, 32, 0], [16, 8, 16]]>
+// SM75-LABEL: func.func @matmul_dyn_f16
+//  SM75-SAME:   gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [64, 2, 1], subgroup_size = 32, mma_kind = wmma>
+//       SM75:   gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = {{\[}}[64, 64, 32], [32, 32, 0], [16, 16, 16]]>
+func.func @matmul_dyn_f16(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
 

@@ -53,24 +53,3 @@ func.func @too_few_iterations(%g: memref<128x8xf16>, %init: f16) -> f16 {
   return %r : f16
 }
 
-// -----
-
-/// The number of K steps is not known.
-func.func @dynamic_trip_count(%g: memref<128x8xf16>, %init: f16, %n: index) -> f16 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %smem = memref.alloc() {gpucg.num_buffers = 4 : i64} : memref<4x8xf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'scf.for' op has a dynamic trip count; gpucg pipelines only loops of known length}}
-  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (f16) {
-    %b = arith.remui %k, %c4 : index
-    %buf = memref.subview %smem[%b, 0] [1, 8] [1, 1] : memref<4x8xf16, #gpu.address_space<workgroup>> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
-    %t = nvgpu.device_async_copy %g[%k, %c0], %buf[%c0], 8 : memref<128x8xf16> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
-    %grp = nvgpu.device_async_create_group %t
-    nvgpu.device_async_wait %grp
-    %v = vector.load %buf[%c0] : memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, vector<8xf16>
-    %m = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %v, %v, %acc : vector<8xf16>, vector<8xf16> into f16
-    scf.yield %m : f16
-  }
-  return %r : f16
-}

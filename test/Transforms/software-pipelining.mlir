@@ -55,7 +55,7 @@
 /// The groups of the predicated steps past the end are drained after the
 /// loop: their zero-filling copies still write workgroup memory.
 //   PRED-NOT:   vector.load
-//       PRED:   %[[DRAIN:.+]] = nvgpu.device_async_create_group
+//       PRED:   %[[DRAIN:.+]] = nvgpu.device_async_create_group{{ *$}}
 //  PRED-NEXT:   nvgpu.device_async_wait %[[DRAIN]] {numGroups = 0 : i32}
 //   PRED-NOT:   vector.load
 //       PRED:   return
@@ -128,6 +128,73 @@ func.func @negative_nested_copy(%g: memref<128x8xf16>, %init: f16, %n: index) ->
     gpu.barrier
     %v = vector.load %buf[%c0] : memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, vector<8xf16>
     %s = vector.reduction <add>, %v, %acc : vector<8xf16> into f16
+    scf.yield %s : f16
+  }
+  return %r : f16
+}
+
+// -----
+
+/// A K loop whose trip count is known only at run time (a dynamic K) is
+/// pipelined with upstream's supportDynamicLoops: the prologue's copies and
+/// the epilogue's steps are predicated on their iteration existing (a copy
+/// of an iteration past the end copies 0 elements, zero-filling; a step's
+/// result is selected away), the kernel loop runs n - 2 times, so a loop
+/// shorter than the pipeline (even empty) stays right.
+// CHECK-LABEL: func.func @dynamic_trip_count
+//  CHECK-SAME:   (%{{.+}}: memref<128x8xf16>, %[[INIT:.+]]: f16, %[[N:.+]]: index)
+//       CHECK:   %[[P0:.+]] = arith.cmpi slt, %{{.+}}, %[[N]] : index
+//       CHECK:   %[[C0:.+]] = arith.select %[[P0]], %c8, %{{.+}} : index
+//       CHECK:   nvgpu.device_async_copy {{.+}}, 8, %[[C0]] :
+//       CHECK:   nvgpu.device_async_create_group
+//       CHECK:   %[[P1:.+]] = arith.cmpi slt, %{{.+}}, %[[N]] : index
+//       CHECK:   %[[C1:.+]] = arith.select %[[P1]], %{{.+}}, %{{.+}} : index
+//       CHECK:   nvgpu.device_async_copy {{.+}}, 8, %[[C1]] :
+//       CHECK:   %[[UB:.+]] = arith.subi %[[N]], %{{.+}} : index
+//       CHECK:   %[[R:.+]]:5 = scf.for %{{.+}} = %c0 to %[[UB]] step %c1 iter_args(%{{.+}} = %[[INIT]],
+//       CHECK:     nvgpu.device_async_copy {{.+}}, 8 :
+//       CHECK:     nvgpu.device_async_wait %{{.+}} {numGroups = 2 : i32}
+//       CHECK:     vector.contract
+//       CHECK:   nvgpu.device_async_wait %[[R]]#1 {numGroups = 1 : i32}
+//       CHECK:   %[[S1:.+]] = vector.contract {{.+}} %[[R]]#0 :
+//       CHECK:   %[[K1:.+]] = arith.select %{{.+}}, %[[S1]], %[[R]]#0 : f16
+//       CHECK:   nvgpu.device_async_wait %[[R]]#2 {numGroups = 0 : i32}
+//       CHECK:   %[[S2:.+]] = vector.contract {{.+}} %[[K1]] :
+//       CHECK:   %[[K2:.+]] = arith.select %{{.+}}, %[[S2]], %[[K1]] : f16
+//       CHECK:   return %[[K2]]
+/// Without an epilogue the loop runs n times, its copies predicated, and a
+/// drain follows it.
+// PRED-LABEL: func.func @dynamic_trip_count
+//       PRED:   arith.select
+//       PRED:   nvgpu.device_async_copy
+//       PRED:   arith.select
+//       PRED:   nvgpu.device_async_copy
+//       PRED:   scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+//       PRED:     %[[C:.+]] = arith.select %{{.+}}, %{{.+}}, %{{.+}} : index
+//       PRED:     nvgpu.device_async_copy {{.+}}, 8, %[[C]] :
+//       PRED:   %[[DRAIN:.+]] = nvgpu.device_async_create_group{{ *$}}
+//  PRED-NEXT:   nvgpu.device_async_wait %[[DRAIN]] {numGroups = 0 : i32}
+// NV-LABEL: func.func @dynamic_trip_count
+//       NV:   scf.for
+//       NV:   arith.select
+//       NV:   arith.select
+//       NV:   return
+func.func @dynamic_trip_count(%g: memref<128x8xf16>, %init: f16, %n: index) -> f16
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [32, 1, 1], pipeline_depth = 3>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %smem = memref.alloc() {gpucg.num_buffers = 3 : i64} : memref<3x8xf16, #gpu.address_space<workgroup>>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (f16) {
+    %b = arith.remui %k, %c3 : index
+    %buf = memref.subview %smem[%b, 0] [1, 8] [1, 1] : memref<3x8xf16, #gpu.address_space<workgroup>> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %t = nvgpu.device_async_copy %g[%k, %c0], %buf[%c0], 8 : memref<128x8xf16> to memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    %grp = nvgpu.device_async_create_group %t
+    nvgpu.device_async_wait %grp
+    gpu.barrier
+    %v = vector.load %buf[%c0] : memref<8xf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, vector<8xf16>
+    %s = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %v, %v, %acc : vector<8xf16>, vector<8xf16> into f16
     scf.yield %s : f16
   }
   return %r : f16

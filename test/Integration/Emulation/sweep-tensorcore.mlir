@@ -3,13 +3,30 @@
 // docs/Emulation.md): each bit-exact against the untiled kernel in two
 // schedules. The first 12 cases of seed 1 cover partial M and N tiles on
 // every side, K tails (K = 8, 11, 23, 26, 33 and primes), f16, bf16, i8
-// (K = 11: a 4-byte masked cp.async tail) and TF32 operands, B as K x N and
-// N x K, C zeroed and accumulated into, pipelines of depth 1 to 4 with the
-// epilogue peeled and predicated, and 21-row shapes.
+// (K = 11: rows of 11 bytes, copied a byte at a time) and TF32 operands, B
+// as K x N and N x K, C zeroed and accumulated into, pipelines of depth 1
+// to 4 with the epilogue peeled and predicated, and a dynamic M. The first
+// 15 of seed 3 add kernels compiled for sizes known only at run time: M, N
+// and K on mma.sync, N and K, K alone through gpucg-compile, and a WMMA
+// kernel with a dynamic N that accumulates into C (its C is copied into
+// workgroup memory: WMMA loads need a constant row pitch). Cases 65 to 69
+// of seed 4 add TF32 kernels with M, N and K dynamic through gpucg-compile:
+// 4-byte async copies, so a K loop of run-time length is software-pipelined
+// with predicated stages (and WMMA fragments chosen by arith.select).
 // Longer sweeps:
 //   python3 test/Integration/Emulation/Inputs/sweep-tensorcore.py --help
 // RUN: %python %S/Inputs/sweep-tensorcore.py --gpucg-opt gpucg-opt \
 // RUN:   --reference-runner '%mlir_runner_main' \
 // RUN:   --emulated-runner '%mlir_runner_emulated' --seed 1 --count 12 \
-// RUN:   --keep-dir %t | FileCheck %s --implicit-check-not=MISMATCH
-// CHECK: sweep-tensorcore: 12 cases, 0 failed
+// RUN:   --keep-dir %t | FileCheck %s --check-prefix=SEED1 --implicit-check-not=MISMATCH
+// SEED1: sweep-tensorcore: 12 cases, 0 failed
+// RUN: %python %S/Inputs/sweep-tensorcore.py --gpucg-opt gpucg-opt \
+// RUN:   --reference-runner '%mlir_runner_main' \
+// RUN:   --emulated-runner '%mlir_runner_emulated' --seed 3 --count 15 \
+// RUN:   --keep-dir %t | FileCheck %s --check-prefix=SEED3 --implicit-check-not=MISMATCH
+// SEED3: sweep-tensorcore: 15 cases, 0 failed
+// RUN: %python %S/Inputs/sweep-tensorcore.py --gpucg-opt gpucg-opt \
+// RUN:   --reference-runner '%mlir_runner_main' \
+// RUN:   --emulated-runner '%mlir_runner_emulated' --seed 4 --first 65 --count 5 \
+// RUN:   --keep-dir %t | FileCheck %s --check-prefix=SEED4 --implicit-check-not=MISMATCH
+// SEED4: sweep-tensorcore: 5 cases, 0 failed

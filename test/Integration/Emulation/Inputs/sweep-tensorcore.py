@@ -4,15 +4,17 @@ pipelines and the CPU emulator, and compares every result with the untiled
 kernel's (docs/Emulation.md, "Sweeps").
 
   sweep-tensorcore.py --gpucg-opt BIN --reference-runner CMD
-                      --emulated-runner CMD [--seed S] [--count N]
-                      [--keep-dir DIR] [--max-size N]
+                      --emulated-runner CMD [--seed S] [--first I]
+                      [--count N] [--keep-dir DIR] [--max-size N]
 
 A case depends only on (seed, index). Its sizes are drawn from 1 to
 --max-size (300) with a bias to the awkward ones: primes, a tile size plus
 or minus one, and sizes below 16; K from 8 to 200 (primes, 33, 40); its
 types are f16 or bf16 into f32, f16 into f16, i8 into i32 or f32 into f32
 (TF32); B is K x N or N x K (A * B^T); C is zeroed by a linalg.fill or
-accumulated into (C += A * B). It runs through one of:
+accumulated into (C += A * B); a quarter of the kernels take some of M, N
+and K as dynamic sizes (main casts its tensors to them). It runs through
+one of:
   mma-sync   gpucg-matmul-mma-sync{chip=sm_80} (depth 1 to 4, the epilogue
              of the pipelined K loop peeled or predicated);
   wmma       gpucg-matmul-tensorcore{chip=sm_80} (f16 and f32 operands);
@@ -80,9 +82,15 @@ def make_case(seed, index, max_size):
     steps = -(-k // (64 // bytes_per_element))
     depth = rng.randint(1, max(1, min(4, steps)))
     peel = rng.random() < 0.5
+    # A quarter of the cases are compiled for sizes known only at run time:
+    # each of M, N and K dynamic with probability 1/2 (at least one).
+    dynamic = ""
+    if rng.random() < 0.25:
+        dynamic = "".join(d for d in "mnk" if rng.random() < 0.5) or \
+            rng.choice("mnk")
     return dict(element=element, acc=acc, pipeline=pipeline, m=m, n=n, k=k,
                 b_transposed=b_transposed, accumulate=accumulate,
-                depth=depth, peel=peel)
+                depth=depth, peel=peel, dynamic=dynamic)
 
 
 def describe(case):
@@ -90,6 +98,8 @@ def describe(case):
     if case["pipeline"] == "mma-sync":
         extra = ", depth %d, epilogue %s" % (
             case["depth"], "peeled" if case["peel"] else "predicated")
+    if case.get("dynamic"):
+        extra += ", dynamic %s" % " ".join(case["dynamic"].upper())
     return "%dx%dx%d %s -> %s B%s%s, %s%s" % (
         case["m"], case["n"], case["k"], case["element"], case["acc"],
         "[n,k]" if case["b_transposed"] else "[k,n]",
@@ -126,6 +136,16 @@ def make_module(case):
     b_shape = "%dx%d" % ((n, k) if case["b_transposed"] else (k, n))
     b_type = "tensor<%sx%s>" % (b_shape, element)
     c_type = "tensor<%dx%dx%s>" % (m, n, acc)
+    # The kernel's own types: `?` for the dynamic sizes; main casts to them.
+    dynamic = case.get("dynamic", "")
+
+    def size(name, value):
+        return "?" if name in dynamic else str(value)
+    ka_type = "tensor<%sx%sx%s>" % (size("m", m), size("k", k), element)
+    kb_dims = ((size("n", n), size("k", k)) if case["b_transposed"]
+               else (size("k", k), size("n", n)))
+    kb_type = "tensor<%sx%sx%s>" % (kb_dims + (element,))
+    kc_type = "tensor<%sx%sx%s>" % (size("m", m), size("n", n), acc)
     maps = ("indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
             "affine_map<(d0, d1, d2) -> (d1, d2)>, "
             "affine_map<(d0, d1, d2) -> (d0, d1)>] "
@@ -137,7 +157,7 @@ def make_module(case):
     else:
         init = ("    %%zero = arith.constant %s : %s\n"
                 "    %%f = linalg.fill ins(%%zero : %s) outs(%%c : %s) -> %s\n"
-                % (zero, acc, acc, c_type, c_type))
+                % (zero, acc, acc, kc_type, kc_type))
         outs = "%f"
     # f16 accumulators stay exact with inputs in [-1, 1] (docs/Benchmark.md).
     mod_a, off_a = (3, 1) if acc == "f16" else (7, 3)
@@ -147,16 +167,20 @@ def make_module(case):
               generate("c0", "%dx%d" % (m, n), acc, 1, 2, 3, 1))
     printer, printed, emit = PRINTERS[acc]
     return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_80">}} {{
-  func.func @kernel(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
-{init}    %r = linalg.matmul {maps}ins(%a, %b : {a}, {b}) outs({outs} : {c}) -> {c}
-    return %r : {c}
+  func.func @kernel(%a: {ka}, %b: {kb}, %c: {kc}) -> {kc} {{
+{init}    %r = linalg.matmul {maps}ins(%a, %b : {ka}, {kb}) outs({outs} : {kc}) -> {kc}
+    return %r : {kc}
   }}
   func.func @main() {{
     %c0_i32 = arith.constant 0 : i32
     %c1_i32 = arith.constant 1 : i32
     %c2_i32 = arith.constant 2 : i32
     %c3_i32 = arith.constant 3 : i32
-{inputs}    %r = func.call @kernel(%a, %b, %c0) : ({a}, {b}, {c}) -> {c}
+{inputs}    %ka = tensor.cast %a : {a} to {ka}
+    %kb = tensor.cast %b : {b} to {kb}
+    %kc = tensor.cast %c0 : {c} to {kc}
+    %kr = func.call @kernel(%ka, %kb, %kc) : ({ka}, {kb}, {kc}) -> {kc}
+    %r = tensor.cast %kr : {kc} to {c}
     %mr = bufferization.to_buffer %r : {c} to memref<{m}x{n}x{pe}>
     %u = memref.cast %mr : memref<{m}x{n}x{pe}> to memref<*x{pe}>
     func.call @{printer}(%u) : (memref<*x{pe}>) -> ()
@@ -164,7 +188,8 @@ def make_module(case):
   }}
   func.func private @{printer}(memref<*x{pe}>){emit}
 }}
-""".format(a=a_type, b=b_type, c=c_type, m=m, n=n, maps=maps, init=init,
+""".format(a=a_type, b=b_type, c=c_type, ka=ka_type, kb=kb_type,
+           kc=kc_type, m=m, n=n, maps=maps, init=init,
            outs=outs, inputs=inputs, printer=printer, pe=printed,
            emit=" attributes {llvm.emit_c_interface}" if emit else "")
 
@@ -235,6 +260,8 @@ def main():
     parser.add_argument("--emulated-runner", required=True,
                         help="mlir-runner command with libgpucg_emulator")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="index of the first case (default 0)")
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--max-size", type=int, default=300,
                         help="largest M and N (default 300)")
@@ -244,7 +271,7 @@ def main():
     args = parser.parse_args()
 
     failures = 0
-    for index in range(args.count):
+    for index in range(args.first, args.first + args.count):
         case = make_case(args.seed, index, args.max_size)
         problem = check_case(args, case)
         if args.verbose:
