@@ -170,19 +170,31 @@ static LogicalResult unrollUniformLoop(RewriterBase &rewriter, scf::ForOp loop,
   return loopUnrollFull(loop);
 }
 
-/// The flat id of the calling thread: x + y * X + z * X * Y.
-static Value getFlatThreadId(OpBuilder &b, Location loc,
-                             ArrayRef<int64_t> workgroupSize) {
-  AffineExpr x, y, z;
-  bindSymbols(b.getContext(), x, y, z);
-  Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
-  Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
-  AffineExpr flat =
-      x + y * workgroupSize[0] + z * (workgroupSize[0] * workgroupSize[1]);
-  return affine::AffineApplyOp::create(b, loc, AffineMap::get(0, 3, flat),
-                                       ValueRange{tx, ty, tz});
-}
+namespace {
+/// The flat id of the calling thread, x + y * X + z * X * Y, as an
+/// expression of three symbols bound to its gpu.thread_id x, y and z.
+struct FlatThreadId {
+  AffineExpr expr;
+  SmallVector<Value, 3> ids;
+
+  FlatThreadId(OpBuilder &b, Location loc, ArrayRef<int64_t> workgroupSize) {
+    AffineExpr x, y, z;
+    bindSymbols(b.getContext(), x, y, z);
+    expr =
+        x + y * workgroupSize[0] + z * (workgroupSize[0] * workgroupSize[1]);
+    for (gpu::Dimension dim :
+         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+      ids.push_back(gpu::ThreadIdOp::create(b, loc, dim));
+  }
+  /// `f(flat id)` as an affine.apply.
+  Value apply(OpBuilder &b, Location loc,
+              function_ref<AffineExpr(AffineExpr)> f) const {
+    return affine::AffineApplyOp::create(b, loc,
+                                         AffineMap::get(0, 3, f(expr)), ids);
+  }
+};
+} // namespace
+
 
 /// Emits one thread's vector of a padded copy at `indices` of the full
 /// buffer (the innermost a multiple of `width`), as the file comment says.
@@ -302,12 +314,13 @@ distributePaddedCopy(RewriterBase &rewriter, const PaddedTileCopy &padded,
   for (int64_t dim = 0; dim < rank; ++dim)
     valid.push_back(
         memref::DimOp::create(rewriter, loc, padded.getGlobalView(), dim));
-  Value flat = getFlatThreadId(rewriter, loc, workgroupSize);
-  AffineExpr t = rewriter.getAffineSymbolExpr(0);
-  Value column = affine::AffineApplyOp::create(
-      rewriter, loc, AffineMap::get(0, 1, (t % threadsPerRow) * width), flat);
-  Value row = affine::AffineApplyOp::create(
-      rewriter, loc, AffineMap::get(0, 1, t.floorDiv(threadsPerRow)), flat);
+  FlatThreadId flat(rewriter, loc, workgroupSize);
+  Value column = flat.apply(rewriter, loc, [&](AffineExpr t) {
+    return (t % threadsPerRow) * width;
+  });
+  Value row = flat.apply(rewriter, loc, [&](AffineExpr t) {
+    return t.floorDiv(threadsPerRow);
+  });
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   // Loops over the whole buffer: every thread over the outer dimensions,
   // cyclically over rows and vectors of a row. Threads past the last whole
@@ -418,27 +431,19 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
     linalg::LinalgLoopDistributionOptions distribution;
     distribution.procInfo = [=](OpBuilder &b, Location loc,
                                 ArrayRef<Range> ranges) {
-      // Flat thread id: x + y * X + z * X * Y.
-      AffineExpr x, y, z;
-      bindSymbols(b.getContext(), x, y, z);
-      Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-      Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
-      Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
-      AffineExpr flat = x + y * wgSize[0] + z * (wgSize[0] * wgSize[1]);
-      auto apply = [&](AffineExpr expr) -> Value {
-        return affine::AffineApplyOp::create(b, loc, AffineMap::get(0, 3, expr),
-                                             ValueRange{tx, ty, tz});
-      };
+      FlatThreadId flat(b, loc, wgSize);
       SmallVector<linalg::ProcInfo> infos(ranges.size());
       for (auto [i, info] : llvm::enumerate(infos)) {
         bool isInner = i + 1 == ranges.size();
         bool isRow = i + 2 == ranges.size();
         if (isInner) {
-          info = {apply(flat % threadsPerRow),
+          info = {flat.apply(b, loc,
+                             [&](AffineExpr t) { return t % threadsPerRow; }),
                   arith::ConstantIndexOp::create(b, loc, threadsPerRow),
                   linalg::DistributionMethod::Cyclic};
         } else if (isRow) {
-          info = {apply(flat.floorDiv(threadsPerRow)),
+          info = {flat.apply(
+                      b, loc, [&](AffineExpr t) { return t.floorDiv(threadsPerRow); }),
                   arith::ConstantIndexOp::create(b, loc, rowThreads),
                   linalg::DistributionMethod::Cyclic};
         } else {
