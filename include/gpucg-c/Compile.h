@@ -73,8 +73,10 @@ typedef struct MlirGpucgCompileOptions {
   /// LLVM optimization level, 0 to 3.
   unsigned optLevel;
   /// Kernel memref arguments as bare pointers (gpucg-compile's
-  /// bare-pointers). Also the `calling_convention` of the ABI text of the
-  /// kernels a custom pipeline leaves; it must match that pipeline's.
+  /// bare-pointers), for each kernel whose memref arguments all have static
+  /// shapes and identity layouts; memref descriptors for the others. Also
+  /// selects the `calling_convention` of the ABI text of the kernels a
+  /// custom pipeline leaves; it must match that pipeline's.
   bool barePointers;
   /// Print the module handed to onModule in MLIR's generic form.
   bool printGenericForm;

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gpucg/Conversion/ExportKernels.h"
 #include "gpucg/Conversion/NVGPUToNVVM.h"
 #include "gpucg/Conversion/Passes.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
@@ -230,25 +231,35 @@ struct ConvertToNVVMPass
                     affine::AffineDialect>();
   }
 
-  LogicalResult checkBarePointerArguments(gpu::GPUModuleOp module) {
+  /// With `bare-pointers`, the module's kernels take bare pointers when
+  /// their arguments allow (canPassBarePointers: static shapes, identity
+  /// layouts), memref descriptors otherwise, as gpucg-export-kernels
+  /// describes each. One lowering serves the whole module, so its kernels
+  /// must agree.
+  FailureOr<bool> chooseBarePointers(gpu::GPUModuleOp module) {
     if (!useBarePointers)
-      return success();
-    WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
-      for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
-        auto memref = dyn_cast<MemRefType>(type);
-        if (!memref || (memref.hasStaticShape() &&
-                        memref.getLayout().isIdentity()))
-          continue;
-        func.emitOpError()
-            << "argument #" << index << " has type " << type
-            << "; bare-pointer kernel arguments need a static shape and an "
-               "identity layout (lower with bare-pointers=false for memref "
-               "descriptors)";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
+      return false;
+    gpu::GPUFuncOp bare, descriptors;
+    module.walk([&](gpu::GPUFuncOp func) {
+      if (!func.isKernel())
+        return;
+      (gpucg::canPassBarePointers(func.getArgumentTypes()) ? bare
+                                                           : descriptors) =
+          func;
     });
-    return failure(result.wasInterrupted());
+    if (bare && descriptors) {
+      InFlightDiagnostic diag =
+          descriptors.emitOpError()
+          << "takes arguments that need memref descriptors (a dynamic shape "
+             "or a strided layout), but kernel '"
+          << bare.getName()
+          << "' of the same gpu.module takes bare pointers; one module has "
+             "one calling convention: put them in separate modules (as "
+             "gpu-kernel-outlining does) or lower with bare-pointers=false";
+      diag.attachNote(bare.getLoc()) << "the kernel that takes bare pointers";
+      return failure();
+    }
+    return !descriptors;
   }
 
   /// Vector, memref and affine forms the LLVM conversion does not take,
@@ -350,11 +361,11 @@ struct ConvertToNVVMPass
     return success();
   }
 
-  LogicalResult convertToLLVM(gpu::GPUModuleOp module) {
+  LogicalResult convertToLLVM(gpu::GPUModuleOp module, bool barePointers) {
     MLIRContext *ctx = &getContext();
     LowerToLLVMOptions options(ctx);
     options.overrideIndexBitwidth(indexBitwidth);
-    options.useBarePtrCallConv = useBarePointers;
+    options.useBarePtrCallConv = barePointers;
     LLVMTypeConverter converter(ctx, options);
     configureGpuToNVVMTypeConverter(converter);
     // Upstream's nvgpu-to-nvvm pass adds these in the pass, not in its
@@ -506,8 +517,9 @@ struct ConvertToNVVMPass
     gpu::GPUModuleOp module = getOperation();
     alignWorkgroupAttributions(module);
     uint64_t dynamicAlignment = getDynamicSharedMemoryAlignment(module);
-    if (failed(checkBarePointerArguments(module)) ||
-        failed(simplify(module)) || failed(convertToLLVM(module)) ||
+    FailureOr<bool> barePointers = chooseBarePointers(module);
+    if (failed(barePointers) || failed(simplify(module)) ||
+        failed(convertToLLVM(module, *barePointers)) ||
         failed(checkFullyConverted(module)))
       return signalPassFailure();
     if (dynamicAlignment)

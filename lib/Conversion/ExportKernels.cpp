@@ -171,6 +171,14 @@ static StringRef fileExtension(gpu::CompilationTarget format) {
   return "bin";
 }
 
+bool gpucg::canPassBarePointers(TypeRange types) {
+  return llvm::all_of(types, [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return !memref ||
+           (memref.hasStaticShape() && memref.getLayout().isIdentity());
+  });
+}
+
 namespace {
 /// Describes launched kernels as their .abi files say.
 struct KernelDescriber {
@@ -214,8 +222,11 @@ struct KernelDescriber {
     os << "binary " << abi.binaryFileName << "\n";
     os << "format " << fileExtension(object.getFormat()) << "\n";
     os << "chip " << target.getChip() << "\n";
+    bool barePointers =
+        useBarePointers &&
+        gpucg::canPassBarePointers(launch.getKernelOperands().getTypes());
     os << "calling_convention "
-       << (useBarePointers ? "bare_pointers" : "memref_descriptors") << "\n";
+       << (barePointers ? "bare_pointers" : "memref_descriptors") << "\n";
 
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();

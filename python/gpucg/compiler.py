@@ -120,7 +120,8 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     pipeline (anchored, `builtin.module(...)`, or the passes to nest in the
     module); `chip` and `format` are then ignored, and the kernels a pipeline
     serializes (gpucg-compile{...}) come back with ABI texts whose calling
-    convention is `bare_pointers`. `deterministic_reductions` keeps rows of
+    convention is `bare_pointers` (`memref_descriptors` for a kernel with a
+    dynamic or strided memref argument). `deterministic_reductions` keeps rows of
     floating-point sums whole (gpucg-compile's deterministic-reductions).
     `wgmma_persistent` (a workgroup count, 0: one per SM) puts sm_90a's
     warp-specialized wgmma kernels on a persistent grid of that many

@@ -1,7 +1,14 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(gpucg-convert-to-nvvm{bare-pointers=true}))'
 
+/// bare-pointers=true lowers each module one way: a kernel that needs
+/// memref descriptors (a dynamic memref) and one that takes bare pointers
+/// cannot share a module.
 gpu.module @kernels {
-  // expected-error @+1 {{argument #0 has type 'memref<?xf32>'; bare-pointer kernel arguments need a static shape and an identity layout}}
+  // expected-note @+1 {{the kernel that takes bare pointers}}
+  gpu.func @static(%a: memref<4xf32>) kernel {
+    gpu.return
+  }
+  // expected-error @+1 {{'gpu.func' op takes arguments that need memref descriptors (a dynamic shape or a strided layout), but kernel 'static' of the same gpu.module takes bare pointers; one module has one calling convention: put them in separate modules (as gpu-kernel-outlining does) or lower with bare-pointers=false}}
   gpu.func @dynamic(%a: memref<?xf32>) kernel {
     gpu.return
   }

@@ -93,3 +93,16 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// With bare-pointers=true, a kernel with a dynamic memref argument takes
+// memref descriptors (as its .abi says): the pointers, the offset, the
+// sizes and the strides, one parameter each.
+// CHECK-LABEL: llvm.func @dynamic
+//  CHECK-SAME:   (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+gpu.module @kernels {
+  gpu.func @dynamic(%a: memref<?xf32>) kernel {
+    gpu.return
+  }
+}

@@ -16,6 +16,7 @@
 #define GPUCG_CONVERSION_EXPORTKERNELS_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/TypeRange.h"
 #include "mlir/Support/LLVM.h"
 
 #include <string>
@@ -37,9 +38,19 @@ struct KernelExport {
   StringRef binary;
 };
 
+/// Whether a kernel taking arguments of `types` can take each memref as a
+/// bare pointer: every memref has a static shape and an identity layout.
+/// With `bare-pointers=true`, gpucg-convert-to-nvvm lowers such kernels
+/// with bare pointers and the others with memref descriptors, and
+/// gpucg-export-kernels says which in each `.abi` (docs/ABI.md).
+bool canPassBarePointers(TypeRange types);
+
 /// Describes every `gpu.launch_func` of `module` whose kernel module has been
-/// serialized, in walk order. `useBarePointers` selects the ABI's
-/// `calling_convention` line; it must match how the kernels were lowered.
+/// serialized, in walk order. With `useBarePointers`, a kernel whose
+/// arguments allow bare pointers (canPassBarePointers) is described with the
+/// `calling_convention` `bare_pointers`, the others with
+/// `memref_descriptors`; without, all with `memref_descriptors`. It must
+/// match how the kernels were lowered.
 /// On a launch the kernel ABI cannot describe, emits an error on the
 /// offending op and fails.
 FailureOr<SmallVector<KernelExport>> describeKernels(ModuleOp module,

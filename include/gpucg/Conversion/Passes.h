@@ -68,8 +68,9 @@ struct BinaryPipelineOptions : public PassPipelineOptions<Derived> {
                             llvm::cl::init(3)};
   Option<bool> barePointers{
       *this, "bare-pointers",
-      llvm::cl::desc("Pass memref kernel arguments as bare pointers (static "
-                     "shapes, identity layouts) instead of descriptors"),
+      llvm::cl::desc("Pass memref kernel arguments as bare pointers where "
+                     "every memref argument of the kernel has a static shape "
+                     "and an identity layout; memref descriptors otherwise"),
       llvm::cl::init(true)};
   Option<bool> nvvmFloat8{
       *this, "nvvm-float8",

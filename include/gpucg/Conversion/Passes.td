@@ -119,8 +119,9 @@ def ConvertToNVVM : Pass<"gpucg-convert-to-nvvm", "gpu::GPUModuleOp"> {
     Option<"indexBitwidth", "index-bitwidth", "unsigned", "64",
            "Bit width of the index type in the kernel">,
     Option<"useBarePointers", "bare-pointers", "bool", "false",
-           "Pass memref kernel arguments as bare pointers (static, identity "
-           "layouts only) instead of memref descriptors">,
+           "Pass memref kernel arguments as bare pointers where every memref "
+           "argument of the kernel has a static shape and an identity "
+           "layout; memref descriptors otherwise">,
     Option<"nvvmFloat8", "nvvm-float8", "bool", "false",
            "Convert f8E4M3FN and f8E5M2 with NVVM's cvt instructions "
            "(sm_89+) instead of integer arithmetic (gpucg-expand-small-floats"
@@ -173,7 +174,8 @@ def ExportKernels : Pass<"gpucg-export-kernels", "ModuleOp"> {
     Option<"outputDir", "output-dir", "std::string", "\"\"",
            "Directory to write the binaries and .abi files into">,
     Option<"useBarePointers", "bare-pointers", "bool", "false",
-           "The kernels were lowered with bare-pointer memref arguments">,
+           "The kernels were lowered with bare-pointers=true: each kernel "
+           "whose memref arguments allow it takes bare pointers">,
   ];
 }
 
