@@ -259,6 +259,24 @@ struct ConvertToNVVMPass
       diag.attachNote(bare.getLoc()) << "the kernel that takes bare pointers";
       return failure();
     }
+    if (descriptors) {
+      // Not the convention the option names: a host lowered with upstream's
+      // gpu-to-llvm{use-bare-pointers-for-kernels=true} would pass this
+      // kernel bare pointers without complaint.
+      for (auto [index, type] :
+           llvm::enumerate(descriptors.getArgumentTypes())) {
+        if (gpucg::canPassBarePointers(type))
+          continue;
+        descriptors.emitWarning()
+            << "takes memref descriptors, not bare pointers: argument #"
+            << index << " has type " << type
+            << " (a bare pointer needs a static shape and an identity "
+               "layout); its .abi says calling_convention "
+               "memref_descriptors, and a host lowered with gpu-to-llvm "
+               "must use use-bare-pointers-for-kernels=false to launch it";
+        break;
+      }
+    }
     return !descriptors;
   }
 

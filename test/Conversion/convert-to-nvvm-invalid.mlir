@@ -1,5 +1,17 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(gpucg-convert-to-nvvm{bare-pointers=true}))'
 
+/// A kernel with a dynamic memref takes memref descriptors under
+/// bare-pointers=true, and says so: a host lowered with upstream's
+/// use-bare-pointers-for-kernels=true would pass it bare pointers.
+gpu.module @kernels {
+  // expected-warning @+1 {{takes memref descriptors, not bare pointers: argument #1 has type 'memref<?x8xf32>' (a bare pointer needs a static shape and an identity layout); its .abi says calling_convention memref_descriptors, and a host lowered with gpu-to-llvm must use use-bare-pointers-for-kernels=false to launch it}}
+  gpu.func @dynamic_rows(%n: index, %a: memref<?x8xf32>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
 /// bare-pointers=true lowers each module one way: a kernel that needs
 /// memref descriptors (a dynamic memref) and one that takes bare pointers
 /// cannot share a module.

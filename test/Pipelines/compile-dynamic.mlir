@@ -1,8 +1,9 @@
 // gpucg-compile on matmuls whose sizes are known only at run time, with the
 // default bare-pointers=true: the kernels run on the tensor cores (the
 // strategy plans a dynamic size as 1024: 64x64 tiles, a 64-byte K tile, 4
-// stages) and take memref descriptors, which their .abi says, with the grid
-// as formulas of the sizes. A static kernel of the same module keeps bare
+// stages) and take memref descriptors, which their .abi says (and a
+// warning, for hosts lowered with bare pointers), with the grid as formulas
+// of the sizes. A static kernel of the same module keeps bare
 // pointers. Rows whose pitch is known only at run time prove no alignment:
 // the f16 copies move one element at a time, with a warning; f32 (TF32)
 // copies are 4-byte cp.async, software-pipelined over a K loop of run-time
@@ -22,6 +23,8 @@
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // WARN-DAG: warning: copies of 'memref<?x?xf16>' into workgroup memory move 2 byte(s) per thread and step, synchronously: its row pitch (known only at run time) does not keep wider vectors aligned
+// WARN-DAG: warning: takes memref descriptors, not bare pointers: argument #0 has type 'memref<?x?xf16>' {{.+}} a host lowered with gpu-to-llvm must use use-bare-pointers-for-kernels=false to launch it
+// WARN-DAG: warning: takes memref descriptors, not bare pointers: argument #0 has type 'memref<?x?xf32>'
 // WARN-NOT: memref<?x?xf32>' into workgroup memory
 
 // ABI16:      calling_convention memref_descriptors
