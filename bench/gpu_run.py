@@ -1363,7 +1363,7 @@ def command_record(args):
     link = os.path.relpath(target, os.path.dirname(docs))
     lines = summary.splitlines()
     # The summary's title becomes this run's heading.
-    title = (f"### {meta['date']}: {meta['gpu'].split(',')[0]}, driver "
+    title = (f"### {meta['date']}: {meta['gpu'].split(',')[0]}, "
              f"{meta['driver'].split(';')[0]}, gpucg {meta['commit']}")
     if meta["dry_run"]:
         title = f"### {meta['date']}: gpucg {meta['commit']}"

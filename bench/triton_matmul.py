@@ -168,10 +168,12 @@ def build_kernel(triton, tl):
             acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for k_step in range(0, tl.cdiv(K, BLOCK_K)):
             k_left = K - k_step * BLOCK_K
+            # A float zero: Triton casts it to every input type, the 8-bit
+            # floats included, which it has no cast from an integer 0 to.
             a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) &
-                        (offs_k[None, :] < k_left), other=0)
+                        (offs_k[None, :] < k_left), other=0.0)
             b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) &
-                        (offs_n[None, :] < N), other=0)
+                        (offs_n[None, :] < N), other=0.0)
             if TF32:
                 acc = tl.dot(a, b, acc, input_precision="tf32")
             elif ACC_KIND == 1:

@@ -727,34 +727,73 @@ double bench_decode(const void *data, bench_type type, size_t index) {
 /* Reference and comparison                                                   */
 /*===----------------------------------------------------------------------===*/
 
+/* Row i of C in 64-bit integers, into `out` (N doubles); `row` is scratch. */
+static void hostReferenceRow(const bench_case *c, const int8_t *a,
+                             const int8_t *b, size_t i, int64_t *row,
+                             double *out) {
+  const size_t n = (size_t)c->n, k = (size_t)c->k;
+  memset(row, 0, n * sizeof *row);
+  for (size_t kk = 0; kk < k; ++kk) {
+    int64_t x = a[i * k + kk];
+    if (x == 0)
+      continue;
+    if (c->transpose_b) {
+      for (size_t j = 0; j < n; ++j)
+        row[j] += x * b[j * k + kk];
+    } else {
+      const int8_t *bRow = b + kk * n;
+      for (size_t j = 0; j < n; ++j)
+        row[j] += x * bRow[j];
+    }
+  }
+  for (size_t j = 0; j < n; ++j)
+    out[j] = (double)row[j];
+}
+
+void bench_host_reference_rows(const bench_case *c, const int8_t *a,
+                               const int8_t *b, const size_t *rows,
+                               size_t count, double *out) {
+  const size_t n = (size_t)c->n;
+  int64_t *row = malloc(n * sizeof *row);
+  if (!row) {
+    for (size_t i = 0; i < count * n; ++i)
+      out[i] = NAN;
+    return;
+  }
+  for (size_t r = 0; r < count; ++r)
+    hostReferenceRow(c, a, b, rows[r], row, out + r * n);
+  free(row);
+}
+
 void bench_host_reference(const bench_case *c, const int8_t *a,
                           const int8_t *b, double *out) {
-  const size_t m = (size_t)c->m, n = (size_t)c->n, k = (size_t)c->k;
+  const size_t m = (size_t)c->m, n = (size_t)c->n;
   int64_t *row = malloc(n * sizeof *row);
   if (!row) {
     for (size_t i = 0; i < m * n; ++i)
       out[i] = NAN;
     return;
   }
-  for (size_t i = 0; i < m; ++i) {
-    memset(row, 0, n * sizeof *row);
-    for (size_t kk = 0; kk < k; ++kk) {
-      int64_t x = a[i * k + kk];
-      if (x == 0)
-        continue;
-      if (c->transpose_b) {
-        for (size_t j = 0; j < n; ++j)
-          row[j] += x * b[j * k + kk];
-      } else {
-        const int8_t *bRow = b + kk * n;
-        for (size_t j = 0; j < n; ++j)
-          row[j] += x * bRow[j];
-      }
-    }
-    for (size_t j = 0; j < n; ++j)
-      out[i * n + j] = (double)row[j];
-  }
+  for (size_t i = 0; i < m; ++i)
+    hostReferenceRow(c, a, b, i, row, out + i * n);
   free(row);
+}
+
+size_t bench_sample_rows(const bench_case *c, double limit, size_t *rows,
+                         size_t capacity) {
+  const double rowCost = (double)c->n * (double)c->k;
+  size_t count = rowCost > 0 ? (size_t)(limit / rowCost) : capacity;
+  if (count < 2)
+    count = 2;
+  if (count > capacity)
+    count = capacity;
+  if (count > (size_t)c->m)
+    count = (size_t)c->m;
+  /* Evenly spread, the first and the last row always among them: the
+     first and last tiles are where edges and schedules go wrong. */
+  for (size_t r = 0; r < count; ++r)
+    rows[r] = count == 1 ? 0 : r * ((size_t)c->m - 1) / (count - 1);
+  return count;
 }
 
 void bench_compare(const void *got, const void *expected,

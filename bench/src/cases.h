@@ -145,6 +145,18 @@ double bench_decode(const void *data, bench_type type, size_t index);
 void bench_host_reference(const bench_case *c, const int8_t *a,
                           const int8_t *b, double *out);
 
+/* Rows rows[0 .. count) of that C, row r at out + r * N. */
+void bench_host_reference_rows(const bench_case *c, const int8_t *a,
+                               const int8_t *b, const size_t *rows,
+                               size_t count, double *out);
+
+/* The rows a case too large for a whole host reference is checked on:
+   at least the first and the last, as many evenly spread between them as
+   keep rows * N * K within `limit` multiply-adds, at most `capacity` (and
+   M). Writes them in increasing order and returns how many. */
+size_t bench_sample_rows(const bench_case *c, double limit, size_t *rows,
+                         size_t capacity);
+
 typedef struct bench_comparison {
   size_t mismatches;    /* elements that differ (NaN differs from all) */
   double max_abs_error; /* +inf when a NaN is involved */

@@ -113,7 +113,10 @@ static void printUsage(FILE *out) {
       "                       not run); the rows written stay valid\n"
       "  --no-flush           do not flush L2 between runs\n"
       "  --host-check MNK     check on the host when M*N*K <= MNK (default "
-      "134217728; 0: never)\n"
+      "134217728; 0: never);\n"
+      "                       above it, a case cuBLAS does not take is checked "
+      "on\n"
+      "                       sampled rows, at most MNK multiply-adds\n"
       "  --seed N             input seed (default 1)\n"
       "  --device N           CUDA device ordinal (default 0)\n"
       "  --csv FILE           also write the rows as CSV\n"
@@ -1200,6 +1203,12 @@ static void mergeComparison(case_result *r, const bench_comparison *cmp) {
 typedef struct case_baseline {
   int8_t *host_a, *host_b;
   double *reference;  /* NULL above --host-check */
+  /* Without cuBLAS and above --host-check: the host reference of a few
+     rows (bench_sample_rows), row r of sample_reference being C's row
+     sample_rows[r]. */
+  size_t sample_rows[64];
+  size_t sample_count;
+  double *sample_reference;
   void *host_cublas;  /* cuBLAS's C; NULL when cuBLAS does not take it */
   void *host_gpucg;   /* room for a variant's C */
   int cublas_unsupported;
@@ -1239,7 +1248,7 @@ done:
 static int checkGpucg(session *s, case_run *run, const case_baseline *base,
                       case_result *r) {
   const bench_case *c = run->c;
-  if (!base->host_cublas && !base->reference) {
+  if (!base->host_cublas && !base->reference && !base->sample_reference) {
     appendMessage(&r->message, "no reference to check against (the case is "
                                "over --host-check)");
     return 0;
@@ -1268,6 +1277,27 @@ static int checkGpucg(session *s, case_run *run, const case_baseline *base,
     if (cmp.mismatches)
       describeMismatches("gpucg vs host", &cmp, c, base->host_gpucg, NULL,
                          base->reference, &r->message);
+  }
+  if (base->sample_reference) {
+    /* Row by row: each comparison's indices are within its row, so the
+       message is given whole-matrix indices by offsetting them. */
+    const size_t n = (size_t)c->n, size = bench_type_size(c->acc);
+    r->host_checked = 2;
+    for (size_t i = 0; i < base->sample_count; ++i) {
+      const size_t row = base->sample_rows[i];
+      bench_compare((const char *)base->host_gpucg + row * n * size, NULL,
+                    base->sample_reference + i * n, c->acc, n, &cmp);
+      if (!cmp.mismatches)
+        continue;
+      mergeComparison(r, &cmp);
+      for (int f = 0; f < cmp.num_first; ++f)
+        cmp.first_index[f] += row * n;
+      describeMismatches("gpucg vs host (sampled rows)", &cmp, c,
+                         base->host_gpucg, NULL,
+                         base->sample_reference + i * n - row * n,
+                         &r->message);
+      break;
+    }
   }
   if (r->mismatches)
     r->status = CASE_MISMATCH;
@@ -1402,6 +1432,20 @@ static void runCase(session *s, const bench_case *c, const variant *variants,
         goto done;
       }
       bench_host_reference(c, base.host_a, base.host_b, base.reference);
+    } else if (base.cublas_unsupported && s->opt->host_check_limit > 0) {
+      /* Nothing else checks it: a few rows on the host, within the same
+         limit of work. */
+      base.sample_count = bench_sample_rows(
+          c, s->opt->host_check_limit, base.sample_rows,
+          sizeof base.sample_rows / sizeof base.sample_rows[0]);
+      base.sample_reference =
+          malloc(base.sample_count * (size_t)c->n * sizeof(double));
+      if (!base.sample_reference) {
+        setError(&error, "out of host memory for the reference");
+        goto done;
+      }
+      bench_host_reference_rows(c, base.host_a, base.host_b, base.sample_rows,
+                                base.sample_count, base.sample_reference);
     }
     base.host_gpucg = malloc(bytesC);
     if (!base.cublas_unsupported)
@@ -1456,6 +1500,7 @@ cleanup:
   free(base.host_a);
   free(base.host_b);
   free(base.reference);
+  free(base.sample_reference);
   free(base.host_gpucg);
   free(base.host_cublas);
   const uint64_t buffers[4] = {run.a, run.b, run.c_gpucg, run.c_cublas};
@@ -1595,7 +1640,7 @@ static void printRow(const options *opt, const bench_case *c,
   if (opt->check || opt->dry_run) {
     printf("%-36s %-28s %-9s %8s %10s %4s %5s %7s\n", c->key, name,
            caseStatusNames[r->status], error, mismatches,
-           r->host_checked ? "yes" : "no", regs, smem);
+           r->host_checked == 2 ? "rows" : r->host_checked ? "yes" : "no", regs, smem);
   } else {
     char gpucg[32], cublas[32], ratio[16];
     formatTflops(c, &r->gpucg, gpucg, sizeof gpucg);

@@ -9,14 +9,17 @@
 |* gpucg-bench-cases-tests: every input type's encoding of the small        *|
 |* integers the cases' data is made of (bench_encode), decoded back          *|
 |* (bench_decode), and the bit patterns of the 8-bit floats against values  *|
-|* written out here from the OCP definitions. Prints one line per type and  *|
-|* exits non-zero on a mismatch (test/Integration/GPU/bench-encodings.test). *|
+|* written out here from the OCP definitions; the rows a large case without *|
+|* cuBLAS is checked on (bench_sample_rows) and their host reference. Prints *|
+|* one line per check and exits non-zero on a mismatch                      *|
+|* (test/Integration/GPU/bench-encodings.test).                             *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #include "cases.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int failures;
@@ -58,6 +61,44 @@ static void float8Patterns(bench_type type, const uint8_t expected[4]) {
   printf("\n");
 }
 
+/* The rows bench_sample_rows picks for an M x N x K case and `limit`. */
+static void sampleRows(int64_t m, int64_t n, int64_t k, double limit) {
+  bench_case c;
+  memset(&c, 0, sizeof c);
+  c.m = m, c.n = n, c.k = k;
+  size_t rows[64];
+  size_t count = bench_sample_rows(&c, limit, rows, 64);
+  printf("sample %lldx%lldx%lld within %g: %zu rows:", (long long)m,
+         (long long)n, (long long)k, limit, count);
+  for (size_t r = 0; r < count; ++r)
+    printf(" %zu", rows[r]);
+  printf("\n");
+}
+
+/* Sampled rows of the host reference are the full reference's rows, for
+   both layouts of B. */
+static void sampledReference(int transposeB) {
+  bench_case c;
+  memset(&c, 0, sizeof c);
+  c.m = 7, c.n = 5, c.k = 9, c.transpose_b = transposeB;
+  int8_t a[7 * 9], b[9 * 5];
+  for (int i = 0; i < 7 * 9; ++i)
+    a[i] = (int8_t)(i % 7 - 3);
+  for (int i = 0; i < 9 * 5; ++i)
+    b[i] = (int8_t)(i % 5 - 2);
+  double full[7 * 5], sampled[3 * 5];
+  size_t rows[3] = {0, 3, 6};
+  bench_host_reference(&c, a, b, full);
+  bench_host_reference_rows(&c, a, b, rows, 3, sampled);
+  int mismatches = 0;
+  for (int r = 0; r < 3; ++r)
+    for (int j = 0; j < 5; ++j)
+      mismatches += sampled[r * 5 + j] != full[rows[r] * 5 + j];
+  failures += mismatches;
+  printf("sampled reference (%s): %d mismatches\n", transposeB ? "nt" : "nn",
+         mismatches);
+}
+
 int main(void) {
   roundTrip(BENCH_F16, 100);
   roundTrip(BENCH_BF16, 100);
@@ -70,5 +111,12 @@ int main(void) {
   static const uint8_t e5m2[4] = {0x3C, 0xC0, 0x42, 0x47};
   float8Patterns(BENCH_F8E4M3FN, e4m3);
   float8Patterns(BENCH_F8E5M2, e5m2);
+  sampleRows(4096, 4096, 4096, 134217728.0);
+  sampleRows(8192, 8192, 8192, 134217728.0);
+  sampleRows(3, 8192, 8192, 134217728.0);
+  sampleRows(1, 16, 16, 134217728.0);
+  sampleRows(1000, 10, 10, 134217728.0);
+  sampledReference(0);
+  sampledReference(1);
   return failures ? 1 : 0;
 }
