@@ -291,21 +291,6 @@ mlir::gpucg::getPaddedCopyOfFill(linalg::FillOp fill) {
   return padded;
 }
 
-bool mlir::gpucg::isInWorkgroupSpecializationRemainder(Operation *op) {
-  auto *dialect = op->getContext()->getLoadedDialect<GpucgDialect>();
-  if (!dialect)
-    return false;
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    auto ifOp = dyn_cast<scf::IfOp>(parent);
-    if (ifOp &&
-        dialect->getWorkgroupSpecializationAttrHelper().isAttrPresent(ifOp) &&
-        ifOp.getElseRegion().isAncestor(op->getParentRegion()))
-      return true;
-  }
-  return false;
-}
-
 Value mlir::gpucg::getRootMemref(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();

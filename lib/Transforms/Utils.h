@@ -78,12 +78,6 @@ bool dependsOnThreadId(Operation *op);
 /// op, and gpucg-tensor-core-vectorization vectorizes it.
 bool isWorkgroupCopy(Operation *copy);
 
-/// Whether `op` is in the partial-tile (else) branch of an scf.if that
-/// gpucg-workgroup-specialization made (marked gpucg.workgroup_specialization).
-/// A tensor-core kernel pads that tile to the full one (PaddedTileCopy); the
-/// other pipelines keep it scalar, one element per thread.
-bool isInWorkgroupSpecializationRemainder(Operation *op);
-
 /// A copy between global memory and a partial tile of a statically shaped
 /// workgroup buffer, the promotion of an operand of a partial workgroup tile
 /// (or K step) that the MMA then reads or writes whole:

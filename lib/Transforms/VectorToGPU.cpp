@@ -560,13 +560,16 @@ static Value getPaddedReadCount(vector::TransferReadOp read) {
       !cast<MemRefType>(read.getBase().getType()).isLastDimUnitStride())
     return nullptr;
   auto createMask = mask.getDefiningOp<vector::CreateMaskOp>();
-  Attribute padding;
   if (!createMask || createMask.getNumOperands() != 1 ||
-      !matchPattern(read.getPadding(), m_Constant(&padding)) ||
       !(matchPattern(read.getPadding(), m_AnyZeroFloat()) ||
         matchPattern(read.getPadding(), m_Zero())))
     return nullptr;
   return createMask.getOperand(0);
+}
+
+/// Bytes one async copy of `type` moves.
+static int64_t getCopyBytes(VectorType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
 void mlir::gpucg::convertPaddedCopiesToAsync(RewriterBase &rewriter,
@@ -582,9 +585,7 @@ void mlir::gpucg::convertPaddedCopiesToAsync(RewriterBase &rewriter,
         !getPaddedReadCount(read))
       return;
     // cp.async moves 4, 8 or 16 bytes.
-    VectorType type = write.getVectorType();
-    int64_t bytes =
-        type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    int64_t bytes = getCopyBytes(write.getVectorType());
     if (bytes != 4 && bytes != 8 && bytes != 16)
       return;
     writes.push_back(write);
@@ -609,8 +610,6 @@ void mlir::gpucg::convertPaddedCopiesToAsync(RewriterBase &rewriter,
     for (vector::TransferWriteOp write : group) {
       auto read = write.getVector().getDefiningOp<vector::TransferReadOp>();
       VectorType type = write.getVectorType();
-      int64_t bytes =
-          type.getNumElements() * type.getElementTypeBitWidth() / 8;
       rewriter.setInsertionPoint(write);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           rewriter, write.getLoc(),
@@ -618,7 +617,7 @@ void mlir::gpucg::convertPaddedCopiesToAsync(RewriterBase &rewriter,
           write.getBase(), write.getIndices(), read.getBase(),
           read.getIndices(), rewriter.getIndexAttr(type.getNumElements()),
           getPaddedReadCount(read),
-          bytes == 16 ? rewriter.getUnitAttr() : UnitAttr()));
+          getCopyBytes(type) == 16 ? rewriter.getUnitAttr() : UnitAttr()));
     }
     vector::TransferWriteOp last = group.back();
     rewriter.setInsertionPointAfter(last);
