@@ -16,10 +16,14 @@
 //   over the rows it owns. Shapes that are not a multiple of the vector width
 //   take the widest width that divides them (down to one element); shapes
 //   that are not a multiple of the thread layout leave some threads fewer
-//   iterations. The width also divides the row pitch of both sides (a
-//   global row of 33 f16 moves one element at a time), so that no vector
-//   straddles its alignment. Copies of one element per step stay scalar
-//   linalg.copy ops.
+//   iterations. The width also divides the row pitch of both sides, so
+//   that no vector straddles its alignment, except where only the global
+//   side's pitch narrows it and that would cost: a copy-in below
+//   cp.async's 4 bytes (a global row of 33 f16) or a copy-out. Those keep
+//   the workgroup side's width and are register-staged
+//   (getCopyVectorWidth): the lowering splits their global vectors into
+//   accesses as wide as the alignment allows. Copies of one element per
+//   step stay scalar linalg.copy ops.
 //
 // A partial tile of a tensor-core matmul (PaddedTileCopy) moves the whole
 // full-tile buffer the same way: a copy-in's vector reads the elements of
@@ -77,41 +81,68 @@ static int64_t getVectorWidth(int64_t innerSize, Type elementType) {
   return width;
 }
 
-/// Narrows `width` until every vector of the copy stays aligned to its own
-/// size in `type`: the width must divide every stride but the innermost, and
-/// a static offset. Without that, a row pitch such as 33 f16 (66 bytes) puts
-/// every other row's 16-byte vectors off their alignment, which cp.async and
-/// vector loads fault on (cudaErrorMisalignedAddress). A dynamic offset is a
-/// workgroup or warp tile's origin: its innermost part is a multiple of the
-/// tile's innermost size, which `width` divides, and its outer part a
-/// multiple of the checked strides; the base pointer is 16-byte aligned
-/// (docs/ABI.md). Dynamic strides prove nothing: one element at a time.
-static int64_t getAlignedVectorWidth(int64_t width, MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
-      strides.back() != 1)
-    return 1;
-  auto narrowTo = [&](int64_t value) {
-    while (width > 1 && value % width != 0)
-      width /= 2;
-  };
-  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
-    if (ShapedType::isDynamic(stride))
-      return 1;
-    narrowTo(stride);
+namespace {
+/// How one thread moves a vector of a copy between global and workgroup
+/// memory.
+struct CopyVectorWidth {
+  /// Elements per vector.
+  int64_t width = 1;
+  /// The global side's alignment is narrower than the vector: its accesses
+  /// are split by the lowering (element loads or stores through registers,
+  /// each as wide as the alignment allows), never an async copy.
+  bool registerStaged = false;
+  /// Bytes of one such global access (the vector's own when not staged).
+  int64_t globalAccessBytes = 0;
+};
+} // namespace
+
+/// The vector width of a copy from `source` to `destination` (one of them
+/// in workgroup memory) whose innermost size is `innerSize`: the widest
+/// (getVectorWidth) that keeps both sides' vectors aligned
+/// (getAlignedVectorWidth), unless the global side alone narrows it where
+/// that costs: a copy-in below cp.async's 4 bytes, or a copy-out. Those
+/// keep the workgroup side's width and are register-staged: one wide
+/// workgroup access and several independent global ones per vector, which
+/// the K loop's pipeline overlaps with the MMAs, instead of a loop of one
+/// synchronous element per step. Global accesses are never wider than
+/// their alignment: the lowering splits a vector.load or vector.store by
+/// what gpucg-convert-to-nvvm proves of it (the element's by default).
+static CopyVectorWidth getCopyVectorWidth(int64_t innerSize, Value source,
+                                          Value destination) {
+  auto sourceType = cast<MemRefType>(source.getType());
+  auto destinationType = cast<MemRefType>(destination.getType());
+  Type element = destinationType.getElementType();
+  CopyVectorWidth result;
+  result.width = getVectorWidth(innerSize, element);
+  int64_t workgroupWidth = result.width;
+  int64_t alignedWidth = result.width;
+  bool copyIn = !isWorkgroupMemory(sourceType) &&
+                isWorkgroupMemory(destinationType);
+  bool copyOut = isWorkgroupMemory(sourceType) &&
+                 !isWorkgroupMemory(destinationType);
+  for (MemRefType type : {sourceType, destinationType}) {
+    alignedWidth = getAlignedVectorWidth(alignedWidth, type);
+    if (isWorkgroupMemory(type))
+      workgroupWidth = getAlignedVectorWidth(workgroupWidth, type);
   }
-  if (!ShapedType::isDynamic(offset))
-    narrowTo(offset);
-  return width;
+  int64_t bits =
+      element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  bool staged = alignedWidth < workgroupWidth &&
+                ((copyIn && alignedWidth * bits < 32) || copyOut);
+  result.width = staged ? workgroupWidth : alignedWidth;
+  result.registerStaged = staged;
+  result.globalAccessBytes = alignedWidth * bits / 8;
+  return result;
 }
 
 /// Says, once per global memref of the function, that its copies into
-/// workgroup memory move fewer than the 4 bytes cp.async needs because of
-/// its row pitch: a slower plan than its element type and tile allow, and
+/// workgroup memory cannot be cp.async because of its row pitch (they are
+/// register-staged, or one element at a time where the tile allows no
+/// wider vector): a slower plan than its element type and tile allow, and
 /// one the user can fix (pad the rows).
 static void warnAboutNarrowCopies(linalg::CopyOp copy, Value global,
-                                  Value workgroupView, int64_t width,
+                                  Value workgroupView,
+                                  const CopyVectorWidth &width,
                                   int64_t innerSize,
                                   llvm::SmallPtrSetImpl<Value> &warned) {
   auto globalType = cast<MemRefType>(global.getType());
@@ -122,7 +153,7 @@ static void warnAboutNarrowCopies(linalg::CopyOp copy, Value global,
     return;
   int64_t bits = element.getIntOrFloatBitWidth();
   int64_t unaligned = getVectorWidth(innerSize, element);
-  if (width * bits >= 32 || unaligned * bits < 32)
+  if (width.globalAccessBytes >= 4 || unaligned * bits < 32)
     return;
   Value root = getRootMemref(global);
   if (!warned.insert(root).second)
@@ -133,14 +164,20 @@ static void warnAboutNarrowCopies(linalg::CopyOp copy, Value global,
   if (succeeded(globalType.getStridesAndOffset(strides, offset)) &&
       strides.size() > 1 && !ShapedType::isDynamic(strides[strides.size() - 2]))
     pitch = std::to_string(strides[strides.size() - 2] * bits / 8) + " bytes";
-  copy.emitWarning() << "copies of " << root.getType()
-                     << " into workgroup memory move " << width * bits / 8
-                     << " byte(s) per thread and step, synchronously: its row "
-                        "pitch ("
-                     << pitch
-                     << ") does not keep wider vectors aligned, and cp.async "
-                        "moves 4, 8 or 16 aligned bytes; rows padded to a "
-                        "multiple of 16 bytes would take 16-byte async copies";
+  InFlightDiagnostic diag = copy.emitWarning();
+  diag << "copies of " << root.getType() << " into workgroup memory ";
+  if (width.registerStaged)
+    diag << "load " << width.globalAccessBytes
+         << " byte(s) at a time into registers and store "
+         << width.width * bits / 8
+         << "-byte vectors, without cp.async: its row pitch (";
+  else
+    diag << "move " << width.globalAccessBytes
+         << " byte(s) per thread and step, synchronously: its row pitch (";
+  diag << pitch
+       << ") does not keep wider vectors aligned, and cp.async moves 4, 8 or "
+          "16 aligned bytes; rows padded to a multiple of 16 bytes would take "
+          "16-byte async copies";
 }
 
 /// Most copies one thread issues for one linalg.copy when its loops are
@@ -298,11 +335,13 @@ distributePaddedCopy(RewriterBase &rewriter, const PaddedTileCopy &padded,
   ArrayRef<int64_t> shape = fullType.getShape();
   int64_t rank = fullType.getRank();
   int64_t inner = shape.back();
-  int64_t width = getVectorWidth(inner, fullType.getElementType());
-  for (Value operand : {padded.full, padded.getGlobalView()})
-    width = getAlignedVectorWidth(width, cast<MemRefType>(operand.getType()));
+  CopyVectorWidth copyWidth =
+      padded.isCopyIn()
+          ? getCopyVectorWidth(inner, padded.getGlobalView(), padded.full)
+          : getCopyVectorWidth(inner, padded.full, padded.getGlobalView());
+  int64_t width = copyWidth.width;
   warnAboutNarrowCopies(copy, padded.getGlobalView(),
-                        copy.getOutputs().front(), width, inner, warned);
+                        copy.getOutputs().front(), copyWidth, inner, warned);
   int64_t threadsPerRow =
       std::min<int64_t>(numThreads, std::max<int64_t>(1, inner / width));
   int64_t rowThreads = std::max<int64_t>(1, numThreads / threadsPerRow);
@@ -409,12 +448,15 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
         type.hasStaticShape() &&
         cast<MemRefType>(copy.getInputs().front().getType()).hasStaticShape();
     int64_t inner = type.getShape().back();
-    int64_t width = isStatic ? getVectorWidth(inner, type.getElementType()) : 1;
-    for (Value operand : {copy.getInputs().front(), copy.getOutputs().front()})
-      width = getAlignedVectorWidth(width, cast<MemRefType>(operand.getType()));
+    CopyVectorWidth copyWidth;
+    if (isStatic)
+      copyWidth = getCopyVectorWidth(inner, copy.getInputs().front(),
+                                     copy.getOutputs().front());
+    int64_t width = copyWidth.width;
     if (isStatic)
       warnAboutNarrowCopies(copy, copy.getInputs().front(),
-                            copy.getOutputs().front(), width, inner, warned);
+                            copy.getOutputs().front(), copyWidth, inner,
+                            warned);
     // Threads along the innermost dimension, and rows per round.
     int64_t threadsPerRow =
         isStatic

@@ -24,6 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Utils.h"
+
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
@@ -80,6 +82,56 @@ static int64_t getNumBufferCopies(Value value) {
   return count ? count.getInt() : 1;
 }
 
+namespace {
+/// A register-staged copy into workgroup memory at the top level of a K
+/// loop: a vector read of global memory whose value only a vector store
+/// (or transfer_write) into workgroup memory uses, what
+/// gpucg-distribute-shared-memory-copy makes of a copy whose global rows
+/// are too narrowly aligned for cp.async.
+struct StagedCopy {
+  Operation *read;
+  Operation *store;
+};
+} // namespace
+
+/// The global memref `op` reads, if it is a vector read of global memory.
+static Value getGlobalVectorReadBase(Operation *op) {
+  Value base;
+  if (auto read = dyn_cast<vector::TransferReadOp>(op))
+    base = read.getBase();
+  else if (auto load = dyn_cast<vector::LoadOp>(op))
+    base = load.getBase();
+  if (!base || !isa<MemRefType>(base.getType()) ||
+      isWorkgroupMemory(base.getType()))
+    return Value();
+  return base;
+}
+
+/// The register-staged copies at the top level of `loop`'s body.
+static SmallVector<StagedCopy> getStagedCopies(scf::ForOp loop) {
+  SmallVector<StagedCopy> copies;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    Value stored, base;
+    if (auto store = dyn_cast<vector::StoreOp>(op)) {
+      stored = store.getValueToStore();
+      base = store.getBase();
+    } else if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
+      stored = write.getVector();
+      base = write.getBase();
+    } else {
+      continue;
+    }
+    if (!isa<MemRefType>(base.getType()) || !isWorkgroupMemory(base.getType()))
+      continue;
+    Operation *read = stored.getDefiningOp();
+    if (!read || read->getBlock() != loop.getBody() ||
+        !getGlobalVectorReadBase(read) || !stored.hasOneUse())
+      continue;
+    copies.push_back({read, &op});
+  }
+  return copies;
+}
+
 LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
                                                  scf::ForOp loop,
                                                  unsigned depth,
@@ -97,8 +149,23 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
   loop.getBody()->walk(
       [&](nvgpu::DeviceAsyncCopyOp copy) { copies.push_back(copy); });
-  if (copies.empty())
+  SmallVector<StagedCopy> stagedCopies = getStagedCopies(loop);
+  if (copies.empty() && stagedCopies.empty())
     return success(); // Nothing to overlap.
+
+  // Register-staged copies run one stage before the loads from workgroup
+  // memory (the readers' stage), their global reads early in the iteration
+  // and their stores after the MMAs, so that the loads' latency is spent on
+  // the MMAs; they need a buffer for the stage being read and one for each
+  // stage between.
+  unsigned readerStage = schedule == PipelineSchedule::NvidiaTensorCore
+                             ? numStages - 2
+                             : numStages - 1;
+  unsigned stagedStage = readerStage - 1;
+  // Without async copies, nothing runs in the stages before the staged
+  // copies': the pipeline starts there.
+  unsigned firstStage = copies.empty() ? stagedStage : 0;
+  unsigned stagesUsed = numStages - firstStage;
 
   // A loop of known length must run at least once per stage. One whose
   // length is known only at run time (a dynamic K) is pipelined with every
@@ -107,11 +174,12 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   // exist copies nothing, so even a loop shorter than the pipeline is right.
   std::optional<APInt> tripCount = loop.getStaticTripCount();
   bool dynamicTripCount = !tripCount;
-  if (tripCount && tripCount->getSExtValue() < static_cast<int64_t>(numStages))
+  if (tripCount &&
+      tripCount->getSExtValue() < static_cast<int64_t>(stagesUsed))
     return loop.emitOpError()
            << "has " << tripCount->getSExtValue()
-           << " iterations; a depth-" << depth
-           << " pipeline needs at least " << depth;
+           << " iterations; a depth-" << depth << " pipeline needs at least "
+           << stagesUsed;
 
   // The commit group names the copies it commits by their tokens (a group
   // without tokens prints in a form that does not parse again), so each
@@ -123,6 +191,21 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
         return copy->getBlock() != loop.getBody();
       }))
     return success();
+
+  for (StagedCopy copy : stagedCopies) {
+    Value buffer = isa<vector::StoreOp>(copy.store)
+                       ? cast<vector::StoreOp>(copy.store).getBase()
+                       : cast<vector::TransferWriteOp>(copy.store).getBase();
+    int64_t buffers = getNumBufferCopies(buffer);
+    int64_t needed = numStages - stagedStage;
+    if (buffers < needed)
+      return copy.store->emitOpError()
+             << "stores a register-staged copy into a workgroup buffer with "
+             << buffers << " copies, but a depth-" << depth
+             << " pipeline keeps " << needed
+             << " in use: run gpucg-multi-buffering with num-buffers >= "
+             << needed;
+  }
 
   // Every buffer copied into must have a copy per stage in flight.
   for (nvgpu::DeviceAsyncCopyOp copy : copies) {
@@ -136,7 +219,7 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
              << depth;
   }
 
-  // One commit group per iteration.
+  // One commit group per iteration (when there are async copies).
   SmallVector<Operation *> oldGroupOps;
   loop.getBody()->walk([&](Operation *op) {
     if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op))
@@ -152,14 +235,30 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   SetVector<Operation *> issuers;
   for (nvgpu::DeviceAsyncCopyOp copy : copies)
     issuers.insert(getTopLevelOp(loop, copy));
-  Operation *lastIssuer = issuers.front();
-  for (Operation *issuer : issuers)
-    if (lastIssuer->isBeforeInBlock(issuer))
-      lastIssuer = issuer;
-  // Async copies need no barrier between one another: a barrier between two
-  // issuers (left from the synchronous copies) only costs.
-  for (Operation *issuer : issuers) {
-    Operation *next = issuer->getNextNode();
+  // Copies need no barrier between one another: a barrier between two
+  // issuers, reads or stores of copies (left from the synchronous copies)
+  // only costs. The register-staged stores move after the MMAs, where the
+  // barrier before the next iteration's loads from workgroup memory orders
+  // them.
+  SetVector<Operation *> copyOps(issuers.begin(), issuers.end());
+  for (StagedCopy copy : stagedCopies) {
+    copyOps.insert(copy.read);
+    copyOps.insert(copy.store);
+  }
+  // The barrier before the first copy guards the buffers the copies refill
+  // (nobody still reads them); with async copies it stays with them.
+  Operation *firstCopyOp = copyOps.front();
+  for (Operation *copyOp : copyOps)
+    if (copyOp->isBeforeInBlock(firstCopyOp))
+      firstCopyOp = copyOp;
+  gpu::BarrierOp guard;
+  for (Operation *prev = firstCopyOp->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if ((guard = dyn_cast<gpu::BarrierOp>(prev)) || !isMemoryEffectFree(prev))
+      break;
+  }
+  for (Operation *copyOp : copyOps) {
+    Operation *next = copyOp->getNextNode();
     while (next && isMemoryEffectFree(next))
       next = next->getNextNode();
     if (!next || !isa<gpu::BarrierOp>(next))
@@ -167,39 +266,36 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     Operation *after = next->getNextNode();
     while (after && isMemoryEffectFree(after))
       after = after->getNextNode();
-    if (after && issuers.contains(after))
+    if (after && copyOps.contains(after))
       rewriter.eraseOp(next);
   }
-  rewriter.setInsertionPointAfter(lastIssuer);
-  SmallVector<Value> tokens = llvm::map_to_vector(
-      copies, [](nvgpu::DeviceAsyncCopyOp copy) -> Value {
-        return copy.getAsyncToken();
-      });
-  auto commit = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loop.getLoc(),
-                                                        tokens);
   unsigned inFlight =
       schedule == PipelineSchedule::NvidiaTensorCore ? depth - 2 : depth - 1;
-  auto wait = nvgpu::DeviceAsyncWaitOp::create(
-      rewriter, loop.getLoc(), commit.getResult(),
-      rewriter.getI32IntegerAttr(inFlight));
+  nvgpu::DeviceAsyncCreateGroupOp commit;
+  nvgpu::DeviceAsyncWaitOp wait;
+  if (!issuers.empty()) {
+    Operation *lastIssuer = issuers.front();
+    for (Operation *issuer : issuers)
+      if (lastIssuer->isBeforeInBlock(issuer))
+        lastIssuer = issuer;
+    rewriter.setInsertionPointAfter(lastIssuer);
+    SmallVector<Value> tokens = llvm::map_to_vector(
+        copies, [](nvgpu::DeviceAsyncCopyOp copy) -> Value {
+          return copy.getAsyncToken();
+        });
+    commit = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loop.getLoc(),
+                                                     tokens);
+    wait = nvgpu::DeviceAsyncWaitOp::create(
+        rewriter, loop.getLoc(), commit.getResult(),
+        rewriter.getI32IntegerAttr(inFlight));
+  }
 
   // Stage 0: the copies, what computes their addresses, the commit, and the
   // barrier that guards the buffers they refill.
   Block *body = loop.getBody();
-  Operation *firstIssuer = issuers.front();
-  for (Operation *issuer : issuers)
-    if (issuer->isBeforeInBlock(firstIssuer))
-      firstIssuer = issuer;
   SetVector<Operation *> stage0;
-  for (Operation *prev = firstIssuer->getPrevNode(); prev;
-       prev = prev->getPrevNode()) {
-    if (isa<gpu::BarrierOp>(prev)) {
-      stage0.insert(prev);
-      break;
-    }
-    if (!isMemoryEffectFree(prev))
-      break;
-  }
+  if (!issuers.empty() && guard)
+    stage0.insert(guard);
   auto addWithSlice = [&](Operation *root, SetVector<Operation *> &set) {
     BackwardSliceOptions options;
     options.inclusive = true;
@@ -214,15 +310,32 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   };
   for (Operation *issuer : issuers)
     addWithSlice(issuer, stage0);
-  stage0.insert(commit);
+  if (commit)
+    stage0.insert(commit);
+
+  // Register-staged copies: the reads and what computes the reads' and
+  // stores' operands (addresses, the buffer slot) early, the stores last.
+  SetVector<Operation *> stagedOps, stagedStores;
+  for (StagedCopy copy : stagedCopies) {
+    addWithSlice(copy.read, stagedOps);
+    addWithSlice(copy.store, stagedOps);
+    stagedStores.insert(copy.store);
+  }
+  for (Operation *op : stage0)
+    stagedOps.remove(op);
+  for (Operation *op : stagedStores)
+    stagedOps.remove(op);
 
   // nvidia-tensorcore: the wait, the barrier after it and the loads from
   // workgroup memory run one stage before the MMAs.
   SetVector<Operation *> loadStage;
   if (schedule == PipelineSchedule::NvidiaTensorCore) {
-    loadStage.insert(wait);
+    if (wait)
+      loadStage.insert(wait);
     for (Operation &op : *body) {
-      if (stage0.contains(&op) || &op == wait.getOperation())
+      if (stage0.contains(&op) || stagedOps.contains(&op) ||
+          stagedStores.contains(&op) ||
+          (wait && &op == wait.getOperation()))
         continue;
       bool isLoad = false;
       op.walk([&](Operation *nested) { isLoad |= isSharedMemoryLoad(nested); });
@@ -230,6 +343,10 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
         addWithSlice(&op, loadStage);
     }
     for (Operation *op : stage0)
+      loadStage.remove(op);
+    for (Operation *op : stagedOps)
+      loadStage.remove(op);
+    for (Operation *op : stagedStores)
       loadStage.remove(op);
     // Loads must not depend on the values the loop carries (the
     // accumulators): they would have to wait for the previous MMAs.
@@ -248,11 +365,20 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     if (stage0.contains(&op))
       order.push_back({&op, 0});
   for (Operation &op : body->without_terminator())
+    if (stagedOps.contains(&op))
+      order.push_back({&op, stagedStage});
+  for (Operation &op : body->without_terminator())
     if (loadStage.contains(&op))
       order.push_back({&op, numStages - 2});
   for (Operation &op : body->without_terminator())
-    if (!stage0.contains(&op) && !loadStage.contains(&op))
+    if (!stage0.contains(&op) && !stagedOps.contains(&op) &&
+        !stagedStores.contains(&op) && !loadStage.contains(&op))
       order.push_back({&op, numStages - 1});
+  for (Operation &op : body->without_terminator())
+    if (stagedStores.contains(&op))
+      order.push_back({&op, stagedStage});
+  for (auto &[op, stage] : order)
+    stage -= firstStage;
 
   scf::PipeliningOption options;
   options.getScheduleFn =
@@ -299,6 +425,25 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
             copy, [&] { copy.getSrcElementsMutable().assign(count); });
         return copy;
       }
+      // A global read of an iteration past the end would read past the
+      // matrix: it reads nothing and yields zeros (which its predicated
+      // store then does not store).
+      if (getGlobalVectorReadBase(op)) {
+        rewriter.setInsertionPoint(op);
+        Location loc = op->getLoc();
+        auto type = cast<VectorType>(op->getResult(0).getType());
+        auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type},
+                                      predicate, /*addThenBlock=*/true,
+                                      /*addElseBlock=*/true);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        auto yield = scf::YieldOp::create(rewriter, loc, op->getResults());
+        rewriter.moveOpBefore(op, yield);
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        Value zero = arith::ConstantOp::create(
+            rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type)));
+        scf::YieldOp::create(rewriter, loc, zero);
+        return ifOp;
+      }
       if (isMemoryEffectFree(op) || isa<gpu::BarrierOp,
                                         nvgpu::DeviceAsyncCreateGroupOp,
                                         nvgpu::DeviceAsyncWaitOp>(op))
@@ -330,7 +475,7 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
       !changed)
     return loop->getParentOp()->emitOpError()
            << "could not software-pipeline its K loop with depth " << depth;
-  if (!peelEpilogue) {
+  if (!peelEpilogue && !issuers.empty()) {
     // Without an epilogue, the groups of the predicated iterations past the
     // end are still in flight when the loop exits, and a zero-filling copy
     // still writes its destination: whatever reuses those bytes next (the
@@ -359,11 +504,12 @@ struct SoftwarePipeliningPass
       TranslationInfoAttr info = getTranslationInfo(funcOp);
       pipelineDepth = info ? info.getPipelineDepth() : 1;
     }
-    // The K loops: loops that both issue async copies and compute on
-    // tensor cores (the copy-distribution loops only copy).
+    // The K loops: loops that both copy into workgroup memory (async or
+    // register-staged copies) and compute on tensor cores (the
+    // copy-distribution loops only copy).
     SmallVector<scf::ForOp> loops;
     funcOp.walk([&](scf::ForOp loop) {
-      bool hasCopies = false, hasMma = false;
+      bool hasCopies = !getStagedCopies(loop).empty(), hasMma = false;
       loop.getBody()->walk([&](Operation *op) {
         hasCopies |= isa<nvgpu::DeviceAsyncCopyOp>(op);
         hasMma |= isa<nvgpu::MmaSyncOp, gpu::SubgroupMmaComputeOp,

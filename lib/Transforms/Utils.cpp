@@ -291,6 +291,39 @@ mlir::gpucg::getPaddedCopyOfFill(linalg::FillOp fill) {
   return padded;
 }
 
+int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1)
+    return 1;
+  auto narrowTo = [&](int64_t value) {
+    while (width > 1 && value % width != 0)
+      width /= 2;
+  };
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
+    if (ShapedType::isDynamic(stride))
+      return 1;
+    narrowTo(stride);
+  }
+  if (!ShapedType::isDynamic(offset))
+    narrowTo(offset);
+  return width;
+}
+
+int64_t mlir::gpucg::getAlignedVectorWidthThroughViews(int64_t width,
+                                                       Value memref) {
+  while (memref) {
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    if (!type)
+      return 1;
+    width = getAlignedVectorWidth(width, type);
+    auto view = memref.getDefiningOp<ViewLikeOpInterface>();
+    memref = view ? view.getViewSource() : Value();
+  }
+  return width;
+}
+
 Value mlir::gpucg::getRootMemref(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();

@@ -118,6 +118,23 @@ std::optional<PaddedTileCopy> getPaddedCopyOfFill(linalg::FillOp fill);
 FailureOr<SmallVector<linalg::LinalgOp>>
 getWorkgroupTileRoots(FunctionOpInterface funcOp);
 
+/// Narrows `width` until every vector of the copy stays aligned to its own
+/// size in `type`: the width must divide every stride but the innermost, and
+/// a static offset. Without that, a row pitch such as 33 f16 (66 bytes) puts
+/// every other row's 16-byte vectors off their alignment, which cp.async and
+/// vector loads fault on (cudaErrorMisalignedAddress). A dynamic offset is a
+/// workgroup or warp tile's origin: its innermost part is a multiple of the
+/// tile's innermost size, which `width` divides, and its outer part a
+/// multiple of the checked strides; the base pointer is 16-byte aligned
+/// (docs/ABI.md). Dynamic strides prove nothing: one element at a time.
+int64_t getAlignedVectorWidth(int64_t width, MemRefType type);
+
+/// getAlignedVectorWidth of every memref type from `memref` up through its
+/// views to the allocation or argument: a view that drops or folds
+/// dimensions (a thread's 1-D piece of a tile) no longer shows the row
+/// pitch of the memref it views.
+int64_t getAlignedVectorWidthThroughViews(int64_t width, Value memref);
+
 /// The allocation (or argument) `value` is a view of, through any chain of
 /// view-like ops.
 Value getRootMemref(Value value);

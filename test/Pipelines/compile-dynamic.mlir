@@ -22,7 +22,7 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/matmul_dynamic_tf32_kernel.ptx -o %t/tf32.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// WARN-DAG: warning: copies of 'memref<?x?xf16>' into workgroup memory move 2 byte(s) per thread and step, synchronously: its row pitch (known only at run time) does not keep wider vectors aligned
+// WARN-DAG: warning: copies of 'memref<?x?xf16>' into workgroup memory load 2 byte(s) at a time into registers and store 16-byte vectors, without cp.async: its row pitch (known only at run time) does not keep wider vectors aligned
 // WARN-DAG: warning: takes memref descriptors, not bare pointers: argument #0 has type 'memref<?x?xf16>' {{.+}} a host lowered with gpu-to-llvm must use use-bare-pointers-for-kernels=false to launch it
 // WARN-DAG: warning: takes memref descriptors, not bare pointers: argument #0 has type 'memref<?x?xf32>'
 // WARN-NOT: memref<?x?xf32>' into workgroup memory

@@ -53,3 +53,49 @@ func.func @too_few_iterations(%g: memref<128x8xf16>, %init: f16) -> f16 {
   return %r : f16
 }
 
+
+// -----
+
+/// A register-staged copy (a global read stored whole into workgroup memory)
+/// into a buffer of one copy: the store of step k + 1 would overwrite the
+/// data step k still reads.
+func.func @staged_single_buffer(%g: memref<128x9xf16>, %init: f16) -> f16 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0.0 : f16
+  %smem = memref.alloc() : memref<8xf16, #gpu.address_space<workgroup>>
+  %r = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f16) {
+    gpu.barrier
+    %g8 = vector.transfer_read %g[%k, %c0], %pad {in_bounds = [true]} : memref<128x9xf16>, vector<8xf16>
+    // expected-error @+1 {{'vector.store' op stores a register-staged copy into a workgroup buffer with 1 copies, but a depth-4 pipeline keeps 2 in use: run gpucg-multi-buffering with num-buffers >= 2}}
+    vector.store %g8, %smem[%c0] : memref<8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    gpu.barrier
+    %v = vector.load %smem[%c0] : memref<8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    %m = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %v, %v, %acc : vector<8xf16>, vector<8xf16> into f16
+    scf.yield %m : f16
+  }
+  return %r : f16
+}
+
+// -----
+
+/// Register-staged copies alone make a two-stage pipeline: a loop of one
+/// step is too short for it.
+func.func @staged_too_few_iterations(%g: memref<128x9xf16>, %init: f16) -> f16 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f16
+  %smem = memref.alloc() {gpucg.num_buffers = 4 : i64} : memref<4x8xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'scf.for' op has 1 iterations; a depth-4 pipeline needs at least 2}}
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%acc = %init) -> (f16) {
+    gpu.barrier
+    %g8 = vector.transfer_read %g[%k, %c0], %pad {in_bounds = [true]} : memref<128x9xf16>, vector<8xf16>
+    vector.store %g8, %smem[%k, %c0] : memref<4x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    gpu.barrier
+    %v = vector.load %smem[%k, %c0] : memref<4x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    %m = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %v, %v, %acc : vector<8xf16>, vector<8xf16> into f16
+    scf.yield %m : f16
+  }
+  return %r : f16
+}

@@ -199,3 +199,70 @@ func.func @dynamic_trip_count(%g: memref<128x8xf16>, %init: f16, %n: index) -> f
   }
   return %r : f16
 }
+
+// -----
+
+/// A register-staged copy (a vector read of global memory stored whole into
+/// workgroup memory: rows too narrowly aligned for cp.async) is pipelined
+/// without async copies: the prologue reads and stores step 0; each kernel
+/// step reads step k + 1 into registers first, then loads and computes step
+/// k, and stores step k + 1 last, into the next buffer. With no async copy,
+/// the pipeline has two stages whatever the depth.
+// CHECK-LABEL: func.func @register_staged
+//       CHECK:   %[[V0:.+]] = vector.transfer_read %arg0[%{{.+}}, %c0], %{{.+}} {in_bounds = [true]} : memref<128x9xf16>, vector<8xf16>
+//  CHECK-NEXT:   vector.store %[[V0]], %{{.+}} : memref<3x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+//       CHECK:   scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(
+//       CHECK:     %[[NEXT:.+]] = vector.transfer_read %arg0{{.+}} : memref<128x9xf16>, vector<8xf16>
+//       CHECK:     gpu.barrier
+//       CHECK:     vector.load
+//       CHECK:     vector.contract
+//       CHECK:     vector.store %[[NEXT]], %{{.+}} : memref<3x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+//  CHECK-NEXT:     scf.yield
+//       CHECK:   gpu.barrier
+//       CHECK:   vector.load
+//   CHECK-NOT:   nvgpu.device_async
+//       CHECK:   return
+/// Without an epilogue, a step past the end reads nothing (zeros instead of
+/// a read past the matrix) and stores nothing; no async group to drain.
+// PRED-LABEL: func.func @register_staged
+//       PRED:   scf.for %[[K:.+]] = %c0 to %c16 step %c1 iter_args(
+//       PRED:     %[[IN:.+]] = arith.cmpi slt, %[[K]], %{{.+}} : index
+//       PRED:     %[[V:.+]] = scf.if %[[IN]] -> (vector<8xf16>) {
+//       PRED:       vector.transfer_read %arg0
+//       PRED:     } else {
+//       PRED:       arith.constant dense<0.000000e+00> : vector<8xf16>
+//       PRED:     vector.load
+//       PRED:     scf.if %[[IN]] {
+//  PRED-NEXT:       vector.store %[[V]]
+//   PRED-NOT:   nvgpu.device_async
+//       PRED:   return
+/// nvidia-tensorcore: the staged copies run a stage before the loads from
+/// workgroup memory, which run a stage before the compute.
+// NV-LABEL: func.func @register_staged
+//       NV:   scf.for
+//       NV:     %[[NEXT:.+]] = vector.transfer_read %arg0
+//       NV:     gpu.barrier
+//       NV:     vector.load
+//       NV:     vector.contract
+//       NV:     vector.store %[[NEXT]]
+//  NV-NEXT:     scf.yield
+func.func @register_staged(%g: memref<128x9xf16>, %init: f16) -> f16
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, workgroup_size = [32, 1, 1], pipeline_depth = 3>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0.0 : f16
+  %smem = memref.alloc() {gpucg.num_buffers = 3 : i64} : memref<3x8xf16, #gpu.address_space<workgroup>>
+  %r = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f16) {
+    %b = arith.remui %k, %c3 : index
+    gpu.barrier
+    %g8 = vector.transfer_read %g[%k, %c0], %pad {in_bounds = [true]} : memref<128x9xf16>, vector<8xf16>
+    vector.store %g8, %smem[%b, %c0] : memref<3x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    gpu.barrier
+    %v = vector.load %smem[%b, %c0] : memref<3x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    %s = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>} %v, %v, %acc : vector<8xf16>, vector<8xf16> into f16
+    scf.yield %s : f16
+  }
+  return %r : f16
+}

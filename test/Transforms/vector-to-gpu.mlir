@@ -180,3 +180,25 @@ func.func @mma_sync_i8_edges(%a: tensor<40x20xi8>, %b: tensor<20x40xi8>, %c: ten
     ins(%a, %b : tensor<40x20xi8>, tensor<20x40xi8>) outs(%c : tensor<40x40xi32>) -> tensor<40x40xi32>
   return %0 : tensor<40x40xi32>
 }
+
+// -----
+
+/// A's rows of 39 f16 (78 bytes) are 2-byte aligned: cp.async, which needs
+/// its 4, 8 or 16 bytes aligned to their size, would fault. Its copies stay
+/// register-staged (a masked 8 x f16 read of global memory, stored whole
+/// into workgroup memory), however the views of the distributed copy hide
+/// the row pitch; B's rows of 40 f16 (80 bytes) take 16-byte async copies.
+// CHECK-LABEL: func.func @mma_sync_odd_pitch
+//       CHECK:   scf.for
+//       CHECK:     %[[A:.+]] = vector.transfer_read %{{.+}}, %{{.+}} {in_bounds = [true]} : memref<40x39xf16>, vector<8xf16>
+//       CHECK:     vector.store %[[A]], %{{.+}} : memref<32x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+//       CHECK:     nvgpu.device_async_copy %{{.+}}, %{{.+}}, 8, %{{.+}} {bypassL1} : memref<39x40xf16> to memref<32x32xf16, #gpu.address_space<workgroup>>
+//   CHECK-NOT:     nvgpu.device_async_copy {{.+}} : memref<40x39xf16>
+//       CHECK:     nvgpu.mma.sync
+func.func @mma_sync_odd_pitch(%a: tensor<40x39xf16>, %b: tensor<39x40xf16>, %c: tensor<40x40xf32>) -> tensor<40x40xf32> {
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+      lowering_config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32]]>,
+      translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], pipeline_depth = 1>>}
+    ins(%a, %b : tensor<40x39xf16>, tensor<39x40xf16>) outs(%c : tensor<40x40xf32>) -> tensor<40x40xf32>
+  return %0 : tensor<40x40xf32>
+}

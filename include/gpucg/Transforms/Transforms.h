@@ -245,12 +245,14 @@ LogicalResult distributeSharedMemoryCopies(RewriterBase &rewriter,
                                            FunctionOpInterface funcOp,
                                            ArrayRef<int64_t> workgroupSize);
 
-/// Turns each global-to-workgroup vector copy of `funcOp` (a
-/// `vector.transfer_read` whose value only a `vector.transfer_write` into
-/// workgroup memory uses) into `nvgpu.device_async_copy` in groups, each
-/// waited for at once (upstream's `nvgpu::createAsyncGroups`, L1 bypassed
-/// for 16-byte copies); software pipelining relaxes the waits. Padded
-/// copies first (convertPaddedCopiesToAsync).
+/// Turns each global-to-workgroup vector copy of `funcOp` (a 1-D
+/// `vector.transfer_read` whose value a `vector.transfer_write` into
+/// workgroup memory stores, unmasked or a padded copy's) of 4, 8 or 16
+/// bytes into `nvgpu.device_async_copy` in groups, each waited for at once
+/// (as upstream's `nvgpu::createAsyncGroups`, L1 bypassed for 16-byte
+/// copies); software pipelining relaxes the waits. A copy whose vectors
+/// the global row pitch does not keep aligned to their size (a
+/// register-staged copy) stays a read and a write: cp.async would fault.
 void convertWorkgroupCopiesToAsync(RewriterBase &rewriter,
                                    FunctionOpInterface funcOp);
 

@@ -23,6 +23,9 @@ Mutations (N counts matches from 1, in print order):
                      remove the mask of the N-th masked
                      vector.transfer_write to global memory (a partial
                      tile's edge store): the whole vector is written
+  pad-global-reads   pad every masked vector.transfer_read of global
+                     memory (a register-staged copy's) with one instead of
+                     zero: what lies past the matrix reads as ones
   drop-mbarrier-wait N
                      delete the N-th nvgpu.mbarrier.try_wait.parity
   deepen-wgmma N     let the N-th nvgpu.warpgroup.mma leave one more group
@@ -126,6 +129,25 @@ def main():
             fail("no nvgpu.device_async_copy has a source element count")
         for index in targets:
             lines[index] = re.sub(pattern, r"\1", lines[index])
+    elif mutation == "pad-global-reads":
+        # %v = vector.transfer_read %base[...], %pad, %mask {...} :
+        #   memref<...xT> (no workgroup address space), vector<NxT>
+        pattern = (r"(= vector\.transfer_read %[\w#]+\[[^\]]*\]), "
+                   r"%[\w#]+(, %[\w#]+ (?:\{[^}]*\} )?: memref<[^>]*x(\w+)>, )"
+                   r"(?!.*address_space<workgroup>)")
+        targets = [i for i, line in enumerate(lines)
+                   if re.search(pattern, line)]
+        if not targets:
+            fail("no masked vector.transfer_read of global memory")
+        for index in reversed(targets):
+            match = re.search(pattern, lines[index])
+            element = match.group(3)
+            one = "1.0" if element.startswith(("f", "bf")) else "1"
+            name = "%%mutated_one_%d" % index
+            indent = re.match(r"\s*", lines[index]).group(0)
+            lines[index] = re.sub(pattern, r"\1, %s\2" % name, lines[index])
+            lines.insert(index, "%s%s = arith.constant %s : %s"
+                         % (indent, name, one, element))
     elif mutation == "unmask-edge-store":
         # vector.transfer_write %v, %base[...], %mask {...} : vector<...>,
         # memref<...> with no workgroup address space.
