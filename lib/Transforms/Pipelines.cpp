@@ -89,6 +89,9 @@ void mlir::gpucg::buildWorkgroupFrontPipeline(
     OpPassManager &pm, const SelectLoweringStrategyOptions &strategy,
     int64_t workgroupGroupSize) {
   OpPassManager &onTensors = pm.nest<func::FuncOp>();
+  // Ops with a decomposition (linalg.softmax) are no LinalgOp: as they are,
+  // the strategy would make no kernel of them.
+  onTensors.addPass(createDecomposeAggregateOps());
   onTensors.addPass(createSelectLoweringStrategy(strategy));
   onTensors.addPass(createTileAndDistributeToWorkgroups());
   // A negative size reaches the pass, which rejects it.

@@ -10,6 +10,8 @@
 #include "gpucg/Transforms/LoweringStrategy.h"
 #include "gpucg/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
 namespace mlir {
 namespace gpucg {
 #define GEN_PASS_DEF_SELECTLOWERINGSTRATEGY
@@ -19,6 +21,29 @@ namespace gpucg {
 
 using namespace mlir;
 using namespace mlir::gpucg;
+
+/// Refuses an op of the linalg dialect that is no structured op
+/// (LinalgOp): it would get no plan, stay on the host, and the function
+/// would compile to no kernel without a word. One with a decomposition
+/// (linalg.softmax) says which pass decomposes it.
+static LogicalResult verifyStructuredLinalgOps(func::FuncOp funcOp) {
+  WalkResult result = funcOp.walk([&](Operation *op) {
+    if (!isa<linalg::LinalgDialect>(op->getDialect()) ||
+        isa<linalg::LinalgOp, linalg::YieldOp, linalg::IndexOp>(op))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitOpError();
+    if (isa<linalg::AggregatedOpInterface>(op))
+      diag << "is no structured linalg op and was not decomposed: run "
+              "gpucg-decompose-aggregate-ops before "
+              "gpucg-select-lowering-strategy (gpucg-compile does)";
+    else
+      diag << "is no structured linalg op (LinalgOp) and has no "
+              "decomposition: gpucg makes no kernel of it; write it as "
+              "linalg.generic or a named structured op";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
 
 namespace {
 struct SelectLoweringStrategyPass
@@ -46,6 +71,8 @@ struct SelectLoweringStrategyPass
     func::FuncOp funcOp = getOperation();
     if (funcOp.isExternal())
       return;
+    if (failed(verifyStructuredLinalgOps(funcOp)))
+      return signalPassFailure();
     FailureOr<linalg::LinalgOp> root = getKernelRootOp(funcOp);
     if (failed(root))
       return signalPassFailure();

@@ -104,6 +104,43 @@ def SimtFallback : Pass<"gpucg-simt-fallback", "func::FuncOp"> {
   ];
 }
 
+def DecomposeAggregateOps : Pass<"gpucg-decompose-aggregate-ops",
+                                 "func::FuncOp"> {
+  let summary = "Decompose linalg ops with a decomposition (linalg.softmax) "
+                "into structured ops";
+  let description = [{
+    Replaces each op implementing upstream's `linalg::AggregatedOpInterface`
+    by the ops its `decomposeOperation` builds: `linalg.softmax` becomes a
+    max reduction, the exponential of the difference, a sum reduction and a
+    division, all `linalg.fill` / `linalg.generic`, which the lowering
+    strategy makes one row kernel of. `gpucg-compile` runs it first. Such
+    an op is no `LinalgOp`: undecomposed, it would stay on the host, and
+    `gpucg-select-lowering-strategy` refuses it.
+
+    Before:
+
+    ```mlir
+    %0 = linalg.softmax dimension(1) ins(%x : tensor<64x1024xf32>)
+        outs(%out : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %max = linalg.generic {... ["parallel", "reduction"]} ins(%x ...)
+        outs(%filled ...) { arith.maxnumf ... }
+    %exp = linalg.generic {...} ins(%x, %max ...) { arith.subf, math.exp }
+    %sum = linalg.generic {... ["parallel", "reduction"]} ins(%exp ...)
+        { arith.addf ... }
+    %0 = linalg.generic {...} ins(%exp, %sum ...) { arith.divf ... }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SelectLoweringStrategy
     : Pass<"gpucg-select-lowering-strategy", "func::FuncOp"> {
   let summary = "Choose and verify the pipeline and tile sizes of a kernel";

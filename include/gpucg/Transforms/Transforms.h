@@ -339,6 +339,12 @@ bool isPaddedWorkgroupAllocation(memref::AllocOp alloc);
 LogicalResult packWorkgroupAllocations(RewriterBase &rewriter,
                                        FunctionOpInterface funcOp);
 
+/// Replaces each op of `funcOp` implementing linalg::AggregatedOpInterface
+/// (linalg.softmax) by the structured ops its decomposeOperation builds.
+/// Emits an error on the op and fails when a decomposition fails.
+LogicalResult decomposeAggregateOps(RewriterBase &rewriter,
+                                    FunctionOpInterface funcOp);
+
 /// How gpucg-software-pipelining assigns a K loop's ops to stages.
 enum class PipelineSchedule {
   /// Global-to-workgroup copies in stage 0, everything else in the last.
