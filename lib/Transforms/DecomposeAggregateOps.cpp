@@ -41,6 +41,9 @@ mlir::gpucg::decomposeAggregateOps(RewriterBase &rewriter,
   for (linalg::AggregatedOpInterface op : aggregates) {
     rewriter.setInsertionPoint(op);
     FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
+    // Unreachable for MLIR 22, whose only such op (linalg.softmax) always
+    // decomposes; kept so that a future one that cannot fails loudly rather
+    // than staying on the host.
     if (failed(results))
       return op->emitOpError()
              << "could not be decomposed into structured linalg ops "
