@@ -20,7 +20,11 @@
 //     buffer being refilled), the one after the wait with the readers;
 //   - the schedule is refused, with an error, when the loop has fewer
 //     iterations than stages or a copied-to buffer has fewer copies than the
-//     depth (a copy would overwrite data still to be read).
+//     depth (a copy would overwrite data still to be read);
+//   - register-staged copies (a global vector read stored whole into
+//     workgroup memory, where the rows are too narrowly aligned for
+//     cp.async) are split: the read a stage before the readers of workgroup
+//     memory, early in the iteration, the store after the MMAs.
 //
 //===----------------------------------------------------------------------===//
 
