@@ -750,9 +750,11 @@ static void hostReferenceRow(const bench_case *c, const int8_t *a,
     out[j] = (double)row[j];
 }
 
-void bench_host_reference_rows(const bench_case *c, const int8_t *a,
-                               const int8_t *b, const size_t *rows,
-                               size_t count, double *out) {
+/* Rows rows[0 .. count) of C (rows 0 .. count when `rows` is NULL), row r
+   at out + r * N; NaN everywhere when there is no memory for the scratch. */
+static void hostReference(const bench_case *c, const int8_t *a,
+                          const int8_t *b, const size_t *rows, size_t count,
+                          double *out) {
   const size_t n = (size_t)c->n;
   int64_t *row = malloc(n * sizeof *row);
   if (!row) {
@@ -761,22 +763,19 @@ void bench_host_reference_rows(const bench_case *c, const int8_t *a,
     return;
   }
   for (size_t r = 0; r < count; ++r)
-    hostReferenceRow(c, a, b, rows[r], row, out + r * n);
+    hostReferenceRow(c, a, b, rows ? rows[r] : r, row, out + r * n);
   free(row);
+}
+
+void bench_host_reference_rows(const bench_case *c, const int8_t *a,
+                               const int8_t *b, const size_t *rows,
+                               size_t count, double *out) {
+  hostReference(c, a, b, rows, count, out);
 }
 
 void bench_host_reference(const bench_case *c, const int8_t *a,
                           const int8_t *b, double *out) {
-  const size_t m = (size_t)c->m, n = (size_t)c->n;
-  int64_t *row = malloc(n * sizeof *row);
-  if (!row) {
-    for (size_t i = 0; i < m * n; ++i)
-      out[i] = NAN;
-    return;
-  }
-  for (size_t i = 0; i < m; ++i)
-    hostReferenceRow(c, a, b, i, row, out + i * n);
-  free(row);
+  hostReference(c, a, b, NULL, (size_t)c->m, out);
 }
 
 size_t bench_sample_rows(const bench_case *c, double limit, size_t *rows,

@@ -95,6 +95,8 @@ namespace {
 struct StagedCopy {
   Operation *read;
   Operation *store;
+  /// The workgroup memref `store` writes.
+  Value buffer;
 };
 } // namespace
 
@@ -131,7 +133,7 @@ static SmallVector<StagedCopy> getStagedCopies(scf::ForOp loop) {
     if (!read || read->getBlock() != loop.getBody() ||
         !getGlobalVectorReadBase(read) || !stored.hasOneUse())
       continue;
-    copies.push_back({read, &op});
+    copies.push_back({read, &op, base});
   }
   return copies;
 }
@@ -197,10 +199,7 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     return success();
 
   for (StagedCopy copy : stagedCopies) {
-    Value buffer = isa<vector::StoreOp>(copy.store)
-                       ? cast<vector::StoreOp>(copy.store).getBase()
-                       : cast<vector::TransferWriteOp>(copy.store).getBase();
-    int64_t buffers = getNumBufferCopies(buffer);
+    int64_t buffers = getNumBufferCopies(copy.buffer);
     int64_t needed = numStages - stagedStage;
     if (buffers < needed)
       return copy.store->emitOpError()
