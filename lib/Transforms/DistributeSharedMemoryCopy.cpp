@@ -207,30 +207,6 @@ static LogicalResult unrollUniformLoop(RewriterBase &rewriter, scf::ForOp loop,
   return loopUnrollFull(loop);
 }
 
-namespace {
-/// The flat id of the calling thread, x + y * X + z * X * Y, as an
-/// expression of three symbols bound to its gpu.thread_id x, y and z.
-struct FlatThreadId {
-  AffineExpr expr;
-  SmallVector<Value, 3> ids;
-
-  FlatThreadId(OpBuilder &b, Location loc, ArrayRef<int64_t> workgroupSize) {
-    AffineExpr x, y, z;
-    bindSymbols(b.getContext(), x, y, z);
-    expr =
-        x + y * workgroupSize[0] + z * (workgroupSize[0] * workgroupSize[1]);
-    for (gpu::Dimension dim :
-         {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-      ids.push_back(gpu::ThreadIdOp::create(b, loc, dim));
-  }
-  /// `f(flat id)` as an affine.apply.
-  Value apply(OpBuilder &b, Location loc,
-              function_ref<AffineExpr(AffineExpr)> f) const {
-    return affine::AffineApplyOp::create(b, loc,
-                                         AffineMap::get(0, 3, f(expr)), ids);
-  }
-};
-} // namespace
 
 
 /// Emits one thread's vector of a padded copy at `indices` of the full
@@ -469,34 +445,8 @@ mlir::gpucg::distributeSharedMemoryCopies(RewriterBase &rewriter,
     linalg::LinalgTilingOptions options;
     options.setTileSizes(tileSizes).setLoopType(
         linalg::LinalgTilingLoopType::Loops);
-    SmallVector<int64_t, 3> wgSize(workgroupSize);
-    linalg::LinalgLoopDistributionOptions distribution;
-    distribution.procInfo = [=](OpBuilder &b, Location loc,
-                                ArrayRef<Range> ranges) {
-      FlatThreadId flat(b, loc, wgSize);
-      SmallVector<linalg::ProcInfo> infos(ranges.size());
-      for (auto [i, info] : llvm::enumerate(infos)) {
-        bool isInner = i + 1 == ranges.size();
-        bool isRow = i + 2 == ranges.size();
-        if (isInner) {
-          info = {flat.apply(b, loc,
-                             [&](AffineExpr t) { return t % threadsPerRow; }),
-                  arith::ConstantIndexOp::create(b, loc, threadsPerRow),
-                  linalg::DistributionMethod::Cyclic};
-        } else if (isRow) {
-          info = {flat.apply(
-                      b, loc, [&](AffineExpr t) { return t.floorDiv(threadsPerRow); }),
-                  arith::ConstantIndexOp::create(b, loc, rowThreads),
-                  linalg::DistributionMethod::Cyclic};
-        } else {
-          info = {arith::ConstantIndexOp::create(b, loc, 0),
-                  arith::ConstantIndexOp::create(b, loc, 1),
-                  linalg::DistributionMethod::None};
-        }
-      }
-      return infos;
-    };
-    options.setDistributionOptions(distribution);
+    options.setDistributionOptions(
+        getFlatThreadDistribution(workgroupSize, threadsPerRow));
     rewriter.setInsertionPoint(copy);
     FailureOr<linalg::TiledLinalgOp> tiled =
         linalg::tileLinalgOp(rewriter, copy, options);

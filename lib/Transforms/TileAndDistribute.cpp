@@ -53,6 +53,8 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <numeric>
+
 namespace mlir {
 namespace gpucg {
 #define GEN_PASS_DEF_TILEANDDISTRIBUTE
@@ -430,6 +432,97 @@ static bool iteratesOverResultDims(linalg::LinalgOp op, int64_t resultRank) {
          op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
 }
 
+/// The vector width of a tensor-core matmul's fused epilogue `ops`
+/// distributed over threads: the widest power of two elements, up to 16
+/// bytes of their widest element type, that divides the innermost loop's
+/// size and keeps aligned the vectors of every operand indexed by that loop
+/// (getAlignedVectorWidthThroughViews: a bias indexed by the row alone is
+/// read broadcast, whatever its alignment). 1 when a size is dynamic (a
+/// partial tile).
+static int64_t getEpilogueVectorWidth(ArrayRef<linalg::LinalgOp> ops) {
+  int64_t width = 16;
+  for (linalg::LinalgOp op : ops) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ranges.empty() || ShapedType::isDynamic(ranges.back()))
+      return 1;
+    int64_t innerLoop = op.getNumLoops() - 1;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type)
+        continue;
+      Type element = type.getElementType();
+      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 128)
+        return 1;
+      width = std::min<int64_t>(
+          width, 128 / std::max<unsigned>(8, element.getIntOrFloatBitWidth()));
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (map.getNumResults() > 0 &&
+          map.getResults().back() ==
+              getAffineDimExpr(innerLoop, op.getContext()))
+        width = getAlignedVectorWidthThroughViews(width, operand.get());
+    }
+    while (width > 1 && ranges.back() % width != 0)
+      width /= 2;
+  }
+  return width;
+}
+
+/// Distributes the fused consumers `epilogue` of a tensor-core matmul (ops
+/// over its result's dimensions, after it in the workgroup tile) over all
+/// threads of the workgroup, laid out like a workgroup-wide copy: each thread
+/// reads vectors of the accumulator other warps' fragments wrote, applies the
+/// epilogue and stores vectors of the result. Per warp instead, each of a
+/// warp's 32 lanes would run the whole warp tile: 32 times the work and a
+/// tile of registers per thread. All ops get one layout, so that a thread
+/// reads back from a temporary between two of them only what it wrote. A
+/// barrier before the first makes every warp's fragments visible.
+static LogicalResult distributeEpilogue(RewriterBase &rewriter,
+                                        ArrayRef<linalg::LinalgOp> epilogue,
+                                        ArrayRef<int64_t> workgroupSize) {
+  if (epilogue.empty())
+    return success();
+  int64_t numThreads = 1;
+  for (int64_t size : workgroupSize)
+    numThreads *= size;
+  int64_t width = getEpilogueVectorWidth(epilogue);
+  linalg::LinalgOp front = epilogue.front();
+  int64_t innerSize = front.getStaticLoopRanges().back();
+  // Whole rows of vectors per round, every thread busy: ids past a row's
+  // vectors would repeat another thread's.
+  int64_t innerVectors =
+      ShapedType::isDynamic(innerSize) ? 32 : std::max<int64_t>(1, innerSize / width);
+  int64_t threadsPerRow = std::gcd(numThreads, innerVectors);
+
+  Operation *first = front;
+  Operation *previous = first->getPrevNode();
+  while (previous && !isa<gpu::BarrierOp>(previous) &&
+         isMemoryEffectFree(previous))
+    previous = previous->getPrevNode();
+  if (!previous || !isa<gpu::BarrierOp>(previous)) {
+    rewriter.setInsertionPoint(first);
+    gpu::BarrierOp::create(rewriter, first->getLoc());
+  }
+
+  linalg::LinalgTilingOptions options;
+  options.setLoopType(linalg::LinalgTilingLoopType::Loops)
+      .setDistributionOptions(
+          getFlatThreadDistribution(workgroupSize, threadsPerRow));
+  for (linalg::LinalgOp op : epilogue) {
+    SmallVector<int64_t> tileSizes(op.getNumLoops(), 1);
+    tileSizes.back() = width;
+    options.setTileSizes(tileSizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::TiledLinalgOp> tiled =
+        linalg::tileLinalgOp(rewriter, op, options);
+    // Unreachable: as for the root's reduction loops (distributeRoot).
+    if (failed(tiled))
+      return op.emitOpError() << "could not be distributed over the "
+                              << numThreads << " threads of the workgroup";
+    rewriter.eraseOp(op);
+  }
+  return success();
+}
+
 /// A partial tile's tensor-core matmul writing into (a partial view of) a
 /// workgroup temporary (shareAccumulatorTemporary) writes the whole of it:
 /// the MMA runs on full tiles. Its accumulator fill too; the consumers keep
@@ -481,6 +574,12 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
            << level1.size();
   SmallVector<int64_t> parallelTiles =
       getRootDistributionTileSizes(rootOp, level1);
+  // The root's fused consumers (its epilogue), known before the root is
+  // replaced by its tiled copies.
+  llvm::SmallPtrSet<Operation *, 4> consumers;
+  for (linalg::LinalgOp tileOp : tileOps)
+    if (tileOp != rootOp && rootOp->isBeforeInBlock(tileOp))
+      consumers.insert(tileOp);
   // Read before the root is replaced by its tiled copies.
   std::optional<SmallVector<int64_t>> resultDimTiles =
       getResultDimTileSizes(rootOp, parallelTiles);
@@ -572,10 +671,15 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
                               /*toWarps=*/false, ctx.copies, {}};
   SmallVector<int64_t> elementTiles = llvm::map_to_vector(
       *resultDimTiles, [](int64_t size) -> int64_t { return size ? 1 : 0; });
+  SmallVector<linalg::LinalgOp> epilogue;
   auto distribute = [&](linalg::LinalgOp tileOp, bool asRoot) {
     if (tileOp == rootOp || ctx.copies.contains(tileOp) ||
         !iteratesOverResultDims(tileOp, resultDimTiles->size()))
       return success();
+    if (ctx.toWarps && consumers.contains(tileOp)) {
+      epilogue.push_back(tileOp);
+      return success();
+    }
     bool perElement = partialTile && !asRoot;
     // Unreachable: as for the root's reduction loops above.
     if (failed(tileLoops(rewriter, tileOp,
@@ -601,7 +705,7 @@ static LogicalResult distributeRoot(RewriterBase &rewriter,
   for (linalg::LinalgOp init : inits)
     if (failed(distribute(init, /*asRoot=*/true)))
       return failure();
-  return success();
+  return distributeEpilogue(rewriter, epilogue, ctx.workgroupSize);
 }
 
 LogicalResult mlir::gpucg::tileAndDistributeInWorkgroup(

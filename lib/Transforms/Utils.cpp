@@ -8,6 +8,8 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -374,4 +376,56 @@ mlir::gpucg::getWorkgroupTileRoots(FunctionOpInterface funcOp) {
            << "has a gpucg.translation_info but no op with a "
               "gpucg.lowering_config (run gpucg-select-lowering-strategy)";
   return roots;
+}
+
+FlatThreadId::FlatThreadId(OpBuilder &b, Location loc,
+                           ArrayRef<int64_t> workgroupSize) {
+  AffineExpr x, y, z;
+  bindSymbols(b.getContext(), x, y, z);
+  expr = x + y * workgroupSize[0] + z * (workgroupSize[0] * workgroupSize[1]);
+  for (gpu::Dimension dim :
+       {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+    ids.push_back(gpu::ThreadIdOp::create(b, loc, dim));
+}
+
+Value FlatThreadId::apply(OpBuilder &b, Location loc,
+                          function_ref<AffineExpr(AffineExpr)> f) const {
+  return affine::AffineApplyOp::create(b, loc, AffineMap::get(0, 3, f(expr)),
+                                       ids);
+}
+
+linalg::LinalgLoopDistributionOptions
+mlir::gpucg::getFlatThreadDistribution(ArrayRef<int64_t> workgroupSize,
+                                       int64_t threadsPerRow) {
+  SmallVector<int64_t, 3> size(workgroupSize);
+  int64_t numThreads = 1;
+  for (int64_t s : size)
+    numThreads *= s;
+  int64_t rowThreads = std::max<int64_t>(1, numThreads / threadsPerRow);
+  linalg::LinalgLoopDistributionOptions distribution;
+  distribution.procInfo = [=](OpBuilder &b, Location loc,
+                              ArrayRef<Range> ranges) {
+    FlatThreadId flat(b, loc, size);
+    SmallVector<linalg::ProcInfo> infos(ranges.size());
+    for (auto [i, info] : llvm::enumerate(infos)) {
+      if (i + 1 == ranges.size()) {
+        info = {flat.apply(b, loc,
+                           [&](AffineExpr t) { return t % threadsPerRow; }),
+                arith::ConstantIndexOp::create(b, loc, threadsPerRow),
+                linalg::DistributionMethod::Cyclic};
+      } else if (i + 2 == ranges.size()) {
+        info = {flat.apply(
+                    b, loc,
+                    [&](AffineExpr t) { return t.floorDiv(threadsPerRow); }),
+                arith::ConstantIndexOp::create(b, loc, rowThreads),
+                linalg::DistributionMethod::Cyclic};
+      } else {
+        info = {arith::ConstantIndexOp::create(b, loc, 0),
+                arith::ConstantIndexOp::create(b, loc, 1),
+                linalg::DistributionMethod::None};
+      }
+    }
+    return infos;
+  };
+  return distribution;
 }

@@ -13,7 +13,10 @@
 #include "gpucg/Transforms/LoweringStrategy.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
@@ -117,6 +120,30 @@ std::optional<PaddedTileCopy> getPaddedCopyOfFill(linalg::FillOp fill);
 /// remainder). Emits an error on `funcOp` and fails when there is none.
 FailureOr<SmallVector<linalg::LinalgOp>>
 getWorkgroupTileRoots(FunctionOpInterface funcOp);
+
+/// The flat id of the calling thread, x + y * X + z * X * Y for workgroup
+/// size (X, Y, Z), as an expression of three symbols bound to its
+/// gpu.thread_id x, y and z.
+struct FlatThreadId {
+  AffineExpr expr;
+  SmallVector<Value, 3> ids;
+
+  FlatThreadId(OpBuilder &b, Location loc, ArrayRef<int64_t> workgroupSize);
+  /// `f(flat id)` as an affine.apply.
+  Value apply(OpBuilder &b, Location loc,
+              function_ref<AffineExpr(AffineExpr)> f) const;
+};
+
+/// Cyclic distribution of a tiling's two innermost loops over all threads
+/// of a workgroup of `workgroupSize`, by flat thread id: `threadsPerRow`
+/// consecutive ids along the innermost loop, and the workgroup's
+/// threads / `threadsPerRow` groups of them over the loop outside it. Loops
+/// further out are not distributed. The layout of gpucg's workgroup-wide
+/// copies (and of a tensor-core matmul's fused epilogue): consecutive
+/// threads touch consecutive vectors of a row.
+linalg::LinalgLoopDistributionOptions
+getFlatThreadDistribution(ArrayRef<int64_t> workgroupSize,
+                          int64_t threadsPerRow);
 
 /// Narrows `width` until every vector of the copy stays aligned to its own
 /// size in `type`: the width must divide every stride but the innermost, and

@@ -146,21 +146,33 @@ module {
 
 // -----
 
-/// The other ops of the tile follow the root: the fill and the bias add are
-/// split over the 2x2 warps like the matmul's output (16x16 each), so no
-/// barrier is needed between them.
+/// The other ops of the tile: the fill initializes each warp's part of the
+/// accumulator (16x16 of the 2x2 warps), like the matmul's output. The
+/// bias add (the epilogue) is spread over all 128 threads, laid out like a
+/// workgroup copy after a barrier: 8 threads of 4 f32 per 32-wide row, 16
+/// rows per round, each thread reading what other warps' fragments wrote.
+/// Per warp, each of its 32 lanes would run the whole 16x16.
 // WARP-LABEL: func.func @fill_matmul_bias
 //   WARP-DAG:   %[[TY:.+]] = gpu.thread_id y upper_bound 2
 //   WARP-DAG:   %[[TX:.+]] = gpu.thread_id x upper_bound 64
 //   WARP-DAG:   %[[ROW:.+]] = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%[[TY]]]
 //   WARP-DAG:   %[[COL:.+]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 32) * 16)>()[%[[TX]]]
-//       WARP:   %[[ACC:.+]] = memref.subview %{{.+}}[%[[ROW]], %[[COL]]] [16, 16] [1, 1]
+//       WARP:   %[[ACC:.+]] = memref.subview %[[T:.+]][%[[ROW]], %[[COL]]] [16, 16] [1, 1]
 //       WARP:   linalg.fill {{.+}} outs(%[[ACC]] : memref<16x16xf32
 //       WARP:   scf.for
 //       WARP:     linalg.matmul {{.+}} outs(%[[ACC]] :
 //       WARP:   }
-//       WARP:   %[[OUT:.+]] = memref.subview %{{.+}}[%[[ROW]], %[[COL]]] [16, 16] [1, 1]
-//       WARP:   linalg.generic {{.+}} ins(%[[ACC]], %{{.+}} : memref<16x16xf32, {{.+}}>, memref<16xf32, {{.+}}>) outs(%[[OUT]] :
+//  WARP-NEXT:   gpu.barrier
+//       WARP:   %[[OUT:.+]] = memref.subview %{{.+}} [32, 32] [1, 1]
+//       WARP:   %[[TZ:.+]] = gpu.thread_id z upper_bound 1
+//       WARP:   %[[FIRST:.+]] = affine.apply affine_map<()[s0, s1, s2] -> (s1 * 8 + s2 * 16 + s0 floordiv 8)>()[%[[TX]], %[[TY]], %[[TZ]]]
+//       WARP:   scf.for %[[I:.+]] = %[[FIRST]] to %{{.+}} step %c16 {
+//       WARP:     %[[J:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4 - (s0 floordiv 8) * 32)>()[%[[TX]]]
+//       WARP:     %[[IN:.+]] = memref.subview %[[T]][%[[I]], %[[J]]] [1, 4] [1, 1]
+//       WARP:     %[[BIAS:.+]] = memref.subview %{{.+}}[%[[J]]] [4] [1]
+//       WARP:     %[[O:.+]] = memref.subview %[[OUT]][%[[I]], %[[J]]] [1, 4] [1, 1]
+//       WARP:     linalg.generic {{.+}} ins(%[[IN]], %[[BIAS]] : memref<1x4xf32, {{.+}}>, memref<4xf32, {{.+}}>) outs(%[[O]] :
+//   WARP-NOT:   linalg.generic
 module {
   func.func @fill_matmul_bias(%arg0: memref<128x64xf16>, %arg1: memref<64x128xf16>, %arg2: memref<128xf32>, %arg3: memref<128x128xf32>) -> memref<128x128xf32> attributes {gpu.known_block_size = array<i32: 64, 2, 1>, gpu.known_grid_size = array<i32: 4, 4, 1>, gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>} {
     %cst = arith.constant 0.000000e+00 : f32
@@ -262,8 +274,9 @@ module {
 //   WARP-NOT:     memref.alloc
 //       WARP:     linalg.matmul {{.+}} outs(%{{.+}} : memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>)
 //  WARP-NEXT:     gpu.barrier
-//       WARP:     linalg.generic
-//  WARP-SAME:       ins(%{{.+}}, %{{.+}} : memref<16x16xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+//       WARP:     scf.for
+//       WARP:       linalg.generic
+//  WARP-SAME:         ins(%{{.+}}, %{{.+}} : memref<1x4xf32, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
 //       WARP:   return
 // WARP-LABEL: func.func @fused_epilogue_partial
 //       WARP:   %[[S:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32, #gpu.address_space<workgroup>>
