@@ -15,6 +15,7 @@
 
 #include "gpucg/Conversion/ExportKernels.h"
 #include "gpucg/Conversion/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,6 +25,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -179,6 +181,64 @@ bool gpucg::canPassBarePointers(TypeRange types) {
   });
 }
 
+/// The function arguments of `host` that `launch` passes to its kernel,
+/// as memrefs or as the tensor maps built on them.
+static llvm::SmallDenseSet<unsigned>
+getLaunchedFunctionArguments(gpu::LaunchFuncOp launch, func::FuncOp host) {
+  llvm::SmallDenseSet<unsigned> numbers;
+  Block *entry = &host.getBody().front();
+  for (Value operand : launch.getKernelOperands()) {
+    if (auto map = operand.getDefiningOp<nvgpu::TmaCreateDescriptorOp>())
+      if (auto cast = map.getTensor().getDefiningOp<memref::CastOp>())
+        operand = cast.getSource();
+    if (auto arg = dyn_cast<BlockArgument>(operand))
+      if (arg.getOwner() == entry)
+        numbers.insert(arg.getArgNumber());
+  }
+  return numbers;
+}
+
+/// `result J D0 D1 ...` for each argument of `host` that
+/// gpucg-results-to-out-params made of a returned buffer (its
+/// gpucg.result sizes: a number, `argN.dimD` or `?`) and that `launch`
+/// passes: an output the caller may leave to the runtime to allocate.
+static LogicalResult describeResults(gpu::LaunchFuncOp launch,
+                                     func::FuncOp host, raw_ostream &os) {
+  llvm::SmallDenseSet<unsigned> launched =
+      getLaunchedFunctionArguments(launch, host);
+  for (BlockArgument arg : host.getArguments()) {
+    Attribute attr = host.getArgAttr(arg.getArgNumber(),
+                                     gpucg::kResultAttrName);
+    if (!attr || !launched.contains(arg.getArgNumber()))
+      continue;
+    auto sizes = dyn_cast<ArrayAttr>(attr);
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    auto isSize = [](Attribute size) {
+      if (auto text = dyn_cast<StringAttr>(size))
+        return text.getValue() == "?" ||
+               llvm::Regex("^arg[0-9]+\\.dim[0-9]+$").match(text.getValue());
+      return isa<IntegerAttr>(size);
+    };
+    if (!sizes || !type || sizes.size() != static_cast<size_t>(type.getRank()) ||
+        !llvm::all_of(sizes, isSize))
+      return host.emitOpError()
+             << "has argument #" << arg.getArgNumber() << " with "
+             << gpucg::kResultAttrName << " = " << attr
+             << ", which is not one size per dimension of its memref type "
+             << arg.getType()
+             << " (an integer, \"argN.dimD\" or \"?\")";
+    os << "result " << arg.getArgNumber();
+    for (Attribute size : sizes) {
+      if (auto number = dyn_cast<IntegerAttr>(size))
+        os << " " << number.getInt();
+      else
+        os << " " << cast<StringAttr>(size).getValue();
+    }
+    os << "\n";
+  }
+  return success();
+}
+
 namespace {
 /// Describes launched kernels as their .abi files say.
 struct KernelDescriber {
@@ -276,6 +336,8 @@ struct KernelDescriber {
       os << "argument " << index << " function_argument "
          << arg.getArgNumber() << " " << describeType(arg.getType()) << "\n";
     }
+    if (failed(describeResults(launch, host, os)))
+      return failure();
     return abi;
   }
 };

@@ -44,6 +44,8 @@ void mlir::gpucg::buildBufferizePipeline(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  // A returned new tensor: an output argument the caller allocates.
+  pm.addPass(createResultsToOutParams());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -98,6 +98,37 @@ class Argument:
 
 
 @dataclasses.dataclass(frozen=True)
+class Result:
+    """One `result J D0 D1 ...` line: function argument J is an output (a
+    tensor the source function returned); each size is a constant (an int),
+    a size of an input (an Extent `argN.dimD`), or None (`?`: only the
+    caller knows)."""
+    function_argument: int
+    sizes: Tuple[object, ...]
+
+    def shape(self, shapes):
+        """The output's shape for the inputs' `shapes` (one per function
+        argument, None where not given); None when a size is unknown."""
+        result = []
+        for size in self.sizes:
+            if isinstance(size, Extent):
+                given = shapes[size.function_argument] \
+                    if size.function_argument < len(shapes) else None
+                if given is None:
+                    return None
+                result.append(size.evaluate(shapes))
+            elif size is None:
+                return None
+            else:
+                result.append(size)
+        return tuple(result)
+
+    def __str__(self):
+        return " ".join(["result", str(self.function_argument)] + [
+            "?" if size is None else str(size) for size in self.sizes])
+
+
+@dataclasses.dataclass(frozen=True)
 class KernelAbi:
     """The launch facts of one kernel."""
     version: int
@@ -111,6 +142,8 @@ class KernelAbi:
     block: Tuple[int, int, int]
     dynamic_shared_memory: int
     arguments: Tuple[Argument, ...]
+    # Outputs of a function that returned new tensors (docs/ABI.md).
+    results: Tuple[Result, ...] = ()
 
     @property
     def num_function_arguments(self):
@@ -177,10 +210,30 @@ def _parse_argument(words, line_number):
                    f"'{' '.join(words[3:])}'")
 
 
+def _parse_result(words, line_number):
+    # result J D0 D1 ..., each D a number, argN.dimD or ?
+    if not words or not words[0].isdigit():
+        raise AbiError(f"line {line_number}: invalid result line")
+    sizes = []
+    for word in words[1:]:
+        if word == "?":
+            sizes.append(None)
+        elif word.isdigit():
+            sizes.append(int(word))
+        elif _SIZE.match(word):
+            match = _SIZE.match(word)
+            sizes.append(Extent(1, int(match.group(1)), int(match.group(2))))
+        else:
+            raise AbiError(f"line {line_number}: invalid result size "
+                           f"'{word}'")
+    return Result(int(words[0]), tuple(sizes))
+
+
 def parse(text) -> KernelAbi:
     """Parses the text of an .abi file; raises AbiError on a malformed one."""
     facts = {}
     arguments: List[Argument] = []
+    results: List[Result] = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -189,6 +242,8 @@ def parse(text) -> KernelAbi:
         try:
             if key == "argument":
                 arguments.append(_parse_argument(words, number))
+            elif key == "result":
+                results.append(_parse_result(words, number))
             elif key.startswith("grid_"):
                 facts[key] = _parse_extent(words, number)
             elif key in ("abi", "block_x", "block_y", "block_z",
@@ -213,6 +268,13 @@ def parse(text) -> KernelAbi:
     if facts["arguments"] != len(arguments):
         raise AbiError(f"'arguments {facts['arguments']}' but "
                        f"{len(arguments)} argument line(s)")
+    memrefs = {a.function_argument: a for a in arguments
+               if a.kind == "memref"}
+    for result in results:
+        argument = memrefs.get(result.function_argument)
+        if argument is None or len(argument.shape) != len(result.sizes):
+            raise AbiError(f"'{result}' does not name a memref argument of "
+                           "that rank")
     return KernelAbi(
         version=facts["abi"], function=facts["function"],
         kernel=facts["kernel"], binary=facts["binary"],
@@ -221,7 +283,7 @@ def parse(text) -> KernelAbi:
         grid=(facts["grid_x"], facts["grid_y"], facts["grid_z"]),
         block=(facts["block_x"], facts["block_y"], facts["block_z"]),
         dynamic_shared_memory=facts["dynamic_shared_memory"],
-        arguments=tuple(arguments))
+        arguments=tuple(arguments), results=tuple(results))
 
 
 def read(path) -> KernelAbi:

@@ -274,8 +274,12 @@ def check_arguments(kernel_abi, args):
     function = kernel_abi.function
     if len(args) != len(specs):
         expected = ", ".join(s.describe() if s else "unused" for s in specs)
+        outputs = [r.function_argument for r in kernel_abi.results]
+        note = (f"; its output(s) {', '.join(map(str, outputs))} may be left "
+                "out of a Kernel call, which allocates and returns them"
+                if outputs else "")
         raise TypeError(f"{function} takes {len(specs)} argument(s) "
-                        f"({expected}), got {len(args)}")
+                        f"({expected}), got {len(args)}{note}")
     prepared = []
     for position, (spec, value) in enumerate(zip(specs, args)):
         if spec is None:
@@ -285,6 +289,55 @@ def check_arguments(kernel_abi, args):
         else:
             prepared.append(_check_scalar(spec, value, position, function))
     return prepared
+
+
+def _numpy_dtype(element_type):
+    import numpy
+    name = _NUMPY_DTYPES.get(element_type)
+    if name is None:
+        raise TypeError(f"no NumPy type for {element_type}")
+    try:
+        return numpy.dtype(name)
+    except TypeError:
+        import ml_dtypes  # bfloat16, the 8-bit floats
+        return numpy.dtype(getattr(ml_dtypes, name))
+
+
+def allocate_outputs(kernel_abi, args):
+    """`args` completed with the outputs a call left out: the trailing
+    function arguments that the ABI's `result` lines name (tensors the
+    source function returned), allocated with the shapes the ABI gives from
+    the other arguments' (zero-filled NumPy arrays, or torch tensors on the
+    device of the first torch argument). Returns (arguments, outputs); the
+    outputs are empty when `args` are all the function's arguments."""
+    specs = kernel_abi.function_arguments()
+    if len(args) >= len(specs):
+        return tuple(args), ()
+    results = {r.function_argument: r for r in kernel_abi.results}
+    missing = range(len(args), len(specs))
+    function = kernel_abi.function
+    if not all(position in results for position in missing):
+        return tuple(args), ()  # check_arguments reports the count
+    shapes = [tuple(a.shape) if hasattr(a, "shape") else None for a in args]
+    torch_device = next((a.device for a in args if _is_torch_tensor(a)),
+                        None)
+    outputs = []
+    for position in missing:
+        spec, result = specs[position], results[position]
+        shape = result.shape(shapes)
+        if shape is None:
+            raise TypeError(
+                f"{function}: output argument {position} ({spec.describe()})"
+                f" has a size only the caller knows ({result}); pass it")
+        if torch_device is not None:
+            import torch
+            outputs.append(torch.zeros(
+                shape, dtype=getattr(torch, _TORCH_DTYPES[spec.element_type]),
+                device=torch_device))
+        else:
+            import numpy
+            outputs.append(numpy.zeros(shape, _numpy_dtype(spec.element_type)))
+    return tuple(args) + tuple(outputs), tuple(outputs)
 
 
 # ===------------------------------------------------------------------------===#
@@ -384,10 +437,14 @@ class Kernel:
         return c_void_p(stream) if stream else None
 
     def __call__(self, *args, stream=None, synchronize=True):
-        """Launches on `args`; returns the grid. NumPy arrays are copied to
-        the device and back (every memref argument is written back);
+        """Launches on `args`; returns the grid, or, when `args` leave out
+        the outputs of a function that returned new tensors (the ABI's
+        `result` arguments, last in its signature), those outputs,
+        allocated here: the one array, or a tuple. NumPy arrays are copied
+        to the device and back (every memref argument is written back);
         torch tensors are used in place on `stream` (default: torch's
         current stream), asynchronously unless `synchronize`."""
+        args, outputs = allocate_outputs(self.abi, args)
         prepared = check_arguments(self.abi, args)
         library = runtime()
         device_buffers, keep = [], []
@@ -405,6 +462,8 @@ class Kernel:
                     host.ctypes.data, pointer, host.nbytes))
                 if host is not arg.value:
                     arg.value[...] = host
+            if outputs:
+                return outputs[0] if len(outputs) == 1 else outputs
             return tuple(grid)
         finally:
             for _, pointer, _ in device_buffers:
@@ -415,6 +474,7 @@ class Kernel:
         copied back), timed on the host around `repeat` launches and one
         synchronization."""
         import time
+        args, _ = allocate_outputs(self.abi, args)
         prepared = check_arguments(self.abi, args)
         library = runtime()
         device_buffers, keep = [], []

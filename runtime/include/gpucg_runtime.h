@@ -128,6 +128,8 @@ typedef enum gpucg_abi_extent_kind {
   GPUCG_ABI_EXTENT_CONSTANT = 0,
   GPUCG_ABI_EXTENT_DIM = 1,
   GPUCG_ABI_EXTENT_CEILDIV = 2,
+  /* A `result` size of `?`: known only to the caller. */
+  GPUCG_ABI_EXTENT_UNKNOWN = 3,
 } gpucg_abi_extent_kind;
 
 typedef struct gpucg_abi_extent {
@@ -158,6 +160,12 @@ typedef struct gpucg_abi_argument {
      in bytes (0 for none, 32, 64 or 128). */
   int64_t box[GPUCG_ABI_MAX_RANK];
   int swizzle_bytes;
+  /* A `result J D0 D1 ...` line names this argument's function argument:
+     an output the source function returned as a new tensor. Its sizes, one
+     per dimension: CONSTANT, DIM (a size of an input, argN.dimD) or
+     UNKNOWN (`?`). */
+  int is_result;
+  gpucg_abi_extent result_shape[GPUCG_ABI_MAX_RANK];
 } gpucg_abi_argument;
 
 typedef struct gpucg_abi {

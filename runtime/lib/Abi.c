@@ -470,6 +470,71 @@ static gpucg_status checkGridReferences(Reader *reader, const gpucg_abi *abi,
   return GPUCG_SUCCESS;
 }
 
+/* `result J D0 D1 ...`: function argument J, a memref argument of the
+   kernel, is an output; each D is a number, argN.dimD or `?`. */
+static gpucg_status parseResult(Reader *reader, gpucg_abi *abi) {
+  int64_t number;
+  if (reader->numFields < 2 ||
+      parseBounded(reader, reader->fields[1], "result function argument", 0,
+                   GPUCG_ABI_MAX_FUNCTION_ARGUMENT, &number))
+    return reader->numFields < 2
+               ? readerError(reader, "'result' takes J D0 D1 ..., found "
+                                     "no value")
+               : reader->status;
+  gpucg_abi_argument *argument = NULL;
+  for (int i = 0; i < abi->num_arguments; ++i)
+    if (abi->arguments[i].function_argument == (int)number &&
+        abi->arguments[i].kind == GPUCG_ABI_ARGUMENT_MEMREF)
+      argument = &abi->arguments[i];
+  if (!argument)
+    return readerError(reader,
+                       "result %lld is not a memref argument of the kernel",
+                       (long long)number);
+  if (argument->is_result)
+    return readerError(reader, "result %lld is named twice",
+                       (long long)number);
+  if (reader->numFields - 2 != argument->rank)
+    return readerError(reader,
+                       "result %lld has %d size(s), its memref rank %d",
+                       (long long)number, reader->numFields - 2,
+                       argument->rank);
+  for (int dim = 0; dim < argument->rank; ++dim) {
+    const char *text = reader->fields[2 + dim];
+    gpucg_abi_extent *size = &argument->result_shape[dim];
+    memset(size, 0, sizeof(*size));
+    if (strcmp(text, "?") == 0) {
+      size->kind = GPUCG_ABI_EXTENT_UNKNOWN;
+    } else if (parseDimReference(text, size)) {
+      size->kind = GPUCG_ABI_EXTENT_DIM;
+      const gpucg_abi_argument *source = NULL;
+      for (int i = 0; i < abi->num_arguments; ++i)
+        if (abi->arguments[i].function_argument == size->function_argument &&
+            abi->arguments[i].kind != GPUCG_ABI_ARGUMENT_SCALAR)
+          source = &abi->arguments[i];
+      if (!source || size->dim >= source->rank)
+        return readerError(reader,
+                           "result %lld: size %s is not a dimension of a "
+                           "memref argument of the kernel",
+                           (long long)number, text);
+    } else if (parseCount(text, &size->value)) {
+      size->kind = GPUCG_ABI_EXTENT_CONSTANT;
+      if (argument->shape[dim] >= 0 && argument->shape[dim] != size->value)
+        return readerError(reader,
+                           "result %lld: size %s of dimension %d, but the "
+                           "memref's is %lld",
+                           (long long)number, text, dim,
+                           (long long)argument->shape[dim]);
+    } else {
+      return readerError(reader,
+                         "result %lld: size '%s' is not a number, argN.dimD "
+                         "or ?",
+                         (long long)number, text);
+    }
+  }
+  argument->is_result = 1;
+  return GPUCG_SUCCESS;
+}
+
 static gpucg_status parse(Reader *reader, gpucg_abi *abi) {
   int64_t value;
   if (expectLine(reader, "abi", 1, "VERSION") ||
@@ -567,11 +632,19 @@ static gpucg_status parse(Reader *reader, gpucg_abi *abi) {
                       &abi->arguments[i]))
       return reader->status;
 
-  if (nextLine(reader))
-    return reader->status;
-  if (reader->numFields != 0)
-    return readerError(reader, "'%s' after the last argument of 'arguments %d'",
-                       reader->fields[0], abi->num_arguments);
+  for (;;) {
+    if (nextLine(reader))
+      return reader->status;
+    if (reader->numFields == 0)
+      break;
+    if (strcmp(reader->fields[0], "result") != 0)
+      return readerError(reader,
+                         "'%s' after the last argument of 'arguments %d' "
+                         "(only 'result' lines follow them)",
+                         reader->fields[0], abi->num_arguments);
+    if (parseResult(reader, abi))
+      return reader->status;
+  }
   return checkGridReferences(reader, abi, gridLines);
 }
 

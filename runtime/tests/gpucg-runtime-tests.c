@@ -59,6 +59,8 @@ static void printExtent(char axis, const gpucg_abi_extent *extent) {
     printf("grid_%c ceildiv of function argument %d dim %d by %" PRId64 "\n",
            axis, extent->function_argument, extent->dim, extent->value);
     return;
+  case GPUCG_ABI_EXTENT_UNKNOWN:
+    break;
   }
   printf("grid_%c unknown kind %d\n", axis, (int)extent->kind);
 }
@@ -98,6 +100,20 @@ static void printAbi(const gpucg_abi *abi) {
       for (int d = 0; d < argument->rank; ++d)
         printf("%s%" PRId64, d ? ", " : "", argument->box[d]);
       printf("], swizzle %d bytes", argument->swizzle_bytes);
+    }
+    if (argument->is_result) {
+      printf(", result of shape [");
+      for (int d = 0; d < argument->rank; ++d) {
+        const gpucg_abi_extent *size = &argument->result_shape[d];
+        printf("%s", d ? ", " : "");
+        if (size->kind == GPUCG_ABI_EXTENT_CONSTANT)
+          printf("%" PRId64, size->value);
+        else if (size->kind == GPUCG_ABI_EXTENT_DIM)
+          printf("arg%d.dim%d", size->function_argument, size->dim);
+        else
+          printf("?");
+      }
+      printf("]");
     }
     printf("\n");
   }

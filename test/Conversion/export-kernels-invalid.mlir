@@ -126,3 +126,29 @@ module attributes {gpu.container_module} {
   }
   gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
 }
+
+// -----
+
+/// A gpucg.result that does not give one size per dimension (an integer,
+/// "argN.dimD" or "?").
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op has argument #0 with gpucg.result = ["arg0.dim0", "many"], which is not one size per dimension of its memref type 'memref<?x4xf32>' (an integer, "argN.dimD" or "?")}}
+  func.func @f(%a: memref<?x4xf32> {gpucg.result = ["arg0.dim0", "many"]}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<?x4xf32>)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{has argument #0 with gpucg.result = [4], which is not one size per dimension of its memref type 'memref<?x4xf32>'}}
+  func.func @f(%a: memref<?x4xf32> {gpucg.result = [4]}) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<?x4xf32>)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}

@@ -24,11 +24,15 @@
 // CHECK-NEXT: argument 0 function_argument 1 memref f32 ?x?
 // CHECK-NEXT: argument 1 function_argument 0 scalar f32
 // CHECK-NEXT: argument 2 function_argument 2 memref bf16 4x8
+// CHECK-NEXT: result 2 4 8
+// CHECK-NOT:  {{.}}
 
 // BIN: not-a-real-cubin
 
 module attributes {gpu.container_module} {
-  func.func @scale(%s: f32, %a: memref<?x?xf32>, %t: memref<4x8xbf16>) {
+  // %t was a returned tensor (gpucg-results-to-out-params): a `result`
+  // line says so.
+  func.func @scale(%s: f32, %a: memref<?x?xf32>, %t: memref<4x8xbf16> {gpucg.result = [4, 8]}) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c128 = arith.constant 128 : index

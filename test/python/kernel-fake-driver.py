@@ -95,6 +95,35 @@ class FakeDriverTest(unittest.TestCase):
         self.assertEqual(attributes["local_bytes_per_thread"], 0)
         kernel.close()
 
+    # A function that returns a new tensor: called without its output, the
+    # kernel allocates it from the input's rows (a dynamic size) and
+    # returns it.
+    # CHECK-LABEL: test_returned_output
+    # CHECK: fake-cuda: launch linear_kernel grid 3x2x1 block 64x2x1 shared 0 params 21
+    # CHECK: ok
+    def test_returned_output(self):
+        source = """
+          func.func @linear(%a: tensor<?x64xf16>, %b: tensor<64x72xf16>)
+              -> tensor<?x72xf32> {
+            %c0 = arith.constant 0 : index
+            %m = tensor.dim %a, %c0 : tensor<?x64xf16>
+            %zero = arith.constant 0.0 : f32
+            %e = tensor.empty(%m) : tensor<?x72xf32>
+            %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x72xf32>)
+                -> tensor<?x72xf32>
+            %r = linalg.matmul ins(%a, %b : tensor<?x64xf16>, tensor<64x72xf16>)
+                outs(%f : tensor<?x72xf32>) -> tensor<?x72xf32>
+            return %r : tensor<?x72xf32>
+          }"""
+        kernel = gpucg.Kernel.from_compiled(
+            gpucg.compile(source, chip="sm_80"))
+        self.assertEqual([str(r) for r in kernel.abi.results],
+                         ["result 2 arg0.dim0 72"])
+        out = kernel(numpy.ones((40, 64), numpy.float16),
+                     numpy.ones((64, 72), numpy.float16))
+        self.assertIsInstance(out, numpy.ndarray)
+        self.assertEqual((out.shape, out.dtype.name), ((40, 72), "float32"))
+
 
 # CHECK: OK
 if __name__ == "__main__":

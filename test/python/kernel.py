@@ -36,6 +36,34 @@ argument 1 function_argument 1 scalar f32
 """
 
 
+# A function that returned a new tensor (gpucg-results-to-out-params): its
+# output, function argument 3, has the rows of argument 0; argument 4 has a
+# size only the caller knows.
+RESULTS_ABI = """abi 1
+function linear
+kernel linear_kernel
+binary linear_kernel.ptx
+format ptx
+chip sm_80
+calling_convention memref_descriptors
+grid_x 3
+grid_y ceildiv arg0.dim0 32
+grid_z 1
+block_x 64
+block_y 2
+block_z 1
+dynamic_shared_memory 0
+arguments 5
+argument 0 function_argument 0 memref f16 ?x64
+argument 1 function_argument 3 memref f32 ?x72
+argument 2 function_argument 1 memref f16 64x72
+argument 3 function_argument 2 memref f32 72
+argument 4 function_argument 4 memref i8 ?
+result 3 arg0.dim0 72
+result 4 ?
+"""
+
+
 class FakeTorchTensor:
     """Enough of a torch.Tensor for the checks (torch need not be
     installed)."""
@@ -170,6 +198,51 @@ class AbiTest(unittest.TestCase):
                                     r"128x128\), got torch.float16"):
             gpucg.check_arguments(kernel_abi, (
                 FakeTorchTensor((128, 128), "torch.float16"), good[1]))
+
+    def test_results(self):
+        kernel_abi = abi.parse(RESULTS_ABI)
+        self.assertEqual([str(r) for r in kernel_abi.results],
+                         ["result 3 arg0.dim0 72", "result 4 ?"])
+        output = kernel_abi.results[0]
+        self.assertEqual(output.shape([(100, 64), (64, 72), (72,)]), (100, 72))
+        self.assertIsNone(output.shape([None]))
+        self.assertIsNone(kernel_abi.results[1].shape([(100, 64)]))
+        # The output is allocated from the inputs' shapes (no GPU needed);
+        # one whose size only the caller knows must be passed.
+        inputs = (numpy.zeros((100, 64), numpy.float16),
+                  numpy.zeros((64, 72), numpy.float16),
+                  numpy.zeros(72, numpy.float32))
+        results_only = abi.parse(RESULTS_ABI.replace("result 4 ?\n", "")
+                                 .replace("arguments 5", "arguments 4")
+                                 .replace("argument 4 function_argument 4 "
+                                          "memref i8 ?\n", ""))
+        args, outputs = gpucg.runtime.allocate_outputs(results_only, inputs)
+        self.assertEqual(len(args), 4)
+        self.assertEqual(len(outputs), 1)
+        self.assertEqual(outputs[0].shape, (100, 72))
+        self.assertEqual(outputs[0].dtype, numpy.float32)
+        self.assertEqual([p.kind for p in
+                          gpucg.check_arguments(results_only, args)],
+                         ["numpy"] * 4)
+        with self.assertRaisesRegex(TypeError, r"linear: output argument 4 "
+                                    r"\(memref i8 \?\) has a size only the "
+                                    r"caller knows \(result 4 \?\); pass it"):
+            gpucg.runtime.allocate_outputs(kernel_abi, inputs)
+        with self.assertRaisesRegex(TypeError, r"its output\(s\) 3, 4 may be "
+                                    "left out of a Kernel call"):
+            gpucg.check_arguments(kernel_abi, inputs)
+        with self.assertRaisesRegex(abi.AbiError, "'result 1 72' does not "
+                                    "name a memref argument"):
+            abi.parse(RESULTS_ABI + "result 1 72\n")
+
+    def test_compiled_results(self):
+        # examples/matmul_bias_relu.mlir returns a new tensor: its .abi
+        # names the output argument gpucg added.
+        result = gpucg.compile(EXAMPLES / "matmul_bias_relu.mlir")
+        kernel_abi = result.kernels[0].abi_info
+        self.assertEqual([str(r) for r in kernel_abi.results],
+                         ["result 3 100 72"])
+        self.assertEqual(kernel_abi.num_function_arguments, 4)
 
     def test_errors(self):
         with self.assertRaisesRegex(abi.AbiError, "unknown ABI version 2"):

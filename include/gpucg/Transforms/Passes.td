@@ -141,6 +141,64 @@ def DecomposeAggregateOps : Pass<"gpucg-decompose-aggregate-ops",
   ];
 }
 
+def ResultsToOutParams
+    : Pass<"gpucg-results-to-out-params", "ModuleOp"> {
+  let summary = "Make each buffer a function returns an output argument "
+                "(a kernel writes its results into its arguments)";
+  let description = [{
+    After bufferization, a function that returned a new tensor
+    (`tensor.empty` + ops writing it + `return`, as torch-mlir, StableHLO's
+    lowering and people write linalg) returns the `memref.alloc` that holds
+    it. A GPU kernel allocates nothing its caller sees: each such result
+    becomes an argument appended to the function, which the caller
+    allocates, and the allocation is replaced by it (upstream's
+    `promoteBufferResultsToOutParams`, with its static and dynamic
+    allocations hoisted to the callers, public functions included). Call
+    sites in the module allocate the new argument before the call.
+
+    Each new argument carries `gpucg.result`, its sizes as the caller
+    computes them: a number, `"argN.dimD"` for a dynamic size that is
+    dimension D of argument N (a `memref.dim` of it), or `"?"`.
+    `gpucg-export-kernels` writes them into the `.abi` (`result` lines,
+    docs/ABI.md), from which the C runtime and Python allocate outputs
+    that are not passed.
+
+    `gpucg-bufferize` runs it after one-shot bufferization and
+    `drop-equivalent-buffer-results` (a result that is an argument, written
+    in place, is no output to add).
+
+    Before:
+
+    ```mlir
+    func.func @f(%a: memref<?x64xf16>) -> memref<?x72xf32> {
+      %c0 = arith.constant 0 : index
+      %m = memref.dim %a, %c0 : memref<?x64xf16>
+      %r = memref.alloc(%m) : memref<?x72xf32>
+      ... writes %r ...
+      return %r : memref<?x72xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%a: memref<?x64xf16>,
+                 %r: memref<?x72xf32> {gpucg.result = ["arg0.dim0", 72]}) {
+      ... writes %r ...
+      return
+    }
+    ```
+
+    A returned buffer that the function does not allocate (a constant, a
+    view of another buffer) would need a copy into the output on the host:
+    an error names the `func.return` and the result. A call site of a
+    function whose result has a size the caller cannot compute (a dynamic
+    size that is not one of the callee's arguments) is an error of the
+    upstream rewrite.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def SelectLoweringStrategy
     : Pass<"gpucg-select-lowering-strategy", "func::FuncOp"> {
   let summary = "Choose and verify the pipeline and tile sizes of a kernel";

@@ -26,6 +26,7 @@ class Operation;
 class RewritePatternSet;
 class RewriterBase;
 class FunctionOpInterface;
+class ModuleOp;
 namespace linalg {
 class FillOp;
 class LinalgOp;
@@ -344,6 +345,18 @@ LogicalResult packWorkgroupAllocations(RewriterBase &rewriter,
 /// Emits an error on the op and fails when a decomposition fails.
 LogicalResult decomposeAggregateOps(RewriterBase &rewriter,
                                     FunctionOpInterface funcOp);
+
+/// The attribute on each argument gpucg-results-to-out-params adds for a
+/// returned buffer: its sizes as an array of integers (static sizes) and
+/// strings ("argN.dimD", "?").
+inline constexpr llvm::StringLiteral kResultAttrName = "gpucg.result";
+
+/// Turns every buffer a function of `module` returns into an argument
+/// appended to it (docs/passes/results-to-out-params.md): the allocation
+/// becomes the argument, which carries kResultAttrName, and call sites
+/// allocate it. Emits an error and fails for a returned buffer the function
+/// does not allocate.
+LogicalResult promoteResultsToOutParams(ModuleOp module);
 
 /// How gpucg-software-pipelining assigns a K loop's ops to stages.
 enum class PipelineSchedule {
