@@ -45,6 +45,30 @@ static LogicalResult verifyStructuredLinalgOps(func::FuncOp funcOp) {
   return failure(result.wasInterrupted());
 }
 
+/// Says so when gpucg planned mma.sync for a matmul on chip sm_90 that it
+/// plans as a wgmma kernel on sm_90a (unless mma.sync was asked for): every sm_90 GPU (H100, H200, GH200) has the `a`
+/// features, but a binary for sm_90 may not use them, and the mma.sync
+/// kernel is the slower plan (on an H100 on 2026-11-27, 4096^3 f16: 0.50 of
+/// cuBLAS, against 0.70 with wgmma; docs/performance.md).
+static void warnAboutMmaSyncOnSm90(linalg::LinalgOp root, TargetAttr target,
+                                   TranslationInfoAttr plan, MmaPreference mma,
+                                   bool deterministicReductions) {
+  if (target.getChip() != "sm_90" ||
+      plan.getPipeline() != Pipeline::MatmulTensorCoreMmaSync ||
+      mma == MmaPreference::MmaSync)
+    return;
+  TargetAttr sm90a = TargetAttr::getForChip(root.getContext(), "sm_90a");
+  if (!sm90a ||
+      selectLoweringStrategy(root, sm90a, mma, deterministicReductions)
+              .translationInfo.getPipeline() != Pipeline::MatmulWgmma)
+    return;
+  root.emitWarning()
+      << "runs on mma.sync for chip sm_90, which has no warpgroup MMA; for "
+         "chip sm_90a this matmul is a wgmma kernel (about 1.4x faster on an "
+         "H100: docs/performance.md). A binary for sm_90a runs on sm_90 GPUs "
+         "only (H100, H200, GH200), one for sm_90 on sm_90 and later";
+}
+
 namespace {
 struct SelectLoweringStrategyPass
     : public gpucg::impl::SelectLoweringStrategyBase<
@@ -83,7 +107,9 @@ struct SelectLoweringStrategyPass
     if (!target) {
       funcOp.emitOpError()
           << "has no GPU target: put a gpucg.target on an enclosing module or "
-             "pass chip=<sm_XY> to gpucg-select-lowering-strategy";
+             "give a chip: the chip=<sm_XY> option of gpucg-compile, of the "
+             "other pipelines and of gpucg-select-lowering-strategy "
+             "(gpucg.compile(..., chip=\"sm_XY\") in Python)";
       return signalPassFailure();
     }
 
@@ -111,6 +137,8 @@ struct SelectLoweringStrategyPass
     } else {
       strategy =
           selectLoweringStrategy(*root, target, mma, deterministicReductions);
+      warnAboutMmaSyncOnSm90(*root, target, strategy.translationInfo, mma,
+                             deterministicReductions);
       if (requireTensorCores &&
           !isTensorCorePipeline(strategy.translationInfo.getPipeline())) {
         root->emitOpError()

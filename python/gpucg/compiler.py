@@ -11,6 +11,7 @@ gpucg's passes and pipelines (gpucg-c/Passes.h)."""
 import dataclasses
 import os
 import pathlib
+import re
 from ctypes import byref
 from typing import List, Optional, Union
 
@@ -97,7 +98,21 @@ class CompileResult:
         return [kernel.save(directory) for kernel in self.kernels]
 
 
+def _looks_like_path(text):
+    """Whether a str passed as source names a file rather than holding IR:
+    one line, no braces, and an existing file or a `.mlir` name."""
+    if "\n" in text or "{" in text or "(" in text:
+        return False
+    return os.path.isfile(text) or text.strip().endswith(".mlir")
+
+
 def _read_source(source):
+    if isinstance(source, str) and _looks_like_path(source):
+        source = pathlib.Path(source.strip())
+        if not source.is_file():
+            raise FileNotFoundError(f"gpucg.compile: no file '{source}' "
+                                    "(a str source is IR text unless it is "
+                                    "one line naming a file)")
     if isinstance(source, os.PathLike):
         path = pathlib.Path(source)
         return path.read_text(encoding="utf-8"), str(path)
@@ -106,13 +121,43 @@ def _read_source(source):
     return source, "<source>"
 
 
+# gpucg-compile's options as diagnostics spell them, and compile()'s keywords.
+_KEYWORDS = {
+    "bare-pointers": "bare_pointers", "opt-level": "opt_level",
+    "deterministic-reductions": "deterministic_reductions",
+    "nvvm-float8": "nvvm_float8", "wgmma-staged-store": "wgmma_staged_store",
+    "workgroup-group-size": "workgroup_group_size",
+    "wgmma-persistent-workgroups": "wgmma_persistent",
+    "wgmma-persistent": "wgmma_persistent", "chip": "chip",
+    "format": "format", "features": "features",
+}
+_OPTION = re.compile(r"\b(" + "|".join(
+    sorted(map(re.escape, _KEYWORDS), key=len, reverse=True))
+    + r")=(<[^>]*>|[\w.]+)")
+
+
+def _python_spelling(message):
+    """`message` with gpucg-compile's option spellings (bare-pointers=false)
+    in compile()'s (bare_pointers=False), for errors a Python caller reads.
+    Pipeline text the caller wrote (`pipeline=`) keeps the CLI spelling."""
+    def keyword(match):
+        value = match.group(2)
+        value = {"true": "True", "false": "False"}.get(value, value)
+        if match.group(1) in ("chip", "format", "features") and \
+                not value.startswith("<"):
+            value = f'"{value}"'
+        return f"{_KEYWORDS[match.group(1)]}={value}"
+    return _OPTION.sub(keyword, message)
+
+
 def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             features="", opt_level=3, bare_pointers=True, generic=False,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
             workgroup_group_size=0, nvvm_float8=False, wgmma_cluster=(1, 1),
             source_name=None) -> CompileResult:
-    """Compiles MLIR `source` (text, or a pathlib.Path to read).
+    """Compiles MLIR `source`: text, a pathlib.Path to read, or a str of
+    one line naming a file (`"kernel.mlir"`).
 
     Without `pipeline`: gpucg-compile for `chip` (None: the module's
     #gpucg.target) and `format` ("ptx"/"isa" needs no CUDA; "cubin"/"bin"
@@ -201,8 +246,11 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
 
     @_capi.MlirGpucgDiagnosticCallback
     def on_diagnostic(severity, location, message, _):
+        text = message.str()
+        if pipeline is None:
+            text = _python_spelling(text)
         diagnostics.append(Diagnostic(_capi.SEVERITIES.get(severity, "error"),
-                                      location.str(), message.str()))
+                                      location.str(), text))
 
     callbacks = _capi.MlirGpucgCompileCallbacks(on_kernel, on_module,
                                                 on_diagnostic, None)

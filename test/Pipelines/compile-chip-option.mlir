@@ -9,6 +9,16 @@
 // RUN: FileCheck %s --check-prefix=ABI < %t/matmul_4096_kernel.abi
 // RUN: FileCheck %s --check-prefix=PTX < %t/matmul_4096_kernel.ptx
 
+// format takes the names the files, the C API and Python use (ptx, cubin)
+// as well as gpu-module-to-binary's (isa, bin): the same PTX.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 format=ptx output-dir=%t/ptx})' -o /dev/null
+// RUN: cmp %t/matmul_4096_kernel.ptx %t/ptx/matmul_4096_kernel.ptx
+// An option the lowering would refuse at its end is refused before
+// anything runs, without the IR.
+// RUN: not gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 opt-level=7})' 2>&1 | FileCheck %s --check-prefix=OPTLEVEL
+// OPTLEVEL: error: invalid options for pipeline 'gpucg-compile': opt-level=7 is not an LLVM optimization level (0 to 3)
+// OPTLEVEL-NOT: func.func
+
 // ABI: chip sm_80
 // ABI: block_x 64
 // ABI: block_y 2

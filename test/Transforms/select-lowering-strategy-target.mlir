@@ -56,7 +56,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80", max_threads_per_
 
 // -----
 
-// expected-error @+1 {{'func.func' op has no GPU target: put a gpucg.target on an enclosing module or pass chip=<sm_XY> to gpucg-select-lowering-strategy}}
+// expected-error @+1 {{'func.func' op has no GPU target: put a gpucg.target on an enclosing module or give a chip: the chip=<sm_XY> option of gpucg-compile, of the other pipelines and of gpucg-select-lowering-strategy (gpucg.compile(..., chip="sm_XY") in Python)}}
 func.func @no_target(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %e = tensor.empty() : tensor<64x64xf32>
   %0 = linalg.add ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>

@@ -267,6 +267,39 @@ func.func @row_sum(%a: tensor<32x1048576xf32>, %c: tensor<32xf32>) -> tensor<32x
         self.assertEqual(result.kernels[0].abi_info.calling_convention,
                          "memref_descriptors")
 
+    def test_str_path_source(self):
+        # A one-line str naming a file is read, not parsed as IR.
+        path = str(EXAMPLES / "matmul_512x128x512_f16.mlir")
+        self.assertEqual(gpucg.compile(path).kernels[0].name, "matmul_kernel")
+        with self.assertRaisesRegex(FileNotFoundError, "gpucg.compile: no "
+                                    "file 'missing.mlir'"):
+            gpucg.compile("missing.mlir")
+
+    def test_python_spelling_of_options(self):
+        from gpucg.compiler import _python_spelling
+        self.assertEqual(
+            _python_spelling("lower with bare-pointers=false, "
+                             "deterministic-reductions=true, opt-level=2, "
+                             "chip=sm_90a or chip=<sm_XY>; "
+                             "use-bare-pointers-for-kernels=false"),
+            "lower with bare_pointers=False, deterministic_reductions=True, "
+            'opt_level=2, chip="sm_90a" or chip=<sm_XY>; '
+            "use-bare-pointers-for-kernels=false")
+        # A pipeline the caller wrote keeps the CLI's spelling.
+        with self.assertRaises(gpucg.CompileError) as caught:
+            gpucg.compile(MATMUL, pipeline="builtin.module(gpucg-compile{"
+                          "chip=sm_90 format=isa})")
+        self.assertIn("chip=sm_90 was requested", str(caught.exception))
+
+    def test_format_names(self):
+        # gpucg-compile takes the names compile() and the files use.
+        for name, extension in (("ptx", ".ptx"), ("isa", ".ptx")):
+            result = gpucg.compile(
+                MATMUL, pipeline="builtin.module(gpucg-compile{format=%s})"
+                % name)
+            self.assertTrue(result.kernels[0].binary_file_name
+                            .endswith(extension))
+
     def test_pipeline_without_binary(self):
         result = gpucg.compile(MATMUL, pipeline="gpucg-matmul-mma-sync")
         self.assertEqual(result.kernels, [])
@@ -301,8 +334,10 @@ func.func @row_sum(%a: tensor<32x1048576xf32>, %c: tensor<32xf32>) -> tensor<32x
             gpucg.compile(MATMUL, chip="sm_90")
         # The module says sm_80; gpucg-attach-nvvm-target refuses another.
         self.assertEqual(caught.exception.status, "pass failure")
-        self.assertIn("was planned for sm_80 (gpucg.target) but chip=sm_90 "
-                      "was requested", str(caught.exception))
+        # In compile()'s spelling of the option (chip="sm_90"), not
+        # gpucg-compile's (chip=sm_90).
+        self.assertIn('was planned for sm_80 (gpucg.target) but chip="sm_90" '
+                      'was requested', str(caught.exception))
         # chip=None follows the module's target.
         self.assertEqual(gpucg.compile(MATMUL, chip=None).kernels[0]
                          .abi_info.chip, "sm_80")

@@ -62,7 +62,12 @@ struct BinaryPipelineOptions : public PassPipelineOptions<Derived> {
           clEnumValN(gpu::CompilationTarget::Binary, "bin",
                      "a cubin (runs ptxas)"),
           clEnumValN(gpu::CompilationTarget::Fatbin, "fatbin",
-                     "a fatbin (runs ptxas and fatbinary)"))};
+                     "a fatbin (runs ptxas and fatbinary)"),
+          // The names of the files, the C API and Python.
+          clEnumValN(gpu::CompilationTarget::Assembly, "ptx",
+                     "PTX (the same as isa)"),
+          clEnumValN(gpu::CompilationTarget::Binary, "cubin",
+                     "a cubin (the same as bin)"))};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level (0-3)"),
                             llvm::cl::init(3)};
@@ -72,6 +77,15 @@ struct BinaryPipelineOptions : public PassPipelineOptions<Derived> {
                      "every memref argument of the kernel has a static shape "
                      "and an identity layout; memref descriptors otherwise"),
       llvm::cl::init(true)};
+  /// What the lowering would refuse at its end, said before it starts:
+  /// an error message, or empty.
+  std::string validate() const {
+    if (optLevel > 3)
+      return "opt-level=" + std::to_string(optLevel) +
+             " is not an LLVM optimization level (0 to 3)";
+    return "";
+  }
+
   Option<bool> nvvmFloat8{
       *this, "nvvm-float8",
       llvm::cl::desc("Convert f8E4M3FN and f8E5M2 with NVVM's cvt "

@@ -241,8 +241,21 @@ void buildWgmmaWorkgroupPipeline(OpPassManager &fpm,
 
 void registerGpucgPassPipelines();
 
+namespace detail {
+/// Whether pipeline options `Options` can check their values before the
+/// pipeline is built (`std::string validate() const`: an error, or empty).
+template <typename Options, typename = void>
+struct HasValidate : std::false_type {};
+template <typename Options>
+struct HasValidate<Options,
+                   std::void_t<decltype(std::declval<const Options &>()
+                                            .validate())>>
+    : std::true_type {};
+} // namespace detail
+
 /// Registers pipeline `name`, built by `builder`, for pass managers on a
-/// `builtin.module` (or on any op). Unlike upstream's
+/// `builtin.module` (or on any op), checking its options first where they
+/// say how (detail::HasValidate). Unlike upstream's
 /// `PassPipelineRegistration`, it refuses other nestings with an ordinary
 /// pipeline error: adding the pipeline's module passes to, say, a
 /// `func.func` pass manager would otherwise abort the process.
@@ -259,6 +272,14 @@ inline void registerModulePipeline(
         Options options;
         if (failed(options.parseFromString(text)))
           return errorHandler("invalid options for pipeline '" + name + "'");
+        // A value the lowering would refuse only at its end, after every
+        // kernel's pipeline ran (and printed the IR), is refused here.
+        if constexpr (detail::HasValidate<Options>::value) {
+          std::string error = options.validate();
+          if (!error.empty())
+            return errorHandler("invalid options for pipeline '" + name +
+                                "': " + error);
+        }
         StringRef anchor = pm.getOpAnchorName();
         if (anchor != ModuleOp::getOperationName() &&
             anchor != OpPassManager::getAnyOpAnchorName())

@@ -1,0 +1,27 @@
+// RUN: gpucg-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' > /dev/null
+// mma.sync asked for: no warning.
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{mma=mma-sync}))' 2>&1 > /dev/null | FileCheck %s --check-prefix=ASKED --allow-empty
+// ASKED-NOT: warning: runs on mma.sync
+
+/// chip sm_90 has no wgmma: gpucg plans mma.sync, and says that sm_90a
+/// would run this matmul on wgmma.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
+  func.func @square(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    // expected-warning @+1 {{runs on mma.sync for chip sm_90, which has no warpgroup MMA; for chip sm_90a this matmul is a wgmma kernel (about 1.4x faster on an H100: docs/performance.md). A binary for sm_90a runs on sm_90 GPUs only (H100, H200, GH200), one for sm_90 on sm_90 and later}}
+    %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    return %0 : tensor<4096x4096xf32>
+  }
+}
+
+// -----
+
+/// A matmul that gpucg plans as mma.sync on sm_90a too (a small one):
+/// nothing to say.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
+  func.func @small(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %0 : tensor<512x512xf32>
+  }
+}
