@@ -108,13 +108,16 @@ typedef struct MlirGpucgCompileOptions {
   /// clusters; at most 8 workgroups).
   int64_t wgmmaClusterM;
   int64_t wgmmaClusterN;
+  /// gpucg-compile's report: each kernel's plan as a remark (`plan of @F:
+  /// ...`) through onDiagnostic.
+  bool report;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
 /// deterministicReductions, no wgmmaPersistent (0 workgroups), no
 /// wgmmaStagedStore, workgroupGroupSize 0, no nvvmFloat8, wgmmaClusterM and
-/// wgmmaClusterN 1.
+/// wgmmaClusterN 1, no report.
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

@@ -51,6 +51,7 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.printGenericForm = false;
   options.verifyEachPass = true;
   options.deterministicReductions = false;
+  options.report = false;
   options.wgmmaPersistent = false;
   options.wgmmaPersistentWorkgroups = 0;
   options.wgmmaStagedStore = false;
@@ -208,6 +209,7 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.optLevel = options.optLevel;
   compile.barePointers = options.barePointers;
   compile.deterministicReductions = options.deterministicReductions;
+  compile.report = options.report;
   compile.wgmmaPersistent = options.wgmmaPersistent;
   compile.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
   compile.wgmmaStagedStore = options.wgmmaStagedStore;

@@ -72,6 +72,7 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
   strategy.deterministicReductions = options.deterministicReductions;
+  strategy.report = options.report;
   buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
   LowerWorkgroupOptions workgroup;
   workgroup.wgmmaPersistent = options.wgmmaPersistent;

@@ -1982,3 +1982,65 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
   return LoweringStrategy{
       info, LoweringConfigAttr::get(rootOp->getContext(), levels)};
 }
+
+//===----------------------------------------------------------------------===//
+// The plan in words
+//===----------------------------------------------------------------------===//
+
+std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
+                                      const LoweringStrategy &strategy,
+                                      TargetAttr target,
+                                      MmaPreference mmaPreference) {
+  TranslationInfoAttr info = strategy.translationInfo;
+  LoweringConfigAttr config = strategy.loweringConfig;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto func = rootOp->getParentOfType<FunctionOpInterface>();
+  os << "plan of @" << (func ? func.getName() : StringRef("?"))
+     << ": pipeline " << stringifyPipeline(info.getPipeline());
+  std::optional<MmaKind> kind = info.getTensorCoreMmaKind();
+  ArrayRef<int64_t> workgroup = info.getWorkgroupSize();
+  auto joined = [&](ArrayRef<int64_t> sizes) {
+    llvm::interleave(sizes, os, "x");
+  };
+  bool wgmma = info.getPipeline() == Pipeline::MatmulWgmma;
+  if (kind) {
+    os << " (" << stringifyMmaKind(*kind);
+    if (config && config.getNumLevels() > 2) {
+      os << " ";
+      joined(config.getTileSizes(2));
+    }
+    os << ")";
+  } else if (wgmma) {
+    os << " (wgmma)";
+  }
+  if (!workgroup.empty()) {
+    os << ", workgroup ";
+    joined(workgroup);
+    os << " threads";
+  }
+  if (config) {
+    StringRef second = kind ? "warp" : wgmma ? "warpgroup" : "thread";
+    for (unsigned level = 0, e = std::min<unsigned>(config.getNumLevels(), 2);
+         level < e; ++level) {
+      ArrayRef<int64_t> sizes = config.getTileSizes(level);
+      if (sizes.empty())
+        continue;
+      os << ", " << (level == 0 ? StringRef("workgroup") : second)
+         << " tile ";
+      joined(sizes);
+    }
+  }
+  if (info.getPipelineDepth() > 1)
+    os << ", " << info.getPipelineDepth() << " stages";
+  if (info.getStoreStage() != 1)
+    os << ", store stage " << info.getStoreStage();
+  os << " on " << target.getChip();
+  std::optional<MatmulShape> shape = getMatmulShape(rootOp);
+  if (kind && shape && shape->aType.isF32())
+    os << "; f32 operands as TF32 (10-bit mantissa, f32 accumulation)";
+  if (!kind && !wgmma && shape)
+    os << "; not on tensor cores: "
+       << explainNoTensorCoreStrategy(rootOp, target, mmaPreference);
+  return text;
+}

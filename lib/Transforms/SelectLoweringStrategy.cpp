@@ -174,6 +174,8 @@ struct SelectLoweringStrategyPass
       return signalPassFailure();
     strategy = completeLoweringStrategy(*root, strategy, target);
 
+    if (report)
+      root->emitRemark() << describePlan(*root, strategy, target, mma);
     if (compilationInfoHelper.isAttrPresent(*root))
       compilationInfoHelper.removeAttr(*root);
     loweringConfigHelper.setAttr(*root, strategy.loweringConfig);

@@ -40,7 +40,8 @@ def _compile(args):
             pathlib.Path(args.file), pipeline=args.pipeline,
             chip=args.chip or None, format=args.format,
             bare_pointers=not args.memref_descriptors,
-            deterministic_reductions=args.deterministic_reductions)
+            deterministic_reductions=args.deterministic_reductions,
+            report=args.report)
     except compiler.CompileError as error:
         _print_diagnostics(error.diagnostics)
         print(f"gpucg: {error.status}", file=sys.stderr)
@@ -174,6 +175,10 @@ def main(argv=None):
                                 help="keep rows of floating-point sums whole "
                                      "instead of splitting them across "
                                      "workgroups with atomic adds")
+    compile_parser.add_argument("--report", action="store_true",
+                                help="say each kernel's plan (pipeline, "
+                                     "MMA instruction, workgroup, tiles, "
+                                     "stages) on stderr")
     compile_parser.add_argument("--output-dir", "-o",
                                 help="write each kernel's binary and .abi "
                                      "here")

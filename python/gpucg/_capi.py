@@ -126,6 +126,7 @@ class MlirGpucgCompileOptions(Structure):
         ("nvvmFloat8", c_bool),
         ("wgmmaClusterM", c_int64),
         ("wgmmaClusterN", c_int64),
+        ("report", c_bool),
     ]
 
 

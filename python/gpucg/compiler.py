@@ -56,6 +56,9 @@ class CompiledKernel:
     binary_file_name: str
     binary: Union[str, bytes]
     abi: str
+    # The plan of the kernel's function (`plan of @F: ...`), with
+    # compile(report=True); None otherwise.
+    plan: Optional[str] = None
 
     @property
     def abi_info(self) -> abi_module.KernelAbi:
@@ -121,6 +124,9 @@ def _read_source(source):
     return source, "<source>"
 
 
+# The remark of gpucg-select-lowering-strategy{report=true}.
+_PLAN = re.compile(r"plan of @([^:]+): ")
+
 # gpucg-compile's options as diagnostics spell them, and compile()'s keywords.
 _KEYWORDS = {
     "bare-pointers": "bare_pointers", "opt-level": "opt_level",
@@ -155,7 +161,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
             workgroup_group_size=0, nvvm_float8=False, wgmma_cluster=(1, 1),
-            source_name=None) -> CompileResult:
+            report=False, source_name=None) -> CompileResult:
     """Compiles MLIR `source`: text, a pathlib.Path to read, or a str of
     one line naming a file (`"kernel.mlir"`).
 
@@ -181,6 +187,10 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     (m, n) runs warp-specialized wgmma kernels in thread-block clusters of
     m x n workgroups that share tiles of B (along M) and A (along N) by TMA
     multicast (gpucg-compile's wgmma-cluster-m and wgmma-cluster-n).
+
+    `report` says each kernel's plan (gpucg-compile's report): a remark
+    `plan of @F: pipeline ..., workgroup ..., workgroup tile ..., ... on
+    sm_XY` among the diagnostics, and in `kernels[i].plan`.
 
     Raises CompileError with the diagnostics on any failure.
     """
@@ -225,6 +235,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
         raise ValueError("wgmma_cluster is (m, n), two workgroup counts of "
                          f"at least 1, not {wgmma_cluster!r}")
     options.wgmmaClusterM, options.wgmmaClusterN = cluster
+    options.report = report
 
     diagnostics = []
     kernels = []
@@ -260,6 +271,13 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     if status != 0:
         raise CompileError(_capi.COMPILE_STATUS.get(status, str(status)),
                            diagnostics)
+    plans = {}
+    for diagnostic in diagnostics:
+        match = _PLAN.match(diagnostic.message)
+        if diagnostic.severity == "remark" and match:
+            plans[match.group(1)] = diagnostic.message
+    for kernel in kernels:
+        kernel.plan = plans.get(kernel.abi_info.function)
     module = modules[0] if modules else ""
     return CompileResult(
         output=kernels[0].binary if kernels else module,

@@ -19,6 +19,10 @@
 // OPTLEVEL: error: invalid options for pipeline 'gpucg-compile': opt-level=7 is not an LLVM optimization level (0 to 3)
 // OPTLEVEL-NOT: func.func
 
+// report=true says the kernel's plan.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 format=isa report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// REPORT: remark: plan of @matmul_4096: pipeline MatmulTensorCoreMmaSync (mma_sync 16x8x16), workgroup 64x2x1 threads, workgroup tile 128x128x32, warp tile 64x64x0, 4 stages on sm_80
+
 // ABI: chip sm_80
 // ABI: block_x 64
 // ABI: block_y 2

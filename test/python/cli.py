@@ -32,6 +32,11 @@
 # WHOLE: grid_x 32
 # WHOLE-NEXT: grid_y 1
 #
+# --report says each kernel's plan on stderr.
+# RUN: %sanitizer_preload %gpucg_python -m gpucg compile --report \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir 2>&1 > /dev/null | FileCheck %s --check-prefix=REPORT
+# REPORT: matmul_512x128x512_f16.mlir:6:10: remark: plan of @matmul: pipeline MatmulTensorCoreMmaSync (mma_sync 16x8x16), workgroup 64x2x1 threads, workgroup tile 32x32x32, warp tile 16x16x0, 4 stages on sm_80
+#
 # RUN: not %sanitizer_preload %gpucg_python -m gpucg compile %s 2>&1 \
 # RUN:   | FileCheck %s --check-prefix=BAD
 # BAD: cli.py:1:1: error:

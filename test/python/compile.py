@@ -291,6 +291,18 @@ func.func @row_sum(%a: tensor<32x1048576xf32>, %c: tensor<32xf32>) -> tensor<32x
                           "chip=sm_90 format=isa})")
         self.assertIn("chip=sm_90 was requested", str(caught.exception))
 
+    def test_report(self):
+        result = gpucg.compile(EXAMPLES / "matmul_bias_relu.mlir",
+                               chip=None, report=True)
+        plan = result.kernels[0].plan
+        self.assertTrue(plan.startswith(
+            "plan of @kernel: pipeline MatmulTensorCoreMmaSync (mma_sync "
+            "16x8x16), workgroup 64x2x1 threads, workgroup tile 32x32x32"),
+            plan)
+        self.assertIn(plan, [d.message for d in result.diagnostics
+                             if d.severity == "remark"])
+        self.assertIsNone(gpucg.compile(MATMUL).kernels[0].plan)
+
     def test_format_names(self):
         # gpucg-compile takes the names compile() and the files use.
         for name, extension in (("ptx", ".ptx"), ("isa", ".ptx")):

@@ -112,6 +112,13 @@ struct CompilePipelineOptions
       llvm::cl::desc("Never split a row of a floating-point sum "
                      "across workgroups (gpucg-select-lowering-strategy)"),
       llvm::cl::init(false)};
+  Option<bool> report{
+      *this, "report",
+      llvm::cl::desc("Say each kernel's plan in a remark (`plan of @F: ...`: "
+                     "pipeline, MMA instruction, workgroup, tiles, stages, "
+                     "and why a contraction is off the tensor cores; "
+                     "gpucg-select-lowering-strategy's report)"),
+      llvm::cl::init(false)};
   Option<bool> wgmmaPersistent{
       *this, "wgmma-persistent",
       llvm::cl::desc("MatmulWgmma kernels: warp-specialized ones loop over "

@@ -109,6 +109,14 @@ LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
                                         MmaPreference mmaPreference,
                                         bool deterministicReductions = false);
 
+/// `strategy`, the plan of the kernel whose root is `rootOp`, in words for
+/// people: `plan of @F: pipeline P (MMA instruction), workgroup X x Y x Z
+/// threads, tiles ..., N stages`, and, for a contraction off the tensor
+/// cores, why (explainNoTensorCoreStrategy).
+std::string describePlan(linalg::LinalgOp rootOp,
+                         const LoweringStrategy &strategy, TargetAttr target,
+                         MmaPreference mmaPreference);
+
 /// Why `rootOp` gets no tensor-core strategy on `target`, in words (for
 /// diagnostics).
 std::string explainNoTensorCoreStrategy(linalg::LinalgOp rootOp,

@@ -273,7 +273,11 @@ def SelectLoweringStrategy
     Option<"requireTensorCores", "require-tensor-cores", "bool",
            /*default=*/"false",
            "Make a kernel that gets no tensor-core strategy an error that "
-           "says why (the named tensor-core pipelines set it)">
+           "says why (the named tensor-core pipelines set it)">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Say each kernel's plan in a remark on its root op (`plan of @F: "
+           "...`: pipeline, MMA instruction, workgroup, tiles, stages) and, "
+           "for a contraction planned off the tensor cores, why">
   ];
   let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
 }
