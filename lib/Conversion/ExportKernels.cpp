@@ -219,7 +219,8 @@ static LogicalResult describeResults(gpu::LaunchFuncOp launch,
                llvm::Regex("^arg[0-9]+\\.dim[0-9]+$").match(text.getValue());
       return isa<IntegerAttr>(size);
     };
-    if (!sizes || !type || sizes.size() != static_cast<size_t>(type.getRank()) ||
+    if (!sizes || !type ||
+        sizes.size() != static_cast<size_t>(type.getRank()) ||
         !llvm::all_of(sizes, isSize))
       return host.emitOpError()
              << "has argument #" << arg.getArgNumber() << " with "

@@ -47,8 +47,7 @@ static ArrayAttr describeResultSizes(func::FuncOp func, Value value) {
   Builder b(func.getContext());
   auto type = cast<MemRefType>(value.getType());
   auto alloc = value.getDefiningOp<memref::AllocOp>();
-  ValueRange dynamicSizes =
-      alloc ? alloc.getDynamicSizes() : ValueRange();
+  ValueRange dynamicSizes = alloc ? alloc.getDynamicSizes() : ValueRange();
   SmallVector<Attribute> sizes;
   for (int64_t size : type.getShape()) {
     if (!ShapedType::isDynamic(size)) {
@@ -60,8 +59,8 @@ static ArrayAttr describeResultSizes(func::FuncOp func, Value value) {
       Value dynamic = dynamicSizes.front();
       dynamicSizes = dynamicSizes.drop_front();
       auto dim = dynamic.getDefiningOp<memref::DimOp>();
-      auto arg = dim ? dyn_cast<BlockArgument>(dim.getSource())
-                     : BlockArgument();
+      auto arg =
+          dim ? dyn_cast<BlockArgument>(dim.getSource()) : BlockArgument();
       std::optional<int64_t> index =
           dim ? dim.getConstantIndex() : std::nullopt;
       if (arg && arg.getOwner() == &func.getBody().front() && index)
@@ -128,8 +127,7 @@ static FailureOr<PromotedResults> promoteFunctionResults(func::FuncOp func) {
       continue;
     ArrayAttr sizes = describeResultSizes(func, alloc.getResult());
     unsigned number = func.getNumArguments();
-    if (failed(func.insertArgument(number, type,
-                                   DictionaryAttr::get(ctx, {}),
+    if (failed(func.insertArgument(number, type, DictionaryAttr::get(ctx, {}),
                                    alloc.getLoc())))
       return failure();
     func.setArgAttr(number, gpucg::kResultAttrName, sizes);
@@ -191,7 +189,8 @@ static LogicalResult updateCall(func::CallOp call,
         return call.emitOpError()
                << "calls @" << call.getCallee() << ", whose result #"
                << result.getResultNumber() << " has a dynamic size (dimension "
-               << dim << ") that is none of its arguments' sizes; the caller "
+               << dim
+               << ") that is none of its arguments' sizes; the caller "
                   "cannot allocate it";
       dynamicSizes.push_back(memref::DimOp::create(
           b, loc, call.getOperand(source->first), source->second));
@@ -211,8 +210,8 @@ static LogicalResult updateCall(func::CallOp call,
       resultTypes.push_back(result.getType());
       keptResults.push_back(result);
     }
-  auto newCall = func::CallOp::create(b, loc, call.getCalleeAttr(),
-                                      resultTypes, operands);
+  auto newCall =
+      func::CallOp::create(b, loc, call.getCalleeAttr(), resultTypes, operands);
   for (auto [old, replacement] :
        llvm::zip_equal(keptResults, newCall.getResults()))
     old.replaceAllUsesWith(replacement);
@@ -241,8 +240,8 @@ LogicalResult mlir::gpucg::promoteResultsToOutParams(ModuleOp module) {
       calls.push_back(call);
   });
   for (func::CallOp call : calls)
-    if (failed(updateCall(call,
-                          promotedByName[call.getCalleeAttr().getAttr()])))
+    if (failed(
+            updateCall(call, promotedByName[call.getCalleeAttr().getAttr()])))
       return failure();
   return success();
 }

@@ -46,9 +46,9 @@ static LogicalResult verifyStructuredLinalgOps(func::FuncOp funcOp) {
 }
 
 /// Says so when gpucg planned mma.sync for a matmul on chip sm_90 that it
-/// plans as a wgmma kernel on sm_90a (unless mma.sync was asked for): every sm_90 GPU (H100, H200, GH200) has the `a`
-/// features, but a binary for sm_90 may not use them, and the mma.sync
-/// kernel is the slower plan (on an H100 on 2026-11-27, 4096^3 f16: 0.50 of
+/// plans as a wgmma kernel on sm_90a (unless mma.sync was asked for): every
+/// sm_90 GPU (H100, H200, GH200) has the `a` features, but a binary for
+/// sm_90 may not use them, and the mma.sync kernel is the slower plan (on an H100 on 2026-11-27, 4096^3 f16: 0.50 of
 /// cuBLAS, against 0.70 with wgmma; docs/performance.md).
 static void warnAboutMmaSyncOnSm90(linalg::LinalgOp root, TargetAttr target,
                                    TranslationInfoAttr plan, MmaPreference mma,

@@ -489,8 +489,9 @@ static LogicalResult distributeEpilogue(RewriterBase &rewriter,
   int64_t innerSize = front.getStaticLoopRanges().back();
   // Whole rows of vectors per round, every thread busy: ids past a row's
   // vectors would repeat another thread's.
-  int64_t innerVectors =
-      ShapedType::isDynamic(innerSize) ? 32 : std::max<int64_t>(1, innerSize / width);
+  int64_t innerVectors = ShapedType::isDynamic(innerSize)
+                             ? 32
+                             : std::max<int64_t>(1, innerSize / width);
   int64_t threadsPerRow = std::gcd(numThreads, innerVectors);
 
   Operation *first = front;
