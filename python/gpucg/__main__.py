@@ -18,7 +18,7 @@ import pathlib
 import sys
 import time
 
-from . import compiler, ir, runtime
+from . import _capi, compiler, ir, runtime
 
 
 def _dims(text, count=None):
@@ -222,6 +222,14 @@ def main(argv=None):
     except BrokenPipeError:  # `python -m gpucg passes | head`
         sys.stderr.close()
         return 0
+    except _capi.LibraryNotFoundError as error:
+        # An installed package without a gpucg build to load: what to do,
+        # not a traceback.
+        print(f"gpucg: {error}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, IsADirectoryError) as error:
+        print(f"gpucg: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

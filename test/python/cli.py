@@ -37,6 +37,17 @@
 # RUN:   %S/../../examples/matmul_512x128x512_f16.mlir 2>&1 > /dev/null | FileCheck %s --check-prefix=REPORT
 # REPORT: matmul_512x128x512_f16.mlir:6:10: remark: plan of @matmul: pipeline MatmulTensorCoreMmaSync (mma_sync 16x8x16), workgroup 64x2x1 threads, workgroup tile 32x32x32, warp tile 16x16x0, 4 stages on sm_80
 #
+# A copy of the package with no gpucg build to load (as once installed
+# without GPUCG_LIB_DIR): what to do, with exit status 2, not a traceback.
+# RUN: rm -rf %t.pkg && mkdir -p %t.pkg && cp -r %S/../../python/gpucg %t.pkg/
+# RUN: env -u GPUCG_LIB_DIR PYTHONPATH=%t.pkg %gpucg_python -m gpucg compile \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir > %t.nolib 2>&1; test $? -eq 2
+# RUN: FileCheck %s --check-prefix=NOLIB < %t.nolib
+# NOLIB: gpucg: cannot load libGpucgCAPI.so ({{.*}}); searched {{.*}}: build it (ninja -C build GpucgCAPI) or set GPUCG_LIB_DIR to the folder that holds it
+# NOLIB-NOT: Traceback
+# RUN: not %gpucg_python -m gpucg compile %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+# MISSING: gpucg: [Errno 2] No such file or directory: '{{.*}}missing.mlir'
+#
 # RUN: not %sanitizer_preload %gpucg_python -m gpucg compile %s 2>&1 \
 # RUN:   | FileCheck %s --check-prefix=BAD
 # BAD: cli.py:1:1: error:
