@@ -45,7 +45,7 @@
 # RUN: FileCheck %s --check-prefix=NOLIB < %t.nolib
 # NOLIB: gpucg: cannot load libGpucgCAPI.so ({{.*}}); searched {{.*}}: build it (ninja -C build GpucgCAPI) or set GPUCG_LIB_DIR to the folder that holds it
 # NOLIB-NOT: Traceback
-# RUN: not %gpucg_python -m gpucg compile %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+# RUN: not %sanitizer_preload %gpucg_python -m gpucg compile %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 # MISSING: gpucg: [Errno 2] No such file or directory: '{{.*}}missing.mlir'
 #
 # RUN: not %sanitizer_preload %gpucg_python -m gpucg compile %s 2>&1 \
