@@ -198,10 +198,6 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
           "': expected isa, ptx, bin, cubin or fatbin");
     return failure();
   }
-  if (options.optLevel > 3) {
-    error("opt level " + Twine(options.optLevel) + " is not in 0..3");
-    return failure();
-  }
   gpucg::CompilePipelineOptions compile;
   compile.chip = unwrap(options.chip).str();
   compile.features = unwrap(options.features).str();
@@ -217,6 +213,12 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.nvvmFloat8 = options.nvvmFloat8;
   compile.wgmmaClusterM = options.wgmmaClusterM;
   compile.wgmmaClusterN = options.wgmmaClusterN;
+  // The checks gpucg-compile's textual form makes before it is built.
+  std::string invalid = compile.validate();
+  if (!invalid.empty()) {
+    error(invalid);
+    return failure();
+  }
   gpucg::buildCompilePipeline(pm, compile);
   return success();
 }

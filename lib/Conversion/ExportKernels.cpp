@@ -25,7 +25,6 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -216,7 +215,7 @@ static LogicalResult describeResults(gpu::LaunchFuncOp launch,
     auto isSize = [](Attribute size) {
       if (auto text = dyn_cast<StringAttr>(size))
         return text.getValue() == "?" ||
-               llvm::Regex("^arg[0-9]+\\.dim[0-9]+$").match(text.getValue());
+               gpucg::parseArgumentDimension(text.getValue()).has_value();
       return isa<IntegerAttr>(size);
     };
     if (!sizes || !type ||

@@ -153,18 +153,6 @@ static FailureOr<PromotedResults> promoteFunctionResults(func::FuncOp func) {
   return promoted;
 }
 
-/// The (argument, dimension) of an "argN.dimD" size; nullopt for "?".
-static std::optional<std::pair<unsigned, unsigned>>
-parseArgumentDim(StringRef text) {
-  unsigned arg, dim;
-  if (!text.consume_front("arg"))
-    return std::nullopt;
-  auto [argText, dimText] = text.split(".dim");
-  if (argText.getAsInteger(10, arg) || dimText.getAsInteger(10, dim))
-    return std::nullopt;
-  return std::make_pair(arg, dim);
-}
-
 /// Rewrites `call` of a function whose results `promoted` removed: each
 /// becomes an allocation before the call, passed as its new argument.
 static LogicalResult updateCall(func::CallOp call,
@@ -184,7 +172,7 @@ static LogicalResult updateCall(func::CallOp call,
       if (!type.isDynamicDim(dim))
         continue;
       std::optional<std::pair<unsigned, unsigned>> source =
-          parseArgumentDim(cast<StringAttr>(size).getValue());
+          gpucg::parseArgumentDimension(cast<StringAttr>(size).getValue());
       if (!source || source->first >= call.getNumOperands())
         return call.emitOpError()
                << "calls @" << call.getCallee() << ", whose result #"
@@ -221,6 +209,17 @@ static LogicalResult updateCall(func::CallOp call,
       result.replaceAllUsesWith(outputs[next++]);
   call.erase();
   return success();
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+mlir::gpucg::parseArgumentDimension(StringRef text) {
+  unsigned arg, dim;
+  if (!text.consume_front("arg"))
+    return std::nullopt;
+  auto [argText, dimText] = text.split(".dim");
+  if (argText.getAsInteger(10, arg) || dimText.getAsInteger(10, dim))
+    return std::nullopt;
+  return std::make_pair(arg, dim);
 }
 
 LogicalResult mlir::gpucg::promoteResultsToOutParams(ModuleOp module) {

@@ -125,7 +125,7 @@ int main(void) {
   run("unknown format", kMatmul, withFormat("sass"));
 
   // CHECK-LABEL: bad opt level
-  // CHECK-NEXT: error at '': opt level 7 is not in 0..3
+  // CHECK-NEXT: error at '': opt-level=7 is not an LLVM optimization level (0 to 3)
   // CHECK-NEXT: status 1 (invalid argument), outputs 0
   MlirGpucgCompileOptions optLevel = withFormat("isa");
   optLevel.optLevel = 7;

@@ -351,6 +351,11 @@ LogicalResult decomposeAggregateOps(RewriterBase &rewriter,
 /// strings ("argN.dimD", "?").
 inline constexpr llvm::StringLiteral kResultAttrName = "gpucg.result";
 
+/// The (argument, dimension) of a size spelled "argN.dimD" (kResultAttrName,
+/// the kernel ABI); nullopt for anything else ("?", a number).
+std::optional<std::pair<unsigned, unsigned>>
+parseArgumentDimension(StringRef text);
+
 /// Turns every buffer a function of `module` returns into an argument
 /// appended to it (docs/passes/results-to-out-params.md): the allocation
 /// becomes the argument, which carries kResultAttrName, and call sites
