@@ -1321,6 +1321,17 @@ BEGIN_MARK = "<!-- gpu-run results: begin (scripts/gpu-run.sh record) -->"
 END_MARK = "<!-- gpu-run results: end -->"
 
 
+def same_run(folder, meta):
+    """Whether FOLDER is missing or holds the results of META's run."""
+    try:
+        recorded = json.load(open(os.path.join(folder, "meta.json")))
+    except FileNotFoundError:
+        return not os.path.exists(folder)
+    except ValueError:
+        return False
+    return recorded.get("date") == meta["date"]
+
+
 def command_record(args):
     source = os.path.abspath(args.results)
     scratch = None
@@ -1352,6 +1363,11 @@ def command_record(args):
     slug = slug.strip("-") or "gpu"
     target = os.path.join(os.path.abspath(args.results_root),
                           f"{day}-{slug}-gpu-run")
+    if not same_run(target, meta):
+        # Another run of the same day on the same GPU keeps its folder (the
+        # docs link to it); this one's name takes its start time too.
+        clock = re.sub(r"[^0-9]", "", meta["date"][11:16])
+        target = f"{target}-{clock}"
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(source, target)
     docs = os.path.abspath(args.docs)
