@@ -14,8 +14,8 @@ all, start-up, transfers and a retry included. `prepare` compiles on the
 MLIR machine everything such a run needs into DIR: the GPU tests
 (scripts/gpu-bundle.sh prepare), the matmul subset below for six variants
 (mma.sync on sm_90; on sm_90a warpgroup MMA plain, on a persistent grid, in
-2x1 clusters, with staged stores, with tiles in groups of 8 rows), and the
-memory-bound kernels. `run` then does, on the GPU machine, most valuable
+2x1 clusters, with staged stores, with tiles in groups of 8 rows), the
+memory-bound kernels and the linear layers with fused epilogues. `run` then does, on the GPU machine, most valuable
 first, each step under its share of the budget (the default 480 s of wall
 time), which it checks as it goes: a step that reaches the end of its share
 stops cleanly, keeps what finished, and what a step leaves unused goes to
@@ -30,7 +30,10 @@ the next:
      the same cases (its kernels compiled into Triton's cache by processes
      started at the beginning, alongside steps 1 and 2);
   3. memory: the memory-bound kernels against the copy bandwidth;
-  4. profile: Nsight Compute metrics (DRAM and L2 bytes, SM throughput,
+  4. fused: linear layers with fused epilogues (bias, ReLU, GELU, SiLU)
+     against the same matmul without one, cuBLASLt's fused epilogues and
+     Triton (bench/fused_epilogue.py);
+  5. profile: Nsight Compute metrics (DRAM and L2 bytes, SM throughput,
      eligible warps) of the two kernels furthest from cuBLAS.
 
 Timed runs stop early where the spread allows (gpucg-bench --max-seconds,
@@ -159,6 +162,7 @@ SMOKE_FAMILIES = (
            lambda c: c.name == "check-f8-e4m3", ("sm_90a",)),
 )
 MEMORY_SMOKE_FILTER = r"^add_f16_2\^20$"
+FUSED_SMOKE_FILTER = r"^linear_1000x1000x1000_(cast|bias_gelu_tanh)$"
 
 # compute-sanitizer memcheck (step 1): small check.txt cases on the
 # bundle's kernels of four variants.
@@ -197,13 +201,15 @@ class Step:
 
 STEP_SHARES = (  # fractions of the budget, in order
     ("correctness", "build the C side; the GPU tests; compute-sanitizer "
-     "memcheck", 0.19),
-    ("matmul-gpucg", "gpucg-bench: every variant against cuBLAS", 0.36),
-    ("matmul-triton", "Triton's GEMM on the same cases", 0.24),
-    ("memory", "memory-bound kernels against the copy bandwidth", 0.08),
+     "memcheck", 0.18),
+    ("matmul-gpucg", "gpucg-bench: every variant against cuBLAS", 0.34),
+    ("matmul-triton", "Triton's GEMM on the same cases", 0.22),
+    ("memory", "memory-bound kernels against the copy bandwidth", 0.05),
+    ("fused", "linear layers with fused epilogues against cuBLASLt and "
+     "Triton", 0.10),
     ("profile", "Nsight Compute on the two kernels furthest from cuBLAS",
-     0.09),
-    ("report", "tables, plot, summary, tarball", 0.04),
+     0.08),
+    ("report", "tables, plot, summary, tarball", 0.03),
 )
 
 
@@ -246,6 +252,20 @@ def memory_cases(smoke):
     import memory_bound
     pattern = MEMORY_SMOKE_FILTER if smoke else ""
     return [c for c in memory_bound.all_cases() if re.search(pattern, c.name)]
+
+
+def fused_cases(smoke):
+    """[(case, variants)]: bench/fused_epilogue.py's linear layers."""
+    import fused_epilogue
+    pattern = FUSED_SMOKE_FILTER if smoke else ""
+    return [c for c in fused_epilogue.all_cases()
+            if re.search(pattern, c.name)]
+
+
+# Seconds per fused kernel on the H100 (the 2026-11-27 run: 40 s for 42,
+# Triton's compiles and PyTorch's references included), and the start.
+FUSED_SECONDS_PER_KERNEL = 0.8
+FUSED_START_SECONDS = 10.0
 
 
 # ---------------------------------------------------------------------------
@@ -364,7 +384,7 @@ def triton_specializations(cases):
     return len(keys)
 
 
-def make_plan(selection, memory, budget, smoke):
+def make_plan(selection, memory, fused, budget, smoke):
     """The steps with their budgets and estimates (seconds)."""
     previous = previous_times()
     steps = [Step(name, what, budget * share)
@@ -401,6 +421,14 @@ def make_plan(selection, memory, budget, smoke):
         for m in memory)
     by_name["memory"].estimate = memory_seconds
     by_name["memory"].detail = f"{len(memory)} kernels, 20 timed runs each"
+
+    import fused_epilogue
+    fused_kernels = len(fused) * len(fused_epilogue.VARIANTS)
+    by_name["fused"].estimate = (FUSED_START_SECONDS +
+                                 FUSED_SECONDS_PER_KERNEL * fused_kernels)
+    by_name["fused"].detail = (
+        f"{len(fused)} cases x {len(fused_epilogue.VARIANTS)} variants "
+        f"({fused_kernels} kernels)")
 
     by_name["profile"].estimate = 2 * 12.0
     by_name["profile"].detail = f"2 kernels, {len(NCU_METRICS)} metrics"
@@ -477,7 +505,8 @@ def command_plan(args):
     families = SMOKE_FAMILIES if args.smoke else FAMILIES
     selection = select_cases(families)
     memory = memory_cases(args.smoke)
-    plan = make_plan(selection, memory, args.budget, args.smoke)
+    fused = fused_cases(args.smoke)
+    plan = make_plan(selection, memory, fused, args.budget, args.smoke)
     print(f"{TOOL}: plan for {'the smoke set' if args.smoke else 'the run'}"
           f", budget {args.budget:.0f} s of wall time on an H100")
     for family, cases in selection:
@@ -485,6 +514,7 @@ def command_plan(args):
               f"{len(family.variants)} variants ({', '.join(family.variants)})"
               f": {family.what}")
     print(f"  memory: {len(memory)} kernels")
+    print(f"  fused: {len(fused)} linear layers (bench/fused_epilogue.py)")
     print(plan_text(plan, args.budget))
     total = sum(step.estimate for step in plan)
     return 0 if total <= args.budget else 1
@@ -509,7 +539,8 @@ def command_prepare(args):
     families = SMOKE_FAMILIES if args.smoke else FAMILIES
     selection = select_cases(families)
     memory = memory_cases(args.smoke)
-    plan = make_plan(selection, memory, args.budget, args.smoke)
+    fused = fused_cases(args.smoke)
+    plan = make_plan(selection, memory, fused, args.budget, args.smoke)
     gpucg_opt = os.environ.get("GPUCG_OPT") or os.path.join(
         SOURCE_DIR, "build", "bin", "gpucg-opt")
     if not os.access(gpucg_opt, os.X_OK):
@@ -584,6 +615,17 @@ def command_prepare(args):
     if run_logged(command, log, env):
         failed.append("memory_bound.py --compile-only")
 
+    # The linear layers with fused epilogues (step 4).
+    print(f"{TOOL}: linear layers with fused epilogues", flush=True)
+    fused_dir = os.path.join(out, "fused")
+    shutil.rmtree(fused_dir, ignore_errors=True)
+    command = [sys.executable, os.path.join(BENCH_DIR, "fused_epilogue.py"),
+               "--compile-only", fused_dir, "--format", "bin"]
+    if args.smoke:
+        command += ["--filter", FUSED_SMOKE_FILTER]
+    if run_logged(command, log, env):
+        failed.append("fused_epilogue.py --compile-only")
+
     description = {
         "version": 1,
         "smoke": args.smoke,
@@ -597,6 +639,7 @@ def command_prepare(args):
         "variants": [{"name": v.name, "chip": v.chip, "what": v.what,
                       "options": list(v.compile_args)} for v in VARIANTS],
         "memory_cases": [m.name for m in memory],
+        "fused_cases": [c.name for c in fused],
         "steps": [{"name": s.name, "what": s.what, "budget": s.budget,
                    "estimate": s.estimate, "detail": s.detail}
                   for s in plan],
@@ -922,6 +965,35 @@ def step_memory(runner):
                              os.path.join(out, "memory.txt"))
 
 
+def step_fused(runner):
+    began = time.monotonic()
+    fused = os.path.join(runner.dir, "fused")
+    out = os.path.join(runner.results, "fused")
+    if not os.path.exists(os.path.join(fused, "manifest.json")):
+        runner.record("fused", "skipped", began,
+                      "not prepared (an older gpu-run directory)")
+        return 0
+    command = [sys.executable, os.path.join(BENCH_DIR, "fused_epilogue.py"),
+               "--run-only", fused]
+    if runner.dry_run:
+        command.append("--dry-run")
+    else:
+        deadline = max(1.0, runner.left("fused", reserve=8.0))
+        command += ["--deadline", f"{deadline:.0f}"]
+    status = runner.execute("fused", command, os.path.join(out, "fused.txt"))
+    for name in ("fused.csv", "fused.md"):
+        source = os.path.join(fused, "results", name)
+        if os.path.exists(source):
+            shutil.copy(source, out)
+    if status == EXIT_NO_GPU:
+        runner.record("fused", "skipped", began,
+                      "PyTorch or the runtime cannot run here (fused.txt "
+                      "says why)")
+        return 0
+    return finish_timed_step(runner, "fused", status, began,
+                             os.path.join(out, "fused.txt"))
+
+
 def furthest_from_cublas(rows, count=2):
     """The `count` (row, ratio) furthest below cuBLAS, one per family at
     most; in a dry run (no ratios) the first rows stand in."""
@@ -1109,6 +1181,36 @@ def memory_summary(rows):
     return "\n".join(lines)
 
 
+def fused_summary(rows):
+    """Per form and variant, over the shapes: the geometric means of gpucg's
+    TFLOP/s over its cast form's, over cuBLASLt's and over Triton's, the
+    worst of the first, and the shapes not correct."""
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["form"], row["variant"]), []).append(row)
+    lines = ["| form | variant | shapes | of cast | of cuBLASLt | of Triton | "
+             "worst of cast | not correct |",
+             "| --- | --- | ---: | ---: | ---: | ---: | --- | --- |"]
+    for (form, variant), group in groups.items():
+        good = [row for row in group if row.get("correct") == "yes"]
+
+        def mean(column):
+            value = geomean([as_float(row.get(column)) for row in good
+                             if as_float(row.get(column))])
+            return "-" if value is None else f"{value:.2f}"
+        of_cast = [(row["shape"], as_float(row.get("of_cast")))
+                   for row in good if as_float(row.get("of_cast"))]
+        worst = min(of_cast, key=lambda item: item[1]) if of_cast else None
+        bad = [f"{row['shape']}: {row.get('correct')}" for row in group
+               if row.get("correct") not in ("yes", "dry-run")]
+        lines.append(f"| {form} | {variant} | {len(group)} | "
+                     f"{mean('of_cast')} | {mean('of_cublaslt')} | "
+                     f"{mean('of_triton')} | "
+                     f"{'-' if worst is None else f'{worst[0]} {worst[1]:.2f}'}"
+                     f" | {'; '.join(bad) or '-'} |")
+    return "\n".join(lines)
+
+
 def header_of(lines, prefix):
     for line in lines:
         if line.startswith(prefix):
@@ -1148,6 +1250,15 @@ def write_report(results, description, meta):
             memory_rows = list(csv.DictReader(handle))
         report += ["## Memory-bound kernels", "",
                    open(os.path.join(results, "memory", "memory.md")).read()]
+    fused_csv = os.path.join(results, "fused", "fused.csv")
+    fused_rows = []
+    if os.path.exists(fused_csv):
+        with open(fused_csv, encoding="utf-8") as handle:
+            fused_rows = list(csv.DictReader(handle))
+        fused_md = os.path.join(results, "fused", "fused.md")
+        if os.path.exists(fused_md):
+            report += ["## Linear layers with fused epilogues", "",
+                       open(fused_md).read()]
     profile = os.path.join(results, "profile", "profile.md")
     if os.path.exists(profile):
         report += ["## Nsight Compute: the kernels furthest from cuBLAS", "",
@@ -1184,6 +1295,10 @@ def write_report(results, description, meta):
     if memory_rows:
         summary += ["", "## Memory-bound kernels (fraction of the copy "
                     "bandwidth)", "", memory_summary(memory_rows)]
+    if fused_rows:
+        summary += ["", "## Linear layers with fused epilogues (gpucg over "
+                    "the same variant's matmul without one, over cuBLASLt, "
+                    "over Triton)", "", fused_summary(fused_rows)]
     if os.path.exists(profile):
         summary += ["", "## Nsight Compute", "", open(profile).read()]
     text = "\n".join(summary).rstrip("\n") + "\n"
@@ -1253,7 +1368,7 @@ def command_run(args):
              "`scripts/gpu-run.sh prepare`)")
     results = os.path.join(directory, "results")
     shutil.rmtree(results, ignore_errors=True)
-    for sub in ("matmul", "memory", "profile", "correctness"):
+    for sub in ("matmul", "memory", "fused", "profile", "correctness"):
         os.makedirs(os.path.join(results, sub))
     budget = args.budget or description["budget"]
     if args.export:
@@ -1292,6 +1407,7 @@ def command_run(args):
     for step in (lambda: step_matmul_gpucg(runner, commit),
                  lambda: step_matmul_triton(runner, precompile),
                  lambda: step_memory(runner),
+                 lambda: step_fused(runner),
                  lambda: step_profile(runner)):
         worst = max(worst, step() or 0)
     summary = step_report(runner, commit)
