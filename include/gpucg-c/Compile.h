@@ -111,13 +111,17 @@ typedef struct MlirGpucgCompileOptions {
   /// gpucg-compile's report: each kernel's plan as a remark (`plan of @F:
   /// ...`) through onDiagnostic.
   bool report;
+  /// gpucg-compile's f32-precision: "tf32" (f32 operands of a contraction
+  /// on tensor cores as TF32, where a tensor-core plan takes them) or
+  /// "ieee" (IEEE f32 on the SIMT cores). Empty: "tf32".
+  MlirStringRef f32Precision;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
 /// deterministicReductions, no wgmmaPersistent (0 workgroups), no
 /// wgmmaStagedStore, workgroupGroupSize 0, no nvvmFloat8, wgmmaClusterM and
-/// wgmmaClusterN 1, no report.
+/// wgmmaClusterN 1, no report, f32Precision empty ("tf32").
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

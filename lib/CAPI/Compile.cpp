@@ -52,6 +52,7 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.verifyEachPass = true;
   options.deterministicReductions = false;
   options.report = false;
+  options.f32Precision = mlirStringRefCreate(nullptr, 0);
   options.wgmmaPersistent = false;
   options.wgmmaPersistentWorkgroups = 0;
   options.wgmmaStagedStore = false;
@@ -163,6 +164,15 @@ static std::optional<gpu::CompilationTarget> parseFormat(StringRef format) {
       .Default(std::nullopt);
 }
 
+/// gpucg-compile's f32-precision option for the C API's spellings.
+static std::optional<gpucg::F32Precision>
+parseF32Precision(StringRef precision) {
+  return llvm::StringSwitch<std::optional<gpucg::F32Precision>>(precision)
+      .Cases({"", "tf32"}, gpucg::F32Precision::Tf32)
+      .Case("ieee", gpucg::F32Precision::Ieee)
+      .Default(std::nullopt);
+}
+
 LogicalResult Compilation::buildPipeline(PassManager &pm,
                                          MlirGpucgCompileStatus &status) {
   StringRef pipeline = unwrap(options.pipeline).trim();
@@ -198,6 +208,13 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
           "': expected isa, ptx, bin, cubin or fatbin");
     return failure();
   }
+  std::optional<gpucg::F32Precision> f32Precision =
+      parseF32Precision(unwrap(options.f32Precision));
+  if (!f32Precision) {
+    error("unknown f32Precision '" + unwrap(options.f32Precision) +
+          "': expected tf32 or ieee");
+    return failure();
+  }
   gpucg::CompilePipelineOptions compile;
   compile.chip = unwrap(options.chip).str();
   compile.features = unwrap(options.features).str();
@@ -206,6 +223,7 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.barePointers = options.barePointers;
   compile.deterministicReductions = options.deterministicReductions;
   compile.report = options.report;
+  compile.f32Precision = *f32Precision;
   compile.wgmmaPersistent = options.wgmmaPersistent;
   compile.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
   compile.wgmmaStagedStore = options.wgmmaStagedStore;

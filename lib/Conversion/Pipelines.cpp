@@ -72,6 +72,7 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   SelectLoweringStrategyOptions strategy;
   strategy.chip = options.chip;
   strategy.deterministicReductions = options.deterministicReductions;
+  strategy.f32Precision = options.f32Precision;
   strategy.report = options.report;
   buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
   LowerWorkgroupOptions workgroup;

@@ -1438,8 +1438,27 @@ selectVectorizeReductionStrategy(linalg::LinalgOp op, TargetAttr target) {
                           level1);
 }
 
-std::string mlir::gpucg::explainNoTensorCoreStrategy(
-    linalg::LinalgOp rootOp, TargetAttr target, MmaPreference preference) {
+std::string
+mlir::gpucg::whyPrecisionRulesOutTensorCores(linalg::LinalgOp op,
+                                             const StrategyOptions &options) {
+  if (options.f32Precision != F32Precision::Ieee)
+    return "";
+  std::optional<MatmulShape> shape = getMatmulShape(op);
+  if (!shape || (!shape->aType.isF32() && !shape->bType.isF32()))
+    return "";
+  return "its f32 operands are to be multiplied in IEEE f32 "
+         "(f32-precision=ieee), and tensor cores multiply f32 only as TF32 "
+         "(10-bit mantissas)";
+}
+
+std::string
+mlir::gpucg::explainNoTensorCoreStrategy(linalg::LinalgOp rootOp,
+                                         TargetAttr target,
+                                         const StrategyOptions &options) {
+  MmaPreference preference = options.mma;
+  std::string precision = whyPrecisionRulesOutTensorCores(rootOp, options);
+  if (!precision.empty())
+    return precision;
   if (preference == MmaPreference::Wgmma)
     return whyNoWgmma(rootOp, target);
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
@@ -1519,9 +1538,11 @@ static bool isRowwiseMatrixVectorProduct(linalg::LinalgOp op,
 
 LoweringStrategy
 mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
-                                    MmaPreference mmaPreference,
-                                    bool deterministicReductions) {
+                                    const StrategyOptions &options) {
+  MmaPreference mmaPreference = options.mma;
+  bool deterministicReductions = options.deterministicReductions;
   if (std::optional<MatmulShape> shape = getMatmulShape(rootOp)) {
+    bool tensorCores = whyPrecisionRulesOutTensorCores(rootOp, options).empty();
     // A matrix-vector product is a reduction of rows, not a tensor-core
     // matmul, unless a tensor-core pipeline was asked for by name.
     if (mmaPreference == MmaPreference::Auto &&
@@ -1530,13 +1551,14 @@ mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
               rootOp, target, /*anyRowSize=*/false, deterministicReductions))
         if (!findGridOverflow(rootOp, strategy->loweringConfig.getTileSizes(0)))
           return *strategy;
-    if (mmaPreference == MmaPreference::Auto ||
-        mmaPreference == MmaPreference::Wgmma)
+    if (tensorCores && (mmaPreference == MmaPreference::Auto ||
+                        mmaPreference == MmaPreference::Wgmma))
       if (auto strategy = selectWgmmaStrategy(rootOp, *shape, target))
         return *strategy;
-    if (auto strategy =
-            selectTensorCoreStrategy(rootOp, *shape, target, mmaPreference))
-      return *strategy;
+    if (tensorCores)
+      if (auto strategy =
+              selectTensorCoreStrategy(rootOp, *shape, target, mmaPreference))
+        return *strategy;
     if (auto strategy = selectSimtMatmulStrategy(rootOp, *shape, target))
       return *strategy;
     return fitGridToLimits(rootOp,
@@ -1848,12 +1870,21 @@ static LogicalResult verifyVectorizeStrategy(linalg::LinalgOp op,
 
 LogicalResult mlir::gpucg::verifyLoweringStrategy(
     linalg::LinalgOp rootOp, const LoweringStrategy &strategy,
-    TargetAttr target, bool deterministicReductions) {
+    TargetAttr target, const StrategyOptions &options) {
   TranslationInfoAttr info = strategy.translationInfo;
   LoweringConfigAttr config = strategy.loweringConfig;
   StringRef pipelineName = stringifyPipeline(info.getPipeline());
   if (info.getPipeline() == Pipeline::None)
     return success();
+  if (isTensorCorePipeline(info.getPipeline())) {
+    std::string precision = whyPrecisionRulesOutTensorCores(rootOp, options);
+    if (!precision.empty())
+      return rootOp.emitOpError()
+             << "is planned for tensor-core pipeline " << pipelineName
+             << ", but " << precision
+             << "; plan it for pipeline MatmulSimt, or compile with "
+                "f32-precision=tf32";
+  }
   if (info.getPipeline() != Pipeline::WarpReduction && isRowProgramRoot(rootOp))
     return rootOp.emitOpError()
            << "reduces rows that other ops of its kernel read again (a "
@@ -1917,7 +1948,7 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
     return verifyWgmmaStrategy(rootOp, strategy, target);
   case Pipeline::WarpReduction:
     return verifyWarpReductionStrategy(rootOp, strategy, target,
-                                       deterministicReductions);
+                                       options.deterministicReductions);
   case Pipeline::Vectorize:
     return verifyVectorizeStrategy(rootOp, strategy);
   default:
@@ -1990,7 +2021,7 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
 std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
                                       const LoweringStrategy &strategy,
                                       TargetAttr target,
-                                      MmaPreference mmaPreference) {
+                                      const StrategyOptions &options) {
   TranslationInfoAttr info = strategy.translationInfo;
   LoweringConfigAttr config = strategy.loweringConfig;
   std::string text;
@@ -2041,6 +2072,6 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
     os << "; f32 operands as TF32 (10-bit mantissa, f32 accumulation)";
   if (!kind && !wgmma && shape)
     os << "; not on tensor cores: "
-       << explainNoTensorCoreStrategy(rootOp, target, mmaPreference);
+       << explainNoTensorCoreStrategy(rootOp, target, options);
   return text;
 }

@@ -51,16 +51,15 @@ static LogicalResult verifyStructuredLinalgOps(func::FuncOp funcOp) {
 /// sm_90 may not use them, and the mma.sync kernel is the slower plan (on an H100 on 2026-11-27, 4096^3 f16: 0.50 of
 /// cuBLAS, against 0.70 with wgmma; docs/performance.md).
 static void warnAboutMmaSyncOnSm90(linalg::LinalgOp root, TargetAttr target,
-                                   TranslationInfoAttr plan, MmaPreference mma,
-                                   bool deterministicReductions) {
+                                   TranslationInfoAttr plan,
+                                   const StrategyOptions &options) {
   if (target.getChip() != "sm_90" ||
       plan.getPipeline() != Pipeline::MatmulTensorCoreMmaSync ||
-      mma == MmaPreference::MmaSync)
+      options.mma == MmaPreference::MmaSync)
     return;
   TargetAttr sm90a = TargetAttr::getForChip(root.getContext(), "sm_90a");
-  if (!sm90a ||
-      selectLoweringStrategy(root, sm90a, mma, deterministicReductions)
-              .translationInfo.getPipeline() != Pipeline::MatmulWgmma)
+  if (!sm90a || selectLoweringStrategy(root, sm90a, options)
+                        .translationInfo.getPipeline() != Pipeline::MatmulWgmma)
     return;
   root.emitWarning()
       << "runs on mma.sync for chip sm_90, which has no warpgroup MMA; for "
@@ -118,6 +117,10 @@ struct SelectLoweringStrategyPass
     auto loweringConfigHelper = dialect->getLoweringConfigAttrHelper();
     auto translationInfoHelper = dialect->getTranslationInfoAttrHelper();
 
+    StrategyOptions options;
+    options.mma = mma;
+    options.deterministicReductions = deterministicReductions;
+    options.f32Precision = f32Precision;
     LoweringStrategy strategy;
     TranslationInfoAttr existingInfo = translationInfoHelper.getAttr(funcOp);
     LoweringConfigAttr existingConfig = loweringConfigHelper.getAttr(*root);
@@ -135,15 +138,13 @@ struct SelectLoweringStrategyPass
           << "; give both together as a gpucg.compilation_info on the root op";
       return signalPassFailure();
     } else {
-      strategy =
-          selectLoweringStrategy(*root, target, mma, deterministicReductions);
-      warnAboutMmaSyncOnSm90(*root, target, strategy.translationInfo, mma,
-                             deterministicReductions);
+      strategy = selectLoweringStrategy(*root, target, options);
+      warnAboutMmaSyncOnSm90(*root, target, strategy.translationInfo, options);
       if (requireTensorCores &&
           !isTensorCorePipeline(strategy.translationInfo.getPipeline())) {
         root->emitOpError()
             << "cannot run on tensor cores, which this pipeline requires: "
-            << explainNoTensorCoreStrategy(*root, target, mma);
+            << explainNoTensorCoreStrategy(*root, target, options);
         return signalPassFailure();
       }
     }
@@ -169,13 +170,12 @@ struct SelectLoweringStrategyPass
                            "MatmulTensorCoreMmaSync)");
       return signalPassFailure();
     }
-    if (failed(verifyLoweringStrategy(*root, strategy, target,
-                                      deterministicReductions)))
+    if (failed(verifyLoweringStrategy(*root, strategy, target, options)))
       return signalPassFailure();
     strategy = completeLoweringStrategy(*root, strategy, target);
 
     if (report)
-      root->emitRemark() << describePlan(*root, strategy, target, mma);
+      root->emitRemark() << describePlan(*root, strategy, target, options);
     if (compilationInfoHelper.isAttrPresent(*root))
       compilationInfoHelper.removeAttr(*root);
     loweringConfigHelper.setAttr(*root, strategy.loweringConfig);

@@ -41,7 +41,7 @@ def _compile(args):
             chip=args.chip or None, format=args.format,
             bare_pointers=not args.memref_descriptors,
             deterministic_reductions=args.deterministic_reductions,
-            report=args.report)
+            report=args.report, f32_precision=args.f32_precision)
     except compiler.CompileError as error:
         _print_diagnostics(error.diagnostics)
         print(f"gpucg: {error.status}", file=sys.stderr)
@@ -175,6 +175,11 @@ def main(argv=None):
                                 help="keep rows of floating-point sums whole "
                                      "instead of splitting them across "
                                      "workgroups with atomic adds")
+    compile_parser.add_argument("--f32-precision", default="tf32",
+                                choices=compiler.F32_PRECISIONS,
+                                help="f32 matmuls on tensor cores as TF32 "
+                                     "(default) or in IEEE f32 on the SIMT "
+                                     "cores")
     compile_parser.add_argument("--report", action="store_true",
                                 help="say each kernel's plan (pipeline, "
                                      "MMA instruction, workgroup, tiles, "

@@ -127,6 +127,7 @@ class MlirGpucgCompileOptions(Structure):
         ("wgmmaClusterM", c_int64),
         ("wgmmaClusterN", c_int64),
         ("report", c_bool),
+        ("f32Precision", MlirStringRef),
     ]
 
 

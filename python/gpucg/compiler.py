@@ -21,6 +21,8 @@ from . import abi as abi_module
 # format= spellings, and the file extension gpucg-export-kernels gives each.
 FORMATS = {"ptx": "ptx", "isa": "ptx", "cubin": "cubin", "bin": "cubin",
            "fatbin": "fatbin"}
+# f32_precision= values (gpucg-compile's f32-precision).
+F32_PRECISIONS = ("tf32", "ieee")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,6 +137,7 @@ _KEYWORDS = {
     "workgroup-group-size": "workgroup_group_size",
     "wgmma-persistent-workgroups": "wgmma_persistent",
     "wgmma-persistent": "wgmma_persistent", "chip": "chip",
+    "f32-precision": "f32_precision",
     "format": "format", "features": "features",
 }
 _OPTION = re.compile(r"\b(" + "|".join(
@@ -149,7 +152,8 @@ def _python_spelling(message):
     def keyword(match):
         value = match.group(2)
         value = {"true": "True", "false": "False"}.get(value, value)
-        if match.group(1) in ("chip", "format", "features") and \
+        if match.group(1) in ("chip", "format", "features",
+                              "f32-precision") and \
                 not value.startswith("<"):
             value = f'"{value}"'
         return f"{_KEYWORDS[match.group(1)]}={value}"
@@ -161,7 +165,8 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
             workgroup_group_size=0, nvvm_float8=False, wgmma_cluster=(1, 1),
-            report=False, source_name=None) -> CompileResult:
+            report=False, f32_precision="tf32",
+            source_name=None) -> CompileResult:
     """Compiles MLIR `source`: text, a pathlib.Path to read, or a str of
     one line naming a file (`"kernel.mlir"`).
 
@@ -188,6 +193,12 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     m x n workgroups that share tiles of B (along M) and A (along N) by TMA
     multicast (gpucg-compile's wgmma-cluster-m and wgmma-cluster-n).
 
+    `f32_precision` says how contractions of f32 operands multiply them:
+    "tf32" (the default, as Triton's `tl.dot`) on tensor cores as TF32
+    (10-bit mantissas, f32 accumulation) where a tensor-core plan takes
+    them; "ieee" in IEEE f32 on the SIMT cores, as PyTorch and cuBLAS do by
+    default (gpucg-compile's f32-precision).
+
     `report` says each kernel's plan (gpucg-compile's report): a remark
     `plan of @F: pipeline ..., workgroup ..., workgroup tile ..., ... on
     sm_XY` among the diagnostics, and in `kernels[i].plan`.
@@ -196,6 +207,9 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     """
     capi = _capi.lib()
     text, default_name = _read_source(source)
+    if f32_precision not in F32_PRECISIONS:
+        raise ValueError(f"unknown f32_precision {f32_precision!r}: "
+                         "expected 'tf32' or 'ieee'")
     if pipeline is None and format not in FORMATS:
         raise ValueError(f"unknown format '{format}': expected one of "
                          + ", ".join(sorted(FORMATS)))
@@ -236,6 +250,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
                          f"at least 1, not {wgmma_cluster!r}")
     options.wgmmaClusterM, options.wgmmaClusterN = cluster
     options.report = report
+    options.f32Precision = ref(f32_precision)
 
     diagnostics = []
     kernels = []

@@ -124,6 +124,13 @@ int main(void) {
   // CHECK-NEXT: status 1 (invalid argument), outputs 0
   run("unknown format", kMatmul, withFormat("sass"));
 
+  // CHECK-LABEL: unknown f32 precision
+  // CHECK-NEXT: error at '': unknown f32Precision 'fp64': expected tf32 or ieee
+  // CHECK-NEXT: status 1 (invalid argument), outputs 0
+  MlirGpucgCompileOptions precision = withFormat("isa");
+  precision.f32Precision = mlirStringRefCreateFromCString("fp64");
+  run("unknown f32 precision", kMatmul, precision);
+
   // CHECK-LABEL: bad opt level
   // CHECK-NEXT: error at '': opt-level=7 is not an LLVM optimization level (0 to 3)
   // CHECK-NEXT: status 1 (invalid argument), outputs 0

@@ -218,6 +218,7 @@ static void testPassList(void) {
   // CHECK-NEXT:   bare-pointers=true: Pass memref kernel arguments as bare pointers
   // CHECK-NEXT:   chip=: Target chip
   // CHECK-NEXT:   deterministic-reductions=false: Never split a row of a floating-point sum
+  // CHECK-NEXT:   f32-precision=tf32: How contractions of f32 operands multiply them
   // CHECK-NEXT:   features=: PTX features
   // CHECK-NEXT:   format=bin: What gpu-module-to-binary produces
   // CHECK-NEXT:   nvvm-float8=false: Convert f8E4M3FN and f8E5M2 with NVVM's cvt instructions

@@ -37,6 +37,11 @@
 # RUN:   %S/../../examples/matmul_512x128x512_f16.mlir 2>&1 > /dev/null | FileCheck %s --check-prefix=REPORT
 # REPORT: matmul_512x128x512_f16.mlir:6:10: remark: plan of @matmul: pipeline MatmulTensorCoreMmaSync (mma_sync 16x8x16), workgroup 64x2x1 threads, workgroup tile 32x32x32, warp tile 16x16x0, 4 stages on sm_80
 #
+# --f32-precision ieee: an f32 matmul in IEEE f32 on the SIMT cores.
+# RUN: %sanitizer_preload %gpucg_python -m gpucg compile --report --f32-precision ieee --chip sm_80 \
+# RUN:   %S/Inputs/matmul-f32.mlir 2>&1 > /dev/null | FileCheck %s --check-prefix=IEEE
+# IEEE: remark: plan of @mm: pipeline MatmulSimt, {{.*}}; not on tensor cores: its f32 operands are to be multiplied in IEEE f32 (f32_precision="ieee")
+#
 # A copy of the package with no gpucg build to load (as once installed
 # without GPUCG_LIB_DIR): what to do, with exit status 2, not a traceback.
 # RUN: rm -rf %t.pkg && mkdir -p %t.pkg && cp -r %S/../../python/gpucg %t.pkg/

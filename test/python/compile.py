@@ -303,6 +303,30 @@ func.func @row_sum(%a: tensor<32x1048576xf32>, %c: tensor<32xf32>) -> tensor<32x
                              if d.severity == "remark"])
         self.assertIsNone(gpucg.compile(MATMUL).kernels[0].plan)
 
+    def test_f32_precision(self):
+        source = """
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @mm(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>,
+                %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>)
+        outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
+"""
+        tf32 = gpucg.compile(source, chip=None, report=True)
+        self.assertIn("pipeline MatmulTensorCore (wmma", tf32.kernels[0].plan)
+        self.assertIn(".tf32", tf32.output)
+        ieee = gpucg.compile(source, chip=None, report=True,
+                             f32_precision="ieee")
+        self.assertIn("pipeline MatmulSimt", ieee.kernels[0].plan)
+        # Python's spelling of the option, as in every diagnostic.
+        self.assertIn('f32_precision="ieee"', ieee.kernels[0].plan)
+        self.assertNotIn(".tf32", ieee.output)
+        with self.assertRaisesRegex(ValueError, "unknown f32_precision "
+                                    "'fp64': expected 'tf32' or 'ieee'"):
+            gpucg.compile(source, f32_precision="fp64")
+
     def test_format_names(self):
         # gpucg-compile takes the names compile() and the files use.
         for name, extension in (("ptx", ".ptx"), ("isa", ".ptx")):

@@ -26,6 +26,8 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include "gpucg/Transforms/LoweringStrategy.h"
+
 namespace mlir {
 namespace gpucg {
 
@@ -112,6 +114,17 @@ struct CompilePipelineOptions
       llvm::cl::desc("Never split a row of a floating-point sum "
                      "across workgroups (gpucg-select-lowering-strategy)"),
       llvm::cl::init(false)};
+  Option<F32Precision> f32Precision{
+      *this, "f32-precision",
+      llvm::cl::desc("How contractions of f32 operands multiply them "
+                     "(gpucg-select-lowering-strategy)"),
+      llvm::cl::init(F32Precision::Tf32),
+      llvm::cl::values(
+          clEnumValN(F32Precision::Tf32, "tf32",
+                     "on tensor cores as TF32 (10-bit mantissas, f32 "
+                     "accumulation) where a tensor-core plan takes them"),
+          clEnumValN(F32Precision::Ieee, "ieee",
+                     "in IEEE f32 on the SIMT cores (pipeline MatmulSimt)"))};
   Option<bool> report{
       *this, "report",
       llvm::cl::desc("Say each kernel's plan in a remark (`plan of @F: ...`: "

@@ -49,6 +49,32 @@ enum class MmaPreference {
   Wgmma,
 };
 
+/// How a contraction of f32 operands multiplies them.
+enum class F32Precision {
+  /// On tensor cores as TF32 (10-bit mantissas, f32 accumulation), where a
+  /// tensor-core plan takes the kernel: Triton's default (`tl.dot`), and 8x
+  /// the SIMT f32 rate on an A100.
+  Tf32,
+  /// In IEEE f32 on the SIMT cores (tensor cores multiply f32 only as TF32):
+  /// PyTorch's and cuBLAS's default.
+  Ieee,
+};
+
+/// What a caller asks of the strategy beyond the kernel and its target.
+struct StrategyOptions {
+  MmaPreference mma = MmaPreference::Auto;
+  /// Never split a row of a floating-point sum across workgroups
+  /// (whyRowsCannotSplit).
+  bool deterministicReductions = false;
+  F32Precision f32Precision = F32Precision::Tf32;
+};
+
+/// Why `op`'s operands may not go to tensor cores under `options`, in words
+/// for a diagnostic; empty when they may. Tensor cores multiply f32 only as
+/// TF32, which F32Precision::Ieee rules out.
+std::string whyPrecisionRulesOutTensorCores(linalg::LinalgOp op,
+                                            const StrategyOptions &options);
+
 /// Whether `pipeline` runs its matmul on tensor cores (WMMA, mma.sync or
 /// warpgroup MMA).
 bool isTensorCorePipeline(Pipeline pipeline);
@@ -102,12 +128,11 @@ std::string whyRowsCannotSplit(linalg::LinalgOp op,
 /// kernel with root op `rootOp` on `target` (its limits, registers and SM
 /// count included). Never fails: a kernel that fits no specialised pipeline
 /// gets a SimtDistribute strategy.
-/// With `deterministicReductions`, no floating-point sum is split across
-/// workgroups (whyRowsCannotSplit).
+/// `options` says which MMA family to prefer, whether floating-point sums
+/// may be split across workgroups, and how f32 operands are multiplied.
 LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
                                         TargetAttr target,
-                                        MmaPreference mmaPreference,
-                                        bool deterministicReductions = false);
+                                        const StrategyOptions &options = {});
 
 /// `strategy`, the plan of the kernel whose root is `rootOp`, in words for
 /// people: `plan of @F: pipeline P (MMA instruction), workgroup X x Y x Z
@@ -115,23 +140,24 @@ LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
 /// cores, why (explainNoTensorCoreStrategy).
 std::string describePlan(linalg::LinalgOp rootOp,
                          const LoweringStrategy &strategy, TargetAttr target,
-                         MmaPreference mmaPreference);
+                         const StrategyOptions &options);
 
 /// Why `rootOp` gets no tensor-core strategy on `target`, in words (for
 /// diagnostics).
 std::string explainNoTensorCoreStrategy(linalg::LinalgOp rootOp,
                                         TargetAttr target,
-                                        MmaPreference mmaPreference);
+                                        const StrategyOptions &options);
 
 /// Checks `strategy` for `rootOp` against the rules of its pipeline and the
 /// limits of `target`. On failure, emits an error on `rootOp` naming the
 /// numbers and the limit.
-/// `deterministicReductions` refuses rows of floating-point sums split
-/// across workgroups.
+/// `options.deterministicReductions` refuses rows of floating-point sums
+/// split across workgroups, `options.f32Precision` = Ieee f32 operands on
+/// tensor cores.
 LogicalResult verifyLoweringStrategy(linalg::LinalgOp rootOp,
                                      const LoweringStrategy &strategy,
                                      TargetAttr target,
-                                     bool deterministicReductions = false);
+                                     const StrategyOptions &options = {});
 
 /// Returns `strategy` with the tiling levels that a verified user strategy
 /// may leave out filled in from the others: the warp tile (level 1) and the

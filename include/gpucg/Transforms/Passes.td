@@ -270,6 +270,16 @@ def SelectLoweringStrategy
            "their totals are added atomically in the order the workgroups "
            "finish, which can change the rounding from run to run (integer, "
            "min and max reductions are exact in any order)">,
+    Option<"f32Precision", "f32-precision", "::mlir::gpucg::F32Precision",
+           /*default=*/"::mlir::gpucg::F32Precision::Tf32",
+           "How contractions of f32 operands multiply them",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::gpucg::F32Precision::Tf32, "tf32",
+                        "on tensor cores as TF32 (10-bit mantissas, f32 "
+                        "accumulation) where a tensor-core plan takes them"),
+             clEnumValN(::mlir::gpucg::F32Precision::Ieee, "ieee",
+                        "in IEEE f32 on the SIMT cores (pipeline "
+                        "MatmulSimt)"))}]>,
     Option<"requireTensorCores", "require-tensor-cores", "bool",
            /*default=*/"false",
            "Make a kernel that gets no tensor-core strategy an error that "
