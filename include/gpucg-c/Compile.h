@@ -138,6 +138,15 @@ typedef struct MlirGpucgCompiledKernel {
   MlirStringRef binary;
   /// The text of the kernel's .abi file.
   MlirStringRef abi;
+  /// What ptxas gave the kernel, read from a cubin binary (format "bin"):
+  /// registers per thread, bytes of stack per thread (spilled registers),
+  /// bytes of static workgroup memory. -1 for PTX and fatbin binaries.
+  int64_t registers;
+  int64_t stackFrameBytes;
+  int64_t staticSharedBytes;
+  /// Workgroups of this kernel one SM holds at once (the CUDA occupancy
+  /// calculator's rules), or -1 where unknown.
+  int64_t workgroupsPerSm;
 } MlirGpucgCompiledKernel;
 
 typedef void (*MlirGpucgKernelCallback)(const MlirGpucgCompiledKernel *kernel,

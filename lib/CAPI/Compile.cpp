@@ -249,7 +249,7 @@ LogicalResult Compilation::exportKernels(ModuleOp module) {
           .wasInterrupted();
   if (!hasBinary)
     return success();
-  FailureOr<SmallVector<gpucg::KernelExport>> kernels =
+  FailureOr<std::vector<gpucg::KernelExport>> kernels =
       gpucg::describeKernels(module, options.barePointers);
   if (failed(kernels))
     return failure();
@@ -259,7 +259,18 @@ LogicalResult Compilation::exportKernels(ModuleOp module) {
     MlirGpucgCompiledKernel compiled = {wrap(StringRef(kernel.kernelName)),
                                         wrap(StringRef(kernel.binaryFileName)),
                                         wrap(kernel.binary),
-                                        wrap(StringRef(kernel.abi))};
+                                        wrap(StringRef(kernel.abi)),
+                                        /*registers=*/-1,
+                                        /*stackFrameBytes=*/-1,
+                                        /*staticSharedBytes=*/-1,
+                                        /*workgroupsPerSm=*/-1};
+    if (kernel.resources) {
+      compiled.registers = kernel.resources->registers;
+      compiled.stackFrameBytes = kernel.resources->stackFrameBytes;
+      compiled.staticSharedBytes = kernel.resources->staticSharedBytes;
+    }
+    if (kernel.occupancy)
+      compiled.workgroupsPerSm = kernel.occupancy->workgroupsPerSm;
     callbacks.onKernel(&compiled, callbacks.userData);
   }
   return success();

@@ -313,6 +313,23 @@ struct KernelDescriber {
       dynamicSharedMemory = *constant;
     }
     os << "dynamic_shared_memory " << dynamicSharedMemory << "\n";
+    abi.dynamicSharedBytes = dynamicSharedMemory;
+    abi.threads = 1;
+    for (Value size : {block.x, block.y, block.z}) {
+      std::optional<int64_t> constant = getConstantIntValue(size);
+      abi.threads = constant && abi.threads ? abi.threads * *constant : 0;
+    }
+    if (object.getFormat() == gpu::CompilationTarget::Binary) {
+      abi.resources =
+          gpucg::readCubinResources(abi.binary, kernelName, abi.resourceError);
+      gpucg::TargetAttr chip = gpucg::getTarget(host);
+      if (!chip || chip.getChip() != target.getChip())
+        chip = gpucg::TargetAttr::getForChip(launch.getContext(),
+                                             target.getChip());
+      if (abi.resources && chip)
+        abi.occupancy = gpucg::computeOccupancy(
+            chip, *abi.resources, abi.threads, abi.dynamicSharedBytes);
+    }
 
     os << "arguments " << launch.getNumKernelOperands() << "\n";
     for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
@@ -343,11 +360,11 @@ struct KernelDescriber {
 };
 } // namespace
 
-FailureOr<SmallVector<gpucg::KernelExport>>
+FailureOr<std::vector<gpucg::KernelExport>>
 gpucg::describeKernels(ModuleOp module, bool useBarePointers) {
   SymbolTable symbols(module);
   KernelDescriber describer{useBarePointers};
-  SmallVector<KernelExport> kernels;
+  std::vector<KernelExport> kernels;
   WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
     auto host = launch->getParentOfType<func::FuncOp>();
     if (!host) {
@@ -370,6 +387,37 @@ struct ExportKernelsPass
     : public gpucg::impl::ExportKernelsBase<ExportKernelsPass> {
   using Base::Base;
 
+  /// Says what each cubin kernel got from ptxas: with `report`, a remark on
+  /// its launch; always, a warning for a kernel that spills (nothing a
+  /// kernel loses to spills goes unsaid).
+  void reportResources(ArrayRef<gpucg::KernelExport> kernels) {
+    SmallVector<gpu::LaunchFuncOp> launches;
+    getOperation().walk(
+        [&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    for (auto [kernel, launch] : llvm::zip_equal(kernels, launches)) {
+      if (!kernel.resourceError.empty()) {
+        launch.emitWarning()
+            << "cannot read the resources of kernel " << kernel.kernelName
+            << " from its cubin: " << kernel.resourceError;
+        continue;
+      }
+      if (!kernel.resources)
+        continue;
+      if (report)
+        launch.emitRemark() << gpucg::describeResources(
+            kernel.kernelName, *kernel.resources, kernel.occupancy,
+            kernel.threads, kernel.dynamicSharedBytes);
+      if (kernel.resources->stackFrameBytes > 0)
+        launch.emitWarning()
+            << "kernel " << kernel.kernelName
+            << " spills: " << kernel.resources->stackFrameBytes
+            << " bytes of stack per thread hold registers that did not fit ("
+            << kernel.resources->registers
+            << " registers); a smaller warp tile or fewer stages in its "
+               "plan (gpucg.compilation_info) keeps them in registers";
+    }
+  }
+
   LogicalResult write(StringRef name, StringRef contents) {
     SmallString<256> path(outputDir);
     llvm::sys::path::append(path, name);
@@ -385,10 +433,11 @@ struct ExportKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<SmallVector<gpucg::KernelExport>> kernels =
+    FailureOr<std::vector<gpucg::KernelExport>> kernels =
         gpucg::describeKernels(module, useBarePointers);
     if (failed(kernels))
       return signalPassFailure();
+    reportResources(*kernels);
     if (outputDir.empty())
       return;
     if (std::error_code error =

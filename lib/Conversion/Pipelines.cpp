@@ -91,9 +91,10 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   lowering.barePointers = options.barePointers.getValue();
   lowering.nvvmFloat8 = options.nvvmFloat8.getValue();
   buildLowerToNVVMPipeline(pm, lowering);
-  pm.addPass(createExportKernels(ExportKernelsOptions{
-      /*outputDir=*/options.outputDir,
-      /*useBarePointers=*/options.barePointers}));
+  pm.addPass(createExportKernels(
+      ExportKernelsOptions{/*outputDir=*/options.outputDir,
+                           /*useBarePointers=*/options.barePointers,
+                           /*report=*/options.report}));
 }
 
 void mlir::gpucg::buildTestEmulateOnCpuPipeline(

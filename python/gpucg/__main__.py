@@ -105,6 +105,15 @@ def _random_arguments(kernel_abi):
     return values
 
 
+def _resources(text, chip):
+    """The kernel's registers and spills from a cubin for `chip` (ptxas
+    decides them), or None where ptxas is missing or fails."""
+    try:
+        return compiler.compile(text, chip=chip, format="cubin").kernels[0]
+    except compiler.CompileError:
+        return None
+
+
 def _bench(args):
     source = pathlib.Path(args.file).read_text(encoding="utf-8")
     can_run = args.run and runtime.device_count() > 0
@@ -136,15 +145,25 @@ def _bench(args):
                  f"{'x'.join(map(str, kernel_abi.block))} dynamic smem "
                  f"{kernel_abi.dynamic_shared_memory}; compiled in "
                  f"{compile_ms:.0f} ms")
-        if not can_run:
-            rows.append((label, "compiled", facts))
+        resources = _resources(text, args.chip)
+        spills = bool(resources and resources.spills)
+        if resources:
+            facts += (f"; {resources.registers} registers, "
+                      f"{resources.spills} bytes spilled")
+            if resources.workgroups_per_sm is not None:
+                facts += (f", {resources.workgroups_per_sm} workgroups per "
+                          "SM")
+        outcome = "SPILLS" if spills else "compiled"
+        if not can_run or (spills and args.skip_spilling):
+            rows.append((label, outcome, facts))
             continue
         kernel = runtime.Kernel.from_compiled(result)
         ms = kernel.benchmark(*_random_arguments(kernel_abi),
                               repeat=args.repeat)
         flops = _matmul_flops(kernel_abi)
         rate = f", {flops / ms / 1e9:.1f} TFLOP/s" if flops else ""
-        rows.append((label, f"{ms:.4f} ms{rate}", facts))
+        rows.append((label, f"{ms:.4f} ms{rate}"
+                     + (" SPILLS" if spills else ""), facts))
     width = max(len(row[0]) for row in rows)
     for label, outcome, facts in rows:
         print(f"{label:>{width}}  {outcome:24} {facts}")
@@ -219,6 +238,9 @@ def main(argv=None):
     bench_parser.add_argument("--run", action="store_true",
                               help="run and time on the GPU")
     bench_parser.add_argument("--repeat", type=int, default=20)
+    bench_parser.add_argument("--skip-spilling", action="store_true",
+                              help="with --run: do not time configurations "
+                                   "that spill registers")
     bench_parser.set_defaults(handler=_bench)
 
     args = parser.parse_args(argv)

@@ -137,6 +137,10 @@ class MlirGpucgCompiledKernel(Structure):
         ("binaryFileName", MlirStringRef),
         ("binary", MlirStringRef),
         ("abi", MlirStringRef),
+        ("registers", c_int64),
+        ("stackFrameBytes", c_int64),
+        ("staticSharedBytes", c_int64),
+        ("workgroupsPerSm", c_int64),
     ]
 
 

@@ -61,6 +61,15 @@ class CompiledKernel:
     # The plan of the kernel's function (`plan of @F: ...`), with
     # compile(report=True); None otherwise.
     plan: Optional[str] = None
+    # What ptxas gave the kernel, from a cubin (format="cubin"); None for
+    # PTX and fatbin. `spills`: bytes of stack per thread, which in gpucg's
+    # kernels (no arrays in local memory) hold spilled registers.
+    registers: Optional[int] = None
+    spills: Optional[int] = None
+    shared_memory: Optional[int] = None  # static workgroup memory, bytes
+    # Workgroups one SM holds at once (the CUDA occupancy calculator's
+    # rules); None where unknown.
+    workgroups_per_sm: Optional[int] = None
 
     @property
     def abi_info(self) -> abi_module.KernelAbi:
@@ -263,8 +272,13 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
         binary = kernel.binary.bytes()
         if file_name.endswith(".ptx"):
             binary = binary.decode("utf-8", errors="replace")
-        kernels.append(CompiledKernel(kernel.name.str(), file_name, binary,
-                                      kernel.abi.str()))
+        known = lambda value: None if value < 0 else value  # noqa: E731
+        kernels.append(CompiledKernel(
+            kernel.name.str(), file_name, binary, kernel.abi.str(),
+            registers=known(kernel.registers),
+            spills=known(kernel.stackFrameBytes),
+            shared_memory=known(kernel.staticSharedBytes),
+            workgroups_per_sm=known(kernel.workgroupsPerSm)))
 
     @_capi.MlirStringCallback
     def on_module(text_ref, _):

@@ -74,6 +74,11 @@ static void onKernel(const MlirGpucgCompiledKernel *kernel, void *userData) {
          contains(binary, size, "cp.async.cg.shared.global"),
          size >= 4 && memcmp(binary, "\177ELF", 4) == 0,
          contains(binary, size, ".reqnctapercluster 1, 2, 1"));
+  printf("resources: registers %lld, stack %lld, static shared %lld, "
+         "workgroups per SM %lld\n",
+         (long long)kernel->registers, (long long)kernel->stackFrameBytes,
+         (long long)kernel->staticSharedBytes,
+         (long long)kernel->workgroupsPerSm);
   printf("--- abi\n%.*s--- end abi\n", (int)kernel->abi.length,
          kernel->abi.data);
 }
@@ -126,6 +131,7 @@ int main(int argc, char **argv) {
   if (cubin) {
     // CUBIN: kernel matmul_kernel -> matmul_kernel.cubin
     // CUBIN: binary: entry 0, {{.*}} ELF 1
+    // CUBIN-NEXT: resources: registers {{[1-9][0-9]*}}, stack 0, static shared {{[0-9]+}}, workgroups per SM {{[1-9][0-9]*}}
     // CUBIN: format cubin
     // CUBIN: status: success, 1 kernel(s)
     MlirGpucgCompileOptions options = mlirGpucgCompileOptionsGetDefault();
@@ -139,6 +145,7 @@ int main(int argc, char **argv) {
   /* gpucg-compile from chip and format: PTX and the ABI. */
   // CHECK-LABEL: kernel matmul_kernel -> matmul_kernel.ptx
   // CHECK-NEXT: binary: entry 1, mma.sync 1, ldmatrix 1, cp.async 1, ELF 0
+  // CHECK-NEXT: resources: registers -1, stack -1, static shared -1, workgroups per SM -1
   // CHECK-NEXT: --- abi
   // CHECK-NEXT: # gpucg kernel ABI (docs/ABI.md)
   // CHECK-NEXT: abi 1

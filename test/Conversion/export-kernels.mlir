@@ -2,6 +2,9 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-export-kernels{output-dir=%t bare-pointers=false})' | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s < %t/scale_kernel.abi
 // RUN: FileCheck %s --check-prefix=BIN < %t/scale_kernel.cubin
+// A cubin the pass cannot read the kernel's resources from: a warning, and
+// the export goes on.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-export-kernels)' -verify-diagnostics -o /dev/null
 
 // The IR is left unchanged.
 // IR: gpu.launch_func @scale_kernel::@scale_kernel
@@ -40,6 +43,7 @@ module attributes {gpu.container_module} {
     %m = memref.dim %a, %c0 : memref<?x?xf32>
     %n = memref.dim %a, %c1 : memref<?x?xf32>
     %gx = affine.apply affine_map<()[s0] -> (s0 ceildiv 128)>()[%m]
+    // expected-warning @+1 {{cannot read the resources of kernel scale_kernel from its cubin: not an ELF cubin}}
     gpu.launch_func @scale_kernel::@scale_kernel blocks in (%gx, %n, %c1) threads in (%c128, %c1, %c1)
         dynamic_shared_memory_size %smem args(%a : memref<?x?xf32>, %s : f32, %t : memref<4x8xbf16>)
     return

@@ -74,3 +74,12 @@
 # BENCH:   32x32x32  compiled grid 16x16x1 block 64x2x1 dynamic smem 0
 # BENCH:   64x64x32  compiled grid 8x8x1 block 64x2x1
 # BENCH: 256x256x32  error {{.*}}bytes of shared memory
+#
+# With ptxas, each configuration's registers and spills (from its cubin):
+# 128x256x32 on 4 warps spills and is flagged.
+# RUN: %if ptxas %{ %sanitizer_preload %gpucg_python -m gpucg bench \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir \
+# RUN:   --tiles 32x32x32,128x256x32 --workgroup 64x2x1 --depth 2 \
+# RUN:   | FileCheck %s --check-prefix=SPILLS %}
+# SPILLS:   32x32x32  compiled{{ +}}grid {{.*}}; {{[0-9]+}} registers, 0 bytes spilled, {{[0-9]+}} workgroups per SM
+# SPILLS: 128x256x32  SPILLS{{ +}}grid {{.*}}; {{[0-9]+}} registers, {{[1-9][0-9]*}} bytes spilled

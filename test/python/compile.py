@@ -327,6 +327,18 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
                                     "'fp64': expected 'tf32' or 'ieee'"):
             gpucg.compile(source, f32_precision="fp64")
 
+    def test_resources(self):
+        # What ptxas gave the kernel, from its cubin; PTX has none yet.
+        self.assertIsNone(gpucg.compile(MATMUL).kernels[0].registers)
+        try:
+            kernel = gpucg.compile(MATMUL, format="cubin").kernels[0]
+        except gpucg.CompileError as error:
+            self.skipTest(f"no cubin without ptxas: {error}")
+        self.assertGreater(kernel.registers, 0)
+        self.assertEqual(kernel.spills, 0)
+        self.assertGreaterEqual(kernel.shared_memory, 0)
+        self.assertGreaterEqual(kernel.workgroups_per_sm, 1)
+
     def test_format_names(self):
         # gpucg-compile takes the names compile() and the files use.
         for name, extension in (("ptx", ".ptx"), ("isa", ".ptx")):

@@ -15,11 +15,14 @@
 #ifndef GPUCG_CONVERSION_EXPORTKERNELS_H
 #define GPUCG_CONVERSION_EXPORTKERNELS_H
 
+#include "gpucg/Conversion/KernelResources.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeRange.h"
 #include "mlir/Support/LLVM.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 namespace gpucg {
@@ -36,6 +39,18 @@ struct KernelExport {
   std::string abi;
   /// The bytes of the gpu.binary object; owned by the module's context.
   StringRef binary;
+  /// Threads per workgroup (0 when the block size is not a constant) and
+  /// bytes of dynamic workgroup memory of the launch.
+  int64_t threads = 0;
+  int64_t dynamicSharedBytes = 0;
+  /// What ptxas gave the kernel, read from a cubin object (format `bin`);
+  /// std::nullopt for PTX and fatbin objects, and when the cubin could not
+  /// be read (`resourceError` says why).
+  std::optional<KernelResources> resources;
+  std::string resourceError;
+  /// The occupancy those resources allow, where the chip's SM limits are
+  /// known (computeOccupancy).
+  std::optional<Occupancy> occupancy;
 };
 
 /// Whether a kernel taking arguments of `types` can take each memref as a
@@ -53,7 +68,7 @@ bool canPassBarePointers(TypeRange types);
 /// match how the kernels were lowered.
 /// On a launch the kernel ABI cannot describe, emits an error on the
 /// offending op and fails.
-FailureOr<SmallVector<KernelExport>> describeKernels(ModuleOp module,
+FailureOr<std::vector<KernelExport>> describeKernels(ModuleOp module,
                                                      bool useBarePointers);
 
 } // namespace gpucg

@@ -169,6 +169,12 @@ def ExportKernels : Pass<"gpucg-export-kernels", "ModuleOp"> {
     symbol, grid (a number or a formula over argument sizes per dimension),
     block, dynamic shared memory, and the argument list (docs/ABI.md). The IR
     is left unchanged; an empty `output-dir` writes nothing.
+
+    For a cubin, it reads what ptxas gave each kernel (registers, stack
+    frame, static workgroup memory: KernelResources.h) and warns about a
+    kernel that spills (a stack frame: gpucg's kernels keep no arrays in
+    local memory); with `report`, it says all of it and the occupancy in a
+    remark on the launch.
   }];
   let options = [
     Option<"outputDir", "output-dir", "std::string", "\"\"",
@@ -176,6 +182,9 @@ def ExportKernels : Pass<"gpucg-export-kernels", "ModuleOp"> {
     Option<"useBarePointers", "bare-pointers", "bool", "false",
            "The kernels were lowered with bare-pointers=true: each kernel "
            "whose memref arguments allow it takes bare pointers">,
+    Option<"report", "report", "bool", "false",
+           "Say what ptxas gave each kernel of a cubin in a remark on its "
+           "launch: registers, stack, workgroup memory, occupancy">,
   ];
 }
 
