@@ -94,22 +94,23 @@ install_sass_tools() {
   done
 }
 
-# install_python_packages: NumPy in .venv, for test/python (lit runs those
-# tests with .venv/bin/python when it exists). No network once it is there;
-# never fails the install.
+# install_python_packages: NumPy and flit_core in .venv, for test/python
+# (lit runs those tests with .venv/bin/python when it exists; flit_core
+# builds the package's wheel, scripts/build-wheel.sh). No network once they
+# are there; never fails the install.
 install_python_packages() {
   local venv="$SOURCE_DIR/.venv"
-  if "$venv/bin/python" -c 'import numpy' >/dev/null 2>&1; then
+  if "$venv/bin/python" -c 'import numpy, flit_core.buildapi' >/dev/null 2>&1; then
     return 0
   fi
-  echo "gpucg: installing numpy into $venv (for the Python package's tests)"
+  echo "gpucg: installing numpy and flit_core into $venv (for the Python package's tests)"
   if [[ ! -x "$venv/bin/pip" ]] && ! /usr/bin/python3 -m venv "$venv"; then
     echo "gpucg: warning: could not create $venv; NumPy tests will be unsupported" >&2
     return 0
   fi
   if ! "$venv/bin/pip" install -q --disable-pip-version-check --timeout 30 --retries 2 \
-      numpy; then
-    echo "gpucg: warning: pip could not install numpy; NumPy tests will be unsupported" >&2
+      numpy 'flit_core>=3.4,<5'; then
+    echo "gpucg: warning: pip could not install numpy and flit_core; their tests will be unsupported" >&2
   fi
 }
 

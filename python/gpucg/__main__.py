@@ -114,6 +114,20 @@ def _resources(text, chip):
         return None
 
 
+def _cache(args):
+    from . import cache
+    if args.clear:
+        print(f"gpucg: removed {cache.clear()} entries from "
+              f"{cache.directory()}")
+        return 0
+    entries = list(cache.directory().glob("*.json"))
+    size = sum(entry.stat().st_size for entry in entries)
+    state = "on" if cache.enabled(None) else "off (GPUCG_CACHE)"
+    print(f"{cache.directory()}: {len(entries)} entries, {size} bytes; "
+          f"{state}")
+    return 0
+
+
 def _bench(args):
     source = pathlib.Path(args.file).read_text(encoding="utf-8")
     can_run = args.run and runtime.device_count() > 0
@@ -215,6 +229,12 @@ def main(argv=None):
     passes_parser.add_argument("--options", action="store_true",
                                help="with their options and defaults")
     passes_parser.set_defaults(handler=_passes)
+
+    cache_parser = sub.add_parser(
+        "cache", help="the compile cache: where it is and what it holds")
+    cache_parser.add_argument("--clear", action="store_true",
+                              help="remove every entry")
+    cache_parser.set_defaults(handler=_cache)
 
     bench_parser = sub.add_parser(
         "bench", help="compile (and on a GPU, time) a kernel for a sweep of "

@@ -17,6 +17,7 @@ from typing import List, Optional, Union
 
 from . import _capi
 from . import abi as abi_module
+from . import cache as cache_module
 
 # format= spellings, and the file extension gpucg-export-kernels gives each.
 FORMATS = {"ptx": "ptx", "isa": "ptx", "cubin": "cubin", "bin": "cubin",
@@ -105,6 +106,8 @@ class CompileResult:
     kernels: List[CompiledKernel]
     module: str
     diagnostics: List[Diagnostic]
+    # Whether it came from the compile cache (gpucg.cache).
+    cached: bool = False
 
     def save(self, directory):
         """Saves every kernel (CompiledKernel.save); returns the .abi
@@ -174,7 +177,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
             workgroup_group_size=0, nvvm_float8=False, wgmma_cluster=(1, 1),
-            report=False, f32_precision="tf32",
+            report=False, f32_precision="tf32", cache=None,
             source_name=None) -> CompileResult:
     """Compiles MLIR `source`: text, a pathlib.Path to read, or a str of
     one line naming a file (`"kernel.mlir"`).
@@ -211,6 +214,11 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     `report` says each kernel's plan (gpucg-compile's report): a remark
     `plan of @F: pipeline ..., workgroup ..., workgroup tile ..., ... on
     sm_XY` among the diagnostics, and in `kernels[i].plan`.
+
+    `cache` keeps the result on disk, keyed by the source, every option,
+    gpucg's version and the library (gpucg.cache): a second call with the
+    same key returns it without compiling (`result.cached`). None: on
+    unless $GPUCG_CACHE is 0; False: off for this call.
 
     Raises CompileError with the diagnostics on any failure.
     """
@@ -261,6 +269,29 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     options.report = report
     options.f32Precision = ref(f32_precision)
 
+    use_cache = cache_module.enabled(cache)
+    if use_cache:
+        entry_key = cache_module.key(
+            text, source_name or default_name,
+            dict(pipeline=pipeline, chip=chip, format=format,
+                 features=features, opt_level=opt_level,
+                 bare_pointers=bare_pointers, generic=generic,
+                 verify_each=verify_each,
+                 deterministic_reductions=deterministic_reductions,
+                 wgmma_persistent=wgmma_persistent,
+                 wgmma_staged_store=wgmma_staged_store,
+                 workgroup_group_size=workgroup_group_size,
+                 nvvm_float8=nvvm_float8, wgmma_cluster=list(cluster),
+                 report=report, f32_precision=f32_precision),
+            version(), _capi.library_path())
+        stored = cache_module.load(entry_key)
+        if stored is not None:
+            return _result([CompiledKernel(**kernel)
+                            for kernel in stored["kernels"]],
+                           stored["module"],
+                           [Diagnostic(*d) for d in stored["diagnostics"]],
+                           cached=True)
+
     diagnostics = []
     kernels = []
     modules = []
@@ -308,10 +339,19 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     for kernel in kernels:
         kernel.plan = plans.get(kernel.abi_info.function)
     module = modules[0] if modules else ""
+    if use_cache:
+        cache_module.store(
+            entry_key, [dataclasses.asdict(kernel) for kernel in kernels],
+            module, [[d.severity, d.location, d.message] for d in diagnostics])
+    return _result(kernels, module, diagnostics)
+
+
+def _result(kernels, module, diagnostics, cached=False):
     return CompileResult(
         output=kernels[0].binary if kernels else module,
         abi=kernels[0].abi if kernels else None,
-        kernels=kernels, module=module, diagnostics=diagnostics)
+        kernels=kernels, module=module, diagnostics=diagnostics,
+        cached=cached)
 
 
 # ===------------------------------------------------------------------------===#

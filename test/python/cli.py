@@ -42,6 +42,15 @@
 # RUN:   %S/Inputs/matmul-f32.mlir 2>&1 > /dev/null | FileCheck %s --check-prefix=IEEE
 # IEEE: remark: plan of @mm: pipeline MatmulSimt, {{.*}}; not on tensor cores: its f32 operands are to be multiplied in IEEE f32 (f32_precision="ieee")
 #
+# The compile cache: where it is, what it holds, --clear.
+# RUN: rm -rf %t.cache
+# RUN: env GPUCG_CACHE=1 GPUCG_CACHE_DIR=%t.cache %sanitizer_preload %gpucg_python -m gpucg compile \
+# RUN:   %S/../../examples/matmul_512x128x512_f16.mlir > /dev/null
+# RUN: env GPUCG_CACHE=1 GPUCG_CACHE_DIR=%t.cache %gpucg_python -m gpucg cache | FileCheck %s --check-prefix=CACHE
+# CACHE: cache: 1 entries, {{[1-9][0-9]*}} bytes; on
+# RUN: env GPUCG_CACHE_DIR=%t.cache %gpucg_python -m gpucg cache --clear | FileCheck %s --check-prefix=CLEAR
+# CLEAR: gpucg: removed 1 entries from {{.*}}cache
+#
 # A copy of the package with no gpucg build to load (as once installed
 # without GPUCG_LIB_DIR): what to do, with exit status 2, not a traceback.
 # RUN: rm -rf %t.pkg && mkdir -p %t.pkg && cp -r %S/../../python/gpucg %t.pkg/
