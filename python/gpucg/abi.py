@@ -19,7 +19,7 @@ ABI_VERSION = 1
 # also takes any iN, siN, uiN and the 8-, 6- and 4-bit floats, as the C
 # runtime's gpucg_abi_type_bits does.
 ELEMENT_BITS = {
-    "i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
+    "i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
     "f16": 16, "bf16": 16, "f32": 32, "f64": 64, "tf32": 32,
 }
 _INTEGER_TYPE = re.compile(r"(?:i|si|ui)([1-9][0-9]*)")
@@ -161,129 +161,396 @@ class KernelAbi:
         return result
 
 
-_SIZE = re.compile(r"arg(\d+)\.dim(\d+)$")
+# The limits of the C reader (runtime/lib/Abi.c, gpucg_runtime.h), which
+# this one follows rule for rule: test/Runtime/abi-conformance.test runs
+# both over the same files, valid, truncated and mutated, and requires the
+# same verdict and the same facts.
+MAX_FIELDS = 12
+MAX_RANK = 8
+MAX_NAME = 256  # function, kernel and binary names, with the C NUL
+MAX_CHIP = 32
+MAX_TYPE = 32
+MAX_ARGUMENTS = 4096
+MAX_FUNCTION_ARGUMENT = 65535
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+TENSOR_MAP_MAX_RANK = 5
+TENSOR_MAP_MAX_BOX = 256
+FORMATS = ("cubin", "ptx", "fatbin", "bc")
+CALLING_CONVENTIONS = ("bare_pointers", "memref_descriptors")
+SWIZZLES = {"none": 0, "32b": 32, "64b": 64, "128b": 128}
+_DIGITS = re.compile(r"[0-9]+")
+_CHIP = re.compile(r"sm_[0-9][0-9]")
 
 
-def _parse_extent(words, line_number):
-    if len(words) == 1 and words[0].isdigit():
-        return Extent(int(words[0]))
-    if len(words) == 1 and _SIZE.match(words[0]):
-        match = _SIZE.match(words[0])
-        return Extent(1, int(match.group(1)), int(match.group(2)))
-    if (len(words) == 3 and words[0] == "ceildiv" and _SIZE.match(words[1])
-            and words[2].isdigit() and int(words[2]) > 0):
-        match = _SIZE.match(words[1])
-        return Extent(int(words[2]), int(match.group(1)), int(match.group(2)))
-    raise AbiError(f"line {line_number}: invalid grid extent "
-                   f"'{' '.join(words)}'")
+def _count(text):
+    """Digits only, fitting in int64_t; else None."""
+    if not _DIGITS.fullmatch(text):
+        return None
+    value = int(text)
+    return value if value <= INT64_MAX else None
 
 
-def _parse_argument(words, line_number):
-    # argument I function_argument J memref ELT SHAPE | scalar T |
-    #   tensor_map ELT SHAPE box BOX swizzle S
-    if (len(words) < 5 or words[1] != "function_argument"
-            or not words[0].isdigit() or not words[2].isdigit()):
-        raise AbiError(f"line {line_number}: invalid argument line")
-    index, function_argument, kind = int(words[0]), int(words[2]), words[3]
-    if kind == "memref" and len(words) == 6:
-        if words[5] == "scalar":
-            shape = ()
-        else:
-            shape = tuple(None if d == "?" else int(d)
-                          for d in words[5].split("x"))
-        return Argument(index, function_argument, kind, words[4], shape)
-    if kind == "scalar" and len(words) == 5:
-        return Argument(index, function_argument, kind, words[4], None)
-    # ... tensor_map ELT SHAPE box BOX swizzle S
-    swizzles = {"none": 0, "32b": 32, "64b": 64, "128b": 128}
-    if (kind == "tensor_map" and len(words) == 10 and words[6] == "box"
-            and words[8] == "swizzle" and words[9] in swizzles):
-        try:
-            shape = tuple(int(d) for d in words[5].split("x"))
-            box = tuple(int(d) for d in words[7].split("x"))
-        except ValueError:
-            shape = box = ()
-        if shape and len(box) == len(shape):
-            return Argument(index, function_argument, kind, words[4], shape,
-                            box, swizzles[words[9]])
-    raise AbiError(f"line {line_number}: invalid argument type "
-                   f"'{' '.join(words[3:])}'")
+def _dim_reference(text):
+    """`argN.dimD` as (N, D), or None."""
+    if not text.startswith("arg") or ".dim" not in text:
+        return None
+    number, dim = text[3:].split(".dim", 1)
+    if not number or len(number) >= 32:
+        return None
+    argument, dim = _count(number), _count(dim)
+    if (argument is None or dim is None or argument > MAX_FUNCTION_ARGUMENT
+            or dim >= MAX_RANK):
+        return None
+    return argument, dim
 
 
-def _parse_result(words, line_number):
-    # result J D0 D1 ..., each D a number, argN.dimD or ?
-    if not words or not words[0].isdigit():
-        raise AbiError(f"line {line_number}: invalid result line")
+class _Reader:
+    """The file as lines of fields, as the C reader splits them: blank lines
+    and lines that start with `#` skipped, fields separated by single
+    spaces, at most MAX_FIELDS."""
+
+    def __init__(self, text):
+        self.lines = text.split("\n")
+        if self.lines and self.lines[-1] == "":
+            self.lines.pop()  # the newline that ends the last line
+        self.position = 0
+        self.line = 0
+        self.fields = []
+
+    def error(self, what):
+        return AbiError(f"line {self.line}: {what}")
+
+    def next(self):
+        """The next line's fields; [] at the end of the file."""
+        while self.position < len(self.lines):
+            line = self.lines[self.position]
+            self.position += 1
+            self.line += 1
+            if line.endswith("\r"):
+                line = line[:-1]
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split(" ")
+            if len(fields) > MAX_FIELDS:
+                raise self.error(f"more than {MAX_FIELDS} fields")
+            if "" in fields:
+                raise self.error("fields are separated by single spaces")
+            self.fields = fields
+            return fields
+        self.line += 1  # errors at the end name the line after the last
+        self.fields = []
+        return []
+
+    def expect(self, key, values, spelling):
+        fields = self.next()
+        if not fields:
+            raise self.error(f"unexpected end of file, expected '{key} "
+                             f"{spelling}'")
+        if fields[0] != key:
+            raise self.error(f"expected '{key} {spelling}', found "
+                             f"'{fields[0]}'")
+        if len(fields) - 1 != values:
+            raise self.error(f"'{key}' takes {values} value"
+                             f"{'' if values == 1 else 's'} ({spelling}), "
+                             f"found {len(fields) - 1}")
+        return fields[1:]
+
+    def bounded(self, text, what, minimum, maximum):
+        value = _count(text)
+        if value is None:
+            raise self.error(f"{what} '{text}' is not a number")
+        if not minimum <= value <= maximum:
+            raise self.error(f"{what} {text} is not in [{minimum}, "
+                             f"{maximum}]")
+        return value
+
+    def name(self, key, value, capacity):
+        if len(value.encode("utf-8")) >= capacity:
+            raise self.error(f"'{key}' value is longer than {capacity - 1} "
+                             "characters")
+        return value
+
+
+def _parse_grid(reader, key):
+    spelling = "N, argN.dimD or ceildiv argN.dimD S"
+    fields = reader.next()
+    if not fields:
+        raise reader.error(f"unexpected end of file, expected '{key} "
+                           f"{spelling}'")
+    if fields[0] != key:
+        raise reader.error(f"expected '{key} {spelling}', found "
+                           f"'{fields[0]}'")
+    if len(fields) == 2:
+        reference = _dim_reference(fields[1])
+        if reference:
+            return Extent(1, *reference)
+        value = _count(fields[1])
+        if value is None:
+            raise reader.error(f"{key} '{fields[1]}' is not a number, "
+                               "argN.dimD or ceildiv argN.dimD S")
+        if not 1 <= value <= INT32_MAX:
+            raise reader.error(f"{key} {fields[1]} is not in [1, "
+                               f"{INT32_MAX}]")
+        return Extent(value)
+    if len(fields) == 4 and fields[1] == "ceildiv":
+        reference = _dim_reference(fields[2])
+        if not reference:
+            raise reader.error(f"{key}: ceildiv of '{fields[2]}', not of "
+                               "argN.dimD")
+        divisor = reader.bounded(fields[3], "ceildiv divisor", 1, INT32_MAX)
+        return Extent(divisor, *reference)
+    raise reader.error(f"'{key}' takes N, argN.dimD or ceildiv argN.dimD S, "
+                       f"found {len(fields) - 1} values")
+
+
+def _parse_shape(text):
+    """Sizes joined by `x` (None for `?`), () for `scalar`; None when
+    malformed, -1 when over MAX_RANK dimensions."""
+    if text == "scalar":
+        return ()
     sizes = []
-    for word in words[1:]:
-        if word == "?":
+    for part in text.split("x"):
+        if not part or len(part) >= 32:
+            return None
+        if len(sizes) == MAX_RANK:
+            return -1
+        if part == "?":
             sizes.append(None)
-        elif word.isdigit():
-            sizes.append(int(word))
-        elif _SIZE.match(word):
-            match = _SIZE.match(word)
-            sizes.append(Extent(1, int(match.group(1)), int(match.group(2))))
+            continue
+        value = _count(part)
+        if value is None:
+            return None
+        sizes.append(value)
+    return tuple(sizes)
+
+
+def _parse_tensor_map(reader, index, function_argument, fields):
+    if len(fields) != 11 or fields[7] != "box" or fields[9] != "swizzle":
+        raise reader.error(f"argument {index}: expected 'tensor_map ELT "
+                           "SHAPE box BOX swizzle S'")
+    element_type = fields[5]
+    if len(element_type.encode("utf-8")) >= MAX_TYPE:
+        raise reader.error(f"argument {index}: type '{element_type}' is "
+                           f"longer than {MAX_TYPE - 1} characters")
+    bits = element_bits(element_type)
+    if bits == 0 or bits % 8:
+        raise reader.error(f"argument {index}: tensor map of "
+                           f"'{element_type}' elements; TMA moves elements "
+                           "of whole bytes")
+    shape = _parse_shape(fields[6])
+    if (not isinstance(shape, tuple) or not 1 <= len(shape)
+            <= TENSOR_MAP_MAX_RANK):
+        raise reader.error(f"argument {index}: tensor map shape "
+                           f"'{fields[6]}' is not 1 to {TENSOR_MAP_MAX_RANK} "
+                           "sizes joined by 'x'")
+    # A `?` in a tensor map's shape reads as -1, as in the C reader.
+    shape = tuple(-1 if d is None else d for d in shape)
+    box = _parse_shape(fields[8])
+    if not isinstance(box, tuple) or not box or len(box) != len(shape):
+        raise reader.error(f"argument {index}: box '{fields[8]}' is not "
+                           f"{len(shape)} sizes joined by 'x'")
+    for d, size in enumerate(box):
+        if size is None or not 1 <= size <= TENSOR_MAP_MAX_BOX:
+            raise reader.error(
+                f"argument {index}: box size {d} is "
+                f"{-1 if size is None else size}; TMA boxes are 1 to "
+                f"{TENSOR_MAP_MAX_BOX} elements")
+    if fields[10] not in SWIZZLES:
+        raise reader.error(f"argument {index}: swizzle '{fields[10]}' "
+                           "(none, 32b, 64b or 128b)")
+    swizzle = SWIZZLES[fields[10]]
+    row_bytes = box[-1] * (bits // 8)
+    if row_bytes % 16:
+        raise reader.error(f"argument {index}: the box's innermost "
+                           f"{row_bytes} bytes are not a multiple of 16")
+    if swizzle and row_bytes > swizzle:
+        raise reader.error(f"argument {index}: the box's innermost "
+                           f"{row_bytes} bytes are more than the swizzle's "
+                           f"{swizzle}")
+    return Argument(index, function_argument, "tensor_map", element_type,
+                    shape, box, swizzle)
+
+
+def _parse_argument(reader, index, count, convention):
+    fields = reader.next()
+    if not fields:
+        raise reader.error(f"unexpected end of file, expected 'argument "
+                           f"{index} function_argument J TYPE' of "
+                           f"'arguments {count}'")
+    if fields[0] != "argument":
+        raise reader.error(f"expected 'argument {index} function_argument J "
+                           f"TYPE', found '{fields[0]}'")
+    if len(fields) < 2 or _count(fields[1]) != index:
+        raise reader.error(f"expected 'argument {index}', found 'argument "
+                           f"{fields[1] if len(fields) > 1 else ''}'")
+    if len(fields) < 6 or fields[2] != "function_argument":
+        raise reader.error(f"argument {index}: expected 'function_argument "
+                           "J' and 'memref ELT SHAPE' or 'scalar T'")
+    function_argument = reader.bounded(fields[3], "function_argument", 0,
+                                       MAX_FUNCTION_ARGUMENT)
+    kind = fields[4]
+    if kind == "tensor_map":
+        return _parse_tensor_map(reader, index, function_argument, fields)
+    if kind not in ("memref", "scalar"):
+        raise reader.error(f"argument {index}: unknown type '{kind}' "
+                           "(memref ELT SHAPE, scalar T or tensor_map ELT "
+                           "SHAPE box BOX swizzle S)")
+    wanted = 7 if kind == "memref" else 6
+    if len(fields) != wanted:
+        raise reader.error(f"argument {index}: '{kind}' takes "
+                           f"{'ELT SHAPE' if kind == 'memref' else 'T'}, "
+                           f"found {len(fields) - 5} values")
+    element_type = fields[5]
+    if len(element_type.encode("utf-8")) >= MAX_TYPE:
+        raise reader.error(f"argument {index}: type '{element_type}' is "
+                           f"longer than {MAX_TYPE - 1} characters")
+    if kind == "scalar":
+        if element_bits(element_type) == 0:
+            raise reader.error(f"argument {index}: scalar of type "
+                               f"'{element_type}', whose size the runtime "
+                               "does not know")
+        return Argument(index, function_argument, kind, element_type, None)
+    shape = _parse_shape(fields[6])
+    if shape == -1:
+        raise reader.error(f"argument {index}: shape '{fields[6]}' has more "
+                           f"than {MAX_RANK} dimensions")
+    if shape is None:
+        raise reader.error(f"argument {index}: shape '{fields[6]}' is not "
+                           "sizes joined by 'x' ('?' when dynamic) or "
+                           "'scalar'")
+    if convention == "bare_pointers" and None in shape:
+        raise reader.error(f"argument {index}: memref {element_type} "
+                           f"{fields[6]} has a dynamic size, which "
+                           "calling_convention bare_pointers cannot pass")
+    return Argument(index, function_argument, kind, element_type, shape)
+
+
+def _parse_result(reader, fields, arguments, results):
+    if len(fields) < 2:
+        raise reader.error("'result' takes J D0 D1 ..., found no value")
+    number = reader.bounded(fields[1], "result function argument", 0,
+                            MAX_FUNCTION_ARGUMENT)
+    memrefs = [a for a in arguments
+               if a.function_argument == number and a.kind == "memref"]
+    if not memrefs:
+        raise reader.error(f"result {number} is not a memref argument of the "
+                           "kernel")
+    argument = memrefs[-1]
+    if any(r.function_argument == number for r in results):
+        raise reader.error(f"result {number} is named twice")
+    if len(fields) - 2 != len(argument.shape):
+        raise reader.error(f"result {number} has {len(fields) - 2} size(s), "
+                           f"its memref rank {len(argument.shape)}")
+    sizes = []
+    for dim, text in enumerate(fields[2:]):
+        reference = _dim_reference(text)
+        if text == "?":
+            sizes.append(None)
+        elif reference:
+            sources = [a for a in arguments
+                       if a.function_argument == reference[0]
+                       and a.kind != "scalar"]
+            if not sources or reference[1] >= len(sources[-1].shape):
+                raise reader.error(f"result {number}: size {text} is not a "
+                                   "dimension of a memref argument of the "
+                                   "kernel")
+            sizes.append(Extent(1, *reference))
+        elif _count(text) is not None:
+            value = _count(text)
+            if argument.shape[dim] is not None and argument.shape[dim] != value:
+                raise reader.error(f"result {number}: size {text} of "
+                                   f"dimension {dim}, but the memref's is "
+                                   f"{argument.shape[dim]}")
+            sizes.append(value)
         else:
-            raise AbiError(f"line {line_number}: invalid result size "
-                           f"'{word}'")
-    return Result(int(words[0]), tuple(sizes))
+            raise reader.error(f"result {number}: size '{text}' is not a "
+                               "number, argN.dimD or ?")
+    return Result(number, tuple(sizes))
+
+
+def _check_grid_references(grid, grid_lines, arguments):
+    for axis, extent in zip("xyz", grid):
+        if extent.function_argument is None:
+            continue
+        for argument in arguments:
+            if argument.function_argument != extent.function_argument:
+                continue
+            where = f"line {grid_lines[axis]}"
+            size = f"arg{extent.function_argument}.dim{extent.dim}"
+            if argument.kind == "scalar":
+                raise AbiError(f"{where}: grid_{axis} names {size}, but "
+                               f"function argument "
+                               f"{extent.function_argument} is scalar "
+                               f"{argument.element_type}")
+            if extent.dim >= len(argument.shape):
+                raise AbiError(f"{where}: grid_{axis} names {size}, but "
+                               f"function argument "
+                               f"{extent.function_argument} has rank "
+                               f"{len(argument.shape)}")
 
 
 def parse(text) -> KernelAbi:
-    """Parses the text of an .abi file; raises AbiError on a malformed one."""
-    facts = {}
-    arguments: List[Argument] = []
+    """Parses the text of an .abi file as the C runtime's reader does
+    (docs/ABI.md); raises AbiError on a malformed one."""
+    if "\0" in text:
+        raise AbiError("a text file has no NUL bytes")
+    reader = _Reader(text)
+    version = reader.bounded(reader.expect("abi", 1, "VERSION")[0],
+                             "abi version", 0, 2**31 - 1)
+    if version != ABI_VERSION:
+        raise reader.error(f"unsupported ABI version {version} (this reader "
+                           f"reads version {ABI_VERSION})")
+    names = {}
+    for key, spelling in (("function", "NAME"), ("kernel", "NAME"),
+                          ("binary", "FILE")):
+        names[key] = reader.name(key, reader.expect(key, 1, spelling)[0],
+                                 MAX_NAME)
+    if "/" in names["binary"]:
+        raise reader.error(f"binary '{names['binary']}' is not a file name "
+                           "in the .abi's directory")
+    file_format = reader.expect("format", 1, "cubin|ptx|fatbin|bc")[0]
+    if file_format not in FORMATS:
+        raise reader.error(f"unknown format '{file_format}' (cubin, ptx, "
+                           "fatbin, bc)")
+    chip = reader.name("chip", reader.expect("chip", 1, "sm_XY")[0], MAX_CHIP)
+    if not _CHIP.match(chip):
+        raise reader.error(f"chip '{chip}' is not sm_XY")
+    convention = reader.expect("calling_convention", 1,
+                               "bare_pointers|memref_descriptors")[0]
+    if convention not in CALLING_CONVENTIONS:
+        raise reader.error(f"unknown calling convention '{convention}' "
+                           "(bare_pointers, memref_descriptors)")
+    grid, grid_lines = [], {}
+    for axis in "xyz":
+        grid.append(_parse_grid(reader, f"grid_{axis}"))
+        grid_lines[axis] = reader.line
+    block = tuple(reader.bounded(reader.expect(f"block_{axis}", 1, "N")[0],
+                                 f"block_{axis}", 1, 1024) for axis in "xyz")
+    shared = reader.bounded(
+        reader.expect("dynamic_shared_memory", 1, "BYTES")[0],
+        "dynamic_shared_memory", 0, INT32_MAX)
+    count = reader.bounded(reader.expect("arguments", 1, "N")[0],
+                           "arguments", 0, MAX_ARGUMENTS)
+    arguments = [_parse_argument(reader, index, count, convention)
+                 for index in range(count)]
     results: List[Result] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, *words = line.split()
-        try:
-            if key == "argument":
-                arguments.append(_parse_argument(words, number))
-            elif key == "result":
-                results.append(_parse_result(words, number))
-            elif key.startswith("grid_"):
-                facts[key] = _parse_extent(words, number)
-            elif key in ("abi", "block_x", "block_y", "block_z",
-                         "dynamic_shared_memory", "arguments"):
-                facts[key] = int(words[0])
-            else:
-                facts[key] = words[0] if words else ""
-        except AbiError:
-            raise
-        except (ValueError, IndexError):
-            raise AbiError(f"line {number}: invalid '{line}'") from None
-    if facts.get("abi") != ABI_VERSION:
-        raise AbiError(f"unknown ABI version {facts.get('abi')} "
-                       f"(this reader knows {ABI_VERSION})")
-    required = ["function", "kernel", "binary", "format", "chip",
-                "calling_convention", "grid_x", "grid_y", "grid_z",
-                "block_x", "block_y", "block_z", "dynamic_shared_memory",
-                "arguments"]
-    missing = [key for key in required if key not in facts]
-    if missing:
-        raise AbiError("missing line(s): " + ", ".join(missing))
-    if facts["arguments"] != len(arguments):
-        raise AbiError(f"'arguments {facts['arguments']}' but "
-                       f"{len(arguments)} argument line(s)")
-    memrefs = {a.function_argument: a for a in arguments
-               if a.kind == "memref"}
-    for result in results:
-        argument = memrefs.get(result.function_argument)
-        if argument is None or len(argument.shape) != len(result.sizes):
-            raise AbiError(f"'{result}' does not name a memref argument of "
-                           "that rank")
+    while True:
+        fields = reader.next()
+        if not fields:
+            break
+        if fields[0] != "result":
+            raise reader.error(f"'{fields[0]}' after the last argument of "
+                               f"'arguments {count}' (only 'result' lines "
+                               "follow them)")
+        results.append(_parse_result(reader, fields, arguments, results))
+    _check_grid_references(grid, grid_lines, arguments)
     return KernelAbi(
-        version=facts["abi"], function=facts["function"],
-        kernel=facts["kernel"], binary=facts["binary"],
-        format=facts["format"], chip=facts["chip"],
-        calling_convention=facts["calling_convention"],
-        grid=(facts["grid_x"], facts["grid_y"], facts["grid_z"]),
-        block=(facts["block_x"], facts["block_y"], facts["block_z"]),
-        dynamic_shared_memory=facts["dynamic_shared_memory"],
-        arguments=tuple(arguments), results=tuple(results))
+        version=version, function=names["function"], kernel=names["kernel"],
+        binary=names["binary"], format=file_format, chip=chip,
+        calling_convention=convention, grid=tuple(grid), block=block,
+        dynamic_shared_memory=shared, arguments=tuple(arguments),
+        results=tuple(results))
 
 
 def read(path) -> KernelAbi:
