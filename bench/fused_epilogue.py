@@ -66,9 +66,10 @@ from dataclasses import asdict, dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compile_kernels import find_gpucg_opt  # noqa: E402
+from kernel_runs import (check_kernel, import_abi_reader,  # noqa: E402
+                         import_gpu_stack, read_manifest)
 
 TOOL = "fused_epilogue.py"
-EXIT_NO_GPU = 77
 
 # (name, chip): the plans a user gets on an H100 from each chip name.
 VARIANTS = (("sm_90", "sm_90"), ("sm_90a", "sm_90a"))
@@ -248,16 +249,6 @@ def compile_cases(cases, out, fmt):
     return 1 if failures else 0
 
 
-def read_manifest(out):
-    try:
-        with open(os.path.join(out, "manifest.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError) as error:
-        print(f"{TOOL}: cannot read {out}/manifest.json: {error}",
-              file=sys.stderr)
-        return None
-
-
 # ---------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------
@@ -310,28 +301,19 @@ def write_results(out, device, rows):
 
 def dry_run(out):
     """--run-only without a GPU: every kernel's .abi file and binary."""
-    manifest = read_manifest(out)
+    manifest = read_manifest(TOOL, out)
     if manifest is None:
         return 2
-    try:
-        from gpucg import abi
-    except ImportError as error:
-        print(f"{TOOL}: the gpucg package does not load ({error}); put "
-              "python/ on PYTHONPATH", file=sys.stderr)
+    abi = import_abi_reader(TOOL)
+    if abi is None:
         return 2
     rows, failures = [], 0
     for entry in manifest["cases"]:
-        path = os.path.join(out, entry["abi"])
-        try:
-            kernel = abi.read(path)
-            binary = os.path.join(os.path.dirname(path), kernel.binary)
-            problem = None if os.path.exists(binary) else f"no binary {binary}"
-            expected = 3 + FORMS[entry["form"]][0]
-            if problem is None and len(kernel.arguments) != expected:
-                problem = (f"{len(kernel.arguments)} arguments, expected "
-                           f"{expected}")
-        except (OSError, ValueError) as error:
-            problem = str(error)
+        kernel, problem = check_kernel(abi, os.path.join(out, entry["abi"]))
+        expected = 3 + FORMS[entry["form"]][0]
+        if problem is None and len(kernel.arguments) != expected:
+            problem = (f"{len(kernel.arguments)} arguments, expected "
+                       f"{expected}")
         failures += problem is not None
         status = "dry-run" if problem is None else "ERROR"
         rows.append({"shape": f"{entry['m']}x{entry['n']}x{entry['k']}",
@@ -348,11 +330,6 @@ def dry_run(out):
 # ---------------------------------------------------------------------------
 # --run-only (GPU)
 # ---------------------------------------------------------------------------
-
-def no_gpu(reason):
-    print(f"{TOOL}: no usable CUDA GPU: {reason}", file=sys.stderr)
-    return EXIT_NO_GPU
-
 
 def percentile(ordered, q):
     position = q * (len(ordered) - 1)
@@ -564,23 +541,13 @@ def measure_baselines(torch, timer, triton, triton_kernel, form, x, w, bias,
 
 def run_cases(out, deadline, with_triton):
     began = time.monotonic()
-    manifest = read_manifest(out)
+    manifest = read_manifest(TOOL, out)
     if manifest is None:
         return 2
-    try:
-        import gpucg
-    except ImportError as error:
-        return no_gpu(f"the gpucg package does not load ({error}); put "
-                      "python/ on PYTHONPATH")
-    if gpucg.device_count() == 0:
-        return no_gpu("the gpucg runtime finds no device (build "
-                      "libgpucg_cuda_runtime.so and set GPUCG_RUNTIME_LIB)")
-    try:
-        import torch
-    except ImportError as error:
-        return no_gpu(f"PyTorch is missing ({error})")
-    if not torch.cuda.is_available():
-        return no_gpu("torch.cuda.is_available() is false")
+    stack = import_gpu_stack(TOOL)
+    if isinstance(stack, int):
+        return stack
+    gpucg, torch = stack
     triton = triton_kernel = None
     if with_triton:
         try:

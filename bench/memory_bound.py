@@ -39,8 +39,10 @@ import time
 from dataclasses import asdict, dataclass
 
 from compile_kernels import find_gpucg_opt
+import kernel_runs
+from kernel_runs import check_kernel, import_abi_reader, import_gpu_stack
 
-EXIT_NO_GPU = 77
+TOOL = "memory_bound.py"
 BYTES = {"f16": 2, "bf16": 2, "f32": 4}
 
 
@@ -292,11 +294,6 @@ def compile_cases(cases, out, chip, fmt):
     return 1 if failures else 0
 
 
-def no_gpu(reason):
-    print(f"memory_bound.py: no usable CUDA GPU: {reason}", file=sys.stderr)
-    return EXIT_NO_GPU
-
-
 def copy_bandwidth(torch, repeat):
     """GB/s of a 1 GiB device-to-device copy (bytes read plus written)."""
     size = 1 << 30
@@ -362,17 +359,6 @@ def run_case(torch, gpucg, out, entry, repeat):
     return correct, milliseconds
 
 
-def read_manifest(out):
-    """OUT/manifest.json, or None after printing why not."""
-    try:
-        with open(os.path.join(out, "manifest.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError) as error:
-        print(f"memory_bound.py: cannot read {out}/manifest.json: {error}",
-              file=sys.stderr)
-        return None
-
-
 def entry_case(entry):
     return Case(**{k: entry[k] for k in ("name", "kind", "rows", "cols",
                                          "dtype", "out_dtype")},
@@ -406,24 +392,15 @@ def write_results(out, device, chip, copy, rows):
 
 def dry_run_cases(out):
     """What --run-only would run, checked without a GPU."""
-    manifest = read_manifest(out)
+    manifest = kernel_runs.read_manifest(TOOL, out)
     if manifest is None:
         return 2
-    try:
-        from gpucg import abi
-    except ImportError as error:
-        print(f"memory_bound.py: the gpucg package does not load ({error}); "
-              "put python/ on PYTHONPATH", file=sys.stderr)
+    abi = import_abi_reader(TOOL)
+    if abi is None:
         return 2
     rows, failures = [], 0
     for entry in manifest["cases"]:
-        path = os.path.join(out, entry["abi"])
-        try:
-            kernel = abi.read(path)
-            binary = os.path.join(os.path.dirname(path), kernel.binary)
-            problem = None if os.path.exists(binary) else f"no binary {binary}"
-        except (OSError, ValueError) as error:
-            problem = str(error)
+        _, problem = check_kernel(abi, os.path.join(out, entry["abi"]))
         failures += problem is not None
         status = "dry-run" if problem is None else "ERROR"
         rows.append((entry["name"], entry["pipeline"], None, None, None,
@@ -439,23 +416,13 @@ def dry_run_cases(out):
 
 def run_cases(out, repeat, deadline=0.0):
     start = time.monotonic()
-    manifest = read_manifest(out)
+    manifest = kernel_runs.read_manifest(TOOL, out)
     if manifest is None:
         return 2
-    try:
-        import gpucg
-    except ImportError as error:
-        return no_gpu(f"the gpucg package does not load ({error}); put "
-                      "python/ on PYTHONPATH")
-    if gpucg.device_count() == 0:
-        return no_gpu("the gpucg runtime finds no device (build "
-                      "libgpucg_cuda_runtime.so and set GPUCG_RUNTIME_LIB)")
-    try:
-        import torch
-    except ImportError as error:
-        return no_gpu(f"PyTorch is missing ({error})")
-    if not torch.cuda.is_available():
-        return no_gpu("torch.cuda.is_available() is false")
+    stack = import_gpu_stack(TOOL)
+    if isinstance(stack, int):
+        return stack
+    gpucg, torch = stack
 
     copy = copy_bandwidth(torch, repeat)
     rows, failures, not_run = [], 0, []

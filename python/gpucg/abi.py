@@ -242,7 +242,8 @@ class _Reader:
         self.fields = []
         return []
 
-    def expect(self, key, values, spelling):
+    def keyed(self, key, spelling):
+        """The next line's fields, which must start with `key`."""
         fields = self.next()
         if not fields:
             raise self.error(f"unexpected end of file, expected '{key} "
@@ -250,6 +251,10 @@ class _Reader:
         if fields[0] != key:
             raise self.error(f"expected '{key} {spelling}', found "
                              f"'{fields[0]}'")
+        return fields
+
+    def expect(self, key, values, spelling):
+        fields = self.keyed(key, spelling)
         if len(fields) - 1 != values:
             raise self.error(f"'{key}' takes {values} value"
                              f"{'' if values == 1 else 's'} ({spelling}), "
@@ -265,6 +270,12 @@ class _Reader:
                              f"{maximum}]")
         return value
 
+    def element_type(self, index, text):
+        if len(text.encode("utf-8")) >= MAX_TYPE:
+            raise self.error(f"argument {index}: type '{text}' is longer "
+                             f"than {MAX_TYPE - 1} characters")
+        return text
+
     def name(self, key, value, capacity):
         if len(value.encode("utf-8")) >= capacity:
             raise self.error(f"'{key}' value is longer than {capacity - 1} "
@@ -273,14 +284,7 @@ class _Reader:
 
 
 def _parse_grid(reader, key):
-    spelling = "N, argN.dimD or ceildiv argN.dimD S"
-    fields = reader.next()
-    if not fields:
-        raise reader.error(f"unexpected end of file, expected '{key} "
-                           f"{spelling}'")
-    if fields[0] != key:
-        raise reader.error(f"expected '{key} {spelling}', found "
-                           f"'{fields[0]}'")
+    fields = reader.keyed(key, "N, argN.dimD or ceildiv argN.dimD S")
     if len(fields) == 2:
         reference = _dim_reference(fields[1])
         if reference:
@@ -329,10 +333,7 @@ def _parse_tensor_map(reader, index, function_argument, fields):
     if len(fields) != 11 or fields[7] != "box" or fields[9] != "swizzle":
         raise reader.error(f"argument {index}: expected 'tensor_map ELT "
                            "SHAPE box BOX swizzle S'")
-    element_type = fields[5]
-    if len(element_type.encode("utf-8")) >= MAX_TYPE:
-        raise reader.error(f"argument {index}: type '{element_type}' is "
-                           f"longer than {MAX_TYPE - 1} characters")
+    element_type = reader.element_type(index, fields[5])
     bits = element_bits(element_type)
     if bits == 0 or bits % 8:
         raise reader.error(f"argument {index}: tensor map of "
@@ -401,10 +402,7 @@ def _parse_argument(reader, index, count, convention):
         raise reader.error(f"argument {index}: '{kind}' takes "
                            f"{'ELT SHAPE' if kind == 'memref' else 'T'}, "
                            f"found {len(fields) - 5} values")
-    element_type = fields[5]
-    if len(element_type.encode("utf-8")) >= MAX_TYPE:
-        raise reader.error(f"argument {index}: type '{element_type}' is "
-                           f"longer than {MAX_TYPE - 1} characters")
+    element_type = reader.element_type(index, fields[5])
     if kind == "scalar":
         if element_bits(element_type) == 0:
             raise reader.error(f"argument {index}: scalar of type "
