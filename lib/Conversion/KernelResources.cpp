@@ -29,6 +29,14 @@ static constexpr uint8_t kFormatNoValue = 0x01;
 static constexpr uint8_t kFormatByte = 0x02;
 static constexpr uint8_t kFormatHalf = 0x03;
 static constexpr uint8_t kFormatSized = 0x04;
+// The workgroup memory the system reserves in each workgroup on sm_80 and
+// newer. An sm_90 cubin that uses it (the symbol below) counts it in the
+// kernel's `.nv.shared.<kernel>` section, where the CUDA driver's
+// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES does not: on an H100 (2026-11-27) the
+// driver gave 1, 32768 and 1025 bytes for sections of 1025, 33792 and 2049.
+static constexpr int64_t kReservedSharedBytes = 1024;
+static constexpr llvm::StringLiteral kReservedSharedSymbol =
+    ".nv.reservedSmem.offset0";
 
 std::optional<KernelResources>
 mlir::gpucg::readCubinResources(StringRef cubin, StringRef kernelName,
@@ -49,6 +57,7 @@ mlir::gpucg::readCubinResources(StringRef cubin, StringRef kernelName,
 
   // The kernel's symbol index, which the .nv.info attributes name.
   std::optional<uint32_t> symbolIndex;
+  bool usesReservedShared = false;
   for (const ELF::Shdr &section : *sections) {
     if (section.sh_type != llvm::ELF::SHT_SYMTAB)
       continue;
@@ -69,6 +78,8 @@ mlir::gpucg::readCubinResources(StringRef cubin, StringRef kernelName,
       }
       if (*name == kernelName)
         symbolIndex = index;
+      if (*name == kReservedSharedSymbol)
+        usesReservedShared = true;
     }
   }
   if (!symbolIndex)
@@ -129,6 +140,11 @@ mlir::gpucg::readCubinResources(StringRef cubin, StringRef kernelName,
   }
   if (!sawRegisters)
     return fail("no register count (EIATTR_REGCOUNT) for '" + kernelName + "'");
+  // What the kernel itself declares, as the driver reports it; the reserve
+  // is counted once per workgroup by computeOccupancy.
+  if (usesReservedShared)
+    resources.staticSharedBytes = std::max<int64_t>(
+        0, resources.staticSharedBytes - kReservedSharedBytes);
   return resources;
 }
 

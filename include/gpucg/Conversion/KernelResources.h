@@ -38,8 +38,10 @@ struct KernelResources {
   /// -v reports it as `bytes stack frame`; the bytes of spill stores and
   /// loads it also reports are not in the cubin.)
   int64_t stackFrameBytes = 0;
-  /// Bytes of static workgroup memory (dynamic shared memory is the
-  /// launch's).
+  /// Bytes of static workgroup memory the kernel declares, as the CUDA
+  /// driver reports them (CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES): without the
+  /// 1 KB the system reserves per workgroup, which an sm_90 cubin counts in
+  /// the kernel's section. Dynamic shared memory is the launch's.
   int64_t staticSharedBytes = 0;
 };
 
