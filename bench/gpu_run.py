@@ -944,54 +944,45 @@ def step_matmul_triton(runner, precompile):
                              os.path.join(out, "triton.txt"))
 
 
-def step_memory(runner):
+def run_kernels_step(runner, step, script, reserve):
+    """Step `step`: `script --run-only DIR/step` (memory_bound.py and
+    fused_epilogue.py take the same options), its tables copied into the
+    results. A directory prepared without the step is skipped, and so is a
+    machine where PyTorch or the runtime cannot run (the script says why)."""
     began = time.monotonic()
-    memory = os.path.join(runner.dir, "memory")
-    out = os.path.join(runner.results, "memory")
-    command = [sys.executable, os.path.join(BENCH_DIR, "memory_bound.py"),
-               "--run-only", memory]
-    if runner.dry_run:
-        command.append("--dry-run")
-    else:
-        deadline = max(1.0, runner.left("memory", reserve=3.0))
-        command += ["--deadline", f"{deadline:.0f}"]
-    status = runner.execute("memory", command,
-                            os.path.join(out, "memory.txt"))
-    for name in ("memory.csv", "memory.md"):
-        source = os.path.join(memory, "results", name)
-        if os.path.exists(source):
-            shutil.copy(source, out)
-    return finish_timed_step(runner, "memory", status, began,
-                             os.path.join(out, "memory.txt"))
-
-
-def step_fused(runner):
-    began = time.monotonic()
-    fused = os.path.join(runner.dir, "fused")
-    out = os.path.join(runner.results, "fused")
-    if not os.path.exists(os.path.join(fused, "manifest.json")):
-        runner.record("fused", "skipped", began,
+    kernels = os.path.join(runner.dir, step)
+    out = os.path.join(runner.results, step)
+    log = os.path.join(out, f"{step}.txt")
+    if not os.path.exists(os.path.join(kernels, "manifest.json")):
+        runner.record(step, "skipped", began,
                       "not prepared (an older gpu-run directory)")
         return 0
-    command = [sys.executable, os.path.join(BENCH_DIR, "fused_epilogue.py"),
-               "--run-only", fused]
+    command = [sys.executable, os.path.join(BENCH_DIR, script), "--run-only",
+               kernels]
     if runner.dry_run:
         command.append("--dry-run")
     else:
-        deadline = max(1.0, runner.left("fused", reserve=8.0))
+        deadline = max(1.0, runner.left(step, reserve=reserve))
         command += ["--deadline", f"{deadline:.0f}"]
-    status = runner.execute("fused", command, os.path.join(out, "fused.txt"))
-    for name in ("fused.csv", "fused.md"):
-        source = os.path.join(fused, "results", name)
+    status = runner.execute(step, command, log)
+    for name in (f"{step}.csv", f"{step}.md"):
+        source = os.path.join(kernels, "results", name)
         if os.path.exists(source):
             shutil.copy(source, out)
     if status == EXIT_NO_GPU:
-        runner.record("fused", "skipped", began,
-                      "PyTorch or the runtime cannot run here (fused.txt "
+        runner.record(step, "skipped", began,
+                      f"PyTorch or the runtime cannot run here ({step}.txt "
                       "says why)")
         return 0
-    return finish_timed_step(runner, "fused", status, began,
-                             os.path.join(out, "fused.txt"))
+    return finish_timed_step(runner, step, status, began, log)
+
+
+def step_memory(runner):
+    return run_kernels_step(runner, "memory", "memory_bound.py", reserve=3.0)
+
+
+def step_fused(runner):
+    return run_kernels_step(runner, "fused", "fused_epilogue.py", reserve=8.0)
 
 
 def furthest_from_cublas(rows, count=2):
