@@ -53,7 +53,6 @@ fused.md. Exit status: 0 all correct; 1 a gpucg result is wrong or a case
 failed; 2 bad usage or OUT; 77 no usable GPU (the reason is printed).
 """
 
-import argparse
 import json
 import math
 import os
@@ -67,8 +66,9 @@ from dataclasses import asdict, dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compile_kernels import find_gpucg_opt  # noqa: E402
-from kernel_runs import (check_kernel, import_abi_reader,  # noqa: E402
-                         import_gpu_stack, read_manifest)
+from kernel_runs import (argument_parser, check_kernel,  # noqa: E402
+                         import_abi_reader, import_gpu_stack,
+                         parse_arguments, read_manifest)
 
 TOOL = "fused_epilogue.py"
 
@@ -652,28 +652,10 @@ def run_cases(out, deadline, with_triton):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--compile-only", metavar="OUT",
-                      help="compile every case into OUT (needs gpucg-opt)")
-    mode.add_argument("--run-only", metavar="OUT",
-                      help="run OUT's kernels (needs a GPU and PyTorch)")
-    mode.add_argument("--list", action="store_true", help="list the cases")
-    parser.add_argument("--format", default="bin", choices=("bin", "isa"),
-                        help="cubins (bin, needs ptxas) or PTX (isa)")
-    parser.add_argument("--filter", default="",
-                        help="only cases whose name matches this regex")
-    parser.add_argument("--deadline", type=float, default=0,
-                        help="--run-only: start no shape after this many "
-                        "seconds")
+    parser = argument_parser(__doc__.split("\n\n")[0], "shape")
     parser.add_argument("--no-triton", action="store_true",
                         help="--run-only: no Triton column")
-    parser.add_argument("--dry-run", action="store_true",
-                        help="--run-only without a GPU: check the kernels, "
-                        "write the tables without numbers")
-    args = parser.parse_args(argv)
-    if args.dry_run and not args.run_only:
-        parser.error("--dry-run goes with --run-only")
+    args = parse_arguments(parser, argv)
     cases = [c for c in all_cases() if re.search(args.filter, c.name)]
     if args.list:
         for case in cases:

@@ -1,17 +1,49 @@
-"""What bench/memory_bound.py and bench/fused_epilogue.py share: their
-kernels directory's manifest, the check of a prepared kernel without a GPU,
-and the GPU stack their --run-only half needs (the gpucg package with its
-CUDA runtime, and PyTorch with CUDA).
+"""What bench/memory_bound.py and bench/fused_epilogue.py share: their common
+options, their kernels directory's manifest, the check of a prepared kernel
+without a GPU, and the GPU stack their --run-only half needs (the gpucg
+package with its CUDA runtime, and PyTorch with CUDA).
 
 Each takes the calling tool's name for its messages; a missing GPU is exit
 status 77 (EXIT_NO_GPU), a bad directory 2.
 """
 
+import argparse
 import json
 import os
 import sys
 
 EXIT_NO_GPU = 77
+
+
+def argument_parser(description, unit):
+    """The options both tools take: --compile-only OUT, --run-only OUT or
+    --list; --format, --filter, --deadline (no `unit` started after it) and
+    --dry-run. Each adds its own; parse with parse_arguments."""
+    parser = argparse.ArgumentParser(description=description)
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--compile-only", metavar="OUT",
+                      help="compile every case into OUT (needs gpucg-opt)")
+    mode.add_argument("--run-only", metavar="OUT",
+                      help="run OUT's kernels (needs a GPU and PyTorch)")
+    mode.add_argument("--list", action="store_true", help="list the cases")
+    parser.add_argument("--format", default="bin", choices=("bin", "isa"),
+                        help="cubins (bin, needs ptxas) or PTX (isa)")
+    parser.add_argument("--filter", default="",
+                        help="only cases whose name matches this regex")
+    parser.add_argument("--deadline", type=float, default=0,
+                        help=f"--run-only: start no {unit} after this many "
+                        "seconds")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="--run-only without a GPU: check the kernels, "
+                        "write the tables without numbers")
+    return parser
+
+
+def parse_arguments(parser, argv):
+    args = parser.parse_args(argv)
+    if args.dry_run and not args.run_only:
+        parser.error("--dry-run goes with --run-only")
+    return args
 
 
 def read_manifest(tool, out):

@@ -29,7 +29,6 @@ run). --dry-run needs no GPU: it checks that every case's .abi file parses
 and names a binary that is there, and writes the tables without numbers.
 """
 
-import argparse
 import json
 import os
 import re
@@ -451,28 +450,10 @@ def run_cases(out, repeat, deadline=0.0):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--compile-only", metavar="OUT",
-                      help="compile every case into OUT (needs gpucg-opt)")
-    mode.add_argument("--run-only", metavar="OUT",
-                      help="run OUT's kernels (needs a GPU and PyTorch)")
-    mode.add_argument("--list", action="store_true", help="list the cases")
+    parser = kernel_runs.argument_parser(__doc__.split("\n\n")[0], "case")
     parser.add_argument("--chip", default="sm_90")
-    parser.add_argument("--format", default="bin", choices=("bin", "isa"),
-                        help="cubins (bin, needs ptxas) or PTX (isa)")
-    parser.add_argument("--filter", default="",
-                        help="only cases whose name matches this regex")
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--deadline", type=float, default=0,
-                        help="--run-only: start no case after this many "
-                        "seconds")
-    parser.add_argument("--dry-run", action="store_true",
-                        help="--run-only without a GPU: check the kernels, "
-                        "write the tables without numbers")
-    args = parser.parse_args(argv)
-    if args.dry_run and not args.run_only:
-        parser.error("--dry-run goes with --run-only")
+    args = kernel_runs.parse_arguments(parser, argv)
     cases = [c for c in all_cases() if re.search(args.filter, c.name)]
     if args.list:
         for case in cases:
