@@ -13,7 +13,13 @@
 |*     ..., mlirRegisterGpucgPasses();                                        *|
 |*   include/gpucg/Conversion/Passes.td (prefix GpucgConversion):             *|
 |*     mlirCreateGpucgConversionBuildGPULaunch(), ...,                        *|
-|*     mlirRegisterGpucgConversionPasses().                                   *|
+|*     mlirRegisterGpucgConversionPasses();                                   *|
+|*   include/gpucg/Pipelines/Passes.td (prefix GpucgPipelines):               *|
+|*     mlirCreateGpucgPipelinesLowerWorkgroup(), ...,                         *|
+|*     mlirRegisterGpucgPipelinesPasses();                                    *|
+|*   include/gpucg/Emulation/Passes.td (prefix GpucgEmulation, test only):    *|
+|*     mlirCreateGpucgEmulationTestEmulateGpu(), ...,                         *|
+|*     mlirRegisterGpucgEmulationPasses().                                    *|
 |* Created passes take their default options; set others through a textual   *|
 |* pipeline (mlirOpPassManagerAddPipeline, mlirParsePassPipeline).            *|
 |*                                                                            *|
@@ -29,7 +35,9 @@
 #include "mlir-c/Support.h"
 
 #include "gpucg-c/GpucgConversionPasses.capi.h.inc"
+#include "gpucg-c/GpucgEmulationPasses.capi.h.inc"
 #include "gpucg-c/GpucgPasses.capi.h.inc"
+#include "gpucg-c/GpucgPipelinesPasses.capi.h.inc"
 
 #ifdef __cplusplus
 extern "C" {

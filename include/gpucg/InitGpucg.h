@@ -16,6 +16,8 @@
 
 #include "gpucg/Conversion/Passes.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Emulation/Passes.h"
+#include "gpucg/Pipelines/Passes.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
 
@@ -43,13 +45,15 @@ inline void registerGpucgDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
-/// Registers every gpucg pass (and, as they arrive, pass pipeline) with the
-/// global pass registry.
+/// Registers every gpucg pass and named pass pipeline, the test-only ones
+/// included, with the global pass registry.
 inline void registerAllGpucgPasses() {
   registerGpucgPasses();
   registerGpucgConversionPasses();
-  registerGpucgPassPipelines();
-  registerGpucgConversionPipelines();
+  registerGpucgPipelinesPasses();
+  registerGpucgEmulationPasses();
+  registerGpucgPipelines();
+  registerGpucgEmulationPipelines();
 }
 
 } // namespace gpucg

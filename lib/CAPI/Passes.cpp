@@ -25,7 +25,9 @@ using namespace mlir::gpucg;
 // The creation and registration functions that mlir-tblgen generates from
 // Passes.td (-gen-pass-capi-impl).
 #include "GpucgConversionPasses.capi.cpp.inc"
+#include "GpucgEmulationPasses.capi.cpp.inc"
 #include "GpucgPasses.capi.cpp.inc"
+#include "GpucgPipelinesPasses.capi.cpp.inc"
 
 void mlirGpucgRegisterPasses(void) {
   static std::once_flag once;

@@ -161,7 +161,7 @@ class KernelAbi:
         return result
 
 
-# The limits of the C reader (runtime/lib/Abi.c, gpucg_runtime.h), which
+# The limits of the C reader (runtime/cuda/Abi.c, gpucg_runtime.h), which
 # this one follows rule for rule: test/Runtime/abi-conformance.test runs
 # both over the same files, valid, truncated and mutated, and requires the
 # same verdict and the same facts.

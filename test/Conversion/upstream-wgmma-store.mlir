@@ -7,7 +7,7 @@
 // 64-row block of a 128-row accumulator goes N/2 rows (the elements a
 // thread holds of the first block), not 64, below the first: here, with
 // N = 64, 32. When this test fails, upstream changed the lowering: update
-// the emulator's store (runtime/lib/EmulatorHopper.c) and the workaround.
+// the emulator's store (runtime/emulator/EmulatorHopper.c) and the workaround.
 
 // CHECK-LABEL: func.func @store_128x64
 // CHECK-DAG: %[[C16:.+]] = llvm.mlir.constant(16 : i32) : i32

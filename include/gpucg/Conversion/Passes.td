@@ -44,52 +44,6 @@ def BuildGPULaunch : Pass<"gpucg-build-gpu-launch", "func::FuncOp"> {
   ];
 }
 
-def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
-  let summary = "Run each kernel's in-workgroup pipeline, chosen by its "
-                "translation_info";
-  let description = [{
-    gpucg's counterpart of IREE's `LowerExecutableTarget`: on a bufferized,
-    workgroup-tiled kernel, reads the `gpucg.translation_info` and runs the
-    in-workgroup stages of that pipeline: for `MatmulTensorCore` and
-    `MatmulTensorCoreMmaSync`, specialization, warp distribution,
-    multi-buffering, vectorization, copy distribution, bank conflicts,
-    vector-to-GPU, software pipelining, packing; for `Vectorize` and
-    `MatmulSimt`, the stages of `gpucg-vectorize`
-    (`buildVectorizeWorkgroupPipeline`: thread distribution, each thread's
-    tile as vectors, accumulators in registers); for `WarpReduction`, the
-    stages of `gpucg-warp-reduction` (`buildWarpReductionWorkgroupPipeline`:
-    each row over the workgroup's threads, combined with
-    `gpu.subgroup_reduce`); for `SimtDistribute`, the SIMT stages
-    (`buildSimtWorkgroupPipeline`: thread distribution, loops). Functions
-    without a
-    `translation_info` are left alone; pipeline `None` is an error.
-  }];
-  let options = [
-    Option<"depth", "depth", "unsigned", "0",
-           "Software-pipelining depth (0: the translation_info's)">,
-    Option<"padding", "padding", "int64_t", "-1",
-           "Bank-conflict padding bits (negative: the MMA family's default)">,
-    Option<"wgmmaPersistent", "wgmma-persistent", "bool", "false",
-           "MatmulWgmma kernels: warp-specialized ones loop over their tiles "
-           "on at most `wgmma-persistent-workgroups` workgroups "
-           "(gpucg-lower-matmul-to-wgmma's `persistent`)">,
-    Option<"wgmmaPersistentWorkgroups", "wgmma-persistent-workgroups",
-           "int64_t", "0",
-           "Workgroups of a persistent MatmulWgmma grid; 0: the target's SM "
-           "count">,
-    Option<"wgmmaStagedStore", "wgmma-staged-store", "bool", "false",
-           "MatmulWgmma kernels without a fused epilogue: store C through "
-           "the staging buffer with 16-byte stores when the ring holds it "
-           "(gpucg-lower-matmul-to-wgmma's `staged-store`)">,
-    Option<"wgmmaClusterM", "wgmma-cluster-m", "int64_t", "1",
-           "MatmulWgmma kernels: workgroups of a thread-block cluster along "
-           "M (gpucg-lower-matmul-to-wgmma's `cluster-m`)">,
-    Option<"wgmmaClusterN", "wgmma-cluster-n", "int64_t", "1",
-           "MatmulWgmma kernels: workgroups of a thread-block cluster along "
-           "N (gpucg-lower-matmul-to-wgmma's `cluster-n`)">,
-  ];
-}
-
 def ConvertNVGPUToNVVM : Pass<"gpucg-convert-nvgpu-to-nvvm"> {
   let summary = "Upstream's nvgpu-to-nvvm conversion plus gpucg's patterns "
                 "for what it lacks (bf16 mma.sync)";
@@ -186,80 +140,6 @@ def ExportKernels : Pass<"gpucg-export-kernels", "ModuleOp"> {
            "Say what ptxas gave each kernel of a cubin in a remark on its "
            "launch: registers, stack, workgroup memory, occupancy">,
   ];
-}
-
-def TestEmulateGpu : Pass<"gpucg-test-emulate-gpu", "ModuleOp"> {
-  let summary = "Test only: turn each gpu.launch into calls of the CPU "
-                "emulator runtime (libgpucg_emulator)";
-  let description = [{
-    For `gpucg-test-emulate-on-cpu` (docs/Emulation.md). Each `gpu.launch`
-    (as `gpucg-build-gpu-launch` makes it) becomes:
-
-    * a host-side `gpucg_emu_configure` call with its grid, block and
-      workgroup-memory size, then a call of a new function holding the
-      launch body (`<kernel>_emulated_thread_<n>`, marked
-      `gpucg_emulator.thread_body`), which `gpucg-test-emulate-launches`
-      later turns into a `gpucg_emu_launch` of every thread as a fiber;
-    * in that body, every GPU operation becomes a runtime call with GPU
-      semantics: thread, block and lane ids; `gpu.barrier`; `gpu.shuffle`
-      (and `gpu.subgroup_reduce`, lowered to shuffles as for NVVM);
-      `nvgpu.ldmatrix` and `nvgpu.mma.sync` with the PTX fragment layouts;
-      `nvgpu.device_async_copy`/`create_group`/`wait` that land data only
-      when waited for; WMMA (`gpu.subgroup_mma_*`) on per-lane vectors;
-      workgroup memory as views of the runtime's per-workgroup buffer;
-    * every access to workgroup memory reports its bytes to the runtime's
-      race detector (`check-races`);
-    * the workgroup address space is then dropped, so the CPU lowering
-      takes the memrefs.
-
-    Each call that can fail at run time carries its op's location, so the
-    emulator's errors name the op. An operation of the `gpu`, `nvgpu` or
-    `nvvm` dialects that the emulator does not model is an error naming it.
-  }];
-  let options = [
-    Option<"checkRaces", "check-races", "bool", "true",
-           "Report every workgroup-memory access to the race detector; "
-           "false also turns off the runtime's own checks of ldmatrix reads "
-           "and async-copy landings">,
-  ];
-  let dependentDialects = [
-    "::mlir::LLVM::LLVMDialect", "::mlir::affine::AffineDialect",
-    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"
-  ];
-}
-
-def TestEmulateNVVMConversions
-    : Pass<"gpucg-test-emulate-nvvm-conversions", "ModuleOp"> {
-  let summary = "Test only: NVVM's 8-bit float conversions as calls of the "
-                "emulator's models";
-  let description = [{
-    Rewrites every `nvvm.convert.f32x2.to.f8x2` (round to nearest,
-    `satfinite`, an `i16` result) and `nvvm.convert.f8x2.to.f16x2` of
-    `f8E4M3FN` or `f8E5M2` in the module, kernels and host code alike,
-    into calls of `gpucg_emu_cvt_f32x2_to_f8x2` /
-    `gpucg_emu_cvt_f8x2_to_f16x2` of `libgpucg_emulator.so`, which model the
-    PTX instructions (`runtime/include/gpucg_emulator.h`), so that code using
-    `gpucg-expand-small-floats{nvvm-float8=true}` runs on the CPU. Part of
-    `gpucg-test-emulate-on-cpu`. Another form of these ops is an error.
-  }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
-def TestEmulateLaunches : Pass<"gpucg-test-emulate-launches", "ModuleOp"> {
-  let summary = "Test only: launch emulated thread bodies as fibers "
-                "(after the LLVM conversion)";
-  let description = [{
-    The last step of `gpucg-test-emulate-on-cpu`. For each `llvm.func`
-    marked `gpucg_emulator.thread_body`, adds a trampoline that takes one
-    pointer to a struct of the body's (LLVM-lowered) arguments, and
-    replaces each call of the body by that struct, filled on the caller's
-    stack, and a call `gpucg_emu_launch(trampoline, struct)`: the runtime
-    runs the trampoline once per emulated thread.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // GPUCG_CONVERSION_PASSES_TD

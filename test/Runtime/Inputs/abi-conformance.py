@@ -1,5 +1,5 @@
 """The two .abi readers against each other: the C runtime's
-(runtime/lib/Abi.c, through `gpucg-runtime-tests abi FILE`) and Python's
+(runtime/cuda/Abi.c, through `gpucg-runtime-tests abi FILE`) and Python's
 (python/gpucg/abi.py). Each seed file and a fixed set of variants of it
 (every prefix of its lines; each line with its last word replaced by -1, 0,
 2^31, 2^32 + 1, 10^20 or a word, repeated, removed, with a word added or a

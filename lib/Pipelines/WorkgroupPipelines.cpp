@@ -1,4 +1,4 @@
-//===- Pipelines.cpp - gpucg's named pass pipelines -----------------------===//
+//===- WorkgroupPipelines.cpp - From kernels on tensors to threads --------===//
 //
 // Part of the gpucg project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -13,19 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Pipelines/Passes.h"
 
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
-#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
-#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -48,43 +40,6 @@ void mlir::gpucg::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createResultsToOutParams());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
-}
-
-void mlir::gpucg::buildTestCpuLoopStages(OpPassManager &pm) {
-  pm.addPass(createForallToForLoopPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  // Vectorized threads: N-D transfers and reductions to the 1-D vector ops
-  // the LLVM conversion takes.
-  VectorTransferToSCFOptions transfers;
-  transfers.enableFullUnroll();
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
-  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
-}
-
-void mlir::gpucg::buildTestCpuLLVMStages(OpPassManager &pm) {
-  // As gpucg-convert-to-nvvm does: LLVM has no small-float conversions.
-  pm.addPass(createExpandSmallFloats());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  // Contractions as outer products, as gpucg-convert-to-nvvm lowers them
-  // (the default dot lowering leaves mixed-precision ones behind).
-  ConvertVectorToLLVMPassOptions vectorOptions;
-  vectorOptions.vectorContractLowering =
-      vector::VectorContractLowering::OuterProduct;
-  pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
-/// Test only: runs the threads of each workgroup, then the workgroups, one
-/// after another, and lowers everything to LLVM for the CPU.
-static void buildTestLowerToCpuPipeline(OpPassManager &pm) {
-  buildBufferizePipeline(pm);
-  pm.addNestedPass<func::FuncOp>(createTestSerializeThreads());
-  buildTestCpuLoopStages(pm);
-  buildTestCpuLLVMStages(pm);
-  pm.addPass(createStripAttributes());
 }
 
 void mlir::gpucg::buildWorkgroupFrontPipeline(
@@ -291,80 +246,4 @@ void mlir::gpucg::buildWgmmaWorkgroupPipeline(
   fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
-}
-
-//===----------------------------------------------------------------------===//
-// Registration
-//===----------------------------------------------------------------------===//
-
-void mlir::gpucg::registerGpucgPassPipelines() {
-  registerModulePipeline<TensorCorePipelineOptions>(
-      "gpucg-matmul-tensorcore",
-      "Tensor-core (WMMA) pipeline for matmul kernels on tensors: strategy, "
-      "workgroup tiling, bufferization, specialization, warp distribution, "
-      "multi-buffering, vectorization, copy distribution, bank-conflict "
-      "padding, WMMA, software pipelining, shared-memory packing",
-      [](OpPassManager &pm, const TensorCorePipelineOptions &options) {
-        buildTensorCorePipeline(pm, MmaKind::Wmma, options);
-      });
-  registerModulePipeline<TensorCorePipelineOptions>(
-      "gpucg-matmul-mma-sync",
-      "Tensor-core (mma.sync + ldmatrix) pipeline for matmul kernels on "
-      "tensors; the stages of gpucg-matmul-tensorcore",
-      [](OpPassManager &pm, const TensorCorePipelineOptions &options) {
-        buildTensorCorePipeline(pm, MmaKind::MmaSync, options);
-      });
-  registerModulePipeline<WgmmaPipelineOptions>(
-      "gpucg-matmul-wgmma",
-      "Warpgroup-MMA pipeline for matmul kernels on tensors (sm_90a): "
-      "strategy, workgroup tiling, bufferization, then one warpgroup per "
-      "workgroup multiplying tiles that TMA loads into a ring of stages "
-      "completing on mbarriers, the accumulator in registers",
-      buildWgmmaPipeline);
-  registerModulePipeline<SimtPipelineOptions>(
-      "gpucg-simt",
-      "SIMT pipeline for any kernel on tensors, the always-correct fallback: "
-      "strategy, workgroup tiling, bufferization, re-planning as "
-      "SimtDistribute of kernels not distributed over threads, "
-      "specialization, thread distribution, copy distribution, loops, "
-      "shared-memory packing",
-      buildSimtPipeline);
-  registerModulePipeline<SimtPipelineOptions>(
-      "gpucg-matmul-simt",
-      "SIMT (CUDA-core) pipeline for matmul kernels on tensors: A and B "
-      "promoted to workgroup memory for multi-warp MatmulSimt workgroups, "
-      "copied with cp.async and software-pipelined where pipeline_depth > "
-      "1, each thread's outputs in registers, its K steps as "
-      "vector.contract (the stages of gpucg-vectorize)",
-      buildVectorizePipeline);
-  registerModulePipeline<SimtPipelineOptions>(
-      "gpucg-vectorize",
-      "SIMT pipeline with each thread's tile as vectors, for elementwise "
-      "and row-reduction kernels on tensors: strategy, workgroup tiling, "
-      "bufferization, specialization, thread distribution, vectorization "
-      "(reductions as vector.multi_reduction), accumulators hoisted into "
-      "registers, store-to-load forwarding, scalar loops for the partial "
-      "tiles",
-      buildVectorizePipeline);
-  registerModulePipeline<SimtPipelineOptions>(
-      "gpucg-warp-reduction",
-      "Pipeline for reductions over long innermost rows on tensors: "
-      "strategy, workgroup tiling, bufferization, each row split over its "
-      "workgroup's threads as vectors, combined with gpu.subgroup_reduce "
-      "within warps and through workgroup memory across them",
-      buildWarpReductionPipeline);
-  registerModulePipeline<EmptyPipelineOptions>(
-      "gpucg-bufferize",
-      "Bufferize gpucg kernels with one-shot bufferization (function "
-      "boundaries included, identity layouts)",
-      [](OpPassManager &pm, const EmptyPipelineOptions &) {
-        buildBufferizePipeline(pm);
-      });
-  registerModulePipeline<EmptyPipelineOptions>(
-      "gpucg-test-lower-to-cpu",
-      "Test only: lower a (workgroup-tiled) kernel and its caller to LLVM "
-      "for the CPU, workgroup loops run sequentially",
-      [](OpPassManager &pm, const EmptyPipelineOptions &) {
-        buildTestLowerToCpuPipeline(pm);
-      });
 }

@@ -1,4 +1,4 @@
-//===- Pipelines.cpp - gpucg-lower-to-nvvm and gpucg-compile ------------===//
+//===- CompilePipelines.cpp - gpucg-lower-to-nvvm and gpucg-compile -------===//
 //
 // Part of the gpucg project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -12,9 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gpucg/Conversion/Passes.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
-#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Pipelines/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -95,38 +94,4 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
       ExportKernelsOptions{/*outputDir=*/options.outputDir,
                            /*useBarePointers=*/options.barePointers,
                            /*report=*/options.report}));
-}
-
-void mlir::gpucg::buildTestEmulateOnCpuPipeline(
-    OpPassManager &pm, const TestEmulateOnCpuPipelineOptions &options) {
-  pm.addNestedPass<func::FuncOp>(createBuildGPULaunch());
-  buildTestCpuLoopStages(pm);
-  pm.addPass(createTestEmulateGpu(
-      TestEmulateGpuOptions{/*checkRaces=*/options.checkRaces}));
-  pm.addPass(createTestEmulateNVVMConversions());
-  buildTestCpuLLVMStages(pm);
-  pm.addPass(createTestEmulateLaunches());
-  pm.addPass(createStripAttributes());
-}
-
-void mlir::gpucg::registerGpucgConversionPipelines() {
-  registerModulePipeline<LowerToNVVMPipelineOptions>(
-      "gpucg-lower-to-nvvm",
-      "From distributed kernels (the output of gpucg's workgroup pipelines) "
-      "to GPU binaries: gpu.launch construction, outlining, conversion to "
-      "NVVM, target attachment, serialization",
-      buildLowerToNVVMPipeline);
-  registerModulePipeline<CompilePipelineOptions>(
-      "gpucg-compile",
-      "From a module of linalg kernels on tensors to GPU binaries: strategy, "
-      "workgroup tiling, bufferization, each kernel's pipeline by its "
-      "translation_info, gpucg-lower-to-nvvm, and the kernels' ABI files",
-      buildCompilePipeline);
-  registerModulePipeline<TestEmulateOnCpuPipelineOptions>(
-      "gpucg-test-emulate-on-cpu",
-      "Test only: run a workgroup pipeline's output (distributed kernels and "
-      "their callers) on the CPU with the GPU emulator runtime: gpu.launch "
-      "construction, loops, GPU ops as emulator calls, LLVM conversion, "
-      "fiber launches (docs/Emulation.md)",
-      buildTestEmulateOnCpuPipeline);
 }

@@ -13,16 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gpucg/Conversion/Passes.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
-#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Pipelines/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir {
 namespace gpucg {
 #define GEN_PASS_DEF_LOWERWORKGROUP
-#include "gpucg/Conversion/Passes.h.inc"
+#include "gpucg/Pipelines/Passes.h.inc"
 } // namespace gpucg
 } // namespace mlir
 
@@ -85,8 +84,7 @@ struct LowerWorkgroupPass
       buildTensorCoreWorkgroupPipeline(pm, MmaKind::Wmma, options);
       break;
     case Pipeline::MatmulTensorCoreMmaSync:
-      buildTensorCoreWorkgroupPipeline(pm, MmaKind::MmaSync,
-                                       options);
+      buildTensorCoreWorkgroupPipeline(pm, MmaKind::MmaSync, options);
       break;
     // Each thread's tile as vectors: elementwise and short-row kernels, and
     // the SIMT matmul's register tiles (its K steps as vector.contract).

@@ -14,8 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulatorTypes.h"
+#include "EmulatorRuntime.h"
 #include "gpucg/Conversion/Passes.h"
+#include "gpucg/Emulation/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,7 +28,7 @@
 namespace mlir {
 namespace gpucg {
 #define GEN_PASS_DEF_TESTEMULATENVVMCONVERSIONS
-#include "gpucg/Conversion/Passes.h.inc"
+#include "gpucg/Emulation/Passes.h.inc"
 } // namespace gpucg
 } // namespace mlir
 
@@ -42,13 +43,15 @@ static std::optional<int32_t> getEmulatorFloat8Code(Type type) {
   return std::nullopt;
 }
 
-/// The declaration of `name` : `type` in `module`, added if missing.
-static func::FuncOp getOrDeclare(ModuleOp module, StringRef name,
-                                 FunctionType type) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+/// The declaration of runtime function `function` in `module`, added if
+/// missing.
+static func::FuncOp getOrDeclare(ModuleOp module,
+                                 gpucg::EmulatorFunction function) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(function.name))
     return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto decl = func::FuncOp::create(b, module.getLoc(), name, type);
+  auto decl = func::FuncOp::create(b, module.getLoc(), function.name,
+                                   function.getType(module.getContext()));
   decl.setPrivate();
   return decl;
 }
@@ -61,7 +64,6 @@ struct TestEmulateNVVMConversionsPass
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     Type i16 = IntegerType::get(ctx, 16), i32 = IntegerType::get(ctx, 32);
-    Type f32 = Float32Type::get(ctx);
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       if (isa<NVVM::ConvertF32x2ToF8x2Op, NVVM::ConvertF8x2ToF16x2Op>(op))
@@ -81,9 +83,8 @@ struct TestEmulateNVVMConversionsPass
                  "an i16, rounded to nearest with satfinite, without relu";
           return signalPassFailure();
         }
-        func::FuncOp callee =
-            getOrDeclare(module, "gpucg_emu_cvt_f32x2_to_f8x2",
-                         FunctionType::get(ctx, {f32, f32, i32}, {i32}));
+        func::FuncOp callee = getOrDeclare(
+            module, GPUCG_EMULATOR_FUNCTION(gpucg_emu_cvt_f32x2_to_f8x2));
         Value type = arith::ConstantIntOp::create(b, loc, i32, *code);
         Value packed =
             func::CallOp::create(b, loc, callee,
@@ -101,9 +102,8 @@ struct TestEmulateNVVMConversionsPass
                              "sources, without relu";
         return signalPassFailure();
       }
-      func::FuncOp callee =
-          getOrDeclare(module, "gpucg_emu_cvt_f8x2_to_f16x2",
-                       FunctionType::get(ctx, {i32, i32}, {i32}));
+      func::FuncOp callee = getOrDeclare(
+          module, GPUCG_EMULATOR_FUNCTION(gpucg_emu_cvt_f8x2_to_f16x2));
       // The vector<2xi8>'s element 0 is the lower byte.
       Value bytes = vector::BitCastOp::create(b, loc, VectorType::get({1}, i16),
                                               toF16.getSrc());

@@ -12,15 +12,16 @@
 // stage: barriers, warp collectives, tensor-core fragments, async copies.
 //
 // The per-thread code is kept as it is. Each launch body becomes a function
-// that the runtime (runtime/lib/Emulator*.c, libgpucg_emulator.so) runs once
-// per thread, each thread a fiber under a deterministic scheduler; every GPU
-// operation becomes a call into that runtime. docs/Emulation.md says why
+// that the runtime (runtime/emulator/Emulator*.c, libgpucg_emulator.so) runs
+// once per thread, each thread a fiber under a deterministic scheduler; every
+// GPU operation becomes a call into that runtime. docs/Emulation.md says why
 // fibers rather than loop fission at barriers.
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulatorTypes.h"
+#include "EmulatorRuntime.h"
 #include "gpucg/Conversion/Passes.h"
+#include "gpucg/Emulation/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -39,11 +40,12 @@ namespace mlir {
 namespace gpucg {
 #define GEN_PASS_DEF_TESTEMULATEGPU
 #define GEN_PASS_DEF_TESTEMULATELAUNCHES
-#include "gpucg/Conversion/Passes.h.inc"
+#include "gpucg/Emulation/Passes.h.inc"
 } // namespace gpucg
 } // namespace mlir
 
 using namespace mlir;
+using gpucg::EmulatorFunction;
 using gpucg::EmulatorType;
 
 /// On the loads and stores that emulate a WMMA load or store: the op they
@@ -154,52 +156,54 @@ void EmulatorRuntime::declare(StringRef name, TypeRange inputs,
 
 void EmulatorRuntime::declareAll() {
   MLIRContext *ctx = module.getContext();
+  const EmulatorFunction functions[] = {
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_configure),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_configure_cluster),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_thread_id),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_block_id),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_block_dim),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_grid_dim),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_cluster_size),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_lane_id),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_barrier),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_named_barrier),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_cluster_arrive),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_cluster_wait),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_shuffle),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_ldmatrix),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_mma_sync),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_wmma_mma),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_copy),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_check_copy_source),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_commit),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_wait),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_access),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_set_race_detection),
+      // Hopper.
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_tensor_map),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_mbarrier_group),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_mbarrier_init),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_mbarrier_arrive),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_mbarrier_arrive_cluster),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_mbarrier_wait),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_tma_load),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_wgmma_init),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_wgmma),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_wgmma_wait),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_wgmma_store),
+  };
+  for (const EmulatorFunction &function : functions)
+    declare(function.name, function.getType(ctx).getInputs(),
+            function.getType(ctx).getResults());
+  // The one entry point with a memref result, through MLIR's C interface
+  // (_mlir_ciface_gpucg_emu_workgroup_memory in the header).
   Builder b(ctx);
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  Type ptr = LLVM::LLVMPointerType::get(ctx);
-  declare("gpucg_emu_configure", {i64, i64, i64, i64, i64, i64, i64}, {});
-  declare("gpucg_emu_configure_cluster", {i64, i64, i64}, {});
-  for (StringRef name :
-       {"gpucg_emu_thread_id", "gpucg_emu_block_id", "gpucg_emu_block_dim",
-        "gpucg_emu_grid_dim", "gpucg_emu_cluster_size"})
-    declare(name, {i64}, {i64});
-  declare("gpucg_emu_lane_id", {}, {i64});
   auto workgroup = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   declare("gpucg_emu_workgroup_memory", {},
           {MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                            MemRefLayoutAttrInterface(), workgroup)},
           /*cInterface=*/true);
-  declare("gpucg_emu_barrier", {ptr}, {});
-  declare("gpucg_emu_named_barrier", {i32, i32, ptr}, {});
-  declare("gpucg_emu_cluster_arrive", {ptr}, {});
-  declare("gpucg_emu_cluster_wait", {ptr}, {});
-  declare("gpucg_emu_shuffle", {i32, i32, i32, i32, ptr}, {i64});
-  declare("gpucg_emu_ldmatrix", {i64, i32, i32, i64, ptr}, {});
-  declare("gpucg_emu_mma_sync",
-          {i32, i32, i32, i32, i32, i64, i64, i64, i64, ptr}, {});
-  declare("gpucg_emu_wmma_mma",
-          {i32, i32, i32, i32, i32, i64, i64, i64, i64, ptr}, {});
-  declare("gpucg_emu_async_copy", {i64, i64, i64, i64, ptr}, {});
-  declare("gpucg_emu_check_copy_source", {i32, i32, i64, i64, i64, ptr}, {});
-  declare("gpucg_emu_async_commit", {}, {i32});
-  declare("gpucg_emu_async_wait", {i32}, {});
-  declare("gpucg_emu_access", {i64, i64, i32, ptr}, {});
-  declare("gpucg_emu_set_race_detection", {i32}, {});
-  // Hopper.
-  declare("gpucg_emu_tensor_map", SmallVector<Type>(19, i64), {i64});
-  declare("gpucg_emu_mbarrier_group", {i64, ptr}, {i64});
-  declare("gpucg_emu_mbarrier_init", {i64, i64, i64, i32, ptr}, {});
-  declare("gpucg_emu_mbarrier_arrive", {i64, i64, i64, i32, ptr}, {i64});
-  declare("gpucg_emu_mbarrier_arrive_cluster", {i64, i64, i32, ptr}, {});
-  declare("gpucg_emu_mbarrier_wait", {i64, i64, i32, ptr}, {});
-  declare("gpucg_emu_tma_load",
-          {i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, ptr}, {});
-  declare("gpucg_emu_wgmma_init", {i64, i64, ptr}, {});
-  declare("gpucg_emu_wgmma",
-          {i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, ptr}, {});
-  declare("gpucg_emu_wgmma_wait", {i32, ptr}, {});
-  declare("gpucg_emu_wgmma_store", {i64, i32, i32, i64, i64, i64, ptr}, {});
 }
 
 void EmulatorRuntime::createSite(Operation *op) {
@@ -993,13 +997,13 @@ struct AsyncCopyPattern : EmulationPattern<nvgpu::DeviceAsyncCopyOp> {
     // edge of the matrix would read another row (or fault) on a GPU and
     // still produce the right numbers here, the other operand's padding
     // being zero: only this check sees it.
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, adaptor.getSrc());
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                             adaptor.getSrc());
     int64_t rank = metadata.getSizes().size();
     Value zero = constI64(rewriter, loc, 0);
     Value one = constI64(rewriter, loc, 1);
-    Value reads = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
-                                        srcCount, zero);
+    Value reads = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sgt, srcCount, zero);
     Value outerCount = arith::SelectOp::create(rewriter, loc, reads, one, zero);
     Value site = emulation.runtime->site(rewriter, op);
     for (auto [dim, size, index] :
@@ -1011,9 +1015,8 @@ struct AsyncCopyPattern : EmulationPattern<nvgpu::DeviceAsyncCopyOp> {
            toI64(rewriter, loc, index), innermost ? srcCount : outerCount,
            toI64(rewriter, loc, size), site});
     }
-    emulation.runtime->call(
-        rewriter, loc, "gpucg_emu_async_copy",
-        {dst, src, dstBytes, srcBytes, site});
+    emulation.runtime->call(rewriter, loc, "gpucg_emu_async_copy",
+                            {dst, src, dstBytes, srcBytes, site});
     // The token means nothing once groups are numbered by the runtime.
     rewriter.replaceOp(op, constI32(rewriter, loc, 0));
     return success();
@@ -1223,9 +1226,9 @@ struct WmmaSelectPattern : OpConversionPattern<arith::SelectOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isa<gpu::MMAMatrixType>(op.getType()))
       return rewriter.notifyMatchFailure(op, "not a fragment");
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(
-        op, adaptor.getCondition(), adaptor.getTrueValue(),
-        adaptor.getFalseValue());
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, adaptor.getCondition(),
+                                                 adaptor.getTrueValue(),
+                                                 adaptor.getFalseValue());
     return success();
   }
 };
