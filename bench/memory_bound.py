@@ -265,8 +265,9 @@ def compile_cases(cases, out, chip, fmt):
         os.makedirs(kernels, exist_ok=True)
         extra = " deterministic-reductions=true" if case.deterministic else ""
         strategy = subprocess.run(
-            [opt, source, "--pass-pipeline=builtin.module(func.func("
-             f"gpucg-select-lowering-strategy{{chip={chip}{extra}}}))"],
+            [opt, source, "--pass-pipeline=builtin.module("
+             f"gpucg-set-target{{chip={chip}}},func.func("
+             f"gpucg-select-lowering-strategy{{{extra.strip()}}}))"],
             capture_output=True, text=True)
         compiled = subprocess.run(
             [opt, source, "-o", os.devnull, "--pass-pipeline=builtin.module("

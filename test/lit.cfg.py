@@ -103,7 +103,8 @@ config.substitutions.append(("%strip_address", "sed -e 's/base@ = 0x[0-9a-f]* //
 # start from a kernel on tensors.
 config.substitutions.append(
     ("%gpucg_tensorcore_front",
-     "func.func(gpucg-select-lowering-strategy{chip=sm_80},"
+     "gpucg-set-target{chip=sm_80},"
+     "func.func(gpucg-select-lowering-strategy,"
      "gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,"
      "func.func(gpucg-workgroup-specialization,"
      "gpucg-tile-and-distribute{distribute-to-warp=true},gpucg-multi-buffering)"))

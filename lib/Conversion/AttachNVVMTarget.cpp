@@ -64,6 +64,44 @@ static LogicalResult attachClusterShapes(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
+/// The chip `module`'s kernels were planned for: that of every gpucg.target
+/// on the module or inside it, which must name one chip.
+static FailureOr<StringRef> getPlannedChip(ModuleOp module) {
+  auto helper = module.getContext()
+                    ->getLoadedDialect<gpucg::GpucgDialect>()
+                    ->getTargetAttrHelper();
+  gpucg::TargetAttr first;
+  Operation *firstOwner = nullptr;
+  WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    gpucg::TargetAttr target = helper.getAttr(op);
+    if (!target)
+      return WalkResult::advance();
+    if (!first) {
+      first = target;
+      firstOwner = op;
+      return WalkResult::advance();
+    }
+    if (target.getChip() == first.getChip())
+      return WalkResult::advance();
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "was planned for " << target.getChip()
+                              << " but the module holds kernels planned for "
+                              << first.getChip()
+                              << "; one binary is built for one chip";
+    diag.attachNote(firstOwner->getLoc())
+        << "the gpucg.target for " << first.getChip();
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!first)
+    return module.emitOpError()
+           << "has no gpucg.target to build its GPU binaries for: give the "
+              "pipeline a chip (chip=sm_XY) or run "
+              "gpucg-set-target{chip=sm_XY} first";
+  return first.getChip();
+}
+
 namespace {
 struct AttachNVVMTargetPass
     : public gpucg::impl::AttachNVVMTargetBase<AttachNVVMTargetPass> {
@@ -71,20 +109,16 @@ struct AttachNVVMTargetPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    gpucg::TargetAttr planned = gpucg::getTarget(module);
-    std::string targetChip = chip;
-    if (planned && !chip.empty() && planned.getChip() != chip) {
-      module.emitOpError() << "was planned for " << planned.getChip()
-                           << " (gpucg.target) but chip=" << chip
-                           << " was requested";
+    // Without a gpu.module there is no binary to build, and no chip needed.
+    if (module.getOps<gpu::GPUModuleOp>().empty())
+      return;
+    FailureOr<StringRef> chip = getPlannedChip(module);
+    if (failed(chip))
       return signalPassFailure();
-    }
-    if (targetChip.empty())
-      targetChip = planned ? planned.getChip().str() : std::string("sm_80");
     auto target = NVVM::NVVMTargetAttr::getChecked(
-        [&] { return module.emitOpError(); }, &getContext(), static_cast<int>(optLevel.getValue()),
-        StringRef("nvptx64-nvidia-cuda"), StringRef(targetChip),
-        StringRef(features.getValue()), DictionaryAttr(), ArrayAttr(),
+        [&] { return module.emitOpError(); }, &getContext(),
+        static_cast<int>(optLevel.getValue()), StringRef("nvptx64-nvidia-cuda"),
+        *chip, StringRef(features.getValue()), DictionaryAttr(), ArrayAttr(),
         /*verifyTarget=*/true);
     if (!target)
       return signalPassFailure();

@@ -44,8 +44,9 @@ static std::string getLibdeviceToolkitPath() {
   return std::string();
 }
 
-void mlir::gpucg::buildLowerToNVVMPipeline(
-    OpPassManager &pm, const LowerToNVVMPipelineOptions &options) {
+/// The passes of gpucg-lower-to-nvvm after its entry (gpucg-set-target).
+static void buildLowerToNVVMStages(OpPassManager &pm,
+                                   const LowerToNVVMPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createBuildGPULaunch());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertToNVVM(
@@ -53,7 +54,6 @@ void mlir::gpucg::buildLowerToNVVMPipeline(
                            /*useBarePointers=*/options.barePointers,
                            /*nvvmFloat8=*/options.nvvmFloat8}));
   AttachNVVMTargetOptions target;
-  target.chip = options.chip;
   target.features = options.features;
   target.optLevel = options.optLevel;
   pm.addPass(createAttachNVVMTarget(target));
@@ -66,10 +66,18 @@ void mlir::gpucg::buildLowerToNVVMPipeline(
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+void mlir::gpucg::buildLowerToNVVMPipeline(
+    OpPassManager &pm, const LowerToNVVMPipelineOptions &options) {
+  pm.addPass(createSetTarget(SetTargetOptions{/*chip=*/options.chip}));
+  buildLowerToNVVMStages(pm, options);
+}
+
 void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
                                        const CompilePipelineOptions &options) {
+  // The chip becomes the module's gpucg.target here, once; every pass below
+  // reads it from the IR.
+  pm.addPass(createSetTarget(SetTargetOptions{/*chip=*/options.chip}));
   SelectLoweringStrategyOptions strategy;
-  strategy.chip = options.chip;
   strategy.deterministicReductions = options.deterministicReductions;
   strategy.f32Precision = options.f32Precision;
   strategy.report = options.report;
@@ -83,13 +91,12 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createLowerWorkgroup(workgroup));
 
   LowerToNVVMPipelineOptions lowering;
-  lowering.chip = options.chip.getValue();
   lowering.features = options.features.getValue();
   lowering.format = options.format.getValue();
   lowering.optLevel = options.optLevel.getValue();
   lowering.barePointers = options.barePointers.getValue();
   lowering.nvvmFloat8 = options.nvvmFloat8.getValue();
-  buildLowerToNVVMPipeline(pm, lowering);
+  buildLowerToNVVMStages(pm, lowering);
   pm.addPass(createExportKernels(
       ExportKernelsOptions{/*outputDir=*/options.outputDir,
                            /*useBarePointers=*/options.barePointers,

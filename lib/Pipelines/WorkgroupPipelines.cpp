@@ -63,8 +63,8 @@ void mlir::gpucg::buildTensorCorePipeline(
   MmaPreference mma =
       kind == MmaKind::Wmma ? MmaPreference::Wmma : MmaPreference::MmaSync;
 
+  pm.addPass(createSetTarget(SetTargetOptions{/*chip=*/options.chip}));
   SelectLoweringStrategyOptions strategy;
-  strategy.chip = options.chip;
   strategy.mma = mma;
   strategy.requireTensorCores = true;
   buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
@@ -111,13 +111,13 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   fpm.addPass(createCSEPass());
 }
 
-/// The front stages with the strategy for `options.chip`, then
+/// The module's target from `options.chip`, the front stages, then
 /// `workgroupStages` on each function.
 static void buildSimtFamilyPipeline(OpPassManager &pm,
                                     const SimtPipelineOptions &options,
                                     void (*workgroupStages)(OpPassManager &)) {
+  pm.addPass(createSetTarget(SetTargetOptions{/*chip=*/options.chip}));
   SelectLoweringStrategyOptions strategy;
-  strategy.chip = options.chip;
   strategy.deterministicReductions = options.deterministicReductions;
   buildWorkgroupFrontPipeline(pm, strategy);
   workgroupStages(pm.nest<func::FuncOp>());
@@ -222,8 +222,8 @@ void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
 
 void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
                                      const WgmmaPipelineOptions &options) {
+  pm.addPass(createSetTarget(SetTargetOptions{/*chip=*/options.chip}));
   SelectLoweringStrategyOptions strategy;
-  strategy.chip = options.chip;
   strategy.mma = MmaPreference::Wgmma;
   strategy.requireTensorCores = true;
   buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);

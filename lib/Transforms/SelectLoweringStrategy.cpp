@@ -74,22 +74,6 @@ struct SelectLoweringStrategyPass
           SelectLoweringStrategyPass> {
   using Base::Base;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    if (chip.empty())
-      return success();
-    chipTarget = TargetAttr::getForChip(context, chip);
-    if (!chipTarget) {
-      std::string known;
-      llvm::raw_string_ostream os(known);
-      llvm::interleaveComma(TargetAttr::getKnownChips(), os);
-      return emitError(UnknownLoc::get(context))
-             << "gpucg-select-lowering-strategy: unknown chip '" << chip
-             << "' (known: " << known
-             << "); describe other chips with a gpucg.target attribute";
-    }
-    return success();
-  }
-
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
     if (funcOp.isExternal())
@@ -102,13 +86,13 @@ struct SelectLoweringStrategyPass
     if (!*root)
       return; // Not a kernel: no linalg op.
 
-    TargetAttr target = chipTarget ? chipTarget : getTarget(funcOp);
+    TargetAttr target = getTarget(funcOp);
     if (!target) {
       funcOp.emitOpError()
           << "has no GPU target: put a gpucg.target on an enclosing module or "
-             "give a chip: the chip=<sm_XY> option of gpucg-compile, of the "
-             "other pipelines and of gpucg-select-lowering-strategy "
-             "(gpucg.compile(..., chip=\"sm_XY\") in Python)";
+             "give a chip: the chip=<sm_XY> option of gpucg-compile and of "
+             "the other pipelines (gpucg.compile(..., chip=\"sm_XY\") in "
+             "Python), or gpucg-set-target{chip=sm_XY} before this pass";
       return signalPassFailure();
     }
 
@@ -180,15 +164,6 @@ struct SelectLoweringStrategyPass
       compilationInfoHelper.removeAttr(*root);
     loweringConfigHelper.setAttr(*root, strategy.loweringConfig);
     translationInfoHelper.setAttr(funcOp, strategy.translationInfo);
-    // The passes after this one (the launch's shared-memory limits, the
-    // NVVM target) read the kernel's target: when the chip option chose
-    // another than the enclosing one, the kernel carries the one it was
-    // decided for.
-    if (chipTarget && chipTarget != getTarget(funcOp))
-      dialect->getTargetAttrHelper().setAttr(funcOp, chipTarget);
   }
-
-private:
-  TargetAttr chipTarget;
 };
 } // namespace

@@ -138,9 +138,10 @@ int main(void) {
   optLevel.optLevel = 7;
   run("bad opt level", kMatmul, optLevel);
 
-  /* A chip gpucg does not know: the strategy pass fails, naming the op. */
+  /* A chip gpucg does not know: gpucg-compile's entry (gpucg-set-target)
+     refuses it before anything runs. */
   // CHECK-LABEL: unknown chip
-  // CHECK-NEXT: error at '{{.*}}': gpucg-select-lowering-strategy: unknown chip 'sm_12'
+  // CHECK-NEXT: error at '{{.*}}': gpucg-set-target: unknown chip 'sm_12'
   // CHECK-NEXT: status 4 (pass failure), outputs 0
   MlirGpucgCompileOptions unknownChip = withFormat("isa");
   unknownChip.chip = mlirStringRefCreateFromCString("sm_12");

@@ -81,12 +81,12 @@ static void testStrategy(MlirContext ctx) {
   MlirLogicalResult parsed = mlirParsePassPipeline(
       mlirPassManagerGetAsOpPassManager(pm),
       mlirStringRefCreateFromCString(
-          "builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}"
-          "),canonicalize)"),
+          "builtin.module(gpucg-set-target{chip=sm_80},"
+          "func.func(gpucg-select-lowering-strategy),canonicalize)"),
       printToStdout, NULL);
   // CHECK: parsed: 1
   printf("parsed: %d\n", mlirLogicalResultIsSuccess(parsed));
-  // CHECK: pipeline: builtin.module(func.func(gpucg-select-lowering-strategy{{.*}}chip=sm_80{{.*}}),canonicalize{{.*}})
+  // CHECK: pipeline: builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy{{.*}}),canonicalize{{.*}})
   printf("pipeline: ");
   mlirPrintPassPipeline(mlirPassManagerGetAsOpPassManager(pm), printToStdout,
                         NULL);
@@ -205,7 +205,7 @@ static void testPassList(void) {
     else
       ++pipelines;
   }
-  // CHECK: 34 passes, 12 pipelines
+  // CHECK: 35 passes, 12 pipelines
   printf("%" PRIdPTR " passes, %" PRIdPTR " pipelines\n", passes, pipelines);
   // CHECK: pass gpucg-software-pipelining on 'func.func': Software-pipeline the K loop over async copies
   // CHECK-NEXT:   depth=0: Stages

@@ -2,7 +2,7 @@
 
 /// A kernel has one cluster shape (PTX .reqnctapercluster): two launches
 /// that disagree cannot both be right.
-module attributes {gpu.container_module} {
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">, gpu.container_module} {
   gpu.module @k {
     llvm.func @kernel() attributes {gpu.kernel, nvvm.kernel} {
       llvm.return
@@ -22,7 +22,7 @@ module attributes {gpu.container_module} {
 // -----
 
 /// The cluster shape is compiled into the kernel: it must be a constant.
-module attributes {gpu.container_module} {
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">, gpu.container_module} {
   gpu.module @k {
     llvm.func @kernel() attributes {gpu.kernel, nvvm.kernel} {
       llvm.return

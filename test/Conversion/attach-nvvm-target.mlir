@@ -10,10 +10,16 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90">, gpu.container_m
 
 // -----
 
-// Without one, sm_80.
+// A kernel's own target counts as well; those of one module agree.
 // CHECK: gpu.module @k [#nvvm.target<O = 3, chip = "sm_80">]
 module attributes {gpu.container_module} {
   gpu.module @k {
+  }
+  func.func @host() attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+    return
+  }
+  func.func @other_host() attributes {gpucg.target = #gpucg.target<chip = "sm_80", num_sms = 4>} {
+    return
   }
 }
 

@@ -7,8 +7,9 @@
 // RUN: FileCheck %s --check-prefix=NAMED < %t.mlir
 // What it prints parses and verifies again.
 // RUN: gpucg-opt %t.mlir > /dev/null
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-warp-reduction{chip=sm_90})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES
-// STAGES: gpucg-select-lowering-strategy{chip=sm_90
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-warp-reduction{chip=sm_80})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: gpucg-set-target{chip=sm_80}
+// STAGES: gpucg-select-lowering-strategy{
 // STAGES: gpucg-distribute-reduction
 // STAGES-NEXT: gpucg-remove-single-iteration-loop
 // STAGES: gpucg-generic-vectorization{max-vector-elements=64}

@@ -5,8 +5,9 @@
 // What it prints parses and verifies again.
 // RUN: gpucg-opt %t.mlir > /dev/null
 // The stages, as --dump-pass-pipeline shows them:
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-vectorize{chip=sm_90})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES
-// STAGES: gpucg-select-lowering-strategy{chip=sm_90
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-vectorize{chip=sm_80})' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: gpucg-set-target{chip=sm_80}
+// STAGES: gpucg-select-lowering-strategy{
 // STAGES: gpucg-simt-fallback
 // STAGES-NEXT: gpucg-workgroup-specialization
 // STAGES-NEXT: gpucg-tile-and-distribute{distribute-to-warp=false}

@@ -38,7 +38,7 @@ func.func @thread_loop(%buf: memref<32xf32>, %v: f32)
 // files.
 // RUN: mlir-opt %S/../Transforms/select-lowering-strategy.mlir \
 // RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope 2>&1 \
 // RUN:   | FileCheck %S/../Transforms/select-lowering-strategy.mlir --check-prefix=SM80 \
 // RUN:     --implicit-check-not="Request ignored"
@@ -52,11 +52,11 @@ func.func @thread_loop(%buf: memref<32xf32>, %v: f32)
 // The named pipelines too: the whole front half and the CPU lowering give
 // mlir-opt exactly gpucg-opt's output.
 // RUN: gpucg-opt %S/../Integration/CPU/matmul-f16-unaligned.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization),gpucg-test-lower-to-cpu)' \
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization),gpucg-test-lower-to-cpu)' \
 // RUN:   > %t.gpucg-opt.mlir
 // RUN: mlir-opt %S/../Integration/CPU/matmul-f16-unaligned.mlir \
 // RUN:   --load-dialect-plugin=%gpucg_plugin --load-pass-plugin=%gpucg_plugin \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization),gpucg-test-lower-to-cpu)' \
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization),gpucg-test-lower-to-cpu)' \
 // RUN:   > %t.mlir-opt.mlir
 // RUN: diff %t.gpucg-opt.mlir %t.mlir-opt.mlir
 // RUN: FileCheck %s --check-prefix=LLVM < %t.mlir-opt.mlir

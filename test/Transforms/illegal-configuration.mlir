@@ -1,5 +1,5 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))'
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))'
 
 // One case per rule of the strategy verifier. The compilation_info on each
 // root op is a user's choice that breaks exactly that rule.

@@ -1,5 +1,5 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80 require-tensor-cores=true}))'
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy{require-tensor-cores=true}))'
 
 // The named tensor-core pipelines (require-tensor-cores) refuse a user's
 // plan for another pipeline, which they would leave without MMA.

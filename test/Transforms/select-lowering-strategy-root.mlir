@@ -1,5 +1,5 @@
 // RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   | FileCheck %s
 
 /// A user's compilation_info wins: it becomes the function's translation_info

@@ -1,5 +1,5 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80 deterministic-reductions=true}))'
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy{deterministic-reductions=true}))'
 
 // A user's WarpReduction plan that splits rows across workgroups (level-0
 // tile of the reduction loop less than the row) where they cannot split:

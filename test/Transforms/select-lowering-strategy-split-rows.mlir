@@ -1,12 +1,12 @@
 // Few long rows split across workgroups (WarpReduction with a level-0 tile
 // of the reduction loop less than the row), and when they stay whole.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=DEFAULT
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80 deterministic-reductions=true}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy{deterministic-reductions=true}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=DET
 // Its own decisions verify again (and parse):
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
-// RUN:   | gpucg-opt --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
+// RUN:   | gpucg-opt --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=DEFAULT
 
 #rows = affine_map<(d0, d1) -> (d0, d1)>

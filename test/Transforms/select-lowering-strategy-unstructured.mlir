@@ -1,5 +1,5 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))'
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))'
 
 // An op of the linalg dialect that is no structured op would get no plan
 // and stay on the host, the function compiling to no kernel: refused.

@@ -1,7 +1,7 @@
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_90a}))'
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy))'
 // RUN: gpucg-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_90a mma=wgmma require-tensor-cores=true}))'
+// RUN:   --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy{mma=wgmma require-tensor-cores=true}))'
 
 // The verifier of pipeline MatmulWgmma on user plans (the same errors with
 // the wgmma pipeline's options).

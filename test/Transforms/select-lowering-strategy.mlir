@@ -1,9 +1,9 @@
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=SM80
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_75}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_75},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=SM75
 // Running the pass again keeps (and re-verifies) its own decisions.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80}, gpucg-select-lowering-strategy{chip=sm_80}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy, gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=SM80
 
 /// f16 matmul: mma.sync on sm_80 (m16n8k16, deepest K), WMMA on sm_75.

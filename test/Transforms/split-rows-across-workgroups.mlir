@@ -1,8 +1,8 @@
-// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-split-rows-across-workgroups))' --mlir-print-local-scope | FileCheck %s
+// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-split-rows-across-workgroups))' --mlir-print-local-scope | FileCheck %s
 // Then over the threads: thread 0 issues the atomic update.
-// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-split-rows-across-workgroups,gpucg-distribute-reduction))' --mlir-print-local-scope | FileCheck %s --check-prefix=THREADS
+// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-split-rows-across-workgroups,gpucg-distribute-reduction))' --mlir-print-local-scope | FileCheck %s --check-prefix=THREADS
 // Everything printed parses and verifies again.
-// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-split-rows-across-workgroups,gpucg-distribute-reduction))' | gpucg-opt --split-input-file > /dev/null
+// RUN: gpucg-opt %s --split-input-file --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-split-rows-across-workgroups,gpucg-distribute-reduction))' | gpucg-opt --split-input-file > /dev/null
 
 // 32 rows of 2^20 f32, planned in 8 parts of 131072 (the strategy's own
 // choice on sm_80): grid 32 x 8, each workgroup's part of the row a view of

@@ -380,12 +380,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
     def test_pass_failure(self):
         with self.assertRaises(gpucg.CompileError) as caught:
             gpucg.compile(MATMUL, chip="sm_90")
-        # The module says sm_80; gpucg-attach-nvvm-target refuses another.
+        # The module says sm_80; gpucg-compile's entry (gpucg-set-target)
+        # refuses another before anything runs.
         self.assertEqual(caught.exception.status, "pass failure")
         # In compile()'s spelling of the option (chip="sm_90"), not
         # gpucg-compile's (chip=sm_90).
-        self.assertIn('was planned for sm_80 (gpucg.target) but chip="sm_90" '
-                      'was requested', str(caught.exception))
+        self.assertIn('has a gpucg.target for sm_80 but chip="sm_90" was '
+                      'requested', str(caught.exception))
         # chip=None follows the module's target.
         self.assertEqual(gpucg.compile(MATMUL, chip=None).kernels[0]
                          .abi_info.chip, "sm_80")

@@ -122,8 +122,8 @@ class ModuleTest(unittest.TestCase):
                 module.run("gpucg-no-such-pass")
             self.assertEqual(caught.exception.status, "pipeline error")
             with self.assertRaises(gpucg.CompileError) as caught:
-                module.run("func.func(gpucg-select-lowering-strategy"
-                           "{chip=sm_12})")
+                module.run("gpucg-set-target{chip=sm_12},"
+                           "func.func(gpucg-select-lowering-strategy)")
             self.assertEqual(caught.exception.status, "pass failure")
             self.assertIn("unknown chip 'sm_12'", str(caught.exception))
 

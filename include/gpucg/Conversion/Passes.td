@@ -87,13 +87,14 @@ def ConvertToNVVM : Pass<"gpucg-convert-to-nvvm", "gpu::GPUModuleOp"> {
 }
 
 def AttachNVVMTarget : Pass<"gpucg-attach-nvvm-target", "ModuleOp"> {
-  let summary = "Attach an #nvvm.target for the module's chip to each gpu.module";
+  let summary = "Attach an #nvvm.target for the module's gpucg.target to each "
+                "gpu.module";
   let description = [{
-    Like upstream's `nvvm-attach-target`, but the chip defaults to the
-    module's `#gpucg.target` (the one the strategy planned for), so the
-    binary is built for the chip the kernel was tiled for. Without either,
-    it is `sm_80`. A `chip` option that differs from the module's
-    `#gpucg.target` is an error.
+    Like upstream's `nvvm-attach-target`, but the chip is the one the
+    kernels were planned for: that of the `#gpucg.target`s on the module and
+    inside it (a kernel function's own included), which must agree. A module
+    without one is an error (a pipeline's `chip` option, through
+    `gpucg-set-target`, gives it one).
 
     It also gives each kernel launched in thread-block clusters (a
     `gpu.launch_func` with cluster sizes, which outlining does not pass on
@@ -104,13 +105,12 @@ def AttachNVVMTarget : Pass<"gpucg-attach-nvvm-target", "ModuleOp"> {
     an error.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", "\"\"",
-           "Target chip; the module's gpucg.target if empty">,
     Option<"features", "features", "std::string", "\"\"",
            "PTX features (e.g. +ptx80); LLVM's default for the chip if empty">,
     Option<"optLevel", "O", "unsigned", "3", "LLVM optimization level">,
   ];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::gpucg::GpucgDialect"];
 }
 
 def ExportKernels : Pass<"gpucg-export-kernels", "ModuleOp"> {

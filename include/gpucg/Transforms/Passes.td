@@ -199,6 +199,39 @@ def ResultsToOutParams
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def SetTarget : Pass<"gpucg-set-target", "ModuleOp"> {
+  let summary = "Describe the module's GPU by a chip name: the #gpucg.target "
+                "every later pass reads";
+  let description = [{
+    The entry of every named pipeline that takes a `chip`: the one place a
+    chip name becomes the module's `gpucg.target`, NVIDIA's published limits
+    and MMA shapes of that chip (`#gpucg.target<chip = "sm_90a">` in full).
+    Every pass after it, the strategy and `gpucg-attach-nvvm-target`
+    included, reads the target from the IR; none takes a chip of its own.
+
+    * Without `chip`, the module is left as it is: its own `gpucg.target`
+      (or its kernels') describes the GPU.
+    * A module whose `gpucg.target` already names the chip keeps it, with
+      whatever limits it overrides.
+    * A module whose `gpucg.target` names another chip is an error: the
+      kernels were written for that one. Drop the attribute or the option.
+    * A chip gpucg does not know is an error that lists the known ones; an
+      unknown chip is described by a `gpucg.target` that gives every key.
+
+    ```mlir
+    // gpucg-set-target{chip=sm_90a}
+    module attributes {gpucg.target = #gpucg.target<chip = "sm_90a",
+        warp_size = 32, ..., num_sms = 132, mma_shapes = [...]>} { ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (e.g. sm_80, sm_90a); empty: the module's own "
+           "gpucg.target">,
+  ];
+  let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
+}
+
 def SelectLoweringStrategy
     : Pass<"gpucg-select-lowering-strategy", "func::FuncOp"> {
   let summary = "Choose and verify the pipeline and tile sizes of a kernel";
@@ -219,8 +252,8 @@ def SelectLoweringStrategy
     that names the numbers and the limit. Functions without linalg ops are
     left alone.
 
-    The target is the `chip` option when given, else the closest
-    `gpucg.target`. The heuristics and their reasons are in
+    The target is the closest `gpucg.target` (`gpucg-set-target` makes one
+    of a chip name). The heuristics and their reasons are in
     `docs/passes/select-lowering-strategy.md`.
 
     Before:
@@ -248,8 +281,6 @@ def SelectLoweringStrategy
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target chip (e.g. sm_80); overrides the module's gpucg.target">,
     Option<"mma", "mma", "::mlir::gpucg::MmaPreference",
            /*default=*/"::mlir::gpucg::MmaPreference::Auto",
            "MMA family of tensor-core strategies",

@@ -17,6 +17,7 @@
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/LogicalResult.h"
 
@@ -40,6 +41,12 @@ class ForallOp;
 } // namespace scf
 
 namespace gpucg {
+
+/// Makes `chip` the GPU of `module`: its `gpucg.target` becomes NVIDIA's
+/// description of the chip (TargetAttr::getForChip), unless the module
+/// already describes that chip. A module described as another chip, or a
+/// chip gpucg does not know, is an error on the module.
+LogicalResult setTargetChip(ModuleOp module, StringRef chip);
 
 /// Whether `type` (or its element type) is a float of 8 bits or fewer
 /// (f8E4M3FN, f8E5M2, the FNUZ formats, f6, f4, f8E8M0FNU): LLVM has no type

@@ -7,7 +7,7 @@
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
 // The kernel through the workgroup stages and thread distribution; the
 // threads of each workgroup, then the workgroups, run one after another.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization,gpucg-tile-and-distribute), gpucg-test-lower-to-cpu)' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization,gpucg-tile-and-distribute), gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.tiled
 // Every element must be equal.
 // RUN: diff %t.ref %t.tiled
@@ -15,7 +15,7 @@
 // OUT: rank = 1 offset = 0 sizes = [1000]
 
 
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization,gpucg-tile-and-distribute))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization,gpucg-tile-and-distribute))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=TILED
 // TILED-LABEL: func.func @kernel
 // TILED: scf.if

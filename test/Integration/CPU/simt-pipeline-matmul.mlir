@@ -7,13 +7,13 @@
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
 // The kernel through the front stages and gpucg-lower-workgroup (the SIMT
 // in-workgroup stages); threads, then workgroups, run one after another.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup), gpucg-test-lower-to-cpu)' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup), gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.tiled
 // Every element must be equal.
 // RUN: diff %t.ref %t.tiled
 // RUN: FileCheck %s --check-prefix=OUT < %t.tiled
 // OUT: rank = 2 offset = 0 sizes = [64, 96]
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup))' \
 // RUN:   | FileCheck %s --check-prefix=LOWERED
 // LOWERED-LABEL: func.func @kernel
 // LOWERED: gpu.thread_id

@@ -23,7 +23,7 @@
 // REF-NEXT: [-1281],
 
 // The plans: one workgroup per output element, whole rows, 128-bit steps.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_90a}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=PLAN
 // PLAN-LABEL: func.func @gemv_bf16
 //  PLAN-SAME:   pipeline = WarpReduction, workgroup_size = [64, 1, 1]

@@ -29,11 +29,11 @@
 // PIPELINE: gpucg-tile-and-distribute-to-workgroups,
 // PIPELINE-NEXT: gpucg-reorder-workgroups{group-size=5}
 // The orders the runs above took:
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups{group-size=3}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups{group-size=3}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=MMA
 // MMA-LABEL: func.func @grouped
 // MMA: affine_map<(d0) -> ((d0 floordiv 24) * 2 + d0 mod 2)>
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_90a mma=wgmma},gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups{group-size=8}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy{mma=wgmma},gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups{group-size=8}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=WGMMA
 // WGMMA-LABEL: func.func @grouped
 // WGMMA: scf.forall {{.+}} to (640, 384) step (128, 128)

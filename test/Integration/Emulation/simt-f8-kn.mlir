@@ -12,7 +12,7 @@
 // RUN: FileCheck %s --check-prefix=OUT < %t.out
 // OUT: sizes = [64, 64]
 //
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{chip=sm_90a}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @matmul_kn_e5m2
 // STRATEGY-SAME: pipeline = MatmulSimt

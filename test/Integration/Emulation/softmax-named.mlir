@@ -9,14 +9,14 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-decompose-aggregate-ops),gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
 // RUN: FileCheck %s --check-prefix=REF < %t.ref
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-decompose-aggregate-ops,gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup),gpucg-test-emulate-on-cpu{check-races=true})' -o %t.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-decompose-aggregate-ops,gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup),gpucg-test-emulate-on-cpu{check-races=true})' -o %t.mlir
 // RUN: %mlir_runner_emulated %t.mlir | %strip_address > %t.forward
 // RUN: diff %t.ref %t.forward
 // RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.mlir | %strip_address > %t.reverse
 // RUN: diff %t.ref %t.reverse
 
 // One kernel launch, and no linalg op left on the host.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-decompose-aggregate-ops,gpucg-select-lowering-strategy{chip=sm_80},gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-decompose-aggregate-ops,gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-lower-workgroup))' \
 // RUN:   | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @softmax
 // IR-NOT:   linalg.

@@ -201,7 +201,8 @@ def pipeline_of(case):
                                           str(case["peel"]).lower()))
     if case["pipeline"] == "wmma":
         return "gpucg-matmul-tensorcore{chip=sm_80}"
-    return ("func.func(gpucg-select-lowering-strategy{chip=sm_80},"
+    return ("gpucg-set-target{chip=sm_80},"
+            "func.func(gpucg-select-lowering-strategy,"
             "gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,"
             "func.func(gpucg-lower-workgroup)")
 
