@@ -138,91 +138,69 @@ static SmallVector<StagedCopy> getStagedCopies(scf::ForOp loop) {
   return copies;
 }
 
-LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
-                                                 scf::ForOp loop,
-                                                 unsigned depth,
-                                                 bool peelEpilogue,
-                                                 PipelineSchedule schedule) {
-  if (depth < 2)
-    return success();
-  unsigned numStages = depth;
-  if (schedule == PipelineSchedule::NvidiaTensorCore && depth < 3)
-    return loop.emitOpError()
-           << "cannot use the nvidia-tensorcore schedule with depth " << depth
-           << ": it keeps loads one stage ahead of the MMAs and needs a "
-              "depth of at least 3";
-
+namespace {
+/// What the pipelining of one K loop works with: its copies, and the stage
+/// each kind of op runs in.
+struct PipelinePlan {
+  unsigned depth;
+  PipelineSchedule schedule;
   SmallVector<nvgpu::DeviceAsyncCopyOp> copies;
-  loop.getBody()->walk(
-      [&](nvgpu::DeviceAsyncCopyOp copy) { copies.push_back(copy); });
-  SmallVector<StagedCopy> stagedCopies = getStagedCopies(loop);
-  if (copies.empty() && stagedCopies.empty())
-    return success(); // Nothing to overlap.
+  SmallVector<StagedCopy> stagedCopies;
+  /// The register-staged copies' stage: one before the loads from
+  /// workgroup memory (the readers' stage).
+  unsigned stagedStage;
+  /// The first stage anything runs in (without async copies, the staged
+  /// copies').
+  unsigned firstStage;
+  /// Commit groups a wait lets stay in flight.
+  unsigned inFlight;
+  bool dynamicTripCount;
+};
 
-  // Register-staged copies run one stage before the loads from workgroup
-  // memory (the readers' stage), their global reads early in the iteration
-  // and their stores after the MMAs, so that the loads' latency is spent on
-  // the MMAs; they need a buffer for the stage being read and one for each
-  // stage between.
-  unsigned readerStage = schedule == PipelineSchedule::NvidiaTensorCore
-                             ? numStages - 2
-                             : numStages - 1;
-  unsigned stagedStage = readerStage - 1;
-  // Without async copies, nothing runs in the stages before the staged
-  // copies': the pipeline starts there.
-  unsigned firstStage = copies.empty() ? stagedStage : 0;
-  unsigned stagesUsed = numStages - firstStage;
+/// The loop's async copies regrouped: one commit group per iteration.
+struct CommitGroup {
+  /// The loop's top-level ops that issue the async copies.
+  SetVector<Operation *> issuers;
+  /// The barrier before the first copy, which guards the buffers the copies
+  /// refill; null if there is none.
+  gpu::BarrierOp guard;
+  nvgpu::DeviceAsyncCreateGroupOp commit;
+  nvgpu::DeviceAsyncWaitOp wait;
+};
+} // namespace
 
-  // A loop of known length must run at least once per stage. One whose
-  // length is known only at run time (a dynamic K) is pipelined with every
-  // stage of the prologue and epilogue predicated on its iteration existing
-  // (upstream's supportDynamicLoops): a copy of an iteration that does not
-  // exist copies nothing, so even a loop shorter than the pipeline is right.
-  std::optional<APInt> tripCount = loop.getStaticTripCount();
-  bool dynamicTripCount = !tripCount;
-  if (tripCount &&
-      tripCount->getSExtValue() < static_cast<int64_t>(stagesUsed))
-    return loop.emitOpError()
-           << "has " << tripCount->getSExtValue()
-           << " iterations; a depth-" << depth << " pipeline needs at least "
-           << stagesUsed;
-
-  // The commit group names the copies it commits by their tokens (a group
-  // without tokens prints in a form that does not parse again), so each
-  // copy must be at the K loop's top level, where its token is visible. A
-  // copy nested in a region (a partial tile's remainder, whose copies are
-  // distributed with per-thread bounds checks) leaves the loop unpipelined:
-  // every iteration still waits for its own copies, so it stays correct.
-  if (llvm::any_of(copies, [&](nvgpu::DeviceAsyncCopyOp copy) {
-        return copy->getBlock() != loop.getBody();
-      }))
-    return success();
-
-  for (StagedCopy copy : stagedCopies) {
+/// Every buffer a copy writes must have a copy per stage in use: `depth` for
+/// the async copies, one per stage from the staged copies' to the last for
+/// the register-staged ones.
+static LogicalResult verifyBufferCopies(const PipelinePlan &plan) {
+  for (StagedCopy copy : plan.stagedCopies) {
     int64_t buffers = getNumBufferCopies(copy.buffer);
-    int64_t needed = numStages - stagedStage;
+    int64_t needed = plan.depth - plan.stagedStage;
     if (buffers < needed)
       return copy.store->emitOpError()
              << "stores a register-staged copy into a workgroup buffer with "
-             << buffers << " copies, but a depth-" << depth
+             << buffers << " copies, but a depth-" << plan.depth
              << " pipeline keeps " << needed
              << " in use: run gpucg-multi-buffering with num-buffers >= "
              << needed;
   }
-
-  // Every buffer copied into must have a copy per stage in flight.
-  for (nvgpu::DeviceAsyncCopyOp copy : copies) {
+  for (nvgpu::DeviceAsyncCopyOp copy : plan.copies) {
     int64_t buffers = getNumBufferCopies(copy.getDst());
-    if (buffers < static_cast<int64_t>(depth))
+    if (buffers < static_cast<int64_t>(plan.depth))
       return copy.emitOpError()
              << "copies into a workgroup buffer with " << buffers
-             << " copies, but a depth-" << depth
-             << " pipeline keeps " << depth
+             << " copies, but a depth-" << plan.depth << " pipeline keeps "
+             << plan.depth
              << " in flight: run gpucg-multi-buffering with num-buffers >= "
-             << depth;
+             << plan.depth;
   }
+  return success();
+}
 
-  // One commit group per iteration (when there are async copies).
+/// Replaces the loop's commit groups and waits by one group per iteration
+/// (when there are async copies) and drops the barriers between copies.
+static CommitGroup regroupCopies(RewriterBase &rewriter, scf::ForOp loop,
+                                 const PipelinePlan &plan) {
   SmallVector<Operation *> oldGroupOps;
   loop.getBody()->walk([&](Operation *op) {
     if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op))
@@ -235,16 +213,16 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     if (op->use_empty())
       rewriter.eraseOp(op);
   }
-  SetVector<Operation *> issuers;
-  for (nvgpu::DeviceAsyncCopyOp copy : copies)
-    issuers.insert(getTopLevelOp(loop, copy));
+  CommitGroup group;
+  for (nvgpu::DeviceAsyncCopyOp copy : plan.copies)
+    group.issuers.insert(getTopLevelOp(loop, copy));
   // Copies need no barrier between one another: a barrier between two
   // issuers, reads or stores of copies (left from the synchronous copies)
   // only costs. The register-staged stores move after the MMAs, where the
   // barrier before the next iteration's loads from workgroup memory orders
   // them.
-  SetVector<Operation *> copyOps(issuers.begin(), issuers.end());
-  for (StagedCopy copy : stagedCopies) {
+  SetVector<Operation *> copyOps(group.issuers.begin(), group.issuers.end());
+  for (StagedCopy copy : plan.stagedCopies) {
     copyOps.insert(copy.read);
     copyOps.insert(copy.store);
   }
@@ -254,10 +232,10 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   for (Operation *copyOp : copyOps)
     if (copyOp->isBeforeInBlock(firstCopyOp))
       firstCopyOp = copyOp;
-  gpu::BarrierOp guard;
   for (Operation *prev = firstCopyOp->getPrevNode(); prev;
        prev = prev->getPrevNode()) {
-    if ((guard = dyn_cast<gpu::BarrierOp>(prev)) || !isMemoryEffectFree(prev))
+    if ((group.guard = dyn_cast<gpu::BarrierOp>(prev)) ||
+        !isMemoryEffectFree(prev))
       break;
   }
   for (Operation *copyOp : copyOps) {
@@ -272,33 +250,40 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     if (after && copyOps.contains(after))
       rewriter.eraseOp(next);
   }
-  unsigned inFlight =
-      schedule == PipelineSchedule::NvidiaTensorCore ? depth - 2 : depth - 1;
-  nvgpu::DeviceAsyncCreateGroupOp commit;
-  nvgpu::DeviceAsyncWaitOp wait;
-  if (!issuers.empty()) {
-    Operation *lastIssuer = issuers.front();
-    for (Operation *issuer : issuers)
-      if (lastIssuer->isBeforeInBlock(issuer))
-        lastIssuer = issuer;
-    rewriter.setInsertionPointAfter(lastIssuer);
-    SmallVector<Value> tokens = llvm::map_to_vector(
-        copies, [](nvgpu::DeviceAsyncCopyOp copy) -> Value {
-          return copy.getAsyncToken();
-        });
-    commit = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loop.getLoc(),
-                                                     tokens);
-    wait = nvgpu::DeviceAsyncWaitOp::create(
-        rewriter, loop.getLoc(), commit.getResult(),
-        rewriter.getI32IntegerAttr(inFlight));
-  }
+  if (group.issuers.empty())
+    return group;
+  Operation *lastIssuer = group.issuers.front();
+  for (Operation *issuer : group.issuers)
+    if (lastIssuer->isBeforeInBlock(issuer))
+      lastIssuer = issuer;
+  rewriter.setInsertionPointAfter(lastIssuer);
+  SmallVector<Value> tokens = llvm::map_to_vector(
+      plan.copies, [](nvgpu::DeviceAsyncCopyOp copy) -> Value {
+        return copy.getAsyncToken();
+      });
+  group.commit =
+      nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loop.getLoc(), tokens);
+  group.wait = nvgpu::DeviceAsyncWaitOp::create(
+      rewriter, loop.getLoc(), group.commit.getResult(),
+      rewriter.getI32IntegerAttr(plan.inFlight));
+  return group;
+}
 
+/// The stage of each op of the loop body, in the order upstream's pipeliner
+/// takes (`scf::PipeliningOption::getScheduleFn`): the copies and their
+/// address computations in stage 0, register-staged copies' reads early and
+/// their stores last in their stage, with the nvidia-tensorcore schedule the
+/// wait and the loads from workgroup memory one stage before the MMAs,
+/// everything else in the last stage.
+static FailureOr<std::vector<std::pair<Operation *, unsigned>>>
+assignStages(scf::ForOp loop, const PipelinePlan &plan,
+             const CommitGroup &group) {
   // Stage 0: the copies, what computes their addresses, the commit, and the
   // barrier that guards the buffers they refill.
   Block *body = loop.getBody();
   SetVector<Operation *> stage0;
-  if (!issuers.empty() && guard)
-    stage0.insert(guard);
+  if (!group.issuers.empty() && group.guard)
+    stage0.insert(group.guard);
   auto addWithSlice = [&](Operation *root, SetVector<Operation *> &set) {
     BackwardSliceOptions options;
     options.inclusive = true;
@@ -311,15 +296,15 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     for (Operation *op : slice)
       set.insert(getTopLevelOp(loop, op));
   };
-  for (Operation *issuer : issuers)
+  for (Operation *issuer : group.issuers)
     addWithSlice(issuer, stage0);
-  if (commit)
-    stage0.insert(commit);
+  if (group.commit)
+    stage0.insert(group.commit);
 
   // Register-staged copies: the reads and what computes the reads' and
   // stores' operands (addresses, the buffer slot) early, the stores last.
   SetVector<Operation *> stagedOps, stagedStores;
-  for (StagedCopy copy : stagedCopies) {
+  for (StagedCopy copy : plan.stagedCopies) {
     addWithSlice(copy.read, stagedOps);
     addWithSlice(copy.store, stagedOps);
     stagedStores.insert(copy.store);
@@ -332,13 +317,13 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   // nvidia-tensorcore: the wait, the barrier after it and the loads from
   // workgroup memory run one stage before the MMAs.
   SetVector<Operation *> loadStage;
-  if (schedule == PipelineSchedule::NvidiaTensorCore) {
+  nvgpu::DeviceAsyncWaitOp wait = group.wait;
+  if (plan.schedule == PipelineSchedule::NvidiaTensorCore) {
     if (wait)
       loadStage.insert(wait);
     for (Operation &op : *body) {
       if (stage0.contains(&op) || stagedOps.contains(&op) ||
-          stagedStores.contains(&op) ||
-          (wait && &op == wait.getOperation()))
+          stagedStores.contains(&op) || (wait && &op == wait.getOperation()))
         continue;
       bool isLoad = false;
       op.walk([&](Operation *nested) { isLoad |= isSharedMemoryLoad(nested); });
@@ -363,26 +348,93 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
                       "the MMAs";
   }
 
+  unsigned lastStage = plan.depth - 1;
   std::vector<std::pair<Operation *, unsigned>> order;
   for (Operation &op : body->without_terminator())
     if (stage0.contains(&op))
       order.push_back({&op, 0});
   for (Operation &op : body->without_terminator())
     if (stagedOps.contains(&op))
-      order.push_back({&op, stagedStage});
+      order.push_back({&op, plan.stagedStage});
   for (Operation &op : body->without_terminator())
     if (loadStage.contains(&op))
-      order.push_back({&op, numStages - 2});
+      order.push_back({&op, lastStage - 1});
   for (Operation &op : body->without_terminator())
     if (!stage0.contains(&op) && !stagedOps.contains(&op) &&
         !stagedStores.contains(&op) && !loadStage.contains(&op))
-      order.push_back({&op, numStages - 1});
+      order.push_back({&op, lastStage});
   for (Operation &op : body->without_terminator())
     if (stagedStores.contains(&op))
-      order.push_back({&op, stagedStage});
+      order.push_back({&op, plan.stagedStage});
   for (auto &[op, stage] : order)
-    stage -= firstStage;
+    stage -= plan.firstStage;
+  return order;
+}
 
+/// Upstream's `scf::PipeliningOption::predicateFn`: makes `op` of an
+/// iteration past the loop's end harmless under `predicate` (its iteration
+/// exists). An async copy copies nothing (its source element count becomes
+/// 0, the destination is zero-filled); a global read reads nothing and
+/// yields zeros (which its predicated store then does not store); pure ops,
+/// barriers, commits and waits, and reads of workgroup memory run as they
+/// are (the commit of an empty group and the barrier are harmless, the stale
+/// data read is used by nobody, and upstream selects the loop-carried values
+/// of a predicated iteration away); an op with other effects and no results
+/// goes under an scf.if. Null (upstream then fails) for anything else.
+static Operation *predicateIterationPastEnd(RewriterBase &rewriter,
+                                            Operation *op, Value predicate) {
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+    rewriter.setInsertionPoint(copy);
+    Location loc = copy.getLoc();
+    Value full = copy.getSrcElements();
+    if (!full)
+      full = arith::ConstantIndexOp::create(
+          rewriter, loc, copy.getDstElements().getZExtValue());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value count = arith::SelectOp::create(rewriter, loc, predicate, full, zero);
+    rewriter.modifyOpInPlace(
+        copy, [&] { copy.getSrcElementsMutable().assign(count); });
+    return copy;
+  }
+  if (getGlobalVectorReadBase(op)) {
+    rewriter.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    auto type = cast<VectorType>(op->getResult(0).getType());
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type}, predicate,
+                                  /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    auto yield = scf::YieldOp::create(rewriter, loc, op->getResults());
+    rewriter.moveOpBefore(op, yield);
+    rewriter.setInsertionPointToStart(ifOp.elseBlock());
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type)));
+    scf::YieldOp::create(rewriter, loc, zero);
+    return ifOp;
+  }
+  if (isMemoryEffectFree(op) ||
+      isa<gpu::BarrierOp, nvgpu::DeviceAsyncCreateGroupOp,
+          nvgpu::DeviceAsyncWaitOp>(op))
+    return op;
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
+    if (op->getNumRegions() == 0 &&
+        effects.onlyHasEffect<MemoryEffects::Read>())
+      return op;
+  if (op->getNumResults() != 0)
+    return nullptr;
+  rewriter.setInsertionPoint(op);
+  auto ifOp = scf::IfOp::create(rewriter, op->getLoc(), predicate,
+                                /*withElseRegion=*/false);
+  rewriter.moveOpBefore(op, ifOp.thenBlock()->getTerminator());
+  return ifOp;
+}
+
+/// Runs upstream's pipeliner on `loop` with the stages `order`, then, without
+/// a peeled epilogue, drains the commit groups still in flight at its exit.
+static LogicalResult
+runPipeliner(RewriterBase &rewriter, scf::ForOp loop, const PipelinePlan &plan,
+             std::vector<std::pair<Operation *, unsigned>> order,
+             bool peelEpilogue, bool hasAsyncCopies) {
   scf::PipeliningOption options;
   options.getScheduleFn =
       [order](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &s) {
@@ -391,9 +443,10 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
   options.peelEpilogue = peelEpilogue;
   // The peeled epilogue commits no more groups: each of its iterations must
   // let one group fewer stay in flight.
-  options.annotateFn = [inFlight](Operation *op,
-                                  scf::PipeliningOption::PipelinerPart part,
-                                  unsigned iteration) {
+  options.annotateFn = [inFlight = plan.inFlight](
+                           Operation *op,
+                           scf::PipeliningOption::PipelinerPart part,
+                           unsigned iteration) {
     auto waitOp = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op);
     if (!waitOp || part != scf::PipeliningOption::PipelinerPart::Epilogue)
       return;
@@ -402,69 +455,12 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
     waitOp.setNumGroupsAttr(
         IntegerAttr::get(IntegerType::get(op->getContext(), 32), allowed));
   };
-  options.supportDynamicLoops = dynamicTripCount;
-  if (!peelEpilogue || dynamicTripCount) {
-    // Without an epilogue, the last iterations predicate the copies of
-    // iterations past the end (with a dynamic trip count, the prologue's and
-    // the peeled epilogue's predicate theirs too); everything else may run
-    // (the commit of an empty group and the barrier are harmless, pure ops
-    // have no effect, and upstream selects the loop-carried values of a
-    // predicated iteration away).
-    options.predicateFn = [](RewriterBase &rewriter, Operation *op,
-                             Value predicate) -> Operation * {
-      // An async copy of an iteration past the end copies nothing: its
-      // source element count becomes 0 (the destination is zero-filled).
-      if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
-        rewriter.setInsertionPoint(copy);
-        Location loc = copy.getLoc();
-        Value full = copy.getSrcElements();
-        if (!full)
-          full = arith::ConstantIndexOp::create(
-              rewriter, loc, copy.getDstElements().getZExtValue());
-        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-        Value count =
-            arith::SelectOp::create(rewriter, loc, predicate, full, zero);
-        rewriter.modifyOpInPlace(
-            copy, [&] { copy.getSrcElementsMutable().assign(count); });
-        return copy;
-      }
-      // A global read of an iteration past the end would read past the
-      // matrix: it reads nothing and yields zeros (which its predicated
-      // store then does not store).
-      if (getGlobalVectorReadBase(op)) {
-        rewriter.setInsertionPoint(op);
-        Location loc = op->getLoc();
-        auto type = cast<VectorType>(op->getResult(0).getType());
-        auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type},
-                                      predicate, /*addThenBlock=*/true,
-                                      /*addElseBlock=*/true);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        auto yield = scf::YieldOp::create(rewriter, loc, op->getResults());
-        rewriter.moveOpBefore(op, yield);
-        rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        Value zero = arith::ConstantOp::create(
-            rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type)));
-        scf::YieldOp::create(rewriter, loc, zero);
-        return ifOp;
-      }
-      if (isMemoryEffectFree(op) || isa<gpu::BarrierOp,
-                                        nvgpu::DeviceAsyncCreateGroupOp,
-                                        nvgpu::DeviceAsyncWaitOp>(op))
-        return op;
-      // Reads of workgroup memory for iterations past the end read stale
-      // data nobody uses: harmless.
-      if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
-        if (op->getNumRegions() == 0 && effects.onlyHasEffect<MemoryEffects::Read>())
-          return op;
-      if (op->getNumResults() != 0)
-        return nullptr;
-      rewriter.setInsertionPoint(op);
-      auto ifOp = scf::IfOp::create(rewriter, op->getLoc(), predicate,
-                                    /*withElseRegion=*/false);
-      rewriter.moveOpBefore(op, ifOp.thenBlock()->getTerminator());
-      return ifOp;
-    };
-  }
+  options.supportDynamicLoops = plan.dynamicTripCount;
+  // Without an epilogue, the last iterations predicate the copies of
+  // iterations past the end (with a dynamic trip count, the prologue's and
+  // the peeled epilogue's predicate theirs too).
+  if (!peelEpilogue || plan.dynamicTripCount)
+    options.predicateFn = predicateIterationPastEnd;
   // The op after the loop survives its replacement: the drain goes before it.
   Operation *afterLoop = loop->getNextNode();
   // Through upstream's pattern, which owns the replacement of the loop.
@@ -477,8 +473,9 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
                                      config, &changed)) ||
       !changed)
     return loop->getParentOp()->emitOpError()
-           << "could not software-pipeline its K loop with depth " << depth;
-  if (!peelEpilogue && !issuers.empty()) {
+           << "could not software-pipeline its K loop with depth "
+           << plan.depth;
+  if (!peelEpilogue && hasAsyncCopies) {
     // Without an epilogue, the groups of the predicated iterations past the
     // end are still in flight when the loop exits, and a zero-filling copy
     // still writes its destination: whatever reuses those bytes next (the
@@ -493,6 +490,77 @@ LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
                                      rewriter.getI32IntegerAttr(0));
   }
   return success();
+}
+
+LogicalResult mlir::gpucg::pipelineAsyncCopyLoop(RewriterBase &rewriter,
+                                                 scf::ForOp loop,
+                                                 unsigned depth,
+                                                 bool peelEpilogue,
+                                                 PipelineSchedule schedule) {
+  if (depth < 2)
+    return success();
+  if (schedule == PipelineSchedule::NvidiaTensorCore && depth < 3)
+    return loop.emitOpError()
+           << "cannot use the nvidia-tensorcore schedule with depth " << depth
+           << ": it keeps loads one stage ahead of the MMAs and needs a "
+              "depth of at least 3";
+
+  PipelinePlan plan;
+  plan.depth = depth;
+  plan.schedule = schedule;
+  loop.getBody()->walk(
+      [&](nvgpu::DeviceAsyncCopyOp copy) { plan.copies.push_back(copy); });
+  plan.stagedCopies = getStagedCopies(loop);
+  if (plan.copies.empty() && plan.stagedCopies.empty())
+    return success(); // Nothing to overlap.
+
+  // Register-staged copies run one stage before the loads from workgroup
+  // memory (the readers' stage), their global reads early in the iteration
+  // and their stores after the MMAs, so that the loads' latency is spent on
+  // the MMAs; they need a buffer for the stage being read and one for each
+  // stage between.
+  unsigned readerStage =
+      schedule == PipelineSchedule::NvidiaTensorCore ? depth - 2 : depth - 1;
+  plan.stagedStage = readerStage - 1;
+  // Without async copies, nothing runs in the stages before the staged
+  // copies': the pipeline starts there.
+  plan.firstStage = plan.copies.empty() ? plan.stagedStage : 0;
+  unsigned stagesUsed = depth - plan.firstStage;
+  plan.inFlight =
+      schedule == PipelineSchedule::NvidiaTensorCore ? depth - 2 : depth - 1;
+
+  // A loop of known length must run at least once per stage. One whose
+  // length is known only at run time (a dynamic K) is pipelined with every
+  // stage of the prologue and epilogue predicated on its iteration existing
+  // (upstream's supportDynamicLoops): a copy of an iteration that does not
+  // exist copies nothing, so even a loop shorter than the pipeline is right.
+  std::optional<APInt> tripCount = loop.getStaticTripCount();
+  plan.dynamicTripCount = !tripCount;
+  if (tripCount && tripCount->getSExtValue() < static_cast<int64_t>(stagesUsed))
+    return loop.emitOpError()
+           << "has " << tripCount->getSExtValue() << " iterations; a depth-"
+           << depth << " pipeline needs at least " << stagesUsed;
+
+  // The commit group names the copies it commits by their tokens (a group
+  // without tokens prints in a form that does not parse again), so each
+  // copy must be at the K loop's top level, where its token is visible. A
+  // copy nested in a region (a partial tile's remainder, whose copies are
+  // distributed with per-thread bounds checks) leaves the loop unpipelined:
+  // every iteration still waits for its own copies, so it stays correct.
+  if (llvm::any_of(plan.copies, [&](nvgpu::DeviceAsyncCopyOp copy) {
+        return copy->getBlock() != loop.getBody();
+      }))
+    return success();
+  if (failed(verifyBufferCopies(plan)))
+    return failure();
+
+  CommitGroup group = regroupCopies(rewriter, loop, plan);
+  FailureOr<std::vector<std::pair<Operation *, unsigned>>> order =
+      assignStages(loop, plan, group);
+  if (failed(order))
+    return failure();
+  return runPipeliner(rewriter, loop, plan, std::move(*order), peelEpilogue,
+                      /*hasAsyncCopies=*/!group.issuers.empty());
 }
 
 namespace {
