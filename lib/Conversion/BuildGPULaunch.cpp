@@ -293,9 +293,12 @@ static FailureOr<Operation *> hoistHostPreparations(func::FuncOp funcOp) {
   return last;
 }
 
-static LogicalResult buildLaunch(func::FuncOp funcOp,
-                                 gpucg::TranslationInfoAttr translation) {
-  MLIRContext *ctx = funcOp.getContext();
+/// Checks that `funcOp` is a kernel gpucg can launch: one block, no launch
+/// yet, a workgroup size, results written into its arguments. Returns its
+/// workgroup loop (null for a kernel of one workgroup).
+static FailureOr<scf::ForallOp>
+verifyLaunchableKernel(func::FuncOp funcOp,
+                       gpucg::TranslationInfoAttr translation) {
   if (!funcOp.getBody().hasOneBlock()) {
     return funcOp.emitOpError()
            << "has " << funcOp.getBody().getBlocks().size()
@@ -307,17 +310,15 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
   if (hasLaunch)
     return funcOp.emitOpError() << "already contains a gpu.launch";
 
-  ArrayRef<int64_t> workgroupSize = translation.getWorkgroupSize();
-  if (workgroupSize.empty()) {
+  if (translation.getWorkgroupSize().empty()) {
     return funcOp.emitOpError()
            << "has a translation_info without a workgroup_size; the block "
               "size of its launch is unknown";
   }
 
-  FailureOr<scf::ForallOp> maybeLoop = findWorkgroupLoop(funcOp);
-  if (failed(maybeLoop))
+  FailureOr<scf::ForallOp> loop = findWorkgroupLoop(funcOp);
+  if (failed(loop))
     return failure();
-  scf::ForallOp loop = *maybeLoop;
 
   // Kernels write their results into arguments: a returned value must be one.
   auto returnOp = cast<func::ReturnOp>(entry.getTerminator());
@@ -330,6 +331,148 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
                 "results into its arguments";
     }
   }
+  return *loop;
+}
+
+namespace {
+/// The operands of a kernel's gpu.launch, computed on the host.
+struct LaunchSizes {
+  Value grid[3];
+  Value block[3];
+  /// Null for clusters of one workgroup (a plain launch).
+  Value cluster[3] = {nullptr, nullptr, nullptr};
+  /// Null when the workgroup memory is launch attributions.
+  Value dynamicSharedMemory;
+};
+} // namespace
+
+/// Builds, at the rewriter's position on the host, the grid (the trip
+/// counts of the workgroup loop), the block (the workgroup size), the
+/// dynamic shared memory size when `dynamicBytes` is set, and the cluster of
+/// a cluster-aware kernel (gpucg.cluster_shape on its workgroup loop),
+/// which must tile the grid.
+static FailureOr<LaunchSizes>
+buildLaunchSizes(IRRewriter &rewriter, func::FuncOp funcOp, scf::ForallOp loop,
+                 ArrayRef<int64_t> workgroupSize,
+                 std::optional<int64_t> dynamicBytes) {
+  MLIRContext *ctx = funcOp.getContext();
+  Location loc = funcOp.getLoc();
+  LaunchSizes sizes;
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (Value &size : sizes.grid)
+    size = one;
+  if (loop) {
+    IRMapping hostValues;
+    SmallVector<OpFoldResult> lbs = loop.getMixedLowerBound();
+    SmallVector<OpFoldResult> ubs = loop.getMixedUpperBound();
+    SmallVector<OpFoldResult> steps = loop.getMixedStep();
+    for (auto [dim, attr] : llvm::enumerate(loop.getMappingAttr())) {
+      int64_t id = cast<gpu::GPUBlockMappingAttr>(attr).getMappingId();
+      SmallVector<OpFoldResult> bounds;
+      for (OpFoldResult bound : {lbs[dim], ubs[dim], steps[dim]}) {
+        if (auto value = dyn_cast<Value>(bound)) {
+          FailureOr<Value> host = cloneToHost(rewriter, value, funcOp,
+                                              hostValues, loop,
+                                              "the workgroup loop's bound");
+          if (failed(host))
+            return failure();
+          bounds.push_back(*host);
+        } else {
+          bounds.push_back(bound);
+        }
+      }
+      AffineExpr lb, ub, step;
+      bindSymbols(ctx, lb, ub, step);
+      OpFoldResult trips = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, (ub - lb).ceilDiv(step), bounds);
+      sizes.grid[id] = getValueOrCreateConstantIndexOp(rewriter, loc, trips);
+    }
+  }
+  for (Value &size : sizes.block)
+    size = one;
+  for (auto [dim, size] : llvm::enumerate(workgroupSize))
+    if (size != 1)
+      sizes.block[dim] = arith::ConstantIndexOp::create(rewriter, loc, size);
+  if (dynamicBytes)
+    sizes.dynamicSharedMemory = arith::ConstantIntOp::create(
+        rewriter, loc, rewriter.getI32Type(), *dynamicBytes);
+
+  auto *gpucgDialect = ctx->getLoadedDialect<gpucg::GpucgDialect>();
+  DenseI64ArrayAttr clusterShape =
+      loop ? gpucgDialect->getClusterShapeAttrHelper().getAttr(loop)
+           : DenseI64ArrayAttr();
+  if (!clusterShape)
+    return sizes;
+  for (auto [dim, size] : llvm::enumerate(clusterShape.asArrayRef())) {
+    std::optional<int64_t> gridSize = getConstantIntValue(sizes.grid[dim]);
+    if (!gridSize || *gridSize % size != 0)
+      return loop.emitOpError()
+             << "asks for clusters of " << size << " workgroups along "
+             << "xyz"[dim] << ", which must divide the grid's "
+             << (gridSize ? std::to_string(*gridSize)
+                          : std::string("dynamic size"));
+    sizes.cluster[dim] =
+        size == 1 ? one : arith::ConstantIndexOp::create(rewriter, loc, size);
+  }
+  return sizes;
+}
+
+/// Replaces each workgroup allocation by its launch attribution or, with
+/// dynamic shared memory, by a view of it at the allocation's offset (the
+/// base aligned to `maxAlignment`), and drops the deallocations.
+static void
+replaceWorkgroupAllocations(IRRewriter &rewriter, gpu::LaunchOp launch,
+                            ArrayRef<WorkgroupAllocation> allocations,
+                            bool useDynamicSharedMemory, int64_t maxAlignment) {
+  MLIRContext *ctx = launch.getContext();
+  Location loc = launch.getLoc();
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  Value dynamicBase;
+  if (useDynamicSharedMemory) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+    auto baseType =
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup);
+    auto base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
+    // The placements assume a base aligned to the most any allocation asked
+    // for; gpucg-convert-to-nvvm aligns the shared-memory symbol to it.
+    if (maxAlignment > kWorkgroupMemoryAlignment)
+      ctx->getLoadedDialect<gpucg::GpucgDialect>()
+          ->getAlignmentAttrHelper()
+          .setAttr(base, rewriter.getI64IntegerAttr(maxAlignment));
+    dynamicBase = base;
+  }
+  for (auto [index, allocation] : llvm::enumerate(allocations)) {
+    memref::AllocOp alloc = allocation.alloc;
+    Value replacement;
+    if (useDynamicSharedMemory) {
+      rewriter.setInsertionPointAfterValue(dynamicBase);
+      Value offset = arith::ConstantIndexOp::create(rewriter, alloc.getLoc(),
+                                                    allocation.offset);
+      replacement =
+          memref::ViewOp::create(rewriter, alloc.getLoc(), alloc.getType(),
+                                 dynamicBase, offset, ValueRange());
+    } else {
+      replacement = launch.getWorkgroupAttributions()[index];
+    }
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        rewriter.eraseOp(user);
+    rewriter.replaceOp(alloc, replacement);
+  }
+}
+
+static LogicalResult buildLaunch(func::FuncOp funcOp,
+                                 gpucg::TranslationInfoAttr translation) {
+  MLIRContext *ctx = funcOp.getContext();
+  FailureOr<scf::ForallOp> maybeLoop =
+      verifyLaunchableKernel(funcOp, translation);
+  if (failed(maybeLoop))
+    return failure();
+  scf::ForallOp loop = *maybeLoop;
+  Block &entry = funcOp.getBody().front();
+  auto returnOp = cast<func::ReturnOp>(entry.getTerminator());
 
   gpucg::TargetAttr target = gpucg::getTarget(funcOp);
   int64_t staticLimit = target ? target.getMaxSharedMemoryPerBlock()
@@ -363,76 +506,25 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
     rewriter.setInsertionPointAfter(*hostPrologueEnd);
   else
     rewriter.setInsertionPointToStart(&entry);
-  Location loc = funcOp.getLoc();
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value grid[3] = {one, one, one};
-  if (loop) {
-    IRMapping hostValues;
-    SmallVector<OpFoldResult> lbs = loop.getMixedLowerBound();
-    SmallVector<OpFoldResult> ubs = loop.getMixedUpperBound();
-    SmallVector<OpFoldResult> steps = loop.getMixedStep();
-    for (auto [dim, attr] : llvm::enumerate(loop.getMappingAttr())) {
-      int64_t id = cast<gpu::GPUBlockMappingAttr>(attr).getMappingId();
-      SmallVector<OpFoldResult> bounds;
-      for (OpFoldResult bound : {lbs[dim], ubs[dim], steps[dim]}) {
-        if (auto value = dyn_cast<Value>(bound)) {
-          FailureOr<Value> host = cloneToHost(rewriter, value, funcOp,
-                                              hostValues, loop,
-                                              "the workgroup loop's bound");
-          if (failed(host))
-            return failure();
-          bounds.push_back(*host);
-        } else {
-          bounds.push_back(bound);
-        }
-      }
-      AffineExpr lb, ub, step;
-      bindSymbols(ctx, lb, ub, step);
-      OpFoldResult trips = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, (ub - lb).ceilDiv(step), bounds);
-      grid[id] = getValueOrCreateConstantIndexOp(rewriter, loc, trips);
-    }
-  }
-  Value block[3] = {one, one, one};
-  for (auto [dim, size] : llvm::enumerate(workgroupSize))
-    if (size != 1)
-      block[dim] = arith::ConstantIndexOp::create(rewriter, loc, size);
-  Value dynamicSharedMemory;
-  if (useDynamicSharedMemory) {
-    dynamicSharedMemory = arith::ConstantIntOp::create(
-        rewriter, loc, rewriter.getI32Type(), workgroupBytes);
-  }
-
-  // A cluster-aware kernel (gpucg.cluster_shape on its workgroup loop)
-  // launches its workgroups in thread-block clusters, which must tile the
-  // grid.
-  Value cluster[3] = {nullptr, nullptr, nullptr};
-  auto *gpucgDialect = ctx->getLoadedDialect<gpucg::GpucgDialect>();
-  if (DenseI64ArrayAttr clusterShape =
-          loop ? gpucgDialect->getClusterShapeAttrHelper().getAttr(loop)
-               : DenseI64ArrayAttr()) {
-    for (auto [dim, size] : llvm::enumerate(clusterShape.asArrayRef())) {
-      std::optional<int64_t> gridSize = getConstantIntValue(grid[dim]);
-      if (!gridSize || *gridSize % size != 0)
-        return loop.emitOpError()
-               << "asks for clusters of " << size << " workgroups along "
-               << "xyz"[dim] << ", which must divide the grid's "
-               << (gridSize ? std::to_string(*gridSize)
-                            : std::string("dynamic size"));
-      cluster[dim] =
-          size == 1 ? one : arith::ConstantIndexOp::create(rewriter, loc, size);
-    }
-  }
+  FailureOr<LaunchSizes> sizes = buildLaunchSizes(
+      rewriter, funcOp, loop, translation.getWorkgroupSize(),
+      useDynamicSharedMemory ? std::optional<int64_t>(workgroupBytes)
+                             : std::nullopt);
+  if (failed(sizes))
+    return failure();
 
   SmallVector<Type> attributionTypes;
   if (!useDynamicSharedMemory)
     for (WorkgroupAllocation &allocation : *allocations)
       attributionTypes.push_back(allocation.alloc.getType());
+  Location loc = funcOp.getLoc();
   auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-      dynamicSharedMemory, /*asyncTokenType=*/nullptr,
+      rewriter, loc, sizes->grid[0], sizes->grid[1], sizes->grid[2],
+      sizes->block[0], sizes->block[1], sizes->block[2],
+      sizes->dynamicSharedMemory, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, attributionTypes,
-      /*privateAttributions=*/{}, cluster[0], cluster[1], cluster[2]);
+      /*privateAttributions=*/{}, sizes->cluster[0], sizes->cluster[1],
+      sizes->cluster[2]);
   Block &launchBody = launch.getBody().front();
   // MLIR 22's builder gives a clustered launch's region no arguments for
   // the cluster ids and sizes, which its verifier and printer expect after
@@ -452,49 +544,17 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
     op.moveBefore(terminator);
 
   // Workgroup memory: launch attributions, or views of dynamic shared memory.
-  rewriter.setInsertionPointToStart(&launchBody);
-  Value dynamicBase;
-  if (useDynamicSharedMemory) {
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-    auto baseType = MemRefType::get({ShapedType::kDynamic},
-                                    rewriter.getI8Type(),
-                                    MemRefLayoutAttrInterface(), workgroup);
-    auto base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
-    // The placements assume a base aligned to the most any allocation asked
-    // for; gpucg-convert-to-nvvm aligns the shared-memory symbol to it.
-    if (maxAlignment > kWorkgroupMemoryAlignment)
-      ctx->getLoadedDialect<gpucg::GpucgDialect>()
-          ->getAlignmentAttrHelper()
-          .setAttr(base, rewriter.getI64IntegerAttr(maxAlignment));
-    dynamicBase = base;
-  }
-  for (auto [index, allocation] : llvm::enumerate(*allocations)) {
-    memref::AllocOp alloc = allocation.alloc;
-    Value replacement;
-    if (useDynamicSharedMemory) {
-      rewriter.setInsertionPointAfterValue(dynamicBase);
-      Value offset = arith::ConstantIndexOp::create(rewriter, alloc.getLoc(),
-                                                    allocation.offset);
-      replacement = memref::ViewOp::create(rewriter, alloc.getLoc(),
-                                           alloc.getType(), dynamicBase,
-                                           offset, ValueRange());
-    } else {
-      replacement = launch.getWorkgroupAttributions()[index];
-    }
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        rewriter.eraseOp(user);
-    rewriter.replaceOp(alloc, replacement);
-  }
-
+  replaceWorkgroupAllocations(rewriter, launch, *allocations,
+                              useDynamicSharedMemory, maxAlignment);
   if (loop)
     inlineWorkgroupLoop(rewriter, loop, launch.getBlockIds());
 
   // The launch now carries the grid and block; the kernel function the
   // outliner creates gets them back as gpu.known_* attributes.
-  funcOp->removeAttr(gpu::GPUDialect::KnownBlockSizeAttrHelper(funcOp.getContext()).getName());
-  funcOp->removeAttr(gpu::GPUDialect::KnownGridSizeAttrHelper(funcOp.getContext()).getName());
+  funcOp->removeAttr(
+      gpu::GPUDialect::KnownBlockSizeAttrHelper(funcOp.getContext()).getName());
+  funcOp->removeAttr(
+      gpu::GPUDialect::KnownGridSizeAttrHelper(funcOp.getContext()).getName());
   return success();
 }
 
