@@ -25,6 +25,14 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
+/// Why `chip` has no description: the chips that have one.
+static std::string describeUnknownChip(StringRef chip) {
+  return ("unknown chip '" + chip +
+          "' (known: " + llvm::join(TargetAttr::getKnownChips(), ", ") +
+          "); describe other chips with a gpucg.target attribute")
+      .str();
+}
+
 LogicalResult mlir::gpucg::setTargetChip(ModuleOp module, StringRef chip) {
   auto *dialect = module.getContext()->getLoadedDialect<GpucgDialect>();
   auto helper = dialect->getTargetAttrHelper();
@@ -40,10 +48,7 @@ LogicalResult mlir::gpucg::setTargetChip(ModuleOp module, StringRef chip) {
   }
   TargetAttr target = TargetAttr::getForChip(module.getContext(), chip);
   if (!target) {
-    return module.emitOpError()
-           << "was given an unknown chip '" << chip
-           << "' (known: " << llvm::join(TargetAttr::getKnownChips(), ", ")
-           << "); describe other chips with a gpucg.target attribute";
+    return module.emitOpError() << "was given an " << describeUnknownChip(chip);
   }
   helper.setAttr(module, target);
   return success();
@@ -59,9 +64,7 @@ struct SetTargetPass : public gpucg::impl::SetTargetBase<SetTargetPass> {
     if (chip.empty() || TargetAttr::getForChip(context, chip))
       return success();
     return emitError(UnknownLoc::get(context))
-           << "gpucg-set-target: unknown chip '" << chip
-           << "' (known: " << llvm::join(TargetAttr::getKnownChips(), ", ")
-           << "); describe other chips with a gpucg.target attribute";
+           << "gpucg-set-target: " << describeUnknownChip(chip);
   }
 
   void runOnOperation() override {
