@@ -25,19 +25,17 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-/// Why `chip` has no description: the chips that have one.
-static std::string describeUnknownChip(StringRef chip) {
-  return ("unknown chip '" + chip +
-          "' (known: " + llvm::join(TargetAttr::getKnownChips(), ", ") +
-          "); describe other chips with a gpucg.target attribute")
-      .str();
-}
-
 LogicalResult mlir::gpucg::setTargetChip(ModuleOp module, StringRef chip) {
   auto *dialect = module.getContext()->getLoadedDialect<GpucgDialect>();
   auto helper = dialect->getTargetAttrHelper();
-  TargetAttr existing = helper.getAttr(module);
-  if (existing) {
+  TargetAttr target = TargetAttr::getForChip(module.getContext(), chip);
+  if (!target) {
+    return module.emitOpError()
+           << "was given an unknown chip '" << chip
+           << "' (known: " << llvm::join(TargetAttr::getKnownChips(), ", ")
+           << "); describe other chips with a gpucg.target attribute";
+  }
+  if (TargetAttr existing = helper.getAttr(module)) {
     if (existing.getChip() == chip)
       return success(); // The module's own description of that chip wins.
     return module.emitOpError()
@@ -46,10 +44,6 @@ LogicalResult mlir::gpucg::setTargetChip(ModuleOp module, StringRef chip) {
            << " was requested; its kernels were written for one GPU: drop "
               "the attribute or the option";
   }
-  TargetAttr target = TargetAttr::getForChip(module.getContext(), chip);
-  if (!target) {
-    return module.emitOpError() << "was given an " << describeUnknownChip(chip);
-  }
   helper.setAttr(module, target);
   return success();
 }
@@ -57,15 +51,6 @@ LogicalResult mlir::gpucg::setTargetChip(ModuleOp module, StringRef chip) {
 namespace {
 struct SetTargetPass : public gpucg::impl::SetTargetBase<SetTargetPass> {
   using Base::Base;
-
-  // An unknown chip is refused before anything runs (a pipeline error, not a
-  // pass failure on some module).
-  LogicalResult initialize(MLIRContext *context) override {
-    if (chip.empty() || TargetAttr::getForChip(context, chip))
-      return success();
-    return emitError(UnknownLoc::get(context))
-           << "gpucg-set-target: " << describeUnknownChip(chip);
-  }
 
   void runOnOperation() override {
     if (!chip.empty() && failed(setTargetChip(getOperation(), chip)))

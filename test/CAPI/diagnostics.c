@@ -139,9 +139,9 @@ int main(void) {
   run("bad opt level", kMatmul, optLevel);
 
   /* A chip gpucg does not know: gpucg-compile's entry (gpucg-set-target)
-     refuses it before anything runs. */
+     fails on the module, before any other pass runs. */
   // CHECK-LABEL: unknown chip
-  // CHECK-NEXT: error at '{{.*}}': gpucg-set-target: unknown chip 'sm_12'
+  // CHECK-NEXT: error at '{{.*}}': 'builtin.module' op was given an unknown chip 'sm_12'
   // CHECK-NEXT: status 4 (pass failure), outputs 0
   MlirGpucgCompileOptions unknownChip = withFormat("isa");
   unknownChip.chip = mlirStringRefCreateFromCString("sm_12");
