@@ -28,6 +28,11 @@
 #    a callback) is a field of include/gpucg-c/Compile.h's
 #    MlirGpucgCompileOptions under ROOT, in camelCase, and docs/CAPI.md
 #    names it.
+# 8. A named pipeline's option of the name of one of
+#    gpucg-select-lowering-strategy's (the strategy inputs the pipelines
+#    pass on, such as the launch shape, declared once for the pipelines in
+#    include/gpucg/Pipelines/Passes.h) has the strategy's default, and its
+#    description or one that names gpucg-select-lowering-strategy.
 #
 # Prints one line per problem (file:line: what), then a summary line. Exit
 # status: 0 no problem, 1 problems, 2 the gpucg package cannot be loaded.
@@ -365,6 +370,32 @@ def check_capi_options(report, by_name):
                        f"'{field}' (gpucg-compile's '{option.name}')")
 
 
+def check_strategy_inputs(report, entries, by_name):
+    strategy = {o.name: o for o in
+                by_name["gpucg-select-lowering-strategy"].options}
+    header = os.path.join(report.root, "include", "gpucg", "Pipelines",
+                          "Passes.h")
+    for entry in entries:
+        if entry.kind != "pipeline":
+            continue
+        for option in entry.options:
+            declared = strategy.get(option.name)
+            if declared is None:
+                continue
+            if option.default != declared.default:
+                report.add(header, 1, f"{entry.name}'s option '{option.name}' "
+                           f"defaults to {option.default!r}, "
+                           f"gpucg-select-lowering-strategy's to "
+                           f"{declared.default!r}")
+            if (option.description != declared.description and
+                    "gpucg-select-lowering-strategy" not in
+                    option.description):
+                report.add(header, 1, f"{entry.name}'s option '{option.name}' "
+                           f"says {option.description!r}, "
+                           f"gpucg-select-lowering-strategy's "
+                           f"{declared.description!r}")
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Check README.md and docs/ against the registered "
@@ -393,6 +424,7 @@ def main():
     links = check_links(report)
     check_python_signature(report)
     check_capi_options(report, by_name)
+    check_strategy_inputs(report, entries, by_name)
     for problem in report.problems:
         print(problem)
     options = sum(len(e.options) for e in entries)

@@ -133,6 +133,24 @@ mlirGpucgTranslationInfoAttrGetStoreStage(MlirAttribute attr);
 MLIR_CAPI_EXPORTED MlirGpucgMmaKind
 mlirGpucgTranslationInfoAttrGetMmaKind(MlirAttribute attr);
 
+/// The `workgroup_group_size` (1: the launch order).
+MLIR_CAPI_EXPORTED int64_t
+mlirGpucgTranslationInfoAttrGetWorkgroupGroupSize(MlirAttribute attr);
+
+/// The `persistent_workgroups`, or 0 for one workgroup per tile.
+MLIR_CAPI_EXPORTED int64_t
+mlirGpucgTranslationInfoAttrGetPersistentWorkgroups(MlirAttribute attr);
+
+/// The `cluster`'s workgroups along M and along N (1 when unset).
+MLIR_CAPI_EXPORTED int64_t
+mlirGpucgTranslationInfoAttrGetClusterM(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int64_t
+mlirGpucgTranslationInfoAttrGetClusterN(MlirAttribute attr);
+
+/// The `staged_store`.
+MLIR_CAPI_EXPORTED bool
+mlirGpucgTranslationInfoAttrGetStagedStore(MlirAttribute attr);
+
 MLIR_CAPI_EXPORTED MlirTypeID mlirGpucgTranslationInfoAttrGetTypeID(void);
 
 /*===----------------------------------------------------------------------===*/

@@ -180,7 +180,10 @@ MlirAttribute mlirGpucgTranslationInfoAttrGet(
       subgroupSize ? std::optional<int64_t>(subgroupSize) : std::nullopt;
   return wrap(TranslationInfoAttr::getChecked(
       emitErrorIn(context), context, *cppPipeline, workgroupSize, subgroup,
-      pipelineDepth, storeStage, *cppMmaKind));
+      pipelineDepth, storeStage, *cppMmaKind,
+      /*workgroupGroupSize=*/int64_t(1),
+      /*persistentWorkgroups=*/std::optional<int64_t>(),
+      /*cluster=*/ArrayRef<int64_t>(), /*stagedStore=*/false));
 }
 
 MlirGpucgPipeline mlirGpucgTranslationInfoAttrGetPipeline(MlirAttribute attr) {
@@ -211,6 +214,29 @@ int64_t mlirGpucgTranslationInfoAttrGetStoreStage(MlirAttribute attr) {
 
 MlirGpucgMmaKind mlirGpucgTranslationInfoAttrGetMmaKind(MlirAttribute attr) {
   return wrapMmaKind(cast<TranslationInfoAttr>(unwrap(attr)).getMmaKind());
+}
+
+int64_t mlirGpucgTranslationInfoAttrGetWorkgroupGroupSize(MlirAttribute attr) {
+  return cast<TranslationInfoAttr>(unwrap(attr)).getWorkgroupGroupSize();
+}
+
+int64_t
+mlirGpucgTranslationInfoAttrGetPersistentWorkgroups(MlirAttribute attr) {
+  return cast<TranslationInfoAttr>(unwrap(attr))
+      .getPersistentWorkgroups()
+      .value_or(0);
+}
+
+int64_t mlirGpucgTranslationInfoAttrGetClusterM(MlirAttribute attr) {
+  return cast<TranslationInfoAttr>(unwrap(attr)).getClusterM();
+}
+
+int64_t mlirGpucgTranslationInfoAttrGetClusterN(MlirAttribute attr) {
+  return cast<TranslationInfoAttr>(unwrap(attr)).getClusterN();
+}
+
+bool mlirGpucgTranslationInfoAttrGetStagedStore(MlirAttribute attr) {
+  return cast<TranslationInfoAttr>(unwrap(attr)).getStagedStore();
 }
 
 MlirTypeID mlirGpucgTranslationInfoAttrGetTypeID(void) {

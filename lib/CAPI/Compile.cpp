@@ -224,13 +224,13 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.deterministicReductions = options.deterministicReductions;
   compile.report = options.report;
   compile.f32Precision = *f32Precision;
-  compile.wgmmaPersistent = options.wgmmaPersistent;
-  compile.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
-  compile.wgmmaStagedStore = options.wgmmaStagedStore;
-  compile.workgroupGroupSize = options.workgroupGroupSize;
+  compile.wgmmaLaunch.persistent = options.wgmmaPersistent;
+  compile.wgmmaLaunch.persistentWorkgroups = options.wgmmaPersistentWorkgroups;
+  compile.wgmmaLaunch.stagedStore = options.wgmmaStagedStore;
+  compile.workgroupOrder.workgroupGroupSize = options.workgroupGroupSize;
   compile.nvvmFloat8 = options.nvvmFloat8;
-  compile.wgmmaClusterM = options.wgmmaClusterM;
-  compile.wgmmaClusterN = options.wgmmaClusterN;
+  compile.wgmmaLaunch.clusterM = options.wgmmaClusterM;
+  compile.wgmmaLaunch.clusterN = options.wgmmaClusterN;
   // The checks gpucg-compile's textual form makes before it is built.
   std::string invalid = compile.validate();
   if (!invalid.empty()) {

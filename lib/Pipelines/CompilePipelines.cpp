@@ -81,14 +81,10 @@ void mlir::gpucg::buildCompilePipeline(OpPassManager &pm,
   strategy.deterministicReductions = options.deterministicReductions;
   strategy.f32Precision = options.f32Precision;
   strategy.report = options.report;
-  buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
-  LowerWorkgroupOptions workgroup;
-  workgroup.wgmmaPersistent = options.wgmmaPersistent;
-  workgroup.wgmmaPersistentWorkgroups = options.wgmmaPersistentWorkgroups;
-  workgroup.wgmmaStagedStore = options.wgmmaStagedStore;
-  workgroup.wgmmaClusterM = options.wgmmaClusterM;
-  workgroup.wgmmaClusterN = options.wgmmaClusterN;
-  pm.addNestedPass<func::FuncOp>(createLowerWorkgroup(workgroup));
+  options.wgmmaLaunch.applyTo(strategy);
+  options.workgroupOrder.applyTo(strategy);
+  buildWorkgroupFrontPipeline(pm, strategy);
+  pm.addNestedPass<func::FuncOp>(createLowerWorkgroup());
 
   LowerToNVVMPipelineOptions lowering;
   lowering.features = options.features.getValue();

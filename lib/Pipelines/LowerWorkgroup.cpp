@@ -34,18 +34,7 @@ struct LowerWorkgroupPass
   using Base::Base;
 
   void setPipelineOptions(TensorCorePipelineOptions &options) const {
-    options.depth = depth;
     options.padding = padding;
-  }
-
-  LowerMatmulToWgmmaOptions getWgmmaOptions() const {
-    LowerMatmulToWgmmaOptions options;
-    options.persistent = wgmmaPersistent;
-    options.persistentWorkgroups = wgmmaPersistentWorkgroups;
-    options.stagedStore = wgmmaStagedStore;
-    options.clusterM = wgmmaClusterM;
-    options.clusterN = wgmmaClusterN;
-    return options;
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -67,7 +56,7 @@ struct LowerWorkgroupPass
     buildWarpReductionWorkgroupPipeline(reduction);
     reduction.getDependentDialects(registry);
     OpPassManager wgmma(func::FuncOp::getOperationName());
-    buildWgmmaWorkgroupPipeline(wgmma, getWgmmaOptions());
+    buildWgmmaWorkgroupPipeline(wgmma);
     wgmma.getDependentDialects(registry);
   }
 
@@ -99,7 +88,7 @@ struct LowerWorkgroupPass
       buildSimtWorkgroupPipeline(pm);
       break;
     case Pipeline::MatmulWgmma:
-      buildWgmmaWorkgroupPipeline(pm, getWgmmaOptions());
+      buildWgmmaWorkgroupPipeline(pm);
       break;
     default:
       funcOp.emitOpError()

@@ -42,19 +42,111 @@ void mlir::gpucg::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+//===----------------------------------------------------------------------===//
+// Strategy inputs the pipelines share
+//===----------------------------------------------------------------------===//
+
+// The descriptions are gpucg-select-lowering-strategy's (check-docs.py
+// compares them).
+
+PipelineDepthOptions::PipelineDepthOptions(::mlir::detail::PassOptions &owner)
+    : depth(owner, "depth",
+            llvm::cl::desc("Software-pipelining depth and workgroup-buffer "
+                           "count of every kernel planned for a tensor-core "
+                           "pipeline, at most one per K step, budgeted by "
+                           "the strategy (gpucg-select-lowering-strategy's "
+                           "pipeline-depth); 0: the strategy's choice"),
+            llvm::cl::init(0)) {}
+
+void PipelineDepthOptions::applyTo(
+    SelectLoweringStrategyOptions &strategy) const {
+  strategy.pipelineDepth = depth;
+}
+
+WorkgroupOrderOptions::WorkgroupOrderOptions(::mlir::detail::PassOptions &owner)
+    : workgroupGroupSize(
+          owner, "workgroup-group-size",
+          llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
+                         "many rows, column by column, for L2 reuse "
+                         "(workgroup_group_size, gpucg-reorder-workgroups); "
+                         "0 or 1: row by row"),
+          llvm::cl::init(0)) {}
+
+void WorkgroupOrderOptions::applyTo(
+    SelectLoweringStrategyOptions &strategy) const {
+  strategy.workgroupGroupSize = workgroupGroupSize;
+}
+
+std::string WorkgroupOrderOptions::validate() const {
+  LaunchRequest request;
+  request.workgroupGroupSize = workgroupGroupSize;
+  return whyInvalidLaunchRequest(request);
+}
+
+WgmmaLaunchOptions::WgmmaLaunchOptions(::mlir::detail::PassOptions &owner)
+    : persistent(
+          owner, "wgmma-persistent",
+          llvm::cl::desc("Warp-specialized MatmulWgmma kernels with more tiles "
+                         "than `wgmma-persistent-workgroups` loop over them on "
+                         "that many workgroups (persistent_workgroups)"),
+          llvm::cl::init(false)),
+      persistentWorkgroups(
+          owner, "wgmma-persistent-workgroups",
+          llvm::cl::desc("Workgroups of a persistent MatmulWgmma grid; 0: "
+                         "the target's SM count"),
+          llvm::cl::init(0)),
+      stagedStore(
+          owner, "wgmma-staged-store",
+          llvm::cl::desc("MatmulWgmma kernels without a fused epilogue store C "
+                         "through the staging buffer with 16-byte stores where "
+                         "the ring of stages holds it (staged_store)"),
+          llvm::cl::init(false)),
+      clusterM(owner, "wgmma-cluster-m",
+               llvm::cl::desc(
+                   "Warp-specialized MatmulWgmma kernels run in thread-block "
+                   "clusters of this many workgroups along M, sharing B's "
+                   "tile by TMA multicast, where the tiles divide (cluster)"),
+               llvm::cl::init(1)),
+      clusterN(owner, "wgmma-cluster-n",
+               llvm::cl::desc("Workgroups of a MatmulWgmma thread-block "
+                              "cluster along N, sharing A's tile by TMA "
+                              "multicast"),
+               llvm::cl::init(1)) {}
+
+void WgmmaLaunchOptions::applyTo(
+    SelectLoweringStrategyOptions &strategy) const {
+  strategy.wgmmaPersistent = persistent;
+  strategy.wgmmaPersistentWorkgroups = persistentWorkgroups;
+  strategy.wgmmaStagedStore = stagedStore;
+  strategy.wgmmaClusterM = clusterM;
+  strategy.wgmmaClusterN = clusterN;
+}
+
+std::string WgmmaLaunchOptions::validate() const {
+  LaunchRequest request;
+  request.wgmmaPersistent = persistent;
+  request.wgmmaPersistentWorkgroups = persistentWorkgroups;
+  request.wgmmaStagedStore = stagedStore;
+  request.wgmmaClusterM = clusterM;
+  request.wgmmaClusterN = clusterN;
+  return whyInvalidLaunchRequest(request);
+}
+
+//===----------------------------------------------------------------------===//
+// Front stages
+//===----------------------------------------------------------------------===//
+
 void mlir::gpucg::buildWorkgroupFrontPipeline(
-    OpPassManager &pm, const SelectLoweringStrategyOptions &strategy,
-    int64_t workgroupGroupSize) {
+    OpPassManager &pm, const SelectLoweringStrategyOptions &strategy) {
   OpPassManager &onTensors = pm.nest<func::FuncOp>();
   // Ops with a decomposition (linalg.softmax) are no LinalgOp: as they are,
   // the strategy would make no kernel of them.
   onTensors.addPass(createDecomposeAggregateOps());
   onTensors.addPass(createSelectLoweringStrategy(strategy));
   onTensors.addPass(createTileAndDistributeToWorkgroups());
-  // A negative size reaches the pass, which rejects it.
-  if (workgroupGroupSize != 0 && workgroupGroupSize != 1)
-    onTensors.addPass(createReorderWorkgroups(
-        ReorderWorkgroupsOptions{/*groupSize=*/workgroupGroupSize}));
+  // Each kernel's workgroup_group_size (the strategy's plan; 1 leaves the
+  // launch order).
+  onTensors.addPass(createReorderWorkgroups());
   buildBufferizePipeline(pm);
 }
 
@@ -67,7 +159,9 @@ void mlir::gpucg::buildTensorCorePipeline(
   SelectLoweringStrategyOptions strategy;
   strategy.mma = mma;
   strategy.requireTensorCores = true;
-  buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
+  options.pipelineDepth.applyTo(strategy);
+  options.workgroupOrder.applyTo(strategy);
+  buildWorkgroupFrontPipeline(pm, strategy);
   buildTensorCoreWorkgroupPipeline(pm.nest<func::FuncOp>(), kind, options);
 }
 
@@ -81,8 +175,8 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   fpm.addPass(createTileAndDistribute(
       TileAndDistributeOptions{/*distributeToWarp=*/true}));
   fpm.addPass(createRemoveSingleIterationLoop());
-  fpm.addPass(createMultiBuffering(
-      MultiBufferingOptions{/*numBuffers=*/options.depth}));
+  // Buffers and stages: each kernel's pipeline_depth.
+  fpm.addPass(createMultiBuffering());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
   fpm.addPass(createTensorCoreVectorization(
@@ -102,7 +196,6 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   fpm.addPass(createVectorToGPU(toGpu));
   fpm.addPass(createLoopInvariantCodeMotionPass());
   SoftwarePipeliningOptions pipelining;
-  pipelining.depth = options.depth;
   pipelining.epiloguePeeling = options.epiloguePeeling;
   pipelining.schedule = options.schedule;
   fpm.addPass(createSoftwarePipelining(pipelining));
@@ -226,22 +319,18 @@ void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
   SelectLoweringStrategyOptions strategy;
   strategy.mma = MmaPreference::Wgmma;
   strategy.requireTensorCores = true;
-  buildWorkgroupFrontPipeline(pm, strategy, options.workgroupGroupSize);
-  LowerMatmulToWgmmaOptions lowering;
-  lowering.persistent = options.persistent;
-  lowering.persistentWorkgroups = options.persistentWorkgroups;
-  lowering.stagedStore = options.stagedStore;
-  lowering.clusterM = options.clusterM;
-  lowering.clusterN = options.clusterN;
-  buildWgmmaWorkgroupPipeline(pm.nest<func::FuncOp>(), lowering);
+  options.pipelineDepth.applyTo(strategy);
+  options.wgmmaLaunch.applyTo(strategy);
+  options.workgroupOrder.applyTo(strategy);
+  buildWorkgroupFrontPipeline(pm, strategy);
+  buildWgmmaWorkgroupPipeline(pm.nest<func::FuncOp>());
 }
 
-void mlir::gpucg::buildWgmmaWorkgroupPipeline(
-    OpPassManager &fpm, const LowerMatmulToWgmmaOptions &options) {
+void mlir::gpucg::buildWgmmaWorkgroupPipeline(OpPassManager &fpm) {
   // The whole workgroup program is one rewrite: TMA ring, wgmma loop, store
   // (or staging and a fused epilogue's 16-byte pieces per thread, which
   // become vectors here; an element type vectors cannot hold, loops).
-  fpm.addPass(createLowerMatmulToWgmma(options));
+  fpm.addPass(createLowerMatmulToWgmma());
   addThreadVectorizationStages(fpm);
   fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(createCanonicalizerPass());

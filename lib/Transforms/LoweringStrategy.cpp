@@ -600,9 +600,9 @@ bool mlir::gpucg::isTensorCorePipeline(Pipeline pipeline) {
 }
 
 bool mlir::gpucg::hasWarpgroupMma(TargetAttr target) {
-  // The `a` features (wgmma, setmaxnreg) are not forward compatible: sm_90a
-  // only, not sm_90 and not later chips.
-  return target.getChip() == "sm_90a";
+  // The `a` features (wgmma, setmaxnreg) are not forward compatible: the
+  // target's description says which chips have them.
+  return target.hasWarpgroupMma();
 }
 
 using wgmma::kWarpgroupThreads;
@@ -612,15 +612,11 @@ static constexpr int64_t kMaxWgmmaAccumulatorsPerThread = 128;
 using wgmma::kReservedSharedMemory;
 /// More stages than this hide no more latency for one warpgroup.
 static constexpr int64_t kMaxWgmmaStages = 4;
-/// Consumer warpgroups of a warp-specialized MatmulWgmma workgroup, at most
-/// (with the producer, 384 threads).
-static constexpr int64_t kMaxWgmmaConsumers = 2;
+using wgmma::kMaxConsumers;
 
-/// The consumer warpgroups of a MatmulWgmma plan: 0 for one warpgroup that
-/// loads and multiplies, else the workgroup's warpgroups less the producer.
+/// The consumer warpgroups of a MatmulWgmma plan.
 static int64_t getWgmmaConsumers(TranslationInfoAttr info) {
-  int64_t threads = info.getNumThreads().value_or(0);
-  return threads > kWarpgroupThreads ? threads / kWarpgroupThreads - 1 : 0;
+  return wgmma::getConsumerWarpgroups(info.getNumThreads().value_or(0));
 }
 
 /// The K tile (and B column chunk) of MatmulWgmma for elements of `type`.
@@ -755,11 +751,13 @@ static bool hasWgmmaEpilogue(linalg::LinalgOp op) {
 }
 
 /// Whether a MatmulWgmma plan of `op` with a ring of `ringBytes` needs a
-/// staging buffer beside the ring (a fused epilogue the ring cannot hold).
+/// staging buffer beside the ring: a fused epilogue the ring cannot hold, or
+/// (`persistent`) whose ring takes the next tile's loads.
 static bool needsOwnStaging(linalg::LinalgOp op, int64_t ringBytes,
-                            int64_t tileM, int64_t tileN) {
-  return hasWgmmaEpilogue(op) && !wgmma::isStagedInRing(ringBytes, tileM, tileN,
-                                                        /*persistent=*/false);
+                            int64_t tileM, int64_t tileN,
+                            bool persistent = false) {
+  return hasWgmmaEpilogue(op) &&
+         !wgmma::isStagedInRing(ringBytes, tileM, tileN, persistent);
 }
 
 namespace {
@@ -868,6 +866,247 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   return strategy;
 }
 
+//===----------------------------------------------------------------------===//
+// Launch shape
+//===----------------------------------------------------------------------===//
+
+/// Workgroups of a thread-block cluster every sm_90 launch supports.
+static constexpr int64_t kMaxClusterWorkgroups = 8;
+
+namespace {
+/// What the launch shape of a MatmulWgmma plan depends on: its tiles, their
+/// counts along M and N, its consumer warpgroups and its ring of stages.
+struct WgmmaPlanFacts {
+  int64_t tileM, tileN, tileK, mTiles, nTiles, consumers;
+  int64_t ringBytes;
+  bool bKContiguous, fusedEpilogue;
+
+  int64_t getTiles() const { return mTiles * nTiles; }
+};
+} // namespace
+
+/// The facts of `strategy`, a MatmulWgmma plan of `op` that
+/// verifyWgmmaStrategy's tile checks accept.
+static WgmmaPlanFacts getWgmmaPlanFacts(linalg::LinalgOp op,
+                                        const LoweringStrategy &strategy) {
+  MatmulShape shape = *getMatmulShape(op);
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  WgmmaPlanFacts facts;
+  facts.tileM = level0[shape.mPos];
+  facts.tileN = level0[shape.nPos];
+  facts.tileK = level0[shape.kPos];
+  facts.mTiles = shape.m() / facts.tileM;
+  facts.nTiles = shape.n() / facts.tileN;
+  facts.consumers = getWgmmaConsumers(strategy.translationInfo);
+  facts.ringBytes =
+      mulSat(strategy.translationInfo.getPipelineDepth(),
+             getWgmmaStageBytes(shape, facts.tileM, facts.tileN, facts.tileK));
+  facts.bKContiguous = getWgmmaBLayout(op) == WgmmaBLayout::KContiguous;
+  facts.fusedEpilogue = hasWgmmaEpilogue(op);
+  return facts;
+}
+
+/// Why a MatmulWgmma plan cannot run in thread-block clusters of `m x n`
+/// workgroups, in words; empty when it can. The workgroups of a cluster
+/// each load a slice of the tiles they share, in whole swizzle atoms, and a
+/// producer warpgroup waits for the whole cluster's releases of a stage.
+static std::string whyNoWgmmaCluster(const WgmmaPlanFacts &plan, int64_t m,
+                                     int64_t n) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t bSliced = plan.bKContiguous ? plan.tileN : plan.tileK;
+  if (plan.consumers == 0)
+    os << "a workgroup of one warpgroup has no producer warpgroup to wait "
+          "for the cluster's releases of a stage";
+  else if (plan.mTiles % m != 0)
+    os << "its " << plan.mTiles << " tiles along M are not a multiple of " << m;
+  else if (plan.nTiles % n != 0)
+    os << "its " << plan.nTiles << " tiles along N are not a multiple of " << n;
+  else if (plan.tileM % (n * wgmma::kSwizzleAtomRows) != 0)
+    os << "A's tile of " << plan.tileM << " rows does not split into " << n
+       << " slices of whole " << wgmma::kSwizzleAtomRows
+       << "-row swizzle atoms";
+  else if (bSliced % (m * wgmma::kSwizzleAtomRows) != 0)
+    os << "B's tile of " << bSliced << " rows does not split into " << m
+       << " slices of whole " << wgmma::kSwizzleAtomRows
+       << "-row swizzle atoms";
+  return text;
+}
+
+/// Why a MatmulWgmma plan cannot run on a persistent grid of `workgroups`
+/// workgroups in clusters of `clusterSize` on `target`, in words; empty
+/// when it can. Its producer loads the next tile while the consumers store
+/// the last, so a fused epilogue stages beside the ring, not in it.
+static std::string whyNoWgmmaPersistentGrid(const WgmmaPlanFacts &plan,
+                                            int64_t workgroups,
+                                            int64_t clusterSize,
+                                            TargetAttr target) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t staging = wgmma::getEpilogueStagingBytes(plan.tileM, plan.tileN);
+  int64_t bytes =
+      addSat(addSat(plan.ringBytes, staging), kReservedSharedMemory);
+  if (plan.consumers == 0)
+    os << "a workgroup of one warpgroup has no producer warpgroup to load "
+          "the next tile while it stores the last";
+  else if (workgroups % clusterSize != 0)
+    os << "its " << workgroups << " workgroups are not whole clusters of "
+       << clusterSize;
+  else if (plan.getTiles() <= workgroups)
+    os << "its " << plan.getTiles() << " tiles take no more than " << workgroups
+       << " workgroups";
+  else if (plan.fusedEpilogue &&
+           bytes > target.getMaxSharedMemoryPerBlockOptin())
+    os << "its fused epilogue's staging buffer (" << staging
+       << " bytes) does not fit beside the ring (" << plan.ringBytes
+       << " bytes) in the " << target.getMaxSharedMemoryPerBlockOptin()
+       << " bytes " << target.getChip()
+       << " allows, and a persistent workgroup cannot stage in the ring, "
+          "where the next tile's loads land";
+  return text;
+}
+
+/// Why a MatmulWgmma plan without a fused epilogue cannot store its
+/// accumulator through the staging buffer, in words; empty when it can:
+/// the buffer takes the ring's place once every K step has retired.
+static std::string whyNoWgmmaStagedStore(const WgmmaPlanFacts &plan,
+                                         bool persistent) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t staging = wgmma::getEpilogueStagingBytes(plan.tileM, plan.tileN);
+  if (plan.fusedEpilogue)
+    os << "it has a fused epilogue, which stages the accumulator itself";
+  else if (persistent)
+    os << "a persistent workgroup's ring holds the next tile's loads";
+  else if (!wgmma::isStagedInRing(plan.ringBytes, plan.tileM, plan.tileN,
+                                  /*persistent=*/false))
+    os << "its ring of " << plan.ringBytes << " bytes cannot hold the "
+       << staging << "-byte staging buffer";
+  return text;
+}
+
+/// Checks the launch shape of `strategy`, a MatmulWgmma plan of `op` whose
+/// tiles verifyWgmmaStrategy accepted, against what the kernel can take.
+static LogicalResult verifyWgmmaLaunchShape(linalg::LinalgOp op,
+                                            const LoweringStrategy &strategy,
+                                            TargetAttr target) {
+  TranslationInfoAttr info = strategy.translationInfo;
+  WgmmaPlanFacts plan = getWgmmaPlanFacts(op, strategy);
+  int64_t m = info.getClusterM(), n = info.getClusterN();
+  if (m * n > 1) {
+    std::string reason = whyNoWgmmaCluster(plan, m, n);
+    if (!reason.empty())
+      return op.emitOpError() << "cannot run in clusters of " << m << " x " << n
+                              << " workgroups (cluster): " << reason;
+    if (info.getWorkgroupGroupSize() != 1)
+      return op.emitOpError()
+             << "has workgroup_group_size = " << info.getWorkgroupGroupSize()
+             << " and a cluster; a cluster's workgroups are neighbours in "
+                "the launch order, which a group order changes";
+  }
+  if (std::optional<int64_t> workgroups = info.getPersistentWorkgroups()) {
+    std::string reason =
+        whyNoWgmmaPersistentGrid(plan, *workgroups, m * n, target);
+    if (!reason.empty())
+      return op.emitOpError()
+             << "cannot run on a persistent grid of " << *workgroups
+             << " workgroups (persistent_workgroups): " << reason;
+  }
+  if (info.getStagedStore()) {
+    std::string reason =
+        whyNoWgmmaStagedStore(plan, info.getPersistentWorkgroups().has_value());
+    if (!reason.empty())
+      return op.emitOpError()
+             << "cannot store its accumulator through the staging buffer "
+                "(staged_store): "
+             << reason;
+  }
+  return success();
+}
+
+std::string mlir::gpucg::whyInvalidLaunchRequest(const LaunchRequest &request) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t m = request.wgmmaClusterM, n = request.wgmmaClusterN;
+  if (request.workgroupGroupSize < 0)
+    os << "workgroup-group-size must be 0 or more, got "
+       << request.workgroupGroupSize;
+  else if (request.wgmmaPersistentWorkgroups < 0)
+    os << "wgmma-persistent-workgroups must be 0 (the target's SM count) or "
+          "more, got "
+       << request.wgmmaPersistentWorkgroups;
+  else if (m < 1 || n < 1 || m > kMaxClusterWorkgroups ||
+           n > kMaxClusterWorkgroups || m * n > kMaxClusterWorkgroups)
+    os << "wgmma-cluster-m x wgmma-cluster-n must be 1 to "
+       << kMaxClusterWorkgroups
+       << " workgroups (the portable cluster size), got " << m << " x " << n;
+  return text;
+}
+
+LoweringStrategy
+mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
+                                const LoweringStrategy &strategy,
+                                TargetAttr target, const LaunchRequest &request,
+                                SmallVectorImpl<std::string> *notTaken) {
+  TranslationInfoAttr info = strategy.translationInfo;
+  if (info.getWorkgroupGroupSize() != 1 || info.getPersistentWorkgroups() ||
+      !info.getCluster().empty() || info.getStagedStore())
+    return strategy;
+  auto note = [&](const Twine &part, const std::string &reason) {
+    if (notTaken && !reason.empty())
+      notTaken->push_back((part + " not taken: " + reason).str());
+  };
+  int64_t groupSize =
+      request.workgroupGroupSize > 1 ? request.workgroupGroupSize : 1;
+  std::optional<int64_t> persistentWorkgroups;
+  SmallVector<int64_t> cluster;
+  bool stagedStore = false;
+  if (info.getPipeline() == Pipeline::MatmulWgmma) {
+    WgmmaPlanFacts plan = getWgmmaPlanFacts(rootOp, strategy);
+    int64_t m = request.wgmmaClusterM, n = request.wgmmaClusterN;
+    if (m * n > 1) {
+      std::string why = whyNoWgmmaCluster(plan, m, n);
+      note("clusters of " + Twine(m) + "x" + Twine(n) + " workgroups", why);
+      if (why.empty())
+        cluster = {m, n};
+    }
+    int64_t clusterSize = cluster.empty() ? 1 : m * n;
+    if (!cluster.empty() && groupSize != 1) {
+      note("workgroup groups of " + Twine(groupSize) + " rows",
+           "a cluster's workgroups are neighbours in the launch order");
+      groupSize = 1;
+    }
+    if (request.wgmmaPersistent) {
+      int64_t asked = request.wgmmaPersistentWorkgroups > 0
+                          ? request.wgmmaPersistentWorkgroups
+                          : target.getNumSms();
+      // Whole clusters loop over blocks of tiles.
+      int64_t workgroups = asked - asked % clusterSize;
+      std::string why =
+          workgroups < 1
+              ? std::to_string(asked) +
+                    " workgroups are fewer than a cluster of " +
+                    std::to_string(clusterSize)
+              : whyNoWgmmaPersistentGrid(plan, workgroups, clusterSize, target);
+      note("a persistent grid", why);
+      if (why.empty())
+        persistentWorkgroups = workgroups;
+    }
+    if (request.wgmmaStagedStore && !plan.fusedEpilogue) {
+      std::string why =
+          whyNoWgmmaStagedStore(plan, persistentWorkgroups.has_value());
+      note("a staged store", why);
+      stagedStore = why.empty();
+    }
+  }
+  LoweringStrategy result = strategy;
+  result.translationInfo = TranslationInfoAttr::get(
+      info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
+      info.getSubgroupSize(), info.getPipelineDepth(), info.getStoreStage(),
+      info.getMmaKind(), groupSize, persistentWorkgroups, cluster, stagedStore);
+  return result;
+}
+
 static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
                                          const LoweringStrategy &strategy,
                                          TargetAttr target) {
@@ -881,7 +1120,7 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
   int64_t threads = *info.getNumThreads();
   int64_t consumers = getWgmmaConsumers(info);
   if (threads != workgroup[0] || threads % kWarpgroupThreads != 0 ||
-      consumers > kMaxWgmmaConsumers)
+      consumers > kMaxConsumers)
     return op.emitOpError()
            << "pipeline MatmulWgmma runs one warpgroup, or one producer and "
               "one or two consumer warpgroups, per workgroup: workgroup_size "
@@ -937,10 +1176,15 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
              << " is not a multiple of its tile " << level0[pos]
              << " (pipeline MatmulWgmma has no partial tiles)";
   }
+  if (failed(verifyWgmmaLaunchShape(op, strategy, target)))
+    return failure();
   int64_t stages = info.getPipelineDepth();
   int64_t ringBytes =
       mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK));
-  bool ownStaging = needsOwnStaging(op, ringBytes, tileM, tileN);
+  // (A persistent grid's staging buffer beside its ring, which
+  // verifyWgmmaLaunchShape checked, counts here too.)
+  bool ownStaging = needsOwnStaging(op, ringBytes, tileM, tileN,
+                                    info.getPersistentWorkgroups().has_value());
   int64_t bytes =
       addSat(addSat(ringBytes, kReservedSharedMemory),
              ownStaging ? wgmma::getEpilogueStagingBytes(tileM, tileN) : 0);
@@ -1536,9 +1780,10 @@ static bool isRowwiseMatrixVectorProduct(linalg::LinalgOp op,
   });
 }
 
-LoweringStrategy
-mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
-                                    const StrategyOptions &options) {
+/// The plan selectLoweringStrategy makes before `options.pipelineDepth`.
+static LoweringStrategy selectOwnStrategy(linalg::LinalgOp rootOp,
+                                          TargetAttr target,
+                                          const StrategyOptions &options) {
   MmaPreference mmaPreference = options.mma;
   bool deterministicReductions = options.deterministicReductions;
   if (std::optional<MatmulShape> shape = getMatmulShape(rootOp)) {
@@ -1583,6 +1828,30 @@ mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
   if (auto strategy = selectVectorizeStrategy(rootOp, target))
     return fitGridToLimits(rootOp, *strategy);
   return fitGridToLimits(rootOp, selectSimtDistributeStrategy(rootOp, target));
+}
+
+LoweringStrategy
+mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
+                                    const StrategyOptions &options) {
+  LoweringStrategy strategy = selectOwnStrategy(rootOp, target, options);
+  TranslationInfoAttr info = strategy.translationInfo;
+  std::optional<MatmulShape> shape = getMatmulShape(rootOp);
+  if (options.pipelineDepth <= 0 || !isTensorCorePipeline(info.getPipeline()) ||
+      !shape)
+    return strategy;
+  // The caller's depth, for the pipelines whose K loop is software
+  // pipelined over that many stages, and at most one stage per K step (as
+  // the strategy's own); verifyLoweringStrategy budgets it.
+  int64_t depth = options.pipelineDepth;
+  int64_t tileK = strategy.loweringConfig.getTileSizes(0)[shape->kPos];
+  if (!ShapedType::isDynamic(shape->k()) && tileK > 0)
+    depth = std::min(depth, std::max<int64_t>(ceilDiv(shape->k(), tileK), 1));
+  strategy.translationInfo = TranslationInfoAttr::get(
+      info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
+      info.getSubgroupSize(), depth, info.getStoreStage(), info.getMmaKind(),
+      info.getWorkgroupGroupSize(), info.getPersistentWorkgroups(),
+      info.getCluster(), info.getStagedStore());
+  return strategy;
 }
 
 //===----------------------------------------------------------------------===//
@@ -2021,7 +2290,8 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
 std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
                                       const LoweringStrategy &strategy,
                                       TargetAttr target,
-                                      const StrategyOptions &options) {
+                                      const StrategyOptions &options,
+                                      ArrayRef<std::string> launchNotes) {
   TranslationInfoAttr info = strategy.translationInfo;
   LoweringConfigAttr config = strategy.loweringConfig;
   std::string text;
@@ -2066,6 +2336,16 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
     os << ", " << info.getPipelineDepth() << " stages";
   if (info.getStoreStage() != 1)
     os << ", store stage " << info.getStoreStage();
+  if (std::optional<int64_t> workgroups = info.getPersistentWorkgroups())
+    os << ", persistent grid of " << *workgroups << " workgroups";
+  if (!info.getCluster().empty())
+    os << ", clusters of " << info.getClusterM() << "x" << info.getClusterN()
+       << " workgroups";
+  if (info.getStagedStore())
+    os << ", staged store";
+  if (info.getWorkgroupGroupSize() != 1)
+    os << ", workgroups in groups of " << info.getWorkgroupGroupSize()
+       << " rows";
   os << " on " << target.getChip();
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
   if (kind && shape && shape->aType.isF32())
@@ -2073,5 +2353,7 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
   if (!kind && !wgmma && shape)
     os << "; not on tensor cores: "
        << explainNoTensorCoreStrategy(rootOp, target, options);
+  for (const std::string &note : launchNotes)
+    os << "; " << note;
   return text;
 }

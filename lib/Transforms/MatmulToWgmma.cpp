@@ -74,12 +74,9 @@ static constexpr int64_t kMaxTmaBox = wgmma::kMaxBoxSize;
 /// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
 /// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
 static constexpr uint32_t kProducerRegisters = 40;
-/// Consumer warpgroups the register split above is for, at most.
-static constexpr int64_t kMaxConsumers = 2;
+/// The register split above is for at most wgmma::kMaxConsumers.
 static constexpr uint32_t kConsumerRegisters = 232;
-/// Workgroups of a thread-block cluster that every sm_90 launch supports
-/// (more needs cudaFuncAttributeNonPortableClusterSizeAllowed).
-static constexpr int64_t kMaxClusterSize = 8;
+using wgmma::kMaxConsumers;
 
 std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
@@ -280,8 +277,7 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "]; pipeline MatmulWgmma needs positive M, N and K tiles";
   matmul.stages = info.getPipelineDepth();
   int64_t threads = info.getNumThreads().value_or(0);
-  matmul.consumers =
-      threads > kWarpgroupThreads ? threads / kWarpgroupThreads - 1 : 0;
+  matmul.consumers = wgmma::getConsumerWarpgroups(threads);
   if (threads % kWarpgroupThreads != 0 || threads == 0 ||
       matmul.consumers > kMaxConsumers ||
       (matmul.consumers &&
@@ -585,28 +581,36 @@ struct WgmmaCluster {
 };
 } // namespace
 
-/// Rows of a slice of a 128-byte-swizzled tile: a whole number of the
-/// swizzle's 8-row (1024-byte) atoms, so that each slice lands where the
-/// whole tile's swizzle expects it.
-static constexpr int64_t kSwizzleAtomRows = 8;
+using wgmma::kSwizzleAtomRows;
 
-/// The cluster of `options` for `matmul`, or nullopt when its workgroups
-/// run alone: no cluster asked for, a kernel of one warpgroup (its thread 0
-/// refills a stage as soon as its own warps retire it), a workgroup loop
-/// whose tiles are not its induction variables (the
-/// tiles a cluster shares must be the neighbours the launch groups), or
-/// whose clustered dimensions are not on grid x, y or z (a
-/// `#gpu.block<linear_dim_N>`), tile counts the cluster does not divide, or
-/// slices of less than a swizzle atom.
-static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
-                                              const WgmmaMatmul &matmul,
-                                              scf::ForallOp workgroupLoop) {
-  if (options.clusterM * options.clusterN <= 1 || matmul.consumers == 0 ||
-      !workgroupLoop)
-    return std::nullopt;
+/// The cluster of `info`'s plan for `matmul`: nullopt when its workgroups
+/// run alone (no `cluster`, or one of 1 x 1); an error when the kernel
+/// cannot take the cluster the plan asks for (the strategy plans one only
+/// where it can): a kernel of one warpgroup (its thread 0 refills a stage
+/// as soon as its own warps retire it), no workgroup loop, one whose tiles
+/// are not its induction variables (the tiles a cluster shares must be the
+/// neighbours the launch groups) or whose clustered dimensions are not on
+/// grid x, y or z (a `#gpu.block<linear_dim_N>`), tile counts the cluster
+/// does not divide, or slices of less than a swizzle atom.
+static FailureOr<std::optional<WgmmaCluster>>
+getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
+           scf::ForallOp workgroupLoop, FunctionOpInterface funcOp) {
+  if (info.getClusterM() * info.getClusterN() <= 1)
+    return std::optional<WgmmaCluster>();
   WgmmaCluster cluster;
-  cluster.m = options.clusterM;
-  cluster.n = options.clusterN;
+  cluster.m = info.getClusterM();
+  cluster.n = info.getClusterN();
+  auto refuse = [&](const Twine &why) {
+    return funcOp.emitOpError()
+           << "is planned in clusters of " << cluster.m << " x " << cluster.n
+           << " workgroups (cluster), but " << why;
+  };
+  if (matmul.consumers == 0)
+    return refuse("a workgroup of one warpgroup has no producer warpgroup to "
+                  "wait for the cluster's releases of a stage");
+  if (!workgroupLoop)
+    return refuse("it has no workgroup loop (an scf.forall over #gpu.block) "
+                  "whose tiles a cluster would share");
   bool bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
   // The loop dimension whose induction variable `offset` is, and its trip
   // count; -1 when `offset` is not one.
@@ -634,20 +638,31 @@ static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
   };
   auto [mLoopDim, mTiles] = findLoopDim(matmul.a.offsets[0]);
   auto [nLoopDim, nTiles] = findLoopDim(matmul.b.offsets[bKContiguous ? 0 : 1]);
-  if (cluster.m > 1) {
-    if (mLoopDim < 0 || mTiles % cluster.m != 0 || !gridDim(mLoopDim))
-      return std::nullopt;
-    cluster.mDim = *gridDim(mLoopDim);
-    cluster.mLoopDim = mLoopDim;
-  }
-  if (cluster.n > 1) {
-    if (nLoopDim < 0 || nTiles % cluster.n != 0 || !gridDim(nLoopDim))
-      return std::nullopt;
-    cluster.nDim = *gridDim(nLoopDim);
-    cluster.nLoopDim = nLoopDim;
+  for (auto [name, size, loopDim, tiles, dim, clusterLoopDim] :
+       {std::tuple("M", cluster.m, mLoopDim, mTiles, &cluster.mDim,
+                   &cluster.mLoopDim),
+        std::tuple("N", cluster.n, nLoopDim, nTiles, &cluster.nDim,
+                   &cluster.nLoopDim)}) {
+    if (size == 1)
+      continue;
+    if (loopDim < 0)
+      return refuse(Twine("its tile's offset along ") + name +
+                    " is not an induction variable of a static dimension of "
+                    "the workgroup loop (reordered workgroups keep no "
+                    "cluster's neighbours together)");
+    if (tiles % size != 0)
+      return refuse(Twine("its ") + Twine(tiles) + " tiles along " + name +
+                    " are not a multiple of " + Twine(size));
+    std::optional<unsigned> grid = gridDim(loopDim);
+    if (!grid)
+      return refuse(Twine("its tiles along ") + name +
+                    " are on a linear grid dimension, which has no cluster "
+                    "shape");
+    *dim = *grid;
+    *clusterLoopDim = loopDim;
   }
   if (cluster.m > 1 && cluster.n > 1 && cluster.mDim == cluster.nDim)
-    return std::nullopt;
+    return refuse("its tiles along M and N are on the same grid dimension");
   if (cluster.m == 1)
     cluster.mDim = cluster.nDim == 1 ? 0 : 1;
   if (cluster.n == 1)
@@ -655,8 +670,10 @@ static std::optional<WgmmaCluster> getCluster(const WgmmaLaunchOptions &options,
   int64_t bSliced = bKContiguous ? matmul.tileN : matmul.tileK;
   if (matmul.tileM % (cluster.n * kSwizzleAtomRows) != 0 ||
       bSliced % (cluster.m * kSwizzleAtomRows) != 0)
-    return std::nullopt;
-  return cluster;
+    return refuse("A's tile of " + Twine(matmul.tileM) + " rows or B's of " +
+                  Twine(bSliced) + " does not split into slices of whole " +
+                  Twine(kSwizzleAtomRows) + "-row swizzle atoms");
+  return std::optional<WgmmaCluster>(cluster);
 }
 
 namespace {
@@ -723,47 +740,46 @@ struct PersistentGrid {
 };
 } // namespace
 
-/// The persistent grid of `workgroupLoop` under `options`, or nullopt when
-/// each tile keeps its own workgroup (not asked for, not warp specialized,
-/// no more tiles than workgroups, or a fused epilogue whose staging buffer
-/// does not fit beside the ring: a persistent workgroup cannot stage in the
-/// ring, where the next tile's loads land). The SM count and the shared
-/// memory come from the function's gpucg.target; without one, an error.
+/// The persistent grid of `info`'s plan over `workgroupLoop`: nullopt when
+/// each tile keeps its own workgroup (no `persistent_workgroups`); an error
+/// when the kernel cannot take the grid the plan asks for (the strategy
+/// plans one only where it can): a kernel of one warpgroup (no producer
+/// loads the next tile while it stores the last), no static workgroup loop,
+/// workgroups that are not whole clusters, or no more tiles than
+/// workgroups. Whether a fused epilogue's staging buffer fits beside the
+/// ring is the strategy's budget (verifyLoweringStrategy).
 static FailureOr<std::optional<PersistentGrid>>
-getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
-                  const WgmmaEpilogue &epilogue, scf::ForallOp workgroupLoop,
-                  FunctionOpInterface funcOp,
+getPersistentGrid(TranslationInfoAttr info, const WgmmaMatmul &matmul,
+                  scf::ForallOp workgroupLoop, FunctionOpInterface funcOp,
                   std::optional<WgmmaCluster> &cluster) {
-  if (!options.persistent || matmul.consumers == 0 || !workgroupLoop)
+  std::optional<int64_t> workgroups = info.getPersistentWorkgroups();
+  if (!workgroups)
     return std::optional<PersistentGrid>();
-  TargetAttr target = getTarget(funcOp);
-  if (!target)
+  auto refuse = [&](const Twine &why) {
     return funcOp.emitOpError()
-           << "asks for a persistent grid but has no gpucg.target (its SM "
-              "count and shared memory size are the grid's limits)";
-  if (!epilogue.empty() &&
-      matmul.stages * matmul.stageBytes() +
-              wgmma::getEpilogueStagingBytes(matmul.tileM, matmul.tileN) +
-              wgmma::kReservedSharedMemory >
-          target.getMaxSharedMemoryPerBlockOptin())
-    return std::optional<PersistentGrid>();
+           << "is planned on a persistent grid of " << *workgroups
+           << " workgroups (persistent_workgroups), but " << why;
+  };
+  if (matmul.consumers == 0)
+    return refuse("a workgroup of one warpgroup has no producer warpgroup to "
+                  "load the next tile while it stores the last");
+  if (!workgroupLoop)
+    return refuse("it has no workgroup loop (an scf.forall over #gpu.block) "
+                  "to loop over");
   PersistentGrid grid;
   grid.tiles = 1;
   for (auto [lb, ub, step] : llvm::zip(workgroupLoop.getStaticLowerBound(),
                                        workgroupLoop.getStaticUpperBound(),
                                        workgroupLoop.getStaticStep())) {
-    // MatmulWgmma shapes are static; a dynamic loop keeps its grid.
     if (ShapedType::isDynamic(lb) || ShapedType::isDynamic(ub) ||
         ShapedType::isDynamic(step) || step <= 0)
-      return std::optional<PersistentGrid>();
+      return refuse("its workgroup loop has dynamic bounds");
     grid.lowerBounds.push_back(lb);
     grid.steps.push_back(step);
     grid.counts.push_back(llvm::divideCeil(ub - lb, step));
     grid.tiles *= grid.counts.back();
   }
-  grid.workgroups = options.persistentWorkgroups;
-  if (grid.workgroups <= 0)
-    grid.workgroups = target.getNumSms();
+  grid.workgroups = *workgroups;
   // With clusters, whole clusters of workgroups loop over blocks of tiles.
   grid.clusterShape.assign(grid.counts.size(), 1);
   if (cluster) {
@@ -771,10 +787,12 @@ getPersistentGrid(const WgmmaLaunchOptions &options, const WgmmaMatmul &matmul,
       grid.clusterShape[cluster->mLoopDim] = cluster->m;
     if (cluster->nLoopDim >= 0)
       grid.clusterShape[cluster->nLoopDim] = cluster->n;
-    grid.workgroups -= grid.workgroups % grid.getClusterSize();
+    if (grid.workgroups % grid.getClusterSize() != 0)
+      return refuse("they are not whole clusters of " +
+                    Twine(grid.getClusterSize()));
   }
-  if (grid.workgroups <= 0 || grid.workgroups >= grid.tiles)
-    return std::optional<PersistentGrid>();
+  if (grid.workgroups >= grid.tiles)
+    return refuse("the kernel has only " + Twine(grid.tiles) + " tiles");
   if (cluster)
     cluster->persistent = true;
   return std::optional<PersistentGrid>(grid);
@@ -1747,19 +1765,11 @@ static LogicalResult rewriteWgmmaMatmul(RewriterBase &rewriter,
   return success();
 }
 
-LogicalResult
-mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
-                                FunctionOpInterface funcOp,
-                                const WgmmaLaunchOptions &options) {
+LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
+                                              FunctionOpInterface funcOp) {
   TranslationInfoAttr info = getTranslationInfo(funcOp);
   if (!info || info.getPipeline() != Pipeline::MatmulWgmma)
     return success();
-  if (options.clusterM < 1 || options.clusterN < 1 ||
-      options.clusterM * options.clusterN > kMaxClusterSize)
-    return funcOp.emitOpError()
-           << "asks for clusters of " << options.clusterM << " x "
-           << options.clusterN << " workgroups; a cluster has 1 to "
-           << kMaxClusterSize << " (the portable cluster size)";
   SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots =
       getLoweringConfigRoots(funcOp);
   if (roots.size() != 1)
@@ -1800,23 +1810,36 @@ mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   FailureOr<WgmmaEpilogue> epilogue = matchWgmmaEpilogue(*matmul);
   if (failed(epilogue))
     return failure();
-  std::optional<WgmmaCluster> cluster =
-      getCluster(options, *matmul, workgroupLoop);
-  FailureOr<std::optional<PersistentGrid>> grid = getPersistentGrid(
-      options, *matmul, *epilogue, workgroupLoop, funcOp, cluster);
+  FailureOr<std::optional<WgmmaCluster>> cluster =
+      getCluster(info, *matmul, workgroupLoop, funcOp);
+  if (failed(cluster))
+    return failure();
+  FailureOr<std::optional<PersistentGrid>> grid =
+      getPersistentGrid(info, *matmul, workgroupLoop, funcOp, *cluster);
   if (failed(grid))
     return failure();
   // A staged store: the plain kernel's epilogue is a copy of the staged
   // accumulator to C, in 16-byte pieces of f32. Only where the ring holds
   // the staging buffer: the strategy budgeted no other.
-  if (options.stagedStore && epilogue->empty() &&
-      wgmma::isStagedInRing(matmul->stages * matmul->stageBytes(),
-                            matmul->tileM, matmul->tileN, grid->has_value())) {
+  if (info.getStagedStore()) {
+    if (!epilogue->empty() ||
+        !wgmma::isStagedInRing(matmul->stages * matmul->stageBytes(),
+                               matmul->tileM, matmul->tileN, grid->has_value()))
+      return funcOp.emitOpError()
+             << "is planned with a staged store (staged_store), but "
+             << (!epilogue->empty()
+                     ? "it has a fused epilogue, which stages the "
+                       "accumulator itself"
+                 : grid->has_value()
+                     ? "a persistent workgroup's ring holds the next "
+                       "tile's loads"
+                     : "its ring of stages cannot hold the staging "
+                       "buffer");
     epilogue->storesAccumulator = true;
     epilogue->vectorSize = 128 / 32;
   }
   return rewriteWgmmaMatmul(rewriter, *matmul, *epilogue, funcOp, workgroupLoop,
-                            *grid, cluster);
+                            *grid, *cluster);
 }
 
 namespace {
@@ -1825,13 +1848,7 @@ struct LowerMatmulToWgmmaPass
   using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    WgmmaLaunchOptions options;
-    options.persistent = persistent;
-    options.persistentWorkgroups = persistentWorkgroups;
-    options.stagedStore = stagedStore;
-    options.clusterM = clusterM;
-    options.clusterN = clusterN;
-    if (failed(lowerMatmulToWgmma(rewriter, getOperation(), options)))
+    if (failed(lowerMatmulToWgmma(rewriter, getOperation())))
       signalPassFailure();
   }
 };

@@ -122,15 +122,12 @@ struct ReorderWorkgroupsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (groupSize < 0) {
-      getOperation().emitOpError()
-          << "gpucg-reorder-workgroups: group-size must be 0 or more, got "
-          << groupSize.getValue();
-      return signalPassFailure();
-    }
+    TranslationInfoAttr info = getTranslationInfo(getOperation());
+    if (!info || info.getWorkgroupGroupSize() < 2)
+      return;
     IRRewriter rewriter(&getContext());
     getOperation().walk([&](scf::ForallOp forallOp) {
-      reorderWorkgroups(rewriter, forallOp, groupSize);
+      reorderWorkgroups(rewriter, forallOp, info.getWorkgroupGroupSize());
     });
   }
 };

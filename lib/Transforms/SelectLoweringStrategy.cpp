@@ -48,12 +48,14 @@ static LogicalResult verifyStructuredLinalgOps(func::FuncOp funcOp) {
 /// Says so when gpucg planned mma.sync for a matmul on chip sm_90 that it
 /// plans as a wgmma kernel on sm_90a (unless mma.sync was asked for): every
 /// sm_90 GPU (H100, H200, GH200) has the `a` features, but a binary for
-/// sm_90 may not use them, and the mma.sync kernel is the slower plan (on an H100 on 2026-11-27, 4096^3 f16: 0.50 of
-/// cuBLAS, against 0.70 with wgmma; docs/performance.md).
+/// sm_90 may not use them, and the mma.sync kernel is the slower plan (on an
+/// H100 on 2026-11-27, 4096^3 f16: 0.50 of cuBLAS, against 0.70 with wgmma;
+/// docs/performance.md).
 static void warnAboutMmaSyncOnSm90(linalg::LinalgOp root, TargetAttr target,
                                    TranslationInfoAttr plan,
                                    const StrategyOptions &options) {
-  if (target.getChip() != "sm_90" ||
+  // An sm_90 chip without the architecture-specific features.
+  if (target.getComputeCapability() != 90 || target.hasWarpgroupMma() ||
       plan.getPipeline() != Pipeline::MatmulTensorCoreMmaSync ||
       options.mma == MmaPreference::MmaSync)
     return;
@@ -62,8 +64,9 @@ static void warnAboutMmaSyncOnSm90(linalg::LinalgOp root, TargetAttr target,
                         .translationInfo.getPipeline() != Pipeline::MatmulWgmma)
     return;
   root.emitWarning()
-      << "runs on mma.sync for chip sm_90, which has no warpgroup MMA; for "
-         "chip sm_90a this matmul is a wgmma kernel (about 1.4x faster on an "
+      << "runs on mma.sync for chip " << target.getChip()
+      << ", which has no warpgroup MMA; for chip sm_90a this matmul is a wgmma "
+         "kernel (about 1.4x faster on an "
          "H100: docs/performance.md). A binary for sm_90a runs on sm_90 GPUs "
          "only (H100, H200, GH200), one for sm_90 on sm_90 and later";
 }
@@ -105,6 +108,18 @@ struct SelectLoweringStrategyPass
     options.mma = mma;
     options.deterministicReductions = deterministicReductions;
     options.f32Precision = f32Precision;
+    options.pipelineDepth = pipelineDepth;
+    options.launch.workgroupGroupSize = workgroupGroupSize;
+    options.launch.wgmmaPersistent = wgmmaPersistent;
+    options.launch.wgmmaPersistentWorkgroups = wgmmaPersistentWorkgroups;
+    options.launch.wgmmaStagedStore = wgmmaStagedStore;
+    options.launch.wgmmaClusterM = wgmmaClusterM;
+    options.launch.wgmmaClusterN = wgmmaClusterN;
+    std::string invalid = whyInvalidLaunchRequest(options.launch);
+    if (!invalid.empty()) {
+      funcOp.emitOpError() << "gpucg-select-lowering-strategy: " << invalid;
+      return signalPassFailure();
+    }
     LoweringStrategy strategy;
     TranslationInfoAttr existingInfo = translationInfoHelper.getAttr(funcOp);
     LoweringConfigAttr existingConfig = loweringConfigHelper.getAttr(*root);
@@ -157,9 +172,14 @@ struct SelectLoweringStrategyPass
     if (failed(verifyLoweringStrategy(*root, strategy, target, options)))
       return signalPassFailure();
     strategy = completeLoweringStrategy(*root, strategy, target);
+    // The launch shape asked for, where the plan has none of its own.
+    SmallVector<std::string> launchNotes;
+    strategy = applyLaunchRequest(*root, strategy, target, options.launch,
+                                  &launchNotes);
 
     if (report)
-      root->emitRemark() << describePlan(*root, strategy, target, options);
+      root->emitRemark() << describePlan(*root, strategy, target, options,
+                                         launchNotes);
     if (compilationInfoHelper.isAttrPresent(*root))
       compilationInfoHelper.removeAttr(*root);
     loweringConfigHelper.setAttr(*root, strategy.loweringConfig);

@@ -289,6 +289,36 @@ class Attribute:
         return _MMA_KIND_NAMES.get(
             _capi.lib().mlirGpucgTranslationInfoAttrGetMmaKind(self.handle))
 
+    @property
+    def workgroup_group_size(self):
+        """Rows of tiles per group of the workgroup order (1: launch
+        order)."""
+        self._expect("translation_info")
+        return _capi.lib().mlirGpucgTranslationInfoAttrGetWorkgroupGroupSize(
+            self.handle)
+
+    @property
+    def persistent_workgroups(self):
+        """Workgroups of a persistent grid, or None (one per tile)."""
+        self._expect("translation_info")
+        value = _capi.lib().mlirGpucgTranslationInfoAttrGetPersistentWorkgroups(
+            self.handle)
+        return value or None
+
+    @property
+    def cluster(self):
+        """Workgroups of a thread-block cluster along M and N, as (m, n)."""
+        self._expect("translation_info")
+        capi = _capi.lib()
+        return (capi.mlirGpucgTranslationInfoAttrGetClusterM(self.handle),
+                capi.mlirGpucgTranslationInfoAttrGetClusterN(self.handle))
+
+    @property
+    def staged_store(self):
+        self._expect("translation_info")
+        return bool(_capi.lib().mlirGpucgTranslationInfoAttrGetStagedStore(
+            self.handle))
+
     # compilation_info
     @property
     def lowering_config(self):

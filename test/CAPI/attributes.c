@@ -118,6 +118,38 @@ static void testTranslationInfo(MlirContext ctx) {
          mlirGpucgTranslationInfoAttrGetSubgroupSize(bare),
          (int)mlirGpucgTranslationInfoAttrGetMmaKind(bare));
 
+  /* The launch shape, parsed (the builder leaves it at its defaults). */
+  MlirAttribute launch = mlirAttributeParseGet(
+      ctx, mlirStringRefCreateFromCString(
+               "#gpucg.translation_info<pipeline = MatmulWgmma, "
+               "workgroup_size = [384, 1, 1], workgroup_group_size = 1, "
+               "persistent_workgroups = 66, cluster = [2, 1], "
+               "staged_store = false>"));
+  // CHECK: launch: group 1 persistent 66 cluster 2x1 staged 0
+  printf("launch: group %" PRId64 " persistent %" PRId64 " cluster %" PRId64
+         "x%" PRId64 " staged %d\n",
+         mlirGpucgTranslationInfoAttrGetWorkgroupGroupSize(launch),
+         mlirGpucgTranslationInfoAttrGetPersistentWorkgroups(launch),
+         mlirGpucgTranslationInfoAttrGetClusterM(launch),
+         mlirGpucgTranslationInfoAttrGetClusterN(launch),
+         (int)mlirGpucgTranslationInfoAttrGetStagedStore(launch));
+  // CHECK: defaults: group 1 persistent 0 cluster 1x1 staged 0
+  printf("defaults: group %" PRId64 " persistent %" PRId64 " cluster %" PRId64
+         "x%" PRId64 " staged %d\n",
+         mlirGpucgTranslationInfoAttrGetWorkgroupGroupSize(info),
+         mlirGpucgTranslationInfoAttrGetPersistentWorkgroups(info),
+         mlirGpucgTranslationInfoAttrGetClusterM(info),
+         mlirGpucgTranslationInfoAttrGetClusterN(info),
+         (int)mlirGpucgTranslationInfoAttrGetStagedStore(info));
+  MlirAttribute staged = mlirAttributeParseGet(
+      ctx, mlirStringRefCreateFromCString(
+               "#gpucg.translation_info<pipeline = MatmulWgmma, "
+               "workgroup_group_size = 4, staged_store = true>"));
+  // CHECK: staged: group 4 staged 1
+  printf("staged: group %" PRId64 " staged %d\n",
+         mlirGpucgTranslationInfoAttrGetWorkgroupGroupSize(staged),
+         (int)mlirGpucgTranslationInfoAttrGetStagedStore(staged));
+
   MlirGpucgPipeline parsed;
   EXPECT(mlirGpucgPipelineFromName(
       mlirStringRefCreateFromCString("MatmulTensorCore"), &parsed));

@@ -67,12 +67,13 @@ OPTION_KINDS = {
     # A workgroup count, 0 meaning the target's SM count.
     "workgroups": dict(good=["0", "1", "2", "3", "132"], odd=["-1", "100000"],
                        bad=["x", "1.5", "99999999999999999999999"]),
-    # Rows of tiles per group (gpucg-reorder-workgroups); negative is an
-    # error of the pass.
+    # Rows of tiles per group (workgroup_group_size); negative is an error of
+    # the strategy and the pipelines' option check.
     "group-size": dict(good=["0", "1", "2", "4", "8"], odd=["-1", "3", "100000"],
                        bad=["x", "1.5", "99999999999999999999999"]),
     # Workgroups of a thread-block cluster along M or N; a product over 8 (or
-    # a size under 1) is an error of gpucg-lower-matmul-to-wgmma.
+    # a size under 1) is an error of the strategy and the pipelines' option
+    # check.
     "cluster": dict(good=["1", "2", "4"], odd=["0", "-1", "3", "8", "16"],
                     bad=["x", "1.5", "99999999999999999999999"]),
     # Enum option (cl::values): anything else is a parse error.
@@ -97,9 +98,10 @@ NAMED_PIPELINES = [
                   "workgroup-group-size": "group-size"},
          must_contain="nvgpu.mma.sync"),
     dict(name="gpucg-matmul-wgmma", anchor="builtin.module",
-         options={"chip": "wgmma-chip", "persistent": "bool",
-                  "persistent-workgroups": "workgroups", "staged-store": "bool",
-                  "cluster-m": "cluster", "cluster-n": "cluster",
+         options={"chip": "wgmma-chip", "wgmma-persistent": "bool",
+                  "wgmma-persistent-workgroups": "workgroups",
+                  "wgmma-staged-store": "bool", "wgmma-cluster-m": "cluster",
+                  "wgmma-cluster-n": "cluster",
                   "workgroup-group-size": "group-size"},
          must_contain="nvgpu.warpgroup.mma"),
     # The SIMT pipelines take any kernel (others are re-planned as
@@ -123,7 +125,12 @@ NAMED_PIPELINES = [
 STAGES = [
     dict(name="gpucg-select-lowering-strategy", anchor="func.func",
          options={"chip": "chip", "mma": "mma-enum", "require-tensor-cores": "bool",
-                  "deterministic-reductions": "bool"}),
+                  "deterministic-reductions": "bool",
+                  "workgroup-group-size": "group-size",
+                  "wgmma-persistent": "bool",
+                  "wgmma-persistent-workgroups": "workgroups",
+                  "wgmma-staged-store": "bool", "wgmma-cluster-m": "cluster",
+                  "wgmma-cluster-n": "cluster"}),
     dict(name="gpucg-tile-and-distribute-to-workgroups", anchor="func.func", options={}),
     dict(name="gpucg-bufferize", anchor="builtin.module", options={}),
     dict(name="gpucg-workgroup-specialization", anchor="func.func", options={}),
@@ -163,13 +170,9 @@ OTHER_PASSES = [
     dict(name="gpucg-split-rows-across-workgroups", anchor="func.func",
          options={}),
     dict(name="gpucg-lower-matmul-to-wgmma", anchor="func.func",
-         options={"persistent": "bool", "persistent-workgroups": "workgroups",
-                  "staged-store": "bool", "cluster-m": "cluster",
-                  "cluster-n": "cluster"},
-         after=["canonicalize", "cse"]),
+         options={}, after=["canonicalize", "cse"]),
     dict(name="gpucg-distribute-reduction", anchor="func.func", options={}),
-    dict(name="gpucg-reorder-workgroups", anchor="func.func",
-         options={"group-size": "group-size"}),
+    dict(name="gpucg-reorder-workgroups", anchor="func.func", options={}),
     dict(name="gpucg-promote-thread-buffers", anchor="func.func",
          options={"max-bytes": "uint"}),
     dict(name="gpucg-expand-small-floats", anchor="builtin.module",

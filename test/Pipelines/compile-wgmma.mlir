@@ -30,7 +30,7 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_bias_relu_kernel.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
-// RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
+// RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PERSISTENT < %t.p/matmul_kernel.abi
 // RUN: FileCheck %s --check-prefix=PERSISTENT-ONE < %t.p/matmul_one_warpgroup_kernel.abi
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p/matmul_kernel.ptx -o %t.p/k.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}

@@ -1,9 +1,12 @@
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 cluster-n=2},canonicalize,cse))' | FileCheck %s
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 cluster-n=2},canonicalize,cse))' | gpucg-opt > /dev/null
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2},canonicalize,cse))' | FileCheck %s --check-prefix=M2
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{cluster-m=2 persistent=true persistent-workgroups=3},canonicalize,cse))' | FileCheck %s --check-prefix=PERSISTENT
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | FileCheck %s
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | gpucg-opt > /dev/null
+// @matmul_kn in clusters of 2 x 1, then on a persistent grid too:
+// RUN: sed -e '/@matmul_kn/s/cluster = \[2, 2\]/cluster = [2, 1]/' %s \
+// RUN:   | gpucg-opt --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | FileCheck %s --check-prefix=M2
+// RUN: sed -e '/@matmul_kn/s/cluster = \[2, 2\]/cluster = [2, 1], persistent_workgroups = 2/' %s \
+// RUN:   | gpucg-opt --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | FileCheck %s --check-prefix=PERSISTENT
 
-// Thread-block clusters of 2 x 2 workgroups (cluster-m=2 cluster-n=2) on a
+// Thread-block clusters of 2 x 2 workgroups (cluster = [2, 2]) on a
 // warp-specialized linear layer (bf16, B[n, k], 128x128 tiles, 2 stages,
 // 4 K tiles): the M position is block y mod 2, the N position block x mod 2,
 // the rank x + 2 y. Each workgroup loads half of A's tile (64 rows, at row
@@ -55,7 +58,7 @@
 // CHECK: nvgpu.tma.async.load %{{.+}}[%{{.+}}, %{{.+}}], %[[FULL]][%{{.+}}] to %{{.+}} multicast_mask = %[[BMASK16]] : <tensor = memref<64x64xbf16
 // CHECK: } {gpucg.cluster_shape = array<i64: 2, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
 
-// With B[k, n] and cluster-m=2 only (clusters of 1 x 2: block y), each
+// With B[k, n] and cluster = [2, 1] (clusters of 1 x 2: block y), each
 // workgroup loads 32 of the 64 K rows of each 64-column B box (box 32x64,
 // at k + 32 m, 4 KB into the box) multicast to both (mask 0b11), and all
 // of A; peers: the other workgroup and itself.
@@ -71,11 +74,11 @@
 // M2: nvgpu.tma.async.load %{{.+}} multicast_mask = %c3_i16 : <tensor = memref<32x64xf16
 // M2: } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
 
-// On a persistent grid (persistent-workgroups=3, rounded down to whole
-// clusters: 2 workgroups, one cluster of 2 along M), cluster `wg / 2` loops
-// over the cluster tiles (2 x 2 tiles in blocks of 2 x 1: 2 of them) and
-// its workgroup of rank `wg mod 2` takes row `rank` of each; the grid is
-// one dimension, so the cluster is 2 x 1 x 1 along x.
+// On a persistent grid of 2 workgroups (persistent_workgroups = 2, one
+// cluster of 2 along M), cluster `wg / 2` loops over the cluster tiles (2 x
+// 2 tiles in blocks of 2 x 1: 2 of them) and its workgroup of rank
+// `wg mod 2` takes row `rank` of each; the grid is one dimension, so the
+// cluster is 2 x 1 x 1 along x.
 // PERSISTENT-LABEL: func.func @matmul_kn
 // PERSISTENT: scf.forall (%[[WG:.+]]) in (2) {
 // PERSISTENT: %[[FIRST:.+]] = arith.divui %[[WG]], %c2
@@ -89,31 +92,8 @@
 // CHECK-LABEL: func.func @matmul_kn
 // CHECK: } {gpucg.cluster_shape = array<i64: 2, 2, 1>
 
-/// Three tiles along M: clusters of 2 along M do not tile the grid, so the
-/// kernel keeps one workgroup per cluster (no multicast, no cluster shape).
-// CHECK-LABEL: func.func @negative_tiles_not_divisible
-// CHECK-NOT: multicast_mask
-// CHECK-NOT: nvvm.cluster
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
-
-/// One warpgroup loads and multiplies: its refills follow its own warps
-/// only, so it keeps one workgroup per cluster.
-// CHECK-LABEL: func.func @negative_one_warpgroup
-// CHECK-NOT: multicast_mask
-// CHECK-NOT: nvvm.cluster
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
-
-/// Tiles on the linear block dimensions: a cluster has a shape along grid
-/// x, y and z only, so the kernel keeps one workgroup per cluster (its
-/// mapping is gpucg-build-gpu-launch's to refuse).
-// CHECK-LABEL: func.func @negative_linear_dims
-// CHECK-NOT: multicast_mask
-// CHECK-NOT: nvvm.cluster
-// CHECK-NOT: gpu.block_id
-// CHECK: } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
-
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @linear(%arg0: memref<256x256xbf16>, %arg1: memref<256x256xbf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+  func.func @linear(%arg0: memref<256x256xbf16>, %arg1: memref<256x256xbf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, cluster = [2, 2]>} {
     %cst = arith.constant 0.000000e+00 : f32
     scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
       %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xbf16> to memref<128x256xbf16, strided<[256, 1], offset: ?>>
@@ -125,7 +105,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %arg2 : memref<256x256xf32>
   }
 
-  func.func @matmul_kn(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+  func.func @matmul_kn(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, cluster = [2, 2]>} {
     %cst = arith.constant 0.000000e+00 : f32
     scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
       %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
@@ -137,40 +117,4 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %arg2 : memref<256x256xf32>
   }
 
-
-  func.func @negative_tiles_not_divisible(%arg0: memref<384x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<384x256xf32>) -> memref<384x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
-    %cst = arith.constant 0.000000e+00 : f32
-    scf.forall (%arg3, %arg4) = (0, 0) to (384, 256) step (128, 128) {
-      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<384x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
-      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
-      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<384x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
-      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
-    return %arg2 : memref<384x256xf32>
-  }
-
-
-  func.func @negative_one_warpgroup(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
-    %cst = arith.constant 0.000000e+00 : f32
-    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
-      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
-      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
-      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
-      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
-    return %arg2 : memref<256x256xf32>
-  }
-  func.func @negative_linear_dims(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
-    %cst = arith.constant 0.000000e+00 : f32
-    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
-      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
-      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
-      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
-      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-    } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
-    return %arg2 : memref<256x256xf32>
-  }
 }

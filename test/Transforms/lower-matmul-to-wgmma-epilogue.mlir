@@ -1,6 +1,8 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | FileCheck %s
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | gpucg-opt > /dev/null
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{persistent=true persistent-workgroups=1},canonicalize,cse))' | FileCheck %s --check-prefix=PERSISTENT
+// The warp-specialized kernel on a persistent grid of one workgroup:
+// RUN: sed -e 's/^#ws = \(.*\)>$/#ws = \1, persistent_workgroups = 1>/' %s \
+// RUN:   | gpucg-opt --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | FileCheck %s --check-prefix=PERSISTENT
 
 // The fused epilogue at the workgroup stage (what gpucg-bufferize leaves of
 // a matmul, bias, ReLU and f16 cast): the accumulator's temporary buffer

@@ -1,8 +1,5 @@
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{persistent=true persistent-workgroups=3},canonicalize,cse))' | FileCheck %s
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{persistent=true persistent-workgroups=3},canonicalize,cse))' | gpucg-opt > /dev/null
-// With the target's SM count (132 on sm_90a) the 4 tiles keep their own
-// workgroups:
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma{persistent=true},canonicalize,cse))' | FileCheck %s --check-prefix=SMS
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | FileCheck %s
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-lower-matmul-to-wgmma,canonicalize,cse))' | gpucg-opt > /dev/null
 
 // A persistent grid: 3 workgroups for the 4 tiles of a warp-specialized
 // kernel (256 x 256, 128x128 tiles, 2 stages, K = 256: 4 K tiles). The
@@ -59,12 +56,8 @@
 // CHECK: nvgpu.tma.async.load %{{.+}}[%[[PN]], %[[KOFF]]]
 // CHECK: } {mapping = [#gpu.block<x>]}
 
-// SMS-LABEL: func.func @persistent
-// SMS: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (256, 256) step (128, 128)
-// SMS-NOT: scf.for %{{.+}} = %{{.+}} to %c4 step %c132
-
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @persistent(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+  func.func @persistent(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3>} {
     %cst = arith.constant 0.000000e+00 : f32
     scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
       %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
@@ -76,21 +69,4 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %arg2 : memref<256x256xf32>
   }
 
-// One warpgroup: a persistent grid is for warp-specialized kernels; its 4
-// tiles keep their 4 workgroups.
-// CHECK-LABEL: func.func @one_warpgroup
-// CHECK: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (256, 256) step (128, 128)
-// CHECK-NOT: gpu.block_id
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
-  func.func @one_warpgroup(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
-    %cst = arith.constant 0.000000e+00 : f32
-    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
-      %subview = memref.subview %arg0[%arg3, 0] [128, 256] [1, 1] : memref<256x256xf16> to memref<128x256xf16, strided<[256, 1], offset: ?>>
-      %subview_0 = memref.subview %arg1[0, %arg4] [256, 128] [1, 1] : memref<256x256xf16> to memref<256x128xf16, strided<[256, 1], offset: ?>>
-      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
-      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x256xf16, strided<[256, 1], offset: ?>>, memref<256x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
-    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
-    return %arg2 : memref<256x256xf32>
-  }
 }

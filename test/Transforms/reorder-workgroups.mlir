@@ -1,12 +1,16 @@
 // RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope -allow-unregistered-dialect \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-reorder-workgroups{group-size=2}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-reorder-workgroups))' \
 // RUN:   | gpucg-opt -split-input-file --mlir-print-local-scope -allow-unregistered-dialect | FileCheck %s
-// group-size 0 and 1 are the launch order: nothing changes.
-// RUN: gpucg-opt %s -split-input-file --mlir-print-local-scope -allow-unregistered-dialect \
-// RUN:   --pass-pipeline='builtin.module(func.func(gpucg-reorder-workgroups{group-size=1}))' \
+// workgroup_group_size = 1 (the default) is the launch order: nothing
+// changes.
+// RUN: sed -e 's/workgroup_group_size = 2/workgroup_group_size = 1/' %s \
+// RUN:   | gpucg-opt -split-input-file --mlir-print-local-scope -allow-unregistered-dialect \
+// RUN:     --pass-pipeline='builtin.module(func.func(gpucg-reorder-workgroups))' \
 // RUN:   | FileCheck %s --check-prefix=ONE
 // ONE-NOT: affine.apply
 
+// The group size is the function's plan (workgroup_group_size, which
+// gpucg-select-lowering-strategy{workgroup-group-size=G} sets).
 // The reordered tile indices are computed at the top of the workgroup loop
 // and replace its induction variables everywhere in the body. Numerics (the
 // order is a permutation of the tiles) are in
@@ -24,7 +28,7 @@
 //       CHECK:     memref.subview %{{.+}}[%[[I2]], %[[J2]]] [128, 128]
 //       CHECK:     "test.use"(%[[I2]], %[[J2]])
 //       CHECK:   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
-func.func @grid_4x3(%a: memref<512x384xf32>) {
+func.func @grid_4x3(%a: memref<512x384xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_group_size = 2>} {
   scf.forall (%i, %j) = (0, 0) to (512, 384) step (128, 128) {
     %v = memref.subview %a[%i, %j] [128, 128] [1, 1] : memref<512x384xf32> to memref<128x128xf32, strided<[384, 1], offset: ?>>
     "test.use"(%i, %j) : (index, index) -> ()
@@ -44,7 +48,7 @@ func.func @grid_4x3(%a: memref<512x384xf32>) {
 //       CHECK:     %[[I2:.+]] = affine.apply affine_map<(d0) -> (d0 * 64 + 64)>(%[[ROW]])
 //       CHECK:     %[[J2:.+]] = affine.apply affine_map<(d0) -> (d0 * 32 + 32)>(%[[COL]])
 //       CHECK:     "test.use"(%[[B]], %[[I2]], %[[J2]])
-func.func @offset_bounds_and_batches() {
+func.func @offset_bounds_and_batches() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_group_size = 2>} {
   scf.forall (%b, %i, %j) = (0, 64, 32) to (8, 320, 160) step (1, 64, 32) {
     "test.use"(%b, %i, %j) : (index, index, index) -> ()
   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
@@ -61,7 +65,7 @@ func.func @offset_bounds_and_batches() {
 // CHECK-LABEL: func.func @left_alone
 //   CHECK-NOT:   affine.apply
 //       CHECK:   return
-func.func @left_alone(%n: index) {
+func.func @left_alone(%n: index) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_group_size = 2>} {
   scf.forall (%i, %j) = (0, 0) to (640, 384) step (128, 128) {
     "test.use"(%i, %j) : (index, index) -> ()
   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
@@ -83,5 +87,27 @@ func.func @left_alone(%n: index) {
   scf.forall (%i, %j) = (0, 0) to (4, 4) step (1, 1) {
     "test.use"(%i, %j) : (index, index) -> ()
   }
+  return
+}
+
+// -----
+
+/// A function without a translation_info, or with the launch order, keeps
+/// its order.
+// CHECK-LABEL: func.func @no_plan
+//   CHECK-NOT:   affine.apply
+// CHECK-LABEL: func.func @launch_order
+//   CHECK-NOT:   affine.apply
+//       CHECK:   return
+func.func @no_plan() {
+  scf.forall (%i, %j) = (0, 0) to (512, 384) step (128, 128) {
+    "test.use"(%i, %j) : (index, index) -> ()
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+func.func @launch_order() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute>} {
+  scf.forall (%i, %j) = (0, 0) to (512, 384) step (128, 128) {
+    "test.use"(%i, %j) : (index, index) -> ()
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
   return
 }

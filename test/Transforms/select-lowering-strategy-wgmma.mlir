@@ -226,3 +226,18 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %m : tensor<4096x4096xf32>
   }
 }
+
+// -----
+
+// Warpgroup MMA is a fact of a known chip's description (sm_90a's `a`
+// features): a chip gpucg does not know, described key by key, never has it.
+// CHECK-LABEL: func.func @unknown_chip
+// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+module attributes {gpucg.target = #gpucg.target<chip = "sm_100a", warp_size = 32, max_threads_per_block = 1024, max_shared_memory_per_block = 49152, max_shared_memory_per_block_optin = 232448, max_registers_per_block = 65536, max_registers_per_thread = 255, num_sms = 132, mma_shapes = [#gpucg.mma_shape<mma_sync, 16x8x16, f16 * f16 -> f32>]>} {
+  func.func @unknown_chip(%a: tensor<1024x512xf16>, %b: tensor<512x1024xf16>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<1024x512xf16>, tensor<512x1024xf16>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    return %0 : tensor<1024x1024xf32>
+  }
+}

@@ -223,10 +223,11 @@ func.func @matmul(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>,
         for bad in [(0, 1), (2,), (1.5, 1)]:
             with self.assertRaises(ValueError):
                 gpucg.compile(source, chip="sm_90a", wgmma_cluster=bad)
-        # More than 8 workgroups: the pass's error comes back.
+        # More than 8 workgroups: the pipeline's option check comes back.
         with self.assertRaises(gpucg.CompileError) as raised:
             gpucg.compile(source, chip="sm_90a", wgmma_cluster=(4, 4))
-        self.assertIn("a cluster has 1 to 8", str(raised.exception))
+        self.assertIn("must be 1 to 8 workgroups (the portable cluster size)",
+                      str(raised.exception))
 
     def test_deterministic_reductions(self):
         # 32 rows of 2^20 f32: split across 8 workgroups each on sm_80 and

@@ -16,20 +16,20 @@
 # RUN: ln -s %S/../../bench %S/../../examples %S/../../include %S/../../lib \
 # RUN:   %S/../../python %S/../../runtime %S/../../scripts %S/../../test \
 # RUN:   %S/../../tools %t
-# RUN: sed -i -e '/^| .gpucg-lower-workgroup. |/s/, .wgmma-cluster-n.//' \
+# RUN: sed -i -e '/^| .gpucg-matmul-wgmma. (pipeline)/s/, .wgmma-cluster-n.//' \
 # RUN:   -e '/^| .gpucg-strip-attributes. |/d' \
 # RUN:   -e '/^| .gpucg-compile. (pipeline)/s/Pipelines.md#gpucg-compile)/Pipelines.md#gpucg-compiler)/' %t/README.md
-# RUN: sed -i -e 's/^| .group-size. | .0. |/| `group-size` | `2` |/' %t/docs/passes/reorder-workgroups.md
-# RUN: sed -i -e 's/wgmma-persistent-invalid.mlir/wgmma-persistant-invalid.mlir/' %t/docs/passes/lower-matmul-to-wgmma.md
+# RUN: sed -i -e 's/^| .workgroup-group-size. | .0. |/| `workgroup-group-size` | `2` |/' %t/docs/passes/select-lowering-strategy.md
+# RUN: sed -i -e 's/wgmma-launch-invalid.mlir/wgmma-lunch-invalid.mlir/' %t/docs/passes/lower-matmul-to-wgmma.md
 # RUN: sed -i -e 's/nvvm_float8=False,/nvvm_float8=True,/' %t/docs/Python.md
 # RUN: sed -i -e 's/`wgmmaClusterN`/wgmmaClusterN/' %t/docs/CAPI.md
 # RUN: not %sanitizer_preload %gpucg_python %S/../../scripts/check-docs.py --docs-root %t %S/../.. > %t/report
 # RUN: FileCheck %s --check-prefix=BAD < %t/report
-# BAD-DAG: README.md:{{[0-9]+}}: options column: gpucg-lower-workgroup's option 'wgmma-cluster-n' is not listed
+# BAD-DAG: README.md:{{[0-9]+}}: options column: gpucg-matmul-wgmma's option 'wgmma-cluster-n' is not listed
 # BAD-DAG: README.md:1: the pass table has no row for pass gpucg-strip-attributes
 # BAD-DAG: README.md:{{[0-9]+}}: links to docs/Pipelines.md#gpucg-compiler: docs/Pipelines.md has no heading with anchor #gpucg-compiler
-# BAD-DAG: docs/passes/reorder-workgroups.md:{{[0-9]+}}: options table: 'group-size' defaults to '0', not '2'
-# BAD-DAG: docs/passes/lower-matmul-to-wgmma.md:{{[0-9]+}}: cites `test/Transforms/lower-matmul-to-wgmma-persistant-invalid.mlir`, which does not exist
+# BAD-DAG: docs/passes/select-lowering-strategy.md:{{[0-9]+}}: options table: 'workgroup-group-size' defaults to '0', not '2'
+# BAD-DAG: docs/passes/lower-matmul-to-wgmma.md:{{[0-9]+}}: cites `test/Transforms/lower-matmul-to-wgmma-lunch-invalid.mlir`, which does not exist
 # BAD-DAG: docs/Python.md:{{[0-9]+}}: gpucg.compile's 'nvvm_float8' defaults to False, not True
 # BAD-DAG: docs/CAPI.md:1: does not name MlirGpucgCompileOptions's 'wgmmaClusterN' (gpucg-compile's 'wgmma-cluster-n')
 # BAD: check-docs: {{.*}}: 7 problems

@@ -40,6 +40,20 @@ class AttributeTest(unittest.TestCase):
                           info.store_stage, info.mma_kind),
                          ("MatmulTensorCoreMmaSync", [64, 2, 1], 32, 3, 1,
                           "mma_sync"))
+        # The launch shape: defaults here, and as parsed.
+        self.assertEqual((info.workgroup_group_size, info.persistent_workgroups,
+                          info.cluster, info.staged_store), (1, None, (1, 1),
+                                                             False))
+        launch = self.context.attribute(
+            "#gpucg.translation_info<pipeline = MatmulWgmma, "
+            "workgroup_size = [384, 1, 1], persistent_workgroups = 66, "
+            "cluster = [2, 1], staged_store = true>")
+        self.assertEqual((launch.persistent_workgroups, launch.cluster,
+                          launch.staged_store), (66, (2, 1), True))
+        grouped = self.context.attribute(
+            "#gpucg.translation_info<pipeline = Vectorize, "
+            "workgroup_group_size = 8>")
+        self.assertEqual(grouped.workgroup_group_size, 8)
         both = self.context.compilation_info(config, info)
         self.assertEqual(both.kind, "compilation_info")
         self.assertEqual(both.lowering_config, config)

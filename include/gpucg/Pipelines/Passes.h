@@ -35,6 +35,64 @@ namespace gpucg {
 #include "gpucg/Pipelines/Passes.h.inc"
 
 //===----------------------------------------------------------------------===//
+// Strategy inputs the pipelines share
+//===----------------------------------------------------------------------===//
+
+// The launch shape a user asks for (LaunchRequest) is a set of options of
+// gpucg-select-lowering-strategy. The pipelines take the same options under
+// the same names, declared once here, each group a member of the options of
+// every pipeline that takes it (`WgmmaLaunchOptions wgmmaLaunch{*this};`).
+// check-docs.py holds these declarations and the strategy pass's together.
+
+/// The stages of a tensor-core kernel's K loop: `depth`.
+struct PipelineDepthOptions {
+  template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
+
+  explicit PipelineDepthOptions(::mlir::detail::PassOptions &owner);
+
+  Option<unsigned> depth;
+
+  /// Sets the strategy pass's `pipeline-depth`.
+  void applyTo(SelectLoweringStrategyOptions &strategy) const;
+};
+
+/// The workgroup order: `workgroup-group-size`.
+struct WorkgroupOrderOptions {
+  template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
+
+  explicit WorkgroupOrderOptions(::mlir::detail::PassOptions &owner);
+
+  Option<int64_t> workgroupGroupSize;
+
+  /// Sets the strategy pass's options of the same names.
+  void applyTo(SelectLoweringStrategyOptions &strategy) const;
+  /// What the strategy would refuse, said before the pipeline is built: an
+  /// error message (whyInvalidLaunchRequest), or empty.
+  std::string validate() const;
+};
+
+/// The launch shape of MatmulWgmma kernels: `wgmma-persistent`,
+/// `wgmma-persistent-workgroups`, `wgmma-staged-store`, `wgmma-cluster-m`,
+/// `wgmma-cluster-n`.
+struct WgmmaLaunchOptions {
+  template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
+
+  explicit WgmmaLaunchOptions(::mlir::detail::PassOptions &owner);
+
+  Option<bool> persistent;
+  Option<int64_t> persistentWorkgroups;
+  Option<bool> stagedStore;
+  Option<int64_t> clusterM;
+  Option<int64_t> clusterN;
+
+  /// Sets the strategy pass's options of the same names.
+  void applyTo(SelectLoweringStrategyOptions &strategy) const;
+  /// What the strategy would refuse, said before the pipeline is built: an
+  /// error message (whyInvalidLaunchRequest), or empty.
+  std::string validate() const;
+};
+
+//===----------------------------------------------------------------------===//
 // Kernels on tensors to distributed kernels
 //===----------------------------------------------------------------------===//
 
@@ -46,11 +104,7 @@ struct TensorCorePipelineOptions
                            llvm::cl::desc("Target chip (e.g. sm_80); the "
                                           "module's gpucg.target if empty"),
                            llvm::cl::init("")};
-  Option<unsigned> depth{
-      *this, "depth",
-      llvm::cl::desc("Software-pipelining depth and workgroup-buffer count "
-                     "(0: the strategy's pipeline_depth)"),
-      llvm::cl::init(0)};
+  PipelineDepthOptions pipelineDepth{*this};
   Option<int64_t> padding{
       *this, "padding",
       llvm::cl::desc(
@@ -70,12 +124,8 @@ struct TensorCorePipelineOptions
       *this, "epilogue-peeling",
       llvm::cl::desc("Peel the software-pipelining epilogue"),
       llvm::cl::init(true)};
-  Option<int64_t> workgroupGroupSize{
-      *this, "workgroup-group-size",
-      llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
-                     "many rows, column by column, for L2 reuse "
-                     "(gpucg-reorder-workgroups); 0 or 1: row by row"),
-      llvm::cl::init(0)};
+  WorkgroupOrderOptions workgroupOrder{*this};
+  std::string validate() const { return workgroupOrder.validate(); }
 };
 
 /// Options of the named SIMT pipelines (`gpucg-simt`, `gpucg-matmul-simt`).
@@ -98,40 +148,13 @@ struct WgmmaPipelineOptions : public PassPipelineOptions<WgmmaPipelineOptions> {
       llvm::cl::desc("Target chip; the module's gpucg.target if empty (the "
                      "pipeline needs sm_90a)"),
       llvm::cl::init("")};
-  Option<bool> persistent{
-      *this, "persistent",
-      llvm::cl::desc("Warp-specialized kernels loop over their tiles on at "
-                     "most `persistent-workgroups` workgroups "
-                     "(gpucg-lower-matmul-to-wgmma's option)"),
-      llvm::cl::init(false)};
-  Option<int64_t> persistentWorkgroups{
-      *this, "persistent-workgroups",
-      llvm::cl::desc("Workgroups of a persistent grid; 0: the target's SM "
-                     "count"),
-      llvm::cl::init(0)};
-  Option<bool> stagedStore{
-      *this, "staged-store",
-      llvm::cl::desc("Kernels without a fused epilogue store C through the "
-                     "staging buffer with 16-byte stores when the ring holds "
-                     "it (gpucg-lower-matmul-to-wgmma's option)"),
-      llvm::cl::init(false)};
-  Option<int64_t> clusterM{
-      *this, "cluster-m",
-      llvm::cl::desc("Workgroups of a thread-block cluster along M, sharing "
-                     "B's tile by TMA multicast (gpucg-lower-matmul-to-wgmma's "
-                     "option)"),
-      llvm::cl::init(1)};
-  Option<int64_t> clusterN{
-      *this, "cluster-n",
-      llvm::cl::desc("Workgroups of a thread-block cluster along N, sharing "
-                     "A's tile by TMA multicast"),
-      llvm::cl::init(1)};
-  Option<int64_t> workgroupGroupSize{
-      *this, "workgroup-group-size",
-      llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
-                     "many rows, column by column, for L2 reuse "
-                     "(gpucg-reorder-workgroups); 0 or 1: row by row"),
-      llvm::cl::init(0)};
+  PipelineDepthOptions pipelineDepth{*this};
+  WgmmaLaunchOptions wgmmaLaunch{*this};
+  WorkgroupOrderOptions workgroupOrder{*this};
+  std::string validate() const {
+    std::string error = wgmmaLaunch.validate();
+    return error.empty() ? workgroupOrder.validate() : error;
+  }
 };
 
 /// Adds gpucg's bufferization of kernels to `pm` (on a `builtin.module`):
@@ -142,12 +165,11 @@ void buildBufferizePipeline(OpPassManager &pm);
 
 /// Adds the stages every gpucg pipeline starts with to `pm` (on a
 /// `builtin.module`): on tensors, gpucg-select-lowering-strategy with
-/// `strategy`, gpucg-tile-and-distribute-to-workgroups and, with a
-/// `workgroupGroupSize` other than 0 and 1, gpucg-reorder-workgroups on each
+/// `strategy`, gpucg-tile-and-distribute-to-workgroups and
+/// gpucg-reorder-workgroups (each kernel's workgroup_group_size) on each
 /// function; then buildBufferizePipeline.
 void buildWorkgroupFrontPipeline(OpPassManager &pm,
-                                 const SelectLoweringStrategyOptions &strategy,
-                                 int64_t workgroupGroupSize = 0);
+                                 const SelectLoweringStrategyOptions &strategy);
 
 /// Adds the whole tensor-core pipeline of MMA family `kind` to `pm` (on a
 /// `builtin.module`): from kernels on tensors through strategy, workgroup
@@ -216,9 +238,10 @@ void buildWgmmaPipeline(OpPassManager &pm, const WgmmaPipelineOptions &options);
 
 /// Adds the in-workgroup stages of pipeline MatmulWgmma to `fpm` (on a
 /// `func.func`, after workgroup tiling and bufferization):
-/// gpucg-lower-matmul-to-wgmma (with `options`), canonicalization and CSE.
-void buildWgmmaWorkgroupPipeline(OpPassManager &fpm,
-                                 const LowerMatmulToWgmmaOptions &options = {});
+/// gpucg-lower-matmul-to-wgmma (the launch shape of each kernel's
+/// translation_info), vectorization of the epilogue, canonicalization and
+/// CSE.
+void buildWgmmaWorkgroupPipeline(OpPassManager &fpm);
 
 namespace detail {
 /// Whether pipeline options `Options` can check their values before the
@@ -370,40 +393,16 @@ struct CompilePipelineOptions
                      "and why a contraction is off the tensor cores; "
                      "gpucg-select-lowering-strategy's report)"),
       llvm::cl::init(false)};
-  Option<bool> wgmmaPersistent{
-      *this, "wgmma-persistent",
-      llvm::cl::desc("MatmulWgmma kernels: warp-specialized ones loop over "
-                     "their tiles on at most `wgmma-persistent-workgroups` "
-                     "workgroups (gpucg-lower-workgroup)"),
-      llvm::cl::init(false)};
-  Option<int64_t> wgmmaPersistentWorkgroups{
-      *this, "wgmma-persistent-workgroups",
-      llvm::cl::desc("Workgroups of a persistent MatmulWgmma grid; 0: the "
-                     "target's SM count"),
-      llvm::cl::init(0)};
-  Option<bool> wgmmaStagedStore{
-      *this, "wgmma-staged-store",
-      llvm::cl::desc("MatmulWgmma kernels without a fused epilogue: store C "
-                     "through the staging buffer with 16-byte stores when "
-                     "the ring holds it (gpucg-lower-workgroup)"),
-      llvm::cl::init(false)};
-  Option<int64_t> wgmmaClusterM{
-      *this, "wgmma-cluster-m",
-      llvm::cl::desc("MatmulWgmma kernels: workgroups of a thread-block "
-                     "cluster along M, sharing B's tile by TMA multicast "
-                     "(gpucg-lower-workgroup)"),
-      llvm::cl::init(1)};
-  Option<int64_t> wgmmaClusterN{
-      *this, "wgmma-cluster-n",
-      llvm::cl::desc("MatmulWgmma kernels: workgroups of a thread-block "
-                     "cluster along N, sharing A's tile by TMA multicast"),
-      llvm::cl::init(1)};
-  Option<int64_t> workgroupGroupSize{
-      *this, "workgroup-group-size",
-      llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
-                     "many rows, column by column, for L2 reuse "
-                     "(gpucg-reorder-workgroups); 0 or 1: row by row"),
-      llvm::cl::init(0)};
+  WgmmaLaunchOptions wgmmaLaunch{*this};
+  WorkgroupOrderOptions workgroupOrder{*this};
+  std::string validate() const {
+    for (std::string error :
+         {BinaryPipelineOptions::validate(), wgmmaLaunch.validate(),
+          workgroupOrder.validate()})
+      if (!error.empty())
+        return error;
+    return "";
+  }
 };
 
 /// Adds the passes of `gpucg-lower-to-nvvm` to `pm` (anchored on

@@ -32,28 +32,8 @@ def LowerWorkgroup : Pass<"gpucg-lower-workgroup", "func::FuncOp"> {
     `translation_info` are left alone; pipeline `None` is an error.
   }];
   let options = [
-    Option<"depth", "depth", "unsigned", "0",
-           "Software-pipelining depth (0: the translation_info's)">,
     Option<"padding", "padding", "int64_t", "-1",
-           "Bank-conflict padding bits (negative: the MMA family's default)">,
-    Option<"wgmmaPersistent", "wgmma-persistent", "bool", "false",
-           "MatmulWgmma kernels: warp-specialized ones loop over their tiles "
-           "on at most `wgmma-persistent-workgroups` workgroups "
-           "(gpucg-lower-matmul-to-wgmma's `persistent`)">,
-    Option<"wgmmaPersistentWorkgroups", "wgmma-persistent-workgroups",
-           "int64_t", "0",
-           "Workgroups of a persistent MatmulWgmma grid; 0: the target's SM "
-           "count">,
-    Option<"wgmmaStagedStore", "wgmma-staged-store", "bool", "false",
-           "MatmulWgmma kernels without a fused epilogue: store C through "
-           "the staging buffer with 16-byte stores when the ring holds it "
-           "(gpucg-lower-matmul-to-wgmma's `staged-store`)">,
-    Option<"wgmmaClusterM", "wgmma-cluster-m", "int64_t", "1",
-           "MatmulWgmma kernels: workgroups of a thread-block cluster along "
-           "M (gpucg-lower-matmul-to-wgmma's `cluster-m`)">,
-    Option<"wgmmaClusterN", "wgmma-cluster-n", "int64_t", "1",
-           "MatmulWgmma kernels: workgroups of a thread-block cluster along "
-           "N (gpucg-lower-matmul-to-wgmma's `cluster-n`)">,
+           "Bank-conflict padding bits (negative: the MMA family's default)">
   ];
 }
 

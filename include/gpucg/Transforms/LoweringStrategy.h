@@ -60,6 +60,31 @@ enum class F32Precision {
   Ieee,
 };
 
+/// The launch shape a caller asks for. Each kernel takes what it can use
+/// (applyLaunchRequest) and its translation_info records what it took.
+struct LaunchRequest {
+  /// Start the workgroup loop's tiles in groups of this many rows, column
+  /// by column (`workgroup_group_size`); 0 or 1: the launch order.
+  int64_t workgroupGroupSize = 0;
+  /// Warp-specialized MatmulWgmma kernels loop over their tiles on a
+  /// persistent grid of `wgmmaPersistentWorkgroups` workgroups (0: the
+  /// target's SM count) where they have more tiles than that.
+  bool wgmmaPersistent = false;
+  int64_t wgmmaPersistentWorkgroups = 0;
+  /// MatmulWgmma kernels without a fused epilogue store their accumulator
+  /// through the staging buffer where the ring of stages holds it.
+  bool wgmmaStagedStore = false;
+  /// Warp-specialized MatmulWgmma kernels run in thread-block clusters of
+  /// `wgmmaClusterM x wgmmaClusterN` workgroups where the tiles divide.
+  int64_t wgmmaClusterM = 1;
+  int64_t wgmmaClusterN = 1;
+};
+
+/// Why `request` asks for a launch shape no kernel has, in words (a negative
+/// group size or workgroup count, a cluster of less than 1 or more than 8
+/// workgroups); empty when it is one a kernel may take.
+std::string whyInvalidLaunchRequest(const LaunchRequest &request);
+
 /// What a caller asks of the strategy beyond the kernel and its target.
 struct StrategyOptions {
   MmaPreference mma = MmaPreference::Auto;
@@ -67,6 +92,11 @@ struct StrategyOptions {
   /// (whyRowsCannotSplit).
   bool deterministicReductions = false;
   F32Precision f32Precision = F32Precision::Tf32;
+  /// Stages of the software-pipelined K loop of a tensor-core plan
+  /// (`pipeline_depth`; at most one per K step) instead of the strategy's
+  /// own choice; 0: its own.
+  int64_t pipelineDepth = 0;
+  LaunchRequest launch;
 };
 
 /// Why `op`'s operands may not go to tensor cores under `options`, in words
@@ -129,18 +159,36 @@ std::string whyRowsCannotSplit(linalg::LinalgOp op,
 /// count included). Never fails: a kernel that fits no specialised pipeline
 /// gets a SimtDistribute strategy.
 /// `options` says which MMA family to prefer, whether floating-point sums
-/// may be split across workgroups, and how f32 operands are multiplied.
+/// may be split across workgroups, how f32 operands are multiplied, and how
+/// many stages a tensor-core plan's K loop takes (its launch request is
+/// applyLaunchRequest's).
 LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
                                         TargetAttr target,
                                         const StrategyOptions &options = {});
 
+/// `strategy` with the launch shape `request` asks for, as far as the
+/// kernel whose root is `rootOp` can take it on `target`, recorded in its
+/// translation_info: the workgroup group size (any pipeline; not with a
+/// cluster, whose workgroups must be neighbours in the launch order), and
+/// for MatmulWgmma a cluster, a persistent grid and a staged store. A plan
+/// that already has a launch shape (a user's) is returned as it is. Each
+/// part asked for but not taken gets a reason in `notTaken`, in words.
+/// Expects a strategy verifyLoweringStrategy accepts.
+LoweringStrategy applyLaunchRequest(linalg::LinalgOp rootOp,
+                                    const LoweringStrategy &strategy,
+                                    TargetAttr target,
+                                    const LaunchRequest &request,
+                                    SmallVectorImpl<std::string> *notTaken);
+
 /// `strategy`, the plan of the kernel whose root is `rootOp`, in words for
 /// people: `plan of @F: pipeline P (MMA instruction), workgroup X x Y x Z
-/// threads, tiles ..., N stages`, and, for a contraction off the tensor
-/// cores, why (explainNoTensorCoreStrategy).
+/// threads, tiles ..., N stages`, its launch shape, for a contraction off the
+/// tensor cores why (explainNoTensorCoreStrategy), and `launchNotes`, why
+/// parts of the launch shape asked for were not taken (applyLaunchRequest).
 std::string describePlan(linalg::LinalgOp rootOp,
                          const LoweringStrategy &strategy, TargetAttr target,
-                         const StrategyOptions &options);
+                         const StrategyOptions &options,
+                         ArrayRef<std::string> launchNotes = {});
 
 /// Why `rootOp` gets no tensor-core strategy on `target`, in words (for
 /// diagnostics).

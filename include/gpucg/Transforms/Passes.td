@@ -240,7 +240,11 @@ def SelectLoweringStrategy
     ops), finds its root op and attaches
 
     * `gpucg.translation_info` to the function: pipeline, workgroup size,
-      software-pipelining depth, store stage, MMA kind;
+      software-pipelining depth, store stage, MMA kind, and the launch shape
+      the options ask for as far as the kernel can take it (workgroup order;
+      a MatmulWgmma kernel's persistent grid, clusters, staged store:
+      `applyLaunchRequest`, whose reasons for a part not taken the report
+      gives);
     * `gpucg.lowering_config` to the root op: tile sizes per level (level 0
       workgroup, level 1 warp or thread, level 2 the MMA instruction).
 
@@ -311,14 +315,48 @@ def SelectLoweringStrategy
              clEnumValN(::mlir::gpucg::F32Precision::Ieee, "ieee",
                         "in IEEE f32 on the SIMT cores (pipeline "
                         "MatmulSimt)"))}]>,
+    Option<"pipelineDepth", "pipeline-depth", "unsigned", /*default=*/"0",
+           "Stages of the software-pipelined K loop (pipeline_depth) of every "
+           "kernel planned for a tensor-core pipeline, at most one per K "
+           "step, budgeted like the strategy's own; 0: the strategy's "
+           "choice">,
     Option<"requireTensorCores", "require-tensor-cores", "bool",
            /*default=*/"false",
            "Make a kernel that gets no tensor-core strategy an error that "
            "says why (the named tensor-core pipelines set it)">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Say each kernel's plan in a remark on its root op (`plan of @F: "
-           "...`: pipeline, MMA instruction, workgroup, tiles, stages) and, "
-           "for a contraction planned off the tensor cores, why">
+           "...`: pipeline, MMA instruction, workgroup, tiles, stages, "
+           "launch shape) and, for a contraction planned off the tensor "
+           "cores or a launch shape asked for but not taken, why">,
+    // The launch shape asked for (LaunchRequest). The named pipelines take
+    // the same options, declared once in gpucg/Pipelines/Passes.h
+    // (LaunchRequestOptions); check-docs.py holds the two together.
+    Option<"workgroupGroupSize", "workgroup-group-size", "int64_t",
+           /*default=*/"0",
+           "Start the workgroup loop's tiles in groups of this many rows, "
+           "column by column, for L2 reuse (workgroup_group_size, "
+           "gpucg-reorder-workgroups); 0 or 1: row by row">,
+    Option<"wgmmaPersistent", "wgmma-persistent", "bool", /*default=*/"false",
+           "Warp-specialized MatmulWgmma kernels with more tiles than "
+           "`wgmma-persistent-workgroups` loop over them on that many "
+           "workgroups (persistent_workgroups)">,
+    Option<"wgmmaPersistentWorkgroups", "wgmma-persistent-workgroups",
+           "int64_t", /*default=*/"0",
+           "Workgroups of a persistent MatmulWgmma grid; 0: the target's SM "
+           "count">,
+    Option<"wgmmaStagedStore", "wgmma-staged-store", "bool",
+           /*default=*/"false",
+           "MatmulWgmma kernels without a fused epilogue store C through the "
+           "staging buffer with 16-byte stores where the ring of stages "
+           "holds it (staged_store)">,
+    Option<"wgmmaClusterM", "wgmma-cluster-m", "int64_t", /*default=*/"1",
+           "Warp-specialized MatmulWgmma kernels run in thread-block "
+           "clusters of this many workgroups along M, sharing B's tile by "
+           "TMA multicast, where the tiles divide (cluster)">,
+    Option<"wgmmaClusterN", "wgmma-cluster-n", "int64_t", /*default=*/"1",
+           "Workgroups of a MatmulWgmma thread-block cluster along N, "
+           "sharing A's tile by TMA multicast">
   ];
   let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
 }
@@ -378,8 +416,10 @@ def ReorderWorkgroups : Pass<"gpucg-reorder-workgroups", "func::FuncOp"> {
     A GPU starts workgroups in the order of their linear id, x fastest. With
     the workgroup loop's rows of tiles on `#gpu.block<y>` and its columns on
     `#gpu.block<x>`, the workgroups resident together cover whole rows of
-    tiles: few rows of A, but every column of B. With `group-size = G`, the
-    workgroup of linear id `L` takes instead the tile of the group of `G`
+    tiles: few rows of A, but every column of B. With
+    `workgroup_group_size = G` in the function's `gpucg.translation_info`
+    (which `gpucg-select-lowering-strategy{workgroup-group-size=G}` plans),
+    the workgroup of linear id `L` takes instead the tile of the group of `G`
     rows it falls in, column by column:
 
     ```
@@ -397,12 +437,12 @@ def ReorderWorkgroups : Pass<"gpucg-reorder-workgroups", "func::FuncOp"> {
     by the reordered ones, computed at the start of its body; a z loop
     (batches) keeps its order. A loop without both x and y, with dynamic
     bounds, or with one row or one column of tiles is left alone, and so is
-    every loop with `group-size` 0 or 1 (1 is the launch order itself).
-    Groups are whole: `G` is the largest divisor of the rows of tiles not
-    above `group-size`, so the order stays affine (5 rows with
-    `group-size=2`: left alone).
-    Run it once, after `gpucg-tile-and-distribute-to-workgroups`:
-    `gpucg-compile{workgroup-group-size=G}` does.
+    every function without a `workgroup_group_size` above 1 (1 is the launch
+    order itself). Groups are whole: `G` is the largest divisor of the rows
+    of tiles not above `workgroup_group_size`, so the order stays affine (5
+    rows with `workgroup_group_size = 2`: left alone).
+    Run it once, after `gpucg-tile-and-distribute-to-workgroups`, as every
+    named pipeline does.
 
     Before (4 x 3 tiles):
 
@@ -412,7 +452,7 @@ def ReorderWorkgroups : Pass<"gpucg-reorder-workgroups", "func::FuncOp"> {
     } {mapping = [#gpu.block<y>, #gpu.block<x>]}
     ```
 
-    After (`group-size = 2`):
+    After (`workgroup_group_size = 2`):
 
     ```mlir
     scf.forall (%i, %j) = (0, 0) to (512, 384) step (128, 128) {
@@ -424,10 +464,6 @@ def ReorderWorkgroups : Pass<"gpucg-reorder-workgroups", "func::FuncOp"> {
     } {mapping = [#gpu.block<y>, #gpu.block<x>]}
     ```
   }];
-  let options = [
-    Option<"groupSize", "group-size", "int64_t", /*default=*/"0",
-           "Rows of tiles (block y) per group; 0 or 1: the launch order">
-  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect"
   ];
@@ -926,15 +962,17 @@ def LowerMatmulToWgmma
     (`setmaxnreg` 232 with two), each multiplying its own 64 or 128 rows and
     arriving on the empty barrier of the stage its retired groups read.
 
-    With `persistent`, a warp-specialized kernel of more tiles than
-    `persistent-workgroups` (0: the target's SM count) launches that many
-    workgroups instead, as an `scf.forall` over them; in each, the producer
+    The launch shape is the `translation_info`'s, which
+    `gpucg-select-lowering-strategy` chooses (its `wgmma-*` options say what
+    the user asks for). With `persistent_workgroups = W`, a warp-specialized
+    kernel of more tiles than `W` launches `W` workgroups instead, as an
+    `scf.forall` over them; in each, the producer
     and the consumers loop over the tiles `block_id + i * workgroups` (in
     M-major order), the ring's stages and mbarrier phases running on across
     tiles, so that the producer loads the next tile while the consumers
     store the last.
 
-    With `cluster-m` / `cluster-n` above 1, a warp-specialized kernel's
+    With `cluster = [m, n]` (not `[1, 1]`), a warp-specialized kernel's
     workgroups run in thread-block clusters of that many neighbouring tiles
     (`gpucg.cluster_shape` on the workgroup loop, for the launch): the
     workgroups of a cluster that share a tile of A (one row of tiles) or of
@@ -945,8 +983,8 @@ def LowerMatmulToWgmma
     arrives on a third barrier of each of those workgroups
     (`nvvm.mapa` + `nvvm.mbarrier.arrive` at cluster scope) and waits for
     all of theirs on its own. The barriers are initialised before a
-    cluster-wide barrier (`nvvm.cluster.arrive` / `wait`). With
-    `persistent` too, whole clusters loop over blocks of tiles.
+    cluster-wide barrier (`nvvm.cluster.arrive` / `wait`). On a persistent
+    grid too, whole clusters loop over blocks of tiles.
 
     Elementwise linalg ops after the matmul that consume its accumulator
     (a fused bias, activation or cast) become its epilogue: the accumulator
@@ -958,39 +996,20 @@ def LowerMatmulToWgmma
     the one warpgroup), and each thread runs the ops tiled to pieces of 16
     bytes of a row (`gpucg-generic-vectorization` makes them vectors); the
     temporaries a chain of such ops passes results through become private
-    buffers of one piece. With `staged-store`, a kernel without such ops
-    stores its accumulator the same way (a copy to C in 16-byte pieces)
-    when the staging buffer fits in the ring; otherwise, and by default,
-    each thread stores its accumulator fragments from registers
-    (`nvgpu.warpgroup.mma.store`).
+    buffers of one piece. With `staged_store = true`, a kernel without such
+    ops stores its accumulator the same way (a copy to C in 16-byte pieces;
+    the staging buffer must fit in the ring); otherwise each thread stores
+    its accumulator fragments from registers (`nvgpu.warpgroup.mma.store`).
 
-    A and B
-    must be kernel arguments (or unit-stride views of them) with identity
+    A and B must be kernel arguments (or unit-stride views of them) with identity
     layouts, the matmul the only op before it in its tile with memory
     effects besides its fill, and every op after it one the epilogue takes;
-    otherwise the pass fails with an error that says which.
-    Kernels of other pipelines are left alone.
+    otherwise the pass fails with an error that says which. So does a
+    launch shape the kernel cannot take (one warpgroup, tile counts a
+    cluster does not divide, no more tiles than persistent workgroups, a
+    staged store the ring cannot hold). Kernels of other pipelines are left
+    alone.
   }];
-  let options = [
-    Option<"persistent", "persistent", "bool", /*default=*/"false",
-           "Warp-specialized kernels launch at most `persistent-workgroups` "
-           "workgroups, each looping over tiles (a persistent grid); others "
-           "keep one workgroup per tile">,
-    Option<"persistentWorkgroups", "persistent-workgroups", "int64_t",
-           /*default=*/"0",
-           "Workgroups of a persistent grid; 0: the target's SM count">,
-    Option<"stagedStore", "staged-store", "bool", /*default=*/"false",
-           "Kernels without a fused epilogue store C through the staging "
-           "buffer with 16-byte stores when the ring of stages holds it (one "
-           "workgroup per tile); others store from registers">,
-    Option<"clusterM", "cluster-m", "int64_t", /*default=*/"1",
-           "Workgroups of a thread-block cluster along M, sharing B's tile "
-           "by TMA multicast (warp-specialized kernels; at most 8 per "
-           "cluster)">,
-    Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
-           "Workgroups of a thread-block cluster along N, sharing A's tile "
-           "by TMA multicast">,
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",

@@ -408,6 +408,19 @@ constexpr int64_t kWarpgroupThreads = 128;
 /// wgmma's M: rows of one accumulator tile (and the rows per warpgroup that
 /// `nvgpu.warpgroup.mma.store` places by thread id).
 constexpr int64_t kTileRows = 64;
+/// Consumer warpgroups of a warp-specialized workgroup, at most (with the
+/// producer, 384 threads).
+constexpr int64_t kMaxConsumers = 2;
+/// The consumer warpgroups of a MatmulWgmma plan of `threads` threads per
+/// workgroup: 0 for one warpgroup that loads and multiplies, else the
+/// workgroup's warpgroups less the producer.
+inline int64_t getConsumerWarpgroups(int64_t threads) {
+  return threads > kWarpgroupThreads ? threads / kWarpgroupThreads - 1 : 0;
+}
+/// Rows of a 128-byte swizzle atom: a tile a cluster shares is loaded in
+/// slices of whole atoms, so that each slice keeps the swizzle pattern of
+/// the whole tile.
+constexpr int64_t kSwizzleAtomRows = 8;
 /// Bytes of each row of A and B one wgmma instruction reads along K: K = 16
 /// for 16-bit operands, 32 for 8-bit floats.
 constexpr int64_t kInstructionKBytes = 32;
@@ -485,30 +498,6 @@ std::optional<WgmmaBLayout> getWgmmaBLayout(linalg::LinalgOp op);
 std::string whyNoWgmmaEpilogue(linalg::LinalgOp consumer, Value accumulator,
                                int64_t rows, int64_t columns);
 
-/// How lowerMatmulToWgmma launches warp-specialized kernels.
-struct WgmmaLaunchOptions {
-  /// At most `persistentWorkgroups` workgroups (0: the target's SM count),
-  /// each looping over tiles, instead of one workgroup per tile.
-  bool persistent = false;
-  int64_t persistentWorkgroups = 0;
-  /// Kernels without a fused epilogue store their accumulator through the
-  /// staging buffer with 16-byte stores, as a fused epilogue does, when the
-  /// ring of stages can hold it (wgmma::isStagedInRing: one workgroup per
-  /// tile); others store it straight from registers.
-  bool stagedStore = false;
-  /// Thread-block clusters (sm_90) of `clusterM x clusterN` workgroups on
-  /// neighbouring tiles: the `clusterM` workgroups of a column of tiles
-  /// share B's tile and the `clusterN` of a row share A's, each loading a
-  /// slice of a shared tile and multicasting it to the others. Only for
-  /// warp-specialized kernels in the workgroup loop's own tile order (no
-  /// reordered workgroups) whose tile counts the cluster divides; other
-  /// kernels keep one workgroup per cluster. On a persistent grid, whole
-  /// clusters loop over blocks of tiles. At most 8 workgroups (the portable
-  /// cluster size).
-  int64_t clusterM = 1;
-  int64_t clusterN = 1;
-};
-
 /// For a MatmulWgmma kernel (after workgroup tiling and bufferization):
 /// replaces its matmul root and the zero fill before it by a TMA + mbarrier
 /// ring of `pipeline_depth` stages feeding `nvgpu.warpgroup.mma`, with the
@@ -516,12 +505,14 @@ struct WgmmaLaunchOptions {
 /// function and the accumulator stored to C, or, when elementwise ops after
 /// the matmul consume it (whyNoWgmmaEpilogue), to a staging buffer in
 /// workgroup memory from which the multiplying warpgroups run those ops,
-/// each thread on 16-byte pieces of rows. Emits an error when the root is
-/// not such a matmul (matchWgmmaMatmul says which part); other kernels are
-/// left alone.
+/// each thread on 16-byte pieces of rows. The launch shape is the
+/// translation_info's: a persistent grid (`persistent_workgroups`),
+/// thread-block clusters (`cluster`) and a staged store (`staged_store`).
+/// Emits an error when the root is not such a matmul (matchWgmmaMatmul says
+/// which part) or cannot take that launch shape; other kernels are left
+/// alone.
 LogicalResult lowerMatmulToWgmma(RewriterBase &rewriter,
-                                 FunctionOpInterface funcOp,
-                                 const WgmmaLaunchOptions &options = {});
+                                 FunctionOpInterface funcOp);
 
 /// Records `workgroupSize` ([x, y, z]) as the `upper_bound` of every
 /// `gpu.thread_id` nested under `root`, keeping an existing tighter bound, so

@@ -29,7 +29,7 @@ func.func @translation_info_no_pipeline() attributes {gpucg.translation_info = #
 
 // -----
 
-// expected-error @+1 {{unknown key 'workgroup' in #gpucg.translation_info; expected one of: pipeline, workgroup_size, subgroup_size, pipeline_depth, store_stage, mma_kind}}
+// expected-error @+1 {{unknown key 'workgroup' in #gpucg.translation_info; expected one of: pipeline, workgroup_size, subgroup_size, pipeline_depth, store_stage, mma_kind, workgroup_group_size, persistent_workgroups, cluster, staged_store}}
 func.func @translation_info_unknown_key() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = None, workgroup = [32, 1, 1]>} {
   return
 }
@@ -331,5 +331,68 @@ func.func @cluster_shape_zero() {
   // expected-error @+1 {{'scf.forall' op attribute 'gpucg.cluster_shape' must be three positive cluster sizes (x, y, z), got array<i64: 2, 0, 1>}}
   scf.forall (%i) in (4) {
   } {gpucg.cluster_shape = array<i64: 2, 0, 1>, mapping = [#gpu.block<x>]}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{workgroup_group_size must be from 1 to 2147483647, got 0}}
+func.func @translation_info_group_size_zero() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = Vectorize, workgroup_group_size = 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{persistent_workgroups is only allowed with pipeline MatmulWgmma, got pipeline MatmulTensorCoreMmaSync}}
+func.func @translation_info_persistent_not_wgmma() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, persistent_workgroups = 8>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cluster is only allowed with pipeline MatmulWgmma, got pipeline Vectorize}}
+func.func @translation_info_cluster_not_wgmma() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = Vectorize, cluster = [2, 1]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{staged_store is only allowed with pipeline MatmulWgmma, got pipeline SimtDistribute}}
+func.func @translation_info_staged_not_wgmma() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, staged_store = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{persistent_workgroups must be from 1 to 2147483647, got 0}}
+func.func @translation_info_persistent_zero() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, persistent_workgroups = 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cluster must list 2 sizes [m, n], got 3}}
+func.func @translation_info_cluster_three() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, cluster = [2, 1, 1]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cluster must have 1 to 8 workgroups (the portable cluster size), each size at least 1, got [4, 4]}}
+func.func @translation_info_cluster_too_big() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, cluster = [4, 4]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cluster must have 1 to 8 workgroups (the portable cluster size), each size at least 1, got [0, 2]}}
+func.func @translation_info_cluster_zero() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, cluster = [0, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'true' or 'false' for staged_store, got 'yes'}}
+func.func @translation_info_staged_not_bool() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, staged_store = yes>} {
   return
 }

@@ -17,23 +17,25 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a workgroup-group-size=8},gpucg-test-emulate-on-cpu)' -o %t.w.mlir
 // RUN: %mlir_runner_emulated %t.w.mlir | %strip_address > %t.w
 // RUN: diff %t.ref %t.w
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a workgroup-group-size=5 persistent=true persistent-workgroups=4},gpucg-test-emulate-on-cpu)' -o %t.wp.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a workgroup-group-size=5 wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-test-emulate-on-cpu)' -o %t.wp.mlir
 // RUN: %mlir_runner_emulated %t.wp.mlir | %strip_address > %t.wp
 // RUN: diff %t.ref %t.wp
 // RUN: FileCheck %s --check-prefix=OUT < %t.wp
 // OUT: rank = 2 offset = 0 sizes = [640, 384]
 
-// The pipelines' option adds the pass after workgroup tiling:
+// The pipelines' option is the strategy's (each kernel's plan records it as
+// workgroup_group_size); the pass after workgroup tiling reads the plan:
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a workgroup-group-size=5})' \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// PIPELINE: gpucg-tile-and-distribute-to-workgroups,
-// PIPELINE-NEXT: gpucg-reorder-workgroups{group-size=5}
+// PIPELINE: gpucg-select-lowering-strategy{{{.*}} workgroup-group-size=5}
+// PIPELINE-NEXT: gpucg-tile-and-distribute-to-workgroups,
+// PIPELINE-NEXT: gpucg-reorder-workgroups{{$}}
 // The orders the runs above took:
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups{group-size=3}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy{workgroup-group-size=3},gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=MMA
 // MMA-LABEL: func.func @grouped
 // MMA: affine_map<(d0) -> ((d0 floordiv 24) * 2 + d0 mod 2)>
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy{mma=wgmma},gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups{group-size=8}))' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy{mma=wgmma workgroup-group-size=8},gpucg-tile-and-distribute-to-workgroups,gpucg-reorder-workgroups))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=WGMMA
 // WGMMA-LABEL: func.func @grouped
 // WGMMA: scf.forall {{.+}} to (640, 384) step (128, 128)

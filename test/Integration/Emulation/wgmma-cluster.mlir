@@ -14,19 +14,19 @@
 // landing at the wait while wgmma reads at issue.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-m=2 cluster-n=2},gpucg-test-emulate-on-cpu)' -o %t.22.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-m=2 wgmma-cluster-n=2},gpucg-test-emulate-on-cpu)' -o %t.22.mlir
 // RUN: %mlir_runner_emulated %t.22.mlir | %strip_address > %t.22
 // RUN: diff %t.ref %t.22
 // RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.22.mlir | %strip_address > %t.22.reverse
 // RUN: diff %t.ref %t.22.reverse
 // RUN: env GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.22.mlir | %strip_address > %t.22.modes
 // RUN: diff %t.ref %t.22.modes
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-m=2},gpucg-test-emulate-on-cpu)' -o %t.21.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-m=2},gpucg-test-emulate-on-cpu)' -o %t.21.mlir
 // RUN: %mlir_runner_emulated %t.21.mlir | %strip_address > %t.21
 // RUN: diff %t.ref %t.21
 // RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.21.mlir | %strip_address > %t.21.modes
 // RUN: diff %t.ref %t.21.modes
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-n=2},gpucg-test-emulate-on-cpu)' -o %t.12.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-n=2},gpucg-test-emulate-on-cpu)' -o %t.12.mlir
 // RUN: %mlir_runner_emulated %t.12.mlir | %strip_address > %t.12
 // RUN: diff %t.ref %t.12
 // RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.12.mlir | %strip_address > %t.12.modes
@@ -35,24 +35,24 @@
 // On persistent grids: 2 workgroups (one cluster of 2 along M) and 3
 // (rounded down to 2: one cluster of 2 along N) loop over the kernels'
 // 2 cluster tiles, stages and phases running on across them.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-m=2 persistent=true persistent-workgroups=2},gpucg-test-emulate-on-cpu)' -o %t.p21.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-m=2 wgmma-persistent=true wgmma-persistent-workgroups=2},gpucg-test-emulate-on-cpu)' -o %t.p21.mlir
 // RUN: %mlir_runner_emulated %t.p21.mlir | %strip_address > %t.p21
 // RUN: diff %t.ref %t.p21
 // RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.p21.mlir | %strip_address > %t.p21.modes
 // RUN: diff %t.ref %t.p21.modes
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-n=2 persistent=true persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p12.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-n=2 wgmma-persistent=true wgmma-persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p12.mlir
 // RUN: %mlir_runner_emulated %t.p12.mlir | %strip_address > %t.p12
 // RUN: diff %t.ref %t.p12
 // RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.p12.mlir | %strip_address > %t.p12.modes
 // RUN: diff %t.ref %t.p12.modes
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-n=2 persistent=true persistent-workgroups=3})' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-n=2 wgmma-persistent=true wgmma-persistent-workgroups=3})' \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT-LABEL: func.func @ws_f16
 // PERSISTENT: scf.forall (%{{.+}}) in (2)
 // PERSISTENT: } {gpucg.cluster_shape = array<i64: 2, 1, 1>, mapping = [#gpu.block<x>]}
 
 // What ran: every kernel in clusters, multicasting.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a cluster-m=2 cluster-n=2})' -o %t.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-m=2 wgmma-cluster-n=2})' -o %t.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // IR-LABEL: func.func @ws_f16
 // IR: nvgpu.tma.async.load {{.+}} multicast_mask

@@ -27,10 +27,10 @@
 
 // Persistent grids: the consumers stage each tile in turn (a second named
 // barrier keeps the next tile's stores behind this tile's reads).
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p3.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p3.mlir
 // RUN: %mlir_runner_emulated %t.p3.mlir | %strip_address > %t.p3
 // RUN: diff %t.ref %t.p3
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=1},gpucg-test-emulate-on-cpu)' -o %t.p1.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=1},gpucg-test-emulate-on-cpu)' -o %t.p1.mlir
 // RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.p1.mlir | %strip_address > %t.p1
 // RUN: diff %t.ref %t.p1
 
@@ -63,7 +63,7 @@
 // With one K tile and two stages the producer loads the next tile at once,
 // so without the second named barrier of a persistent grid the consumers'
 // first warps store the next tile over rows their other warps still read.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=1})' -o %t.p1.wgmma.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=1})' -o %t.p1.wgmma.mlir
 // RUN: %mutate drop-named-barrier 9 < %t.p1.wgmma.mlir > %t.m9.mlir
 // RUN: gpucg-opt %t.m9.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.m9

@@ -20,13 +20,13 @@
 // Staged stores (the accumulator through the ring, 16-byte stores of C) and
 // a persistent grid of one workgroup (@linear_e4m3's two tiles in turn, its
 // stages and phases running on across them):
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a staged-store=true},gpucg-test-emulate-on-cpu)' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-staged-store=true},gpucg-test-emulate-on-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.staged
 // RUN: diff %t.ref %t.staged
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=1},gpucg-test-emulate-on-cpu)' -o %t.p1.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=1},gpucg-test-emulate-on-cpu)' -o %t.p1.mlir
 // RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.p1.mlir | %strip_address > %t.p1
 // RUN: diff %t.ref %t.p1
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=1})' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=1})' \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT-LABEL: func.func @linear_e4m3
 // PERSISTENT: scf.forall (%{{.+}}) in (1)

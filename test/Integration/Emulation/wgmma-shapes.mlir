@@ -35,12 +35,12 @@
 // Staged stores (staged-store): the five kernels whose ring holds the
 // staging buffer store their accumulators through it, then copy 16-byte
 // pieces to C; the other three store from registers.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a staged-store=true},gpucg-test-emulate-on-cpu)' -o %t.s.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-staged-store=true},gpucg-test-emulate-on-cpu)' -o %t.s.mlir
 // RUN: %mlir_runner_emulated %t.s.mlir | %strip_address > %t.s
 // RUN: diff %t.ref %t.s
 // RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.s.mlir | %strip_address > %t.s.modes
 // RUN: diff %t.ref %t.s.modes
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a staged-store=true})' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-staged-store=true})' \
 // RUN:   | FileCheck %s --check-prefix=STAGED
 // STAGED-LABEL: func.func @ws_f16
 // STAGED: memref.view %{{.+}}[%{{.+}}][] : memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>> to memref<128x136xf32, #gpu.address_space<workgroup>>
@@ -50,7 +50,7 @@
 // STAGED: vector.transfer_read {{.+}} : memref<{{.+}}xf32{{.+}}#gpu.address_space<workgroup>>, vector<4xf32>
 // STAGED: vector.transfer_write {{.+}} : vector<4xf32>, memref<
 // A persistent grid reloads the ring for its next tile: no staging there.
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a staged-store=true persistent=true persistent-workgroups=3})' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-staged-store=true wgmma-persistent=true wgmma-persistent-workgroups=3})' \
 // RUN:   | FileCheck %s --check-prefix=STAGED-PERSISTENT
 // STAGED-PERSISTENT-LABEL: func.func @ws_f16
 // STAGED-PERSISTENT: scf.forall (%{{.+}}) in (3)
@@ -62,15 +62,15 @@
 
 // Persistent grids (warp-specialized kernels of more tiles loop over them
 // on 3 or 1 workgroups, stages and phases running on across tiles):
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p3.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=3},gpucg-test-emulate-on-cpu)' -o %t.p3.mlir
 // RUN: %mlir_runner_emulated %t.p3.mlir | %strip_address > %t.p3
 // RUN: diff %t.ref %t.p3
 // RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.p3.mlir | %strip_address > %t.p3.modes
 // RUN: diff %t.ref %t.p3.modes
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=1},gpucg-test-emulate-on-cpu)' -o %t.p1.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=1},gpucg-test-emulate-on-cpu)' -o %t.p1.mlir
 // RUN: %mlir_runner_emulated %t.p1.mlir | %strip_address > %t.p1
 // RUN: diff %t.ref %t.p1
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a persistent=true persistent-workgroups=3})' \
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=3})' \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT-LABEL: func.func @ws_f16
 // PERSISTENT: scf.forall (%[[WG:.+]]) in (3)

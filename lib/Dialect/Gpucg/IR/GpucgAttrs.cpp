@@ -156,6 +156,11 @@ ArrayRef<int64_t> LoweringConfigAttr::getTileSizes(unsigned level) const {
 // them (threads per workgroup, buffers times tile bytes) never overflow.
 static constexpr int64_t kMaxThreadsPerWorkgroup = 1 << 16;
 static constexpr int64_t kMaxPipelineDepth = 64;
+/// Bound on workgroup counts a user may write (group sizes, persistent
+/// grids): a GPU's grid is at most 2^31 - 1 workgroups along x.
+static constexpr int64_t kMaxLaunchCount = (int64_t(1) << 31) - 1;
+/// Workgroups of a thread-block cluster every sm_90 launch supports.
+static constexpr int64_t kMaxClusterSize = 8;
 
 Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
@@ -165,6 +170,10 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   int64_t pipelineDepth = 1;
   int64_t storeStage = 1;
   std::optional<MmaKind> mmaKind;
+  int64_t workgroupGroupSize = 1;
+  std::optional<int64_t> persistentWorkgroups;
+  SmallVector<int64_t> cluster;
+  bool stagedStore = false;
 
   auto parseValue = [&](StringRef key) -> ParseResult {
     if (key == "pipeline") {
@@ -182,6 +191,24 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(pipelineDepth);
     if (key == "store_stage")
       return parser.parseInteger(storeStage);
+    if (key == "workgroup_group_size")
+      return parser.parseInteger(workgroupGroupSize);
+    if (key == "persistent_workgroups")
+      return parser.parseInteger(persistentWorkgroups.emplace());
+    if (key == "cluster")
+      return parseIntegerList(parser, cluster);
+    if (key == "staged_store") {
+      SMLoc valueLoc = parser.getCurrentLocation();
+      StringRef value;
+      if (parser.parseKeyword(&value))
+        return failure();
+      if (value != "true" && value != "false")
+        return parser.emitError(valueLoc)
+               << "expected 'true' or 'false' for staged_store, got '" << value
+               << "'";
+      stagedStore = value == "true";
+      return success();
+    }
     FailureOr<MmaKind> value = FieldParser<MmaKind>::parse(parser);
     if (failed(value))
       return failure();
@@ -190,7 +217,9 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   };
   if (parseKeyValueBody(parser, "translation_info",
                         {"pipeline", "workgroup_size", "subgroup_size",
-                         "pipeline_depth", "store_stage", "mma_kind"},
+                         "pipeline_depth", "store_stage", "mma_kind",
+                         "workgroup_group_size", "persistent_workgroups",
+                         "cluster", "staged_store"},
                         parseValue))
     return {};
   if (!pipeline) {
@@ -198,9 +227,10 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
                              "'pipeline = <name>'";
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), *pipeline, workgroupSize,
-                    subgroupSize, pipelineDepth, storeStage, mmaKind);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *pipeline, workgroupSize, subgroupSize, pipelineDepth,
+                    storeStage, mmaKind, workgroupGroupSize,
+                    persistentWorkgroups, cluster, stagedStore);
 }
 
 void TranslationInfoAttr::print(AsmPrinter &printer) const {
@@ -217,6 +247,16 @@ void TranslationInfoAttr::print(AsmPrinter &printer) const {
     printer << ", store_stage = " << getStoreStage();
   if (getMmaKind())
     printer << ", mma_kind = " << stringifyMmaKind(*getMmaKind());
+  if (getWorkgroupGroupSize() != 1)
+    printer << ", workgroup_group_size = " << getWorkgroupGroupSize();
+  if (getPersistentWorkgroups())
+    printer << ", persistent_workgroups = " << *getPersistentWorkgroups();
+  if (!getCluster().empty()) {
+    printer << ", cluster = ";
+    printIntegerList(printer, getCluster());
+  }
+  if (getStagedStore())
+    printer << ", staged_store = true";
   printer << '>';
 }
 
@@ -232,12 +272,12 @@ static std::optional<MmaKind> getPipelineMmaKind(Pipeline pipeline) {
   }
 }
 
-LogicalResult
-TranslationInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            Pipeline pipeline, ArrayRef<int64_t> workgroupSize,
-                            std::optional<int64_t> subgroupSize,
-                            int64_t pipelineDepth, int64_t storeStage,
-                            std::optional<MmaKind> mmaKind) {
+LogicalResult TranslationInfoAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, Pipeline pipeline,
+    ArrayRef<int64_t> workgroupSize, std::optional<int64_t> subgroupSize,
+    int64_t pipelineDepth, int64_t storeStage, std::optional<MmaKind> mmaKind,
+    int64_t workgroupGroupSize, std::optional<int64_t> persistentWorkgroups,
+    ArrayRef<int64_t> cluster, bool stagedStore) {
   if (!workgroupSize.empty()) {
     if (workgroupSize.size() != 3)
       return emitError() << "workgroup_size must list 3 sizes [x, y, z], got "
@@ -267,6 +307,37 @@ TranslationInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " contradicts pipeline "
                          << stringifyPipeline(pipeline) << ", which uses "
                          << stringifyMmaKind(*expected);
+  }
+  if (workgroupGroupSize < 1 || workgroupGroupSize > kMaxLaunchCount)
+    return emitError() << "workgroup_group_size must be from 1 to "
+                       << kMaxLaunchCount << ", got " << workgroupGroupSize;
+  // The launch shape of a warp-specialized wgmma kernel: nothing else
+  // implements it.
+  if (pipeline != Pipeline::MatmulWgmma) {
+    StringRef key = persistentWorkgroups ? "persistent_workgroups"
+                    : !cluster.empty()   ? "cluster"
+                    : stagedStore        ? "staged_store"
+                                         : "";
+    if (!key.empty())
+      return emitError() << key
+                         << " is only allowed with pipeline MatmulWgmma, got "
+                            "pipeline "
+                         << stringifyPipeline(pipeline);
+  }
+  if (persistentWorkgroups &&
+      (*persistentWorkgroups < 1 || *persistentWorkgroups > kMaxLaunchCount))
+    return emitError() << "persistent_workgroups must be from 1 to "
+                       << kMaxLaunchCount << ", got " << *persistentWorkgroups;
+  if (!cluster.empty()) {
+    if (cluster.size() != 2)
+      return emitError() << "cluster must list 2 sizes [m, n], got "
+                         << cluster.size();
+    if (cluster[0] < 1 || cluster[1] < 1 ||
+        cluster[0] * cluster[1] > kMaxClusterSize)
+      return emitError() << "cluster must have 1 to " << kMaxClusterSize
+                         << " workgroups (the portable cluster size), each "
+                            "size at least 1, got ["
+                         << cluster[0] << ", " << cluster[1] << "]";
   }
   return success();
 }

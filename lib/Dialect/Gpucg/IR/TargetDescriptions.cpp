@@ -38,16 +38,23 @@ struct ChipLimits {
   int64_t maxSharedMemoryPerBlockOptin;
   /// SMs of the chip's largest data-center part (a grid-size hint only).
   int64_t numSms;
+  /// Warpgroup MMA (`wgmma.mma_async`), TMA and `setmaxnreg`: PTX's
+  /// architecture-specific `a` features of sm_90, which no other chip (and
+  /// no binary for plain sm_90) may use.
+  bool warpgroupMma = false;
 };
 
 // Keep sorted by name; getKnownChips() returns the names in this order.
 // SM counts: T4 (sm_75) 40, A100 (sm_80) 108, A40 (sm_86) 84, Jetson AGX
 // Orin (sm_87) 16, L40S (sm_89) 142, H100 SXM5 (sm_90) 132.
 constexpr ChipLimits kKnownChips[] = {
-    {"sm_75", 75, 64 * 1024, 40},    {"sm_80", 80, 163 * 1024, 108},
-    {"sm_86", 86, 99 * 1024, 84},    {"sm_87", 87, 163 * 1024, 16},
-    {"sm_89", 89, 99 * 1024, 142},   {"sm_90", 90, 227 * 1024, 132},
-    {"sm_90a", 90, 227 * 1024, 132},
+    {"sm_75", 75, 64 * 1024, 40},
+    {"sm_80", 80, 163 * 1024, 108},
+    {"sm_86", 86, 99 * 1024, 84},
+    {"sm_87", 87, 163 * 1024, 16},
+    {"sm_89", 89, 99 * 1024, 142},
+    {"sm_90", 90, 227 * 1024, 132},
+    {"sm_90a", 90, 227 * 1024, 132, /*warpgroupMma=*/true},
 };
 
 // The same on every chip above.
@@ -133,6 +140,13 @@ TargetAttr TargetAttr::getForChip(MLIRContext *context, StringRef chip) {
       context, it->chip, kWarpSize, kMaxThreadsPerBlock,
       kMaxStaticSharedMemoryPerBlock, it->maxSharedMemoryPerBlockOptin,
       kMaxRegistersPerBlock, kMaxRegistersPerThread, it->numSms, mmaShapes);
+}
+
+bool TargetAttr::hasWarpgroupMma() const {
+  const auto *it = llvm::find_if(kKnownChips, [&](const ChipLimits &limits) {
+    return limits.chip == getChip();
+  });
+  return it != std::end(kKnownChips) && it->warpgroupMma;
 }
 
 ArrayRef<StringRef> TargetAttr::getKnownChips() {

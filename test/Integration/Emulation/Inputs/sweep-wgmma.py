@@ -96,9 +96,10 @@ def make_case(seed, index):
     # an f32 temporary, then the rest.
     chained = bool(epilogue) and rng.random() < 0.5
     # Thread-block clusters (M x N workgroups sharing tiles by multicast),
-    # drawn last; with a persistent grid, its workgroups are rounded down
-    # to whole clusters. Kernels the clusters do not fit (one warpgroup,
-    # one tile along a clustered dimension) keep one workgroup per cluster.
+    # drawn last; with a persistent grid, the strategy rounds its workgroups
+    # down to whole clusters. Kernels the clusters do not fit (one
+    # warpgroup, one tile along a clustered dimension) are planned without
+    # (gpucg-select-lowering-strategy's applyLaunchRequest).
     cluster = rng.choice([None, None, (2, 1), (1, 2), (2, 2)])
     # Two tiles along each clustered dimension, so that the cluster fits.
     if cluster:
@@ -303,10 +304,10 @@ def check_case(args, index, case):
         return "the reference does not run: " + error.strip()
     options = "chip=sm_90a"
     if case["persistent"]:
-        options += " persistent=true persistent-workgroups=%d" % \
+        options += " wgmma-persistent=true wgmma-persistent-workgroups=%d" % \
             case["persistent"]
     if case["cluster"]:
-        options += " cluster-m=%d cluster-n=%d" % case["cluster"]
+        options += " wgmma-cluster-m=%d wgmma-cluster-n=%d" % case["cluster"]
     status, emulated, error = run(
         [args.gpucg_opt,
          "--pass-pipeline=builtin.module(gpucg-matmul-wgmma{%s},"

@@ -91,13 +91,37 @@ def Gpucg_TranslationInfoAttr
     * `store_stage = 0|1` - the pipeline stage that writes workgroup memory,
       default 1;
     * `mma_kind = wmma|mma_sync` - the MMA instruction family; it must agree
-      with a tensor-core pipeline and is only allowed on one.
+      with a tensor-core pipeline and is only allowed on one;
+    * `workgroup_group_size = G` - the workgroup loop's tiles start in groups
+      of `G` rows of tiles, column by column, for L2 reuse
+      (`gpucg-reorder-workgroups`), default 1 (the launch order).
+
+    The launch shape of a `MatmulWgmma` kernel (only allowed on that
+    pipeline):
+
+    * `persistent_workgroups = N` - a persistent grid: `N` workgroups, each
+      looping over tiles, instead of one workgroup per tile;
+    * `cluster = [m, n]` - thread-block clusters of `m` workgroups along the
+      matmul's M and `n` along its N, sharing tiles by TMA multicast; at most
+      8 workgroups (the portable cluster size), default `[1, 1]`;
+    * `staged_store = true` - a kernel without a fused epilogue stores its
+      accumulator through the staging buffer in the ring of stages, with
+      16-byte stores, rather than from registers; default false.
+
+    `gpucg-select-lowering-strategy` chooses these from what the user asks
+    for (its options) and what each kernel can use, and
+    `gpucg-reorder-workgroups`, `gpucg-lower-matmul-to-wgmma` and
+    `gpucg-build-gpu-launch` read them.
 
     ```mlir
     #gpucg.translation_info<pipeline = MatmulTensorCore,
                             workgroup_size = [64, 2, 1], subgroup_size = 32,
                             pipeline_depth = 4, store_stage = 1,
-                            mma_kind = wmma>
+                            mma_kind = wmma, workgroup_group_size = 8>
+    #gpucg.translation_info<pipeline = MatmulWgmma,
+                            workgroup_size = [384, 1, 1], subgroup_size = 32,
+                            pipeline_depth = 4, persistent_workgroups = 132,
+                            cluster = [2, 1]>
     ```
   }];
   let parameters = (ins
@@ -106,11 +130,39 @@ def Gpucg_TranslationInfoAttr
     OptionalParameter<"std::optional<int64_t>">:$subgroupSize,
     DefaultValuedParameter<"int64_t", "1">:$pipelineDepth,
     DefaultValuedParameter<"int64_t", "1">:$storeStage,
-    OptionalParameter<"std::optional<::mlir::gpucg::MmaKind>">:$mmaKind
+    OptionalParameter<"std::optional<::mlir::gpucg::MmaKind>">:$mmaKind,
+    DefaultValuedParameter<"int64_t", "1">:$workgroupGroupSize,
+    OptionalParameter<"std::optional<int64_t>">:$persistentWorkgroups,
+    OptionalArrayRefParameter<"int64_t">:$cluster,
+    DefaultValuedParameter<"bool", "false">:$stagedStore
   );
+  let builders = [
+    // The plan of a kernel launched one workgroup per tile, in the launch
+    // order (every pipeline but a MatmulWgmma with a launch shape).
+    AttrBuilder<(ins "::mlir::gpucg::Pipeline":$pipeline,
+                     "::llvm::ArrayRef<int64_t>":$workgroupSize,
+                     "std::optional<int64_t>":$subgroupSize,
+                     "int64_t":$pipelineDepth, "int64_t":$storeStage,
+                     "std::optional<::mlir::gpucg::MmaKind>":$mmaKind), [{
+      return $_get($_ctxt, pipeline, workgroupSize, subgroupSize,
+                   pipelineDepth, storeStage, mmaKind,
+                   /*workgroupGroupSize=*/int64_t(1),
+                   /*persistentWorkgroups=*/std::optional<int64_t>(),
+                   /*cluster=*/::llvm::ArrayRef<int64_t>(),
+                   /*stagedStore=*/false);
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// Workgroups of a thread-block cluster along the matmul's M and N (1
+    /// when `cluster` is not set).
+    int64_t getClusterM() const {
+      return getCluster().empty() ? 1 : getCluster()[0];
+    }
+    int64_t getClusterN() const {
+      return getCluster().empty() ? 1 : getCluster()[1];
+    }
     /// Total number of threads of the workgroup, or std::nullopt when the
     /// workgroup size is not set.
     std::optional<int64_t> getNumThreads() const;
@@ -217,6 +269,10 @@ def Gpucg_TargetAttr : Gpucg_Attr<"Target", "target"> {
     static ::llvm::ArrayRef<::llvm::StringRef> getKnownChips();
     /// Compute capability as major * 10 + minor (sm_80 -> 80).
     int64_t getComputeCapability() const;
+    /// Whether the chip executes warpgroup MMA (`wgmma.mma_async`) and TMA:
+    /// a known chip with PTX's sm_90 architecture-specific features
+    /// (sm_90a); never an unknown chip.
+    bool hasWarpgroupMma() const;
     /// Shapes of `kind` whose operand types are (a, b) and accumulator c.
     ::llvm::SmallVector<MmaShapeAttr> getMmaShapes(MmaKind kind,
         ::mlir::Type a, ::mlir::Type b, ::mlir::Type c) const;
