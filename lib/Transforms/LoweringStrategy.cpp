@@ -872,6 +872,9 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
 
 /// Workgroups of a thread-block cluster every sm_90 launch supports.
 static constexpr int64_t kMaxClusterWorkgroups = 8;
+/// Workgroups of a grid along x, at most (and so of a group of rows or a
+/// persistent grid; translation_info's bound).
+static constexpr int64_t kMaxGridWorkgroups = (int64_t(1) << 31) - 1;
 
 namespace {
 /// What the launch shape of a MatmulWgmma plan depends on: its tiles, their
@@ -1028,13 +1031,15 @@ std::string mlir::gpucg::whyInvalidLaunchRequest(const LaunchRequest &request) {
   std::string text;
   llvm::raw_string_ostream os(text);
   int64_t m = request.wgmmaClusterM, n = request.wgmmaClusterN;
-  if (request.workgroupGroupSize < 0)
-    os << "workgroup-group-size must be 0 or more, got "
-       << request.workgroupGroupSize;
-  else if (request.wgmmaPersistentWorkgroups < 0)
-    os << "wgmma-persistent-workgroups must be 0 (the target's SM count) or "
-          "more, got "
-       << request.wgmmaPersistentWorkgroups;
+  if (request.workgroupGroupSize < 0 ||
+      request.workgroupGroupSize > kMaxGridWorkgroups)
+    os << "workgroup-group-size must be from 0 to " << kMaxGridWorkgroups
+       << ", got " << request.workgroupGroupSize;
+  else if (request.wgmmaPersistentWorkgroups < 0 ||
+           request.wgmmaPersistentWorkgroups > kMaxGridWorkgroups)
+    os << "wgmma-persistent-workgroups must be from 0 (the target's SM "
+          "count) to "
+       << kMaxGridWorkgroups << ", got " << request.wgmmaPersistentWorkgroups;
   else if (m < 1 || n < 1 || m > kMaxClusterWorkgroups ||
            n > kMaxClusterWorkgroups || m * n > kMaxClusterWorkgroups)
     os << "wgmma-cluster-m x wgmma-cluster-n must be 1 to "

@@ -4,15 +4,17 @@
 // A launch shape no kernel has, asked of the strategy, and of the pipelines
 // before they are built:
 // RUN: not gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy{workgroup-group-size=-2}))' 2>&1 | FileCheck %s --check-prefix=GROUP
-// GROUP: error: 'func.func' op gpucg-select-lowering-strategy: workgroup-group-size must be 0 or more, got -2
+// GROUP: error: 'func.func' op gpucg-select-lowering-strategy: workgroup-group-size must be from 0 to 2147483647, got -2
 // RUN: not gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy{wgmma-persistent=true wgmma-persistent-workgroups=-1}))' 2>&1 | FileCheck %s --check-prefix=WORKGROUPS
-// WORKGROUPS: error: 'func.func' op gpucg-select-lowering-strategy: wgmma-persistent-workgroups must be 0 (the target's SM count) or more, got -1
+// WORKGROUPS: error: 'func.func' op gpucg-select-lowering-strategy: wgmma-persistent-workgroups must be from 0 (the target's SM count) to 2147483647, got -1
 // RUN: not gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_90a wgmma-cluster-m=4 wgmma-cluster-n=4})' 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // CLUSTER: invalid options for pipeline 'gpucg-compile': wgmma-cluster-m x wgmma-cluster-n must be 1 to 8 workgroups (the portable cluster size), got 4 x 4
 // RUN: not gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-cluster-n=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: invalid options for pipeline 'gpucg-matmul-wgmma': wgmma-cluster-m x wgmma-cluster-n must be 1 to 8 workgroups (the portable cluster size), got 1 x 0
 // RUN: not gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-mma-sync{chip=sm_80 workgroup-group-size=-1})' 2>&1 | FileCheck %s --check-prefix=ORDER
-// ORDER: invalid options for pipeline 'gpucg-matmul-mma-sync': workgroup-group-size must be 0 or more, got -1
+// ORDER: invalid options for pipeline 'gpucg-matmul-mma-sync': workgroup-group-size must be from 0 to 2147483647, got -1
+// RUN: not gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 wgmma-persistent=true wgmma-persistent-workgroups=4294967296})' 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: invalid options for pipeline 'gpucg-compile': wgmma-persistent-workgroups must be from 0 (the target's SM count) to 2147483647, got 4294967296
 
 // The verifier of a MatmulWgmma plan's launch shape (a user's
 // compilation_info): what applyLaunchRequest would not plan. 256 x 256 has

@@ -80,9 +80,10 @@ struct LaunchRequest {
   int64_t wgmmaClusterN = 1;
 };
 
-/// Why `request` asks for a launch shape no kernel has, in words (a negative
-/// group size or workgroup count, a cluster of less than 1 or more than 8
-/// workgroups); empty when it is one a kernel may take.
+/// Why `request` asks for a launch shape no kernel has, in words (a group
+/// size or workgroup count below 0 or above a grid's 2^31 - 1, a cluster of
+/// less than 1 or more than 8 workgroups); empty when it is one a kernel may
+/// take.
 std::string whyInvalidLaunchRequest(const LaunchRequest &request);
 
 /// What a caller asks of the strategy beyond the kernel and its target.
@@ -173,7 +174,8 @@ LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
 /// for MatmulWgmma a cluster, a persistent grid and a staged store. A plan
 /// that already has a launch shape (a user's) is returned as it is. Each
 /// part asked for but not taken gets a reason in `notTaken`, in words.
-/// Expects a strategy verifyLoweringStrategy accepts.
+/// Expects a strategy verifyLoweringStrategy accepts and a request
+/// whyInvalidLaunchRequest accepts.
 LoweringStrategy applyLaunchRequest(linalg::LinalgOp rootOp,
                                     const LoweringStrategy &strategy,
                                     TargetAttr target,
