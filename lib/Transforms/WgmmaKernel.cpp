@@ -1,0 +1,1269 @@
+//===- WgmmaKernel.cpp - The stages of a MatmulWgmma kernel ---------------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The builders of a MatmulWgmma kernel from its plan (WgmmaKernel.h), one
+// per stage, in the order the kernel runs them. Each has a lit test that
+// checks what it builds (test/Transforms/):
+//
+//   tensor maps     buildTensorMaps        lower-matmul-to-wgmma.mlir,
+//                                          -cluster.mlir (slice maps)
+//   ring, barriers  buildRing,             lower-matmul-to-wgmma-ring.mlir
+//                   buildBarriers
+//   TMA producer    loadStage,             lower-matmul-to-wgmma.mlir
+//                   buildProducer,         (@matmul, @warp_specialized,
+//                   getClusterPlace        @k_contiguous_b), -cluster.mlir
+//   consumer loop   multiplyAllK,          lower-matmul-to-wgmma.mlir
+//                   buildConsumers         (@matmul, @one_stage,
+//                                          @warp_specialized, @k_contiguous_b)
+//   store/epilogue  storeAccumulator,      lower-matmul-to-wgmma.mlir,
+//                   runEpilogue            -epilogue.mlir
+//   grid            forEachTile,           lower-matmul-to-wgmma-persistent
+//                   buildPersistentLoop    .mlir, -cluster.mlir (PERSISTENT)
+//
+// The builders share one set of values (the tensor maps, the ring, the
+// barriers, the tile's coordinates), which the builder object holds once
+// built; a builder that needs one runs after the one that builds it.
+// scripts/ptx-snapshot.py compares the PTX of every benchmark kernel
+// before and after a change here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WgmmaKernel.h"
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+using wgmma::kSwizzleBytes;
+using wgmma::kWarpgroupThreads;
+/// Spin budget of each mbarrier try_wait before it retries (PTX's
+/// suspend-time hint, as upstream's examples use).
+static constexpr int64_t kTryWaitTicks = 10000000;
+/// Alignment TMA destinations with 128-byte swizzle need (the swizzle
+/// pattern repeats every 8 rows of 128 bytes).
+static constexpr int64_t kSwizzledTileAlignment = 1024;
+/// Alignment of a fused epilogue's staging buffer: 128-bit vector reads.
+static constexpr int64_t kStagingAlignment = 16;
+static constexpr int64_t kWarpgroupRows = wgmma::kTileRows;
+/// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
+/// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
+static constexpr uint32_t kProducerRegisters = 40;
+/// The register split above is for at most wgmma::kMaxConsumers.
+static constexpr uint32_t kConsumerRegisters = 232;
+
+SmallVector<Value>
+PersistentGrid::getClusterTileOffsets(OpBuilder &b, Location loc,
+                                      Value clusterTile,
+                                      ArrayRef<Value> positions) const {
+  SmallVector<Value> offsets;
+  Value rest = clusterTile;
+  for (auto [lb, step, count, extent, position] :
+       llvm::zip(lowerBounds, steps, counts, clusterShape, positions)) {
+    Value countValue = arith::ConstantIndexOp::create(b, loc, count / extent);
+    Value block = arith::RemUIOp::create(b, loc, rest, countValue);
+    rest = arith::DivUIOp::create(b, loc, rest, countValue);
+    Value index = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, block,
+                              arith::ConstantIndexOp::create(b, loc, extent)),
+        position);
+    offsets.push_back(arith::AddIOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, lb),
+        arith::MulIOp::create(b, loc, index,
+                              arith::ConstantIndexOp::create(b, loc, step))));
+  }
+  return offsets;
+}
+
+SmallVector<Value> PersistentGrid::getTileOffsets(OpBuilder &b, Location loc,
+                                                  Value tileIndex) const {
+  SmallVector<Value> offsets;
+  Value rest = tileIndex;
+  for (auto [lb, step, count] : llvm::zip(lowerBounds, steps, counts)) {
+    Value countValue = arith::ConstantIndexOp::create(b, loc, count);
+    Value position = arith::RemUIOp::create(b, loc, rest, countValue);
+    rest = arith::DivUIOp::create(b, loc, rest, countValue);
+    offsets.push_back(arith::AddIOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, lb),
+        arith::MulIOp::create(b, loc, position,
+                              arith::ConstantIndexOp::create(b, loc, step))));
+  }
+  return offsets;
+}
+
+namespace {
+/// The host's TMA tensor maps: the whole tiles' (which give the warpgroup
+/// descriptors the tiles' layout) and the ones loads go through (a
+/// cluster's slices; the same maps without a cluster).
+struct TensorMaps {
+  Value a, b, aLoad, bLoad;
+};
+
+/// The ring of stages and the accumulator's staging buffer (null when the
+/// accumulator goes straight to C).
+struct Ring {
+  Value buffer, staging;
+};
+
+/// The ring's mbarrier groups, one barrier per stage. Full: a stage's TMA
+/// bytes have landed. Empty (warp specialization): every consumer thread
+/// has retired the stage. Peer (clusters): every producer whose multicasts
+/// reach this workgroup has seen its own consumers release the stage.
+struct Barriers {
+  Value full, empty, peer;
+};
+
+/// Where the workgroup's tile starts in A and B: coordinates of the TMA
+/// loads (innermost first: A[k, m], B[n, k] or B[k, n]).
+struct TileCoordinates {
+  Value aRow, aK, bK, bColumn;
+};
+
+/// Where a workgroup is in its cluster: its position along M and N, the
+/// multicast masks of its slices of A (to its row of the cluster) and of B
+/// (to its column), and the ranks of its peers (WgmmaCluster).
+struct ClusterPlace {
+  Value m, n, aMask, bMask;
+  SmallVector<Value> peers;
+};
+
+/// The body of one tile: given the number of its first K step (null: 0)
+/// and the mapping of the workgroup loop's values to the tile's.
+using TileBody = function_ref<void(OpBuilder &, Value, IRMapping &)>;
+
+/// Builds the kernel of one plan; see the file comment for the stages.
+class WgmmaKernelBuilder {
+public:
+  WgmmaKernelBuilder(RewriterBase &rewriter, const WgmmaKernelPlan &plan)
+      : rewriter(rewriter), plan(plan), matmul(plan.matmul),
+        epilogue(plan.epilogue), workgroupLoop(plan.workgroupLoop),
+        ctx(rewriter.getContext()), loc(plan.matmul.op->getLoc()) {}
+
+  LogicalResult build();
+
+private:
+  // Types and small helpers.
+  MemRefType getWorkgroupMemRefType(ArrayRef<int64_t> shape, Type type) const;
+  nvgpu::TensorMapDescriptorType getTensorMapType(ArrayRef<int64_t> box) const;
+  Value getIndex(int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  Value getStageBase(OpBuilder &b, Value stage) const;
+  Value getRingView(OpBuilder &b, Value base, int64_t offset,
+                    MemRefType type) const;
+
+  // Stage 1, host: the TMA tensor maps.
+  Value createTensorMap(BlockArgument argument, ArrayRef<int64_t> box);
+  void buildTensorMaps();
+  // Stage 2: the ring, the staging buffer and the barriers.
+  void hoistEpilogueViews();
+  void buildRing();
+  void buildBarriers();
+  void buildTileCoordinates();
+  // Stage 3: the TMA producer.
+  std::pair<Value, Value> getPersistentClusterPosition(OpBuilder &b,
+                                                       Value block) const;
+  ClusterPlace getClusterPlace(OpBuilder &b) const;
+  void loadStage(OpBuilder &b, Value stage, Value kTile, Value aRow,
+                 Value bColumn, const ClusterPlace *place) const;
+  void waitForPhase(OpBuilder &b, Value group, Value stage, Value phase) const;
+  Value getPeerBarrierPointer(OpBuilder &b, Value stage) const;
+  void arriveOnPeer(OpBuilder &b, Value stage, Value rank) const;
+  void waitForPeers(OpBuilder &b, Value stage, Value phase) const;
+  void buildProducer(OpBuilder &b);
+  // Stage 4: the consumers' K loop.
+  Value waitForStage(OpBuilder &b, Value kTile) const;
+  Value multiply(OpBuilder &b, Value stage, Value acc, Value aRow,
+                 int64_t inFlight) const;
+  ValueRange multiplyAllK(OpBuilder &b, int64_t rows, Value firstRow,
+                          Value stepBase,
+                          function_ref<void(OpBuilder &, Value)> afterStep);
+  void releaseStage(OpBuilder &b, Value kTile) const;
+  void buildConsumers(OpBuilder &b);
+  // Stage 5: the store or the epilogue.
+  void fenceRing(OpBuilder &b) const;
+  void createNamedBarrier(OpBuilder &b, Value id, int64_t threads) const;
+  void syncWarpgroup(OpBuilder &b, Value warpgroup) const;
+  void storeAccumulator(OpBuilder &b, Value acc, Value cTile, Value warpgroup,
+                        int64_t warpgroupRows, int64_t block) const;
+  void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
+                   int64_t rows, Value thread);
+  // Stage 6: the grid.
+  void forEachClusterTile(OpBuilder &b, Value block, TileBody body);
+  void forEachTile(OpBuilder &b, TileBody body);
+  Value getForTile(OpBuilder &b, Value value, IRMapping &mapping) const;
+  void buildPersistentLoop();
+  // The roles.
+  void buildOneWarpgroup();
+  void buildWarpSpecialized();
+  LogicalResult eraseMatchedOps();
+  /// Marks `loop` (the workgroup loop) with the cluster's shape, which the
+  /// launch groups its workgroups into.
+  void setClusterShape(scf::ForallOp loop) const;
+
+  RewriterBase &rewriter;
+  const WgmmaKernelPlan &plan;
+  const WgmmaMatmul &matmul;
+  const WgmmaEpilogue &epilogue;
+  /// The plan's, as a handle whose methods can be called.
+  scf::ForallOp workgroupLoop;
+  MLIRContext *ctx;
+  Location loc;
+
+  // Built by the stages, in this order.
+  TensorMaps maps;
+  Ring ring;
+  Barriers barriers;
+  /// At the matmul: index 0, thread id along x, whether it is thread 0,
+  /// and the ring's stages and the K loop's steps as index values.
+  Value zero, tid, isLeader, stagesValue, kTiles;
+  TileCoordinates tile;
+  nvgpu::WarpgroupAccumulatorType accumulatorType;
+  /// Placeholders of the persistent grid's workgroup id, replaced by its
+  /// loop's induction variable (buildPersistentLoop).
+  SmallVector<Value> blockPlaceholders;
+  /// The first epilogue op a piece could not be tiled from (reported).
+  Operation *untiledEpilogueOp = nullptr;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Types and small helpers
+//===----------------------------------------------------------------------===//
+
+MemRefType WgmmaKernelBuilder::getWorkgroupMemRefType(ArrayRef<int64_t> shape,
+                                                      Type type) const {
+  auto workgroupSpace = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  return MemRefType::get(shape, type, MemRefLayoutAttrInterface(),
+                         workgroupSpace);
+}
+
+nvgpu::TensorMapDescriptorType
+WgmmaKernelBuilder::getTensorMapType(ArrayRef<int64_t> box) const {
+  return nvgpu::TensorMapDescriptorType::get(
+      ctx, getWorkgroupMemRefType(box, matmul.elementType),
+      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+}
+
+/// The byte offset of `stage` in the ring.
+Value WgmmaKernelBuilder::getStageBase(OpBuilder &b, Value stage) const {
+  return arith::MulIOp::create(
+      b, loc, stage,
+      arith::ConstantIndexOp::create(b, loc, matmul.stageBytes()));
+}
+
+/// A view of type `type` of the ring at byte `base + offset`.
+Value WgmmaKernelBuilder::getRingView(OpBuilder &b, Value base, int64_t offset,
+                                      MemRefType type) const {
+  Value bytes = arith::AddIOp::create(
+      b, loc, base, arith::ConstantIndexOp::create(b, loc, offset));
+  return memref::ViewOp::create(b, loc, type, ring.buffer, bytes, ValueRange());
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 1, host: the TMA tensor maps
+//===----------------------------------------------------------------------===//
+
+Value WgmmaKernelBuilder::createTensorMap(BlockArgument argument,
+                                          ArrayRef<int64_t> box) {
+  auto type = cast<MemRefType>(argument.getType());
+  Value unranked = memref::CastOp::create(
+      rewriter, loc, UnrankedMemRefType::get(type.getElementType(), 0),
+      argument);
+  SmallVector<Value> boxSizes =
+      llvm::map_to_vector(box, [&](int64_t size) { return getIndex(size); });
+  return nvgpu::TmaCreateDescriptorOp::create(
+             rewriter, loc, getTensorMapType(box), unranked, boxSizes)
+      .getResult();
+}
+
+/// The tensor maps, on the arguments, at the top of the function
+/// (gpucg-build-gpu-launch keeps them outside the launch). In a cluster, a
+/// shared tile is loaded in slices of whole swizzle atoms along its outer
+/// dimension (A's rows, B's rows of N or of K), through a map of the
+/// slice's box; the warpgroup descriptors keep the whole tile's map, whose
+/// box gives wgmma the tile's layout.
+void WgmmaKernelBuilder::buildTensorMaps() {
+  rewriter.setInsertionPointToStart(&plan.funcOp->getRegion(0).front());
+  maps.a = createTensorMap(matmul.a.argument, plan.getABox());
+  maps.b = createTensorMap(matmul.b.argument, matmul.bBox());
+  maps.aLoad = plan.getASlices() > 1
+                   ? createTensorMap(matmul.a.argument, plan.getASliceBox())
+                   : maps.a;
+  maps.bLoad = plan.getBSlices() > 1
+                   ? createTensorMap(matmul.b.argument, plan.getBSliceBox())
+                   : maps.b;
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 2: the ring, the staging buffer and the barriers
+//===----------------------------------------------------------------------===//
+
+/// The views the epilogue takes of its other operands follow the matmul:
+/// they move before it, where the roles that run the epilogue are built.
+void WgmmaKernelBuilder::hoistEpilogueViews() {
+  if (epilogue.empty())
+    return;
+  SmallVector<Operation *> views;
+  for (Operation *other : getOpsAfter(matmul.op))
+    if (!llvm::is_contained(epilogue.ops, other) &&
+        !llvm::is_contained(epilogue.leftovers, other) &&
+        !llvm::is_contained(epilogue.buffers, other))
+      views.push_back(other);
+  for (Operation *view : views)
+    rewriter.moveOpBefore(view, matmul.op);
+}
+
+/// The ring of stages, at the top of the workgroup loop (or of the
+/// function, for a kernel of one workgroup), and a staged accumulator's
+/// buffer: the f32 tile, rows padded (see wgmma::kStagingRowPad), 16-byte
+/// aligned for vector reads; the ring itself once every K step has retired,
+/// if it can hold it and no loads follow (plan.isStagedInRing()).
+void WgmmaKernelBuilder::buildRing() {
+  if (workgroupLoop)
+    rewriter.setInsertionPointToStart(workgroupLoop.getBody());
+  else
+    rewriter.setInsertionPointAfterValue(maps.b);
+  ring.buffer = memref::AllocOp::create(
+      rewriter, loc,
+      getWorkgroupMemRefType({plan.getRingBytes()}, rewriter.getI8Type()),
+      rewriter.getI64IntegerAttr(kSwizzledTileAlignment));
+  if (!plan.isStaged())
+    return;
+  auto paddedType = getWorkgroupMemRefType(
+      {matmul.tileM, matmul.tileN + wgmma::kStagingRowPad},
+      rewriter.getF32Type());
+  Value padded =
+      plan.isStagedInRing()
+          ? memref::ViewOp::create(
+                rewriter, loc, paddedType, ring.buffer,
+                arith::ConstantIndexOp::create(rewriter, loc, 0), ValueRange())
+                .getResult()
+          : memref::AllocOp::create(
+                rewriter, loc, paddedType,
+                rewriter.getI64IntegerAttr(kStagingAlignment))
+                .getResult();
+  ring.staging = memref::SubViewOp::create(
+      rewriter, loc, padded,
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                             rewriter.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(matmul.tileM),
+                             rewriter.getIndexAttr(matmul.tileN)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                             rewriter.getIndexAttr(1)});
+}
+
+/// At the matmul: the barriers (Barriers), which thread 0 initialises — a
+/// full barrier's phase is one arrival (the loader's expect_tx) and the TMA
+/// bytes, an empty barrier's one arrival of each consumer thread, a peer
+/// barrier's one of each peer — before any thread uses them.
+void WgmmaKernelBuilder::buildBarriers() {
+  rewriter.setInsertionPoint(matmul.op);
+  auto barrierType = nvgpu::MBarrierGroupType::get(
+      ctx,
+      gpu::AddressSpaceAttr::get(ctx,
+                                 gpu::GPUDialect::getWorkgroupAddressSpace()),
+      matmul.stages);
+  zero = getIndex(0);
+  stagesValue = getIndex(matmul.stages);
+  kTiles = getIndex(matmul.numKTiles());
+  tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  isLeader =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid, zero);
+  barriers.full = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+  if (plan.isWarpSpecialized())
+    barriers.empty =
+        nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+  if (plan.cluster)
+    barriers.peer = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+
+  scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
+    for (int64_t stage = 0; stage < matmul.stages; ++stage) {
+      Value stageIndex = arith::ConstantIndexOp::create(b, loc, stage);
+      nvgpu::MBarrierInitOp::create(b, loc, barriers.full,
+                                    arith::ConstantIndexOp::create(b, loc, 1),
+                                    stageIndex, Value());
+      if (plan.isWarpSpecialized())
+        nvgpu::MBarrierInitOp::create(
+            b, loc, barriers.empty,
+            arith::ConstantIndexOp::create(
+                b, loc, kWarpgroupThreads * matmul.consumers),
+            stageIndex, Value());
+      if (plan.cluster)
+        nvgpu::MBarrierInitOp::create(
+            b, loc, barriers.peer,
+            arith::ConstantIndexOp::create(b, loc, plan.cluster->getNumPeers()),
+            stageIndex, Value());
+    }
+    // Makes the initialised barriers visible to the TMA unit (the async
+    // proxy) that completes their transactions, as CUTLASS does.
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+    nvgpu::TmaPrefetchOp::create(b, loc, maps.aLoad, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, maps.bLoad, Value());
+    scf::YieldOp::create(b, loc);
+  });
+  // In a cluster, no workgroup may multicast into another's stages or
+  // arrive on its barriers before that one has initialised them: a barrier
+  // of the whole cluster (which includes this workgroup's threads).
+  if (plan.cluster) {
+    NVVM::ClusterArriveOp::create(rewriter, loc, rewriter.getUnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
+  } else {
+    gpu::BarrierOp::create(rewriter, loc);
+  }
+}
+
+void WgmmaKernelBuilder::buildTileCoordinates() {
+  auto toValue = [&](OpFoldResult value) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, value);
+  };
+  bool bKContiguous = plan.isBKContiguous();
+  tile.aRow = toValue(matmul.a.offsets[0]);
+  tile.aK = toValue(matmul.a.offsets[1]);
+  tile.bK = toValue(matmul.b.offsets[bKContiguous ? 1 : 0]);
+  tile.bColumn = toValue(matmul.b.offsets[bKContiguous ? 0 : 1]);
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 3: the TMA producer
+//===----------------------------------------------------------------------===//
+
+/// On a persistent grid: the position along M and along N, in its cluster,
+/// of the workgroup `block` (its rank: block mod the cluster's size, N
+/// fastest).
+std::pair<Value, Value>
+WgmmaKernelBuilder::getPersistentClusterPosition(OpBuilder &b,
+                                                 Value block) const {
+  const WgmmaCluster &cluster = *plan.cluster;
+  Value n = arith::ConstantIndexOp::create(b, loc, cluster.n);
+  Value rank = arith::RemUIOp::create(
+      b, loc, block, arith::ConstantIndexOp::create(b, loc, cluster.getSize()));
+  return std::make_pair(arith::DivUIOp::create(b, loc, rank, n).getResult(),
+                        arith::RemUIOp::create(b, loc, rank, n).getResult());
+}
+
+ClusterPlace WgmmaKernelBuilder::getClusterPlace(OpBuilder &b) const {
+  const WgmmaCluster &cluster = *plan.cluster;
+  ClusterPlace place;
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto position = [&](unsigned dim, int64_t size) -> Value {
+    return arith::RemUIOp::create(
+        b, loc,
+        gpu::BlockIdOp::create(b, loc, static_cast<gpu::Dimension>(dim)),
+        constant(size));
+  };
+  if (plan.grid) {
+    std::tie(place.m, place.n) = getPersistentClusterPosition(
+        b, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  } else {
+    place.m = position(cluster.mDim, cluster.m);
+    place.n = position(cluster.nDim, cluster.n);
+  }
+  int64_t mStride = cluster.getRankStride(cluster.mDim);
+  int64_t nStride = cluster.getRankStride(cluster.nDim);
+  auto rank = [&](Value m, Value n) -> Value {
+    Value value = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, m, constant(mStride)),
+        arith::MulIOp::create(b, loc, n, constant(nStride)));
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), value);
+  };
+  // A mask of `count` ranks `stride` apart, shifted to the workgroup's
+  // row or column.
+  auto mask = [&](int64_t count, int64_t stride, Value shift) -> Value {
+    int64_t bits = 0;
+    for (int64_t i = 0; i < count; ++i)
+      bits |= int64_t(1) << (i * stride);
+    Value shifted = arith::ShLIOp::create(b, loc, constant(bits), shift);
+    return arith::IndexCastUIOp::create(b, loc, b.getI16Type(), shifted);
+  };
+  place.aMask = mask(cluster.n, nStride,
+                     arith::MulIOp::create(b, loc, place.m, constant(mStride)));
+  place.bMask = mask(cluster.m, mStride,
+                     arith::MulIOp::create(b, loc, place.n, constant(nStride)));
+  for (int64_t n = 0; n < cluster.n; ++n)
+    place.peers.push_back(rank(place.m, constant(n)));
+  for (int64_t d = 1; d < cluster.m; ++d)
+    place.peers.push_back(
+        rank(arith::RemUIOp::create(
+                 b, loc, arith::AddIOp::create(b, loc, place.m, constant(d)),
+                 constant(cluster.m)),
+             place.n));
+  return place;
+}
+
+/// Loads K tile `kTile` of the tile at `aRow`, `bColumn` into `stage`,
+/// completing on its full barrier; in a cluster (`place`), this workgroup's
+/// slices of the tiles, each multicast to the workgroups that share it.
+void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
+                                   Value aRow, Value bColumn,
+                                   const ClusterPlace *place) const {
+  Type elt = matmul.elementType;
+  bool bKContiguous = plan.isBKContiguous();
+  int64_t aSlices = plan.getASlices(), bSlices = plan.getBSlices();
+  SmallVector<int64_t> aSliceBox = plan.getASliceBox();
+  SmallVector<int64_t> bSliceBox = plan.getBSliceBox();
+  Value base = getStageBase(b, stage);
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      b, loc, barriers.full,
+      arith::ConstantIndexOp::create(b, loc, matmul.stageBytes()), stage,
+      Value());
+  Value k = arith::MulIOp::create(
+      b, loc, kTile, arith::ConstantIndexOp::create(b, loc, matmul.tileK));
+  // Slice `slice` of `slices` of a tile whose rows (outermost, 128 bytes
+  // each) start at `tileRow` and at byte `tileBytes` of the stage: its
+  // first row, and its view in the stage.
+  auto getSlice = [&](Value tileRow, int64_t tileBytes, int64_t rows,
+                      int64_t slices, Value slice, ArrayRef<int64_t> box) {
+    if (slices == 1)
+      return std::make_pair(
+          tileRow,
+          getRingView(b, base, tileBytes, getWorkgroupMemRefType(box, elt)));
+    int64_t sliceRows = rows / slices;
+    Value first = arith::MulIOp::create(
+        b, loc, slice, arith::ConstantIndexOp::create(b, loc, sliceRows));
+    Value bytes = arith::AddIOp::create(
+        b, loc, base,
+        arith::MulIOp::create(
+            b, loc, first,
+            arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
+    return std::make_pair(
+        arith::AddIOp::create(b, loc, tileRow, first).getResult(),
+        getRingView(b, bytes, tileBytes, getWorkgroupMemRefType(box, elt)));
+  };
+  auto [aFirstRow, aDestination] = getSlice(
+      aRow, 0, matmul.tileM, aSlices, place ? place->n : Value(), aSliceBox);
+  nvgpu::TmaAsyncLoadOp::create(
+      b, loc, aDestination, barriers.full, maps.aLoad,
+      ValueRange{arith::AddIOp::create(b, loc, tile.aK, k), aFirstRow}, stage,
+      aSlices > 1 ? place->aMask : Value(), Value());
+  Value kB = arith::AddIOp::create(b, loc, tile.bK, k);
+  for (int64_t chunk = 0; chunk < matmul.numBChunks(); ++chunk) {
+    Value column = arith::AddIOp::create(
+        b, loc, bColumn,
+        arith::ConstantIndexOp::create(b, loc, chunk * matmul.bChunkColumns()));
+    // B's rows are N (K contiguous) or K (N contiguous).
+    auto [bFirstRow, bDestination] = getSlice(
+        bKContiguous ? column : kB,
+        matmul.aTileBytes() + chunk * matmul.bChunkBytes(), matmul.bBox()[0],
+        bSlices, place ? place->m : Value(), bSliceBox);
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, bDestination, barriers.full, maps.bLoad,
+        bKContiguous ? ValueRange{kB, bFirstRow}
+                     : ValueRange{column, bFirstRow},
+        stage, bSlices > 1 ? place->bMask : Value(), Value());
+  }
+}
+
+/// Waits until barrier `stage` of `group` has completed phase `phase` (its
+/// parity: phases alternate).
+void WgmmaKernelBuilder::waitForPhase(OpBuilder &b, Value group, Value stage,
+                                      Value phase) const {
+  Value parity = arith::TruncIOp::create(
+      b, loc, b.getI1Type(),
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), phase));
+  nvgpu::MBarrierTryWaitParityOp::create(
+      b, loc, group, parity,
+      arith::ConstantIndexOp::create(b, loc, kTryWaitTicks), stage);
+}
+
+/// The address of peer barrier `stage` in this workgroup's shared memory.
+Value WgmmaKernelBuilder::getPeerBarrierPointer(OpBuilder &b,
+                                                Value stage) const {
+  Value local = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
+                                             barriers.peer, stage);
+  return LLVM::IntToPtrOp::create(
+      b, loc,
+      LLVM::LLVMPointerType::get(
+          ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
+      local);
+}
+
+/// One arrival on peer barrier `stage` of the cluster's workgroup of rank
+/// `rank` (an i32; possibly this one): its address mapped to that
+/// workgroup's shared memory (mapa), and an arrive at cluster scope (nvgpu
+/// has no remote arrive).
+void WgmmaKernelBuilder::arriveOnPeer(OpBuilder &b, Value stage,
+                                      Value rank) const {
+  Value pointer = getPeerBarrierPointer(b, stage);
+  Value remote = NVVM::MapaOp::create(
+      b, loc,
+      LLVM::LLVMPointerType::get(
+          ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
+      pointer, rank);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                 NVVM::MemScopeKind::CLUSTER);
+}
+
+/// Waits until peer barrier `stage` has completed phase `phase`, acquiring
+/// at cluster scope: the arrivals are the peers' releases at cluster scope,
+/// and the PTX memory model orders a release and an acquire only when each
+/// one's scope includes the other's thread (nvgpu's wait is CTA-scoped).
+/// try_wait gives up after a system-defined time: retry.
+void WgmmaKernelBuilder::waitForPeers(OpBuilder &b, Value stage,
+                                      Value phase) const {
+  Value pointer = getPeerBarrierPointer(b, stage);
+  Value parity = arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      arith::AndIOp::create(
+          b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), phase),
+          arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1)));
+  scf::WhileOp::create(
+      b, loc, TypeRange{}, ValueRange{},
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        Value done = NVVM::MBarrierTryWaitOp::create(
+            b, loc, b.getI1Type(), pointer, parity, /*ticks=*/Value(),
+            NVVM::MemScopeKind::CLUSTER);
+        Value notDone = arith::XOrIOp::create(
+            b, loc, done, arith::ConstantIntOp::create(b, loc, 1, 1));
+        scf::ConditionOp::create(b, loc, notDone, ValueRange{});
+      },
+      [&](OpBuilder &b, Location loc, ValueRange) {
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+/// The producer warpgroup's thread 0: for each of the workgroup's tiles,
+/// each K step's loads into the next stage of the ring, once the consumers
+/// (and, in a cluster, every peer's consumers) released it.
+void WgmmaKernelBuilder::buildProducer(OpBuilder &b) {
+  std::optional<ClusterPlace> place;
+  if (plan.cluster)
+    place = getClusterPlace(b);
+  forEachTile(b, [&](OpBuilder &b, Value stepBase, IRMapping &mapping) {
+    Value tileRow = getForTile(b, tile.aRow, mapping);
+    Value tileColumn = getForTile(b, tile.bColumn, mapping);
+    scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
+        arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+        [&](OpBuilder &b, Location, Value kTile, ValueRange) {
+          Value step =
+              stepBase ? arith::AddIOp::create(b, loc, stepBase, kTile) : kTile;
+          Value stage = arith::RemUIOp::create(b, loc, step, stagesValue);
+          // From the second round on, wait until the consumers released
+          // the stage (phase round - 1 of its empty barrier).
+          Value round = arith::DivUIOp::create(b, loc, step, stagesValue);
+          Value reused =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, round,
+                                    arith::ConstantIndexOp::create(b, loc, 0));
+          scf::IfOp::create(b, loc, reused, [&](OpBuilder &b, Location) {
+            Value lastRound = arith::SubIOp::create(
+                b, loc, round, arith::ConstantIndexOp::create(b, loc, 1));
+            waitForPhase(b, barriers.empty, stage, lastRound);
+            // In a cluster, the stage is free once every peer's consumers
+            // released it too: tell each peer this workgroup's did, and
+            // wait for all. No peer can arrive for the next round before
+            // this round's phase completes here: each peer needs this
+            // workgroup's slice of the round (loaded after the wait)
+            // before its consumers release the stage again.
+            if (place) {
+              for (Value peer : place->peers)
+                arriveOnPeer(b, stage, peer);
+              waitForPeers(b, stage, lastRound);
+            }
+            scf::YieldOp::create(b, loc);
+          });
+          loadStage(b, stage, kTile, tileRow, tileColumn,
+                    place ? &*place : nullptr);
+          scf::YieldOp::create(b, loc);
+        });
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 4: the consumers' K loop
+//===----------------------------------------------------------------------===//
+
+/// Waits for the stage of `kTile` to be full (its phase `kTile / stages`)
+/// and returns its index.
+Value WgmmaKernelBuilder::waitForStage(OpBuilder &b, Value kTile) const {
+  Value stage = arith::RemUIOp::create(b, loc, kTile, stagesValue);
+  waitForPhase(b, barriers.full, stage,
+               arith::DivUIOp::create(b, loc, kTile, stagesValue));
+  return stage;
+}
+
+/// Multiplies the 64 rows of A from `aRow` in `stage` by its B into `acc`,
+/// each wgmma group leaving at most `inFlight` in flight.
+Value WgmmaKernelBuilder::multiply(OpBuilder &b, Value stage, Value acc,
+                                   Value aRow, int64_t inFlight) const {
+  Type elt = matmul.elementType;
+  Value base = getStageBase(b, stage);
+  Value aBytes = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(
+          b, loc, aRow, arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
+  auto multiplyTiles = [&](Value acc, int64_t offset, MemRefType aType,
+                           MemRefType bType, bool transposeB) -> Value {
+    Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
+        getRingView(b, aBytes, offset, aType), maps.a);
+    Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
+        getRingView(b, base, matmul.aTileBytes() + offset, bType), maps.b);
+    return nvgpu::WarpgroupMmaOp::create(
+        b, loc, acc.getType(), aDescriptor, bDescriptor,
+        static_cast<uint64_t>(inFlight), UnitAttr(),
+        transposeB ? b.getUnitAttr() : UnitAttr(), acc);
+  };
+  // B is K x N with N contiguous: wgmma's transposed-B form, the whole K
+  // tile in one op (nvgpu steps its descriptors 16 rows of B at a time).
+  if (!plan.isBKContiguous())
+    return multiplyTiles(
+        acc, 0, getWorkgroupMemRefType({kWarpgroupRows, matmul.tileK}, elt),
+        getWorkgroupMemRefType({matmul.tileK, matmul.tileN}, elt),
+        /*transposeB=*/true);
+  // B is N x K with K contiguous, laid out like A: nvgpu would step B's
+  // descriptor as for the other layout, so each K step is its own op on
+  // descriptors 32 bytes further along both tiles' swizzled rows.
+  auto aStepType =
+      getWorkgroupMemRefType({kWarpgroupRows, matmul.instructionK()}, elt);
+  auto bStepType =
+      getWorkgroupMemRefType({matmul.instructionK(), matmul.tileN}, elt);
+  int64_t stepBytes = wgmma::kInstructionKBytes;
+  for (int64_t step = 0; step < plan.getOpsPerBlock(); ++step)
+    acc = multiplyTiles(acc, step * stepBytes, aStepType, bStepType,
+                        /*transposeB=*/false);
+  return acc;
+}
+
+/// The K loop of a warpgroup whose `rows` of the tile start at row
+/// `firstRow`: `rows / 64` accumulators, each K step's groups leaving the
+/// step's own in flight (plan.getRetiredLag()), so that the step before has
+/// retired when `afterStep` runs. `stepBase` (null: 0) numbers the steps
+/// across a persistent workgroup's tiles: stages and phases run on from
+/// tile to tile.
+ValueRange WgmmaKernelBuilder::multiplyAllK(
+    OpBuilder &b, int64_t rows, Value firstRow, Value stepBase,
+    function_ref<void(OpBuilder &, Value)> afterStep) {
+  int64_t blocks = rows / kWarpgroupRows;
+  int64_t inFlight = plan.getRetiredLag() * blocks * plan.getOpsPerBlock();
+  SmallVector<Value> inits;
+  for (int64_t block = 0; block < blocks; ++block)
+    inits.push_back(
+        nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accumulatorType));
+  auto loop = scf::ForOp::create(
+      b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
+      arith::ConstantIndexOp::create(b, loc, 1), inits,
+      [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
+        Value step =
+            stepBase ? arith::AddIOp::create(b, loc, stepBase, kTile) : kTile;
+        Value stage = waitForStage(b, step);
+        SmallVector<Value> next;
+        for (auto [block, acc] : llvm::enumerate(iterArgs)) {
+          Value aRow = arith::AddIOp::create(
+              b, loc, firstRow,
+              arith::ConstantIndexOp::create(
+                  b, loc, static_cast<int64_t>(block) * kWarpgroupRows));
+          next.push_back(multiply(b, stage, acc, aRow, inFlight));
+        }
+        afterStep(b, step);
+        scf::YieldOp::create(b, loc, next);
+      });
+  // The last groups must retire before their registers are read.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return loop.getResults();
+}
+
+/// After K step `kTile` of a consumer: this thread's K tile `kTile -
+/// retiredLag` has retired, and its stage goes back to the producer. (With
+/// one stage that is this step's: releasing the one before would leave the
+/// producer waiting for a stage the consumers wait to be refilled.)
+void WgmmaKernelBuilder::releaseStage(OpBuilder &b, Value kTile) const {
+  int64_t retiredLag = plan.getRetiredLag();
+  auto release = [&](OpBuilder &b) {
+    Value retired = arith::SubIOp::create(
+        b, loc, kTile, arith::ConstantIndexOp::create(b, loc, retiredLag));
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, barriers.empty,
+        arith::RemUIOp::create(b, loc, retired, stagesValue));
+  };
+  if (retiredLag == 0) {
+    release(b);
+    return;
+  }
+  Value hasRetired =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, kTile,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  scf::IfOp::create(b, loc, hasRetired, [&](OpBuilder &b, Location) {
+    release(b);
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+/// Consumer warpgroups 0 .. consumers-1, each multiplying its own
+/// `tileM / consumers` rows of each of the workgroup's tiles, then storing
+/// them or running the epilogue on them.
+void WgmmaKernelBuilder::buildConsumers(OpBuilder &b) {
+  int64_t consumerThreads = kWarpgroupThreads * matmul.consumers;
+  int64_t consumerRows = matmul.tileM / matmul.consumers;
+  Value warpgroup = arith::DivUIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
+  Value firstRow = arith::MulIOp::create(
+      b, loc, warpgroup, arith::ConstantIndexOp::create(b, loc, consumerRows));
+  forEachTile(b, [&](OpBuilder &b, Value stepBase, IRMapping &mapping) {
+    ValueRange accumulators = multiplyAllK(
+        b, consumerRows, firstRow, stepBase,
+        [&](OpBuilder &b, Value kTile) { releaseStage(b, kTile); });
+    Value cTile =
+        ring.staging ? ring.staging : getForTile(b, matmul.c, mapping);
+    // Staged in the ring: every consumer's groups must have retired,
+    // reading the last stages, before any consumer writes over them (a
+    // named barrier of all the consumers).
+    if (plan.isStagedInRing()) {
+      fenceRing(b);
+      // Ids 1 .. consumers are the warpgroups' own.
+      createNamedBarrier(b,
+                         arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                      1 + matmul.consumers),
+                         consumerThreads);
+    }
+    for (auto [block, acc] : llvm::enumerate(accumulators))
+      storeAccumulator(b, acc, cTile, warpgroup, consumerRows,
+                       static_cast<int64_t>(block));
+    if (!ring.staging)
+      return;
+    // Each consumer runs the epilogue on its own rows, once all its threads
+    // have stored theirs; in a persistent grid it stores the next tile's
+    // only after all have read this one.
+    syncWarpgroup(b, warpgroup);
+    Value thread = arith::RemUIOp::create(
+        b, loc, tid, arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
+    runEpilogue(b, mapping, firstRow, consumerRows, thread);
+    if (plan.grid)
+      syncWarpgroup(b, warpgroup);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 5: the store or the epilogue
+//===----------------------------------------------------------------------===//
+
+/// Before generic stores to a staging buffer in the ring: each thread
+/// orders the async-proxy accesses of its stages (the TMA loads it waited
+/// for, the wgmma reads of its groups, retired) before the generic ones
+/// that follow (fence.proxy.async); a barrier after it orders every
+/// thread's.
+void WgmmaKernelBuilder::fenceRing(OpBuilder &b) const {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+}
+
+/// Named barrier `id` (an i32) of `threads` threads, which the others do
+/// not join (bar.sync id, threads).
+void WgmmaKernelBuilder::createNamedBarrier(OpBuilder &b, Value id,
+                                            int64_t threads) const {
+  NVVM::BarrierOp::create(
+      b, loc, Type(), id,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), threads),
+      NVVM::BarrierReductionAttr(), Value());
+}
+
+/// Waits until every thread of warpgroup `warpgroup` (null: the only one,
+/// the whole workgroup) is here: a named barrier (1 + its index) of its 128
+/// threads, which the other warpgroups do not join.
+void WgmmaKernelBuilder::syncWarpgroup(OpBuilder &b, Value warpgroup) const {
+  if (!warpgroup) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  createNamedBarrier(
+      b,
+      arith::IndexCastUIOp::create(
+          b, loc, b.getI32Type(),
+          arith::AddIOp::create(b, loc, warpgroup,
+                                arith::ConstantIndexOp::create(b, loc, 1))),
+      kWarpgroupThreads);
+}
+
+/// Stores accumulator block `block` of warpgroup `warpgroup` (null: the
+/// only one), whose `warpgroupRows` rows of the tile start at row warpgroup
+/// * warpgroupRows. warpgroup.mma.store places each thread's rows by its
+/// absolute thread id, 64 rows per warpgroup before it: the view of C
+/// starts that much higher.
+void WgmmaKernelBuilder::storeAccumulator(OpBuilder &b, Value acc, Value cTile,
+                                          Value warpgroup,
+                                          int64_t warpgroupRows,
+                                          int64_t block) const {
+  OpFoldResult row = b.getIndexAttr(block * kWarpgroupRows);
+  if (warpgroup && warpgroupRows != kWarpgroupRows)
+    row =
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, warpgroup,
+                                  arith::ConstantIndexOp::create(
+                                      b, loc, warpgroupRows - kWarpgroupRows)),
+            arith::ConstantIndexOp::create(b, loc, block * kWarpgroupRows))
+            .getResult();
+  Value view = memref::SubViewOp::create(
+      b, loc, cTile, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(kWarpgroupRows),
+                             b.getIndexAttr(matmul.tileN)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, view);
+}
+
+/// Runs the fused epilogue on the staged accumulator's `rows` rows from
+/// `firstRow` of the tile of `mapping`: the warpgroup's thread `thread`
+/// takes the pieces of `vectorSize` columns `thread, thread + 128, ...`,
+/// consecutive threads along a row (coalesced 16-byte accesses), and runs
+/// every op on each (gpucg-generic-vectorization makes them vectors).
+/// Tiling a linalg op to a static piece does not fail; if it did, the piece
+/// would be missing: build() reports it.
+void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
+                                     Value firstRow, int64_t rows,
+                                     Value thread) {
+  // The ops on the tile's operands, the accumulator read from the staging
+  // buffer: templates for the pieces, erased below. `sources`: the op each
+  // template stands for (the matmul for the copy).
+  SmallVector<TilingInterface> templates;
+  SmallVector<Operation *> sources;
+  if (epilogue.storesAccumulator) {
+    templates.push_back(cast<TilingInterface>(
+        linalg::CopyOp::create(b, loc, ring.staging,
+                               getForTile(b, matmul.c, mapping))
+            .getOperation()));
+    sources.push_back(matmul.op);
+  }
+  for (linalg::LinalgOp epilogueOp : epilogue.ops) {
+    IRMapping operands;
+    for (Value operand : epilogueOp->getOperands())
+      operands.map(operand, operand == matmul.c ? ring.staging
+                            // Replaced by a private buffer per piece below.
+                            : llvm::is_contained(epilogue.temporaries, operand)
+                                ? operand
+                                : getForTile(b, operand, mapping));
+    templates.push_back(cast<TilingInterface>(b.clone(*epilogueOp, operands)));
+    sources.push_back(epilogueOp);
+  }
+  int64_t vectorSize = epilogue.vectorSize;
+  int64_t piecesPerRow = matmul.tileN / vectorSize;
+  scf::ForOp::create(
+      b, loc, thread,
+      arith::ConstantIndexOp::create(b, loc, rows * piecesPerRow),
+      arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads), ValueRange(),
+      [&](OpBuilder &b, Location, Value piece, ValueRange) {
+        Value perRow = arith::ConstantIndexOp::create(b, loc, piecesPerRow);
+        Value row = arith::AddIOp::create(
+            b, loc, firstRow, arith::DivUIOp::create(b, loc, piece, perRow));
+        Value column = arith::MulIOp::create(
+            b, loc, arith::RemUIOp::create(b, loc, piece, perRow),
+            arith::ConstantIndexOp::create(b, loc, vectorSize));
+        // Each temporary's piece: a private 1 x vectorSize buffer.
+        llvm::SmallDenseMap<Value, Value> privates;
+        for (Value temporary : epilogue.temporaries)
+          privates[temporary] = memref::AllocaOp::create(
+              b, loc,
+              MemRefType::get(
+                  {1, vectorSize},
+                  cast<MemRefType>(temporary.getType()).getElementType()));
+        for (auto [epilogueOp, source] : llvm::zip(templates, sources)) {
+          FailureOr<TilingResult> tiled = epilogueOp.getTiledImplementation(
+              b, ArrayRef<OpFoldResult>{row, column},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                     b.getIndexAttr(vectorSize)});
+          if (failed(tiled)) {
+            if (!untiledEpilogueOp)
+              untiledEpilogueOp = source;
+            continue;
+          }
+          for (Operation *tiledOp : tiled->tiledOps)
+            for (OpOperand &operand : tiledOp->getOpOperands()) {
+              auto slice = operand.get().getDefiningOp<memref::SubViewOp>();
+              if (!slice || !privates.count(slice.getSource()))
+                continue;
+              operand.set(privates[slice.getSource()]);
+              if (slice->use_empty())
+                slice->erase();
+            }
+        }
+        scf::YieldOp::create(b, loc);
+      });
+  for (TilingInterface epilogueOp : templates)
+    epilogueOp->erase();
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 6: the grid
+//===----------------------------------------------------------------------===//
+
+/// A persistent grid in clusters: cluster `block / size` of the grid's
+/// `workgroups / size` takes the cluster tiles `block / size + i *
+/// clusters`, and its workgroup of rank `block mod size` (N fastest) the
+/// tile at its place in each.
+void WgmmaKernelBuilder::forEachClusterTile(OpBuilder &b, Value block,
+                                            TileBody body) {
+  const PersistentGrid &grid = *plan.grid;
+  const WgmmaCluster &cluster = *plan.cluster;
+  IRMapping mapping;
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t size = grid.getClusterSize();
+  Value clusters = constant(grid.workgroups / size);
+  Value first = arith::DivUIOp::create(b, loc, block, constant(size));
+  auto [m, n] = getPersistentClusterPosition(b, block);
+  SmallVector<Value> positions(grid.counts.size(), constant(0));
+  if (cluster.mLoopDim >= 0)
+    positions[cluster.mLoopDim] = m;
+  if (cluster.nLoopDim >= 0)
+    positions[cluster.nLoopDim] = n;
+  scf::ForOp::create(
+      b, loc, first, constant(grid.tiles / size), clusters, ValueRange(),
+      [&](OpBuilder &b, Location, Value clusterTile, ValueRange) {
+        Value iteration = arith::DivUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, clusterTile, first),
+            clusters);
+        Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
+        mapping.map(workgroupLoop.getInductionVars(),
+                    grid.getClusterTileOffsets(b, loc, clusterTile, positions));
+        body(b, stepBase, mapping);
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+/// Runs `body` for this workgroup's tiles: once for the workgroup's own
+/// tile, or, on a persistent grid, in a loop over the tiles `block + i *
+/// workgroups` (`block` a placeholder replaced by the new workgroup loop's
+/// induction variable in buildPersistentLoop).
+void WgmmaKernelBuilder::forEachTile(OpBuilder &b, TileBody body) {
+  IRMapping mapping;
+  if (!plan.grid) {
+    body(b, Value(), mapping);
+    return;
+  }
+  const PersistentGrid &grid = *plan.grid;
+  Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  blockPlaceholders.push_back(block);
+  if (plan.cluster) {
+    forEachClusterTile(b, block, body);
+    return;
+  }
+  Value workgroups = arith::ConstantIndexOp::create(b, loc, grid.workgroups);
+  scf::ForOp::create(
+      b, loc, block, arith::ConstantIndexOp::create(b, loc, grid.tiles),
+      workgroups, ValueRange(),
+      [&](OpBuilder &b, Location, Value tileIndex, ValueRange) {
+        Value iteration = arith::DivUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, tileIndex, block),
+            workgroups);
+        Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
+        mapping.map(workgroupLoop.getInductionVars(),
+                    grid.getTileOffsets(b, loc, tileIndex));
+        body(b, stepBase, mapping);
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+/// `value` for the tile of `mapping`: the ops of the workgroup loop's body
+/// it depends on (views of the arguments at the tile's offsets), cloned at
+/// `b`'s insertion point with the tile's induction variables.
+Value WgmmaKernelBuilder::getForTile(OpBuilder &b, Value value,
+                                     IRMapping &mapping) const {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  if (!plan.grid || !def || def->getNumRegions() != 0 ||
+      !workgroupLoop->isProperAncestor(def))
+    return value;
+  for (Value operand : def->getOperands())
+    getForTile(b, operand, mapping);
+  Operation *clone = b.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+/// The workgroup loop becomes one over the persistent grid's workgroups;
+/// the old induction variables only feed the tile views the roles no longer
+/// use (given their first tile's values).
+void WgmmaKernelBuilder::buildPersistentLoop() {
+  rewriter.setInsertionPoint(workgroupLoop);
+  auto persistentLoop = scf::ForallOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(plan.grid->workgroups)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}, ValueRange(),
+      rewriter.getArrayAttr(
+          {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  Block *body = persistentLoop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  Value workgroup = persistentLoop.getInductionVars().front();
+  rewriter.mergeBlocks(workgroupLoop.getBody(), body,
+                       plan.grid->getTileOffsets(rewriter, loc, workgroup));
+  for (Value placeholder : blockPlaceholders)
+    rewriter.replaceOp(placeholder.getDefiningOp(), workgroup);
+  rewriter.eraseOp(workgroupLoop);
+  // The launch groups the workgroups into the clusters.
+  if (plan.cluster)
+    setClusterShape(persistentLoop);
+}
+
+//===----------------------------------------------------------------------===//
+// The roles
+//===----------------------------------------------------------------------===//
+
+/// One warpgroup does everything: thread 0 fills every stage that has a K
+/// tile, then the K loop refills the stage of the step `retiredLag` before
+/// once every warp has retired it; the accumulators go to C, or through the
+/// staging buffer to the epilogue.
+void WgmmaKernelBuilder::buildOneWarpgroup() {
+  int64_t retiredLag = plan.getRetiredLag();
+  int64_t prologue = std::min(matmul.stages, matmul.numKTiles());
+  scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
+    scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                       arith::ConstantIndexOp::create(b, loc, prologue),
+                       arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+                       [&](OpBuilder &b, Location, Value kTile, ValueRange) {
+                         loadStage(b, kTile, kTile, tile.aRow, tile.bColumn,
+                                   /*place=*/nullptr);
+                         scf::YieldOp::create(b, loc);
+                       });
+    scf::YieldOp::create(b, loc);
+  });
+
+  ValueRange accumulators = multiplyAllK(
+      rewriter, matmul.tileM, zero, Value(), [&](OpBuilder &b, Value kTile) {
+        // Every warp has retired K tile `kTile - retiredLag`: refill its
+        // stage with the tile `stages` further on.
+        gpu::BarrierOp::create(b, loc);
+        Value retired = arith::SubIOp::create(
+            b, loc, kTile, arith::ConstantIndexOp::create(b, loc, retiredLag));
+        Value refill = arith::AddIOp::create(b, loc, retired, stagesValue);
+        Value hasRetired = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge, kTile,
+            arith::ConstantIndexOp::create(b, loc, retiredLag));
+        Value hasTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              refill, kTiles);
+        Value cond = arith::AndIOp::create(
+            b, loc, isLeader,
+            arith::AndIOp::create(b, loc, hasRetired, hasTile));
+        scf::IfOp::create(b, loc, cond, [&](OpBuilder &b, Location) {
+          loadStage(b, arith::RemUIOp::create(b, loc, retired, stagesValue),
+                    refill, tile.aRow, tile.bColumn, /*place=*/nullptr);
+          scf::YieldOp::create(b, loc);
+        });
+      });
+  // Staged in the ring: every warp's groups must have retired, reading the
+  // last stages, before any thread writes over them.
+  if (plan.isStagedInRing()) {
+    fenceRing(rewriter);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
+  for (auto [block, acc] : llvm::enumerate(accumulators))
+    storeAccumulator(rewriter, acc, ring.staging ? ring.staging : matmul.c,
+                     Value(), matmul.tileM, static_cast<int64_t>(block));
+  if (!ring.staging)
+    return;
+  syncWarpgroup(rewriter, Value());
+  IRMapping mapping;
+  runEpilogue(rewriter, mapping, zero, matmul.tileM, tid);
+}
+
+/// Warp specialization: warpgroups 0 .. consumers-1 multiply
+/// (buildConsumers); the last produces, its thread 0 alone issuing TMA
+/// loads into stages the consumers released (buildProducer). Registers move
+/// from the producer to two consumers (the producer needs few; the sizes
+/// are CUTLASS's for one producer and two consumers).
+void WgmmaKernelBuilder::buildWarpSpecialized() {
+  int64_t consumerThreads = kWarpgroupThreads * matmul.consumers;
+  Value isConsumer = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ult, tid, getIndex(consumerThreads));
+  bool moveRegisters = matmul.consumers >= 2;
+  scf::IfOp::create(
+      rewriter, loc, isConsumer,
+      [&](OpBuilder &b, Location) {
+        if (moveRegisters)
+          NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                         NVVM::SetMaxRegisterAction::increase);
+        buildConsumers(b);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &b, Location) {
+        if (moveRegisters)
+          NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                         NVVM::SetMaxRegisterAction::decrease);
+        Value isProducer = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq, tid,
+            arith::ConstantIndexOp::create(b, loc, consumerThreads));
+        scf::IfOp::create(b, loc, isProducer, [&](OpBuilder &b, Location) {
+          buildProducer(b);
+          scf::YieldOp::create(b, loc);
+        });
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+/// Erases what the kernel replaces: the matmul, its fill, the epilogue's
+/// ops, then the tile's leftovers and buffers (their deallocations first).
+LogicalResult WgmmaKernelBuilder::eraseMatchedOps() {
+  if (untiledEpilogueOp)
+    return untiledEpilogueOp->emitOpError()
+           << "could not be tiled to the MatmulWgmma epilogue's pieces of 1x"
+           << epilogue.vectorSize;
+  rewriter.eraseOp(matmul.op);
+  rewriter.eraseOp(matmul.fill);
+  for (linalg::LinalgOp epilogueOp : epilogue.ops)
+    rewriter.eraseOp(epilogueOp);
+  for (Operation *leftover : epilogue.leftovers)
+    rewriter.eraseOp(leftover);
+  for (Operation *buffer : epilogue.buffers)
+    rewriter.eraseOp(buffer);
+  return success();
+}
+
+void WgmmaKernelBuilder::setClusterShape(scf::ForallOp loop) const {
+  ctx->getLoadedDialect<GpucgDialect>()->getClusterShapeAttrHelper().setAttr(
+      loop, rewriter.getDenseI64ArrayAttr(plan.cluster->getShape()));
+}
+
+LogicalResult WgmmaKernelBuilder::build() {
+  hoistEpilogueViews();
+  buildTensorMaps();
+  buildRing();
+  buildBarriers();
+  buildTileCoordinates();
+  // Accumulators are 64 rows each: MLIR 22's lowering of
+  // warpgroup.mma.store places the second 64-row block of a taller one N/2
+  // rows (the elements a thread holds of the first) below the first, not
+  // 64 (right only for N = 128), so a warpgroup of 128 rows keeps two.
+  accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx,
+      VectorType::get({kWarpgroupRows, matmul.tileN}, rewriter.getF32Type()));
+  if (plan.isWarpSpecialized())
+    buildWarpSpecialized();
+  else
+    buildOneWarpgroup();
+  if (failed(eraseMatchedOps()))
+    return failure();
+  if (plan.grid)
+    buildPersistentLoop();
+  else if (plan.cluster)
+    setClusterShape(workgroupLoop);
+  return success();
+}
+
+LogicalResult mlir::gpucg::buildWgmmaKernel(RewriterBase &rewriter,
+                                            const WgmmaKernelPlan &plan) {
+  return WgmmaKernelBuilder(rewriter, plan).build();
+}

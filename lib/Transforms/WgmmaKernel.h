@@ -1,0 +1,255 @@
+//===- WgmmaKernel.h - The plan of a MatmulWgmma kernel ---------*- C++ -*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Transforms. gpucg-lower-matmul-to-wgmma in two halves: the
+// match (MatmulToWgmma.cpp) reads the kernel and its translation_info into
+// a WgmmaKernelPlan, emitting every error, and the stage builders
+// (WgmmaKernel.cpp) turn the plan into IR, failing on nothing it checked.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_LIB_TRANSFORMS_WGMMAKERNEL_H
+#define GPUCG_LIB_TRANSFORMS_WGMMAKERNEL_H
+
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <optional>
+
+namespace mlir {
+class RewriterBase;
+namespace gpucg {
+
+/// Where a workgroup's view of a kernel argument starts.
+struct ArgumentView {
+  BlockArgument argument;
+  SmallVector<OpFoldResult> offsets;
+};
+
+/// The tile and operands of one MatmulWgmma root.
+struct WgmmaMatmul {
+  linalg::LinalgOp op;
+  linalg::FillOp fill;
+  ArgumentView a, b;
+  Value c;
+  int64_t tileM, tileN, tileK, k, stages;
+  /// Consumer warpgroups of a warp-specialized workgroup (plus one
+  /// producer); 0 when one warpgroup does everything.
+  int64_t consumers;
+  WgmmaBLayout bLayout;
+  Type elementType;
+
+  int64_t elementBytes() const {
+    return llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+  }
+  /// K of one wgmma instruction (16 for 16-bit operands, 32 for 8-bit).
+  int64_t instructionK() const { return wgmma::getInstructionK(elementType); }
+  int64_t aTileBytes() const { return tileM * tileK * elementBytes(); }
+  /// An N-contiguous B is loaded in column chunks of one swizzled row each;
+  /// a K-contiguous B in one box of tileN rows, like A.
+  int64_t bChunkColumns() const {
+    return bLayout == WgmmaBLayout::KContiguous
+               ? tileN
+               : wgmma::kSwizzleBytes / elementBytes();
+  }
+  int64_t bChunkBytes() const {
+    return tileK * bChunkColumns() * elementBytes();
+  }
+  int64_t numBChunks() const { return tileN / bChunkColumns(); }
+  /// The box of one B chunk, outermost first (B's own dimensions).
+  SmallVector<int64_t> bBox() const {
+    if (bLayout == WgmmaBLayout::KContiguous)
+      return {tileN, tileK};
+    return {tileK, bChunkColumns()};
+  }
+  int64_t stageBytes() const {
+    return aTileBytes() + numBChunks() * bChunkBytes();
+  }
+  int64_t numKTiles() const { return k / tileK; }
+};
+
+/// The ops of a MatmulWgmma tile after its matmul that consume the
+/// accumulator: the multiplying warpgroups run them, element for element,
+/// on the accumulator staged in workgroup memory.
+struct WgmmaEpilogue {
+  /// The fused elementwise ops, in program order.
+  SmallVector<linalg::LinalgOp> ops;
+  /// Ops to erase with the tile: no-op `memref.copy %x, %x` bufferization
+  /// leaves after in-place consumers, and the deallocations of `buffers`.
+  SmallVector<Operation *> leftovers;
+  /// Buffers of the tile to erase after them: the accumulator's temporary,
+  /// which the staging buffer replaces, and `temporaries`.
+  SmallVector<Operation *> buffers;
+  /// Temporaries of the tile that epilogue ops write and later ones read
+  /// (the intermediate results of a chain of consumers): each piece gets
+  /// a private buffer of its own instead.
+  SmallVector<Value> temporaries;
+  /// Whether the accumulator is a view of a kernel argument that must
+  /// still receive the matmul's result (not a temporary of the tile): with
+  /// `ops`, or alone for a staged store (WgmmaLaunchOptions::stagedStore).
+  bool storesAccumulator = false;
+  /// Elements each thread takes at a time: 16 bytes of the narrowest
+  /// element type the ops read or write, so that their accesses are
+  /// 128-bit vectors.
+  int64_t vectorSize = 1;
+
+  /// Whether the accumulator goes from registers straight to C: no op to
+  /// run and no staged copy.
+  bool empty() const { return ops.empty() && !storesAccumulator; }
+};
+
+/// A thread-block cluster of `m x n` workgroups on neighbouring tiles (the
+/// workgroup loop's M dimension on grid dimension `mDim`, N on `nDim`): the
+/// `m` workgroups of a column of tiles share B's tile, each loading a
+/// `1/m` slice of it and multicasting it to all `m`; the `n` of a row
+/// share A's the same way.
+struct WgmmaCluster {
+  int64_t m = 1, n = 1;
+  unsigned mDim = 1, nDim = 0;
+  /// The workgroup loop's dimensions of M and N (-1: not clustered).
+  int64_t mLoopDim = -1, nLoopDim = -1;
+  /// On a persistent grid (one dimension, x) the `m x n` workgroups of a
+  /// cluster are `m n` consecutive ones, N fastest.
+  bool persistent = false;
+
+  int64_t getSize() const { return m * n; }
+  /// Sizes along grid x, y, z.
+  SmallVector<int64_t> getShape() const {
+    SmallVector<int64_t> shape(3, 1);
+    if (persistent) {
+      shape[0] = getSize();
+      return shape;
+    }
+    shape[mDim] *= m;
+    shape[nDim] *= n;
+    return shape;
+  }
+  /// What one more position along `dim` adds to a workgroup's rank in the
+  /// cluster (PTX %cluster_ctarank: x fastest).
+  int64_t getRankStride(unsigned dim) const {
+    SmallVector<int64_t> shape = getShape();
+    if (persistent)
+      return dim == mDim ? n : 1;
+    int64_t stride = 1;
+    for (unsigned d = 0; d < dim; ++d)
+      stride *= shape[d];
+    return stride;
+  }
+  /// Workgroups whose loads reach a workgroup, and whose loads it reaches:
+  /// its row (n, itself included) and the rest of its column.
+  int64_t getNumPeers() const { return m + n - 1; }
+};
+
+/// A persistent grid: `workgroups` workgroups looping over the `tiles` of
+/// the workgroup loop, tile t at index t % counts[0] along its first
+/// dimension (M), t / counts[0] along the second.
+struct PersistentGrid {
+  int64_t workgroups = 0, tiles = 0;
+  SmallVector<int64_t> lowerBounds, steps, counts;
+  /// With clusters: the cluster's extent along each loop dimension. Each
+  /// cluster loops over blocks of that many tiles (cluster tiles, in the
+  /// same order as tiles), each of its workgroups taking its own tile of
+  /// the block.
+  SmallVector<int64_t> clusterShape;
+
+  int64_t getClusterSize() const {
+    int64_t size = 1;
+    for (int64_t extent : clusterShape)
+      size *= extent;
+    return size;
+  }
+
+  /// The workgroup loop's induction variables for the tile at `positions`
+  /// (one per loop dimension) of cluster tile `clusterTile`.
+  SmallVector<Value> getClusterTileOffsets(OpBuilder &b, Location loc,
+                                           Value clusterTile,
+                                           ArrayRef<Value> positions) const;
+  /// The workgroup loop's induction variables for tile `tileIndex`.
+  SmallVector<Value> getTileOffsets(OpBuilder &b, Location loc,
+                                    Value tileIndex) const;
+};
+
+/// The typed plan of one MatmulWgmma kernel, complete before any IR is
+/// built: what was matched (the matmul, its epilogue, the workgroup loop),
+/// the launch shape translation_info asked for and the kernel can take, and
+/// what every stage builder derives from them.
+struct WgmmaKernelPlan {
+  WgmmaMatmul matmul;
+  WgmmaEpilogue epilogue;
+  FunctionOpInterface funcOp;
+  /// The scf.forall over #gpu.block around the matmul; null for a kernel of
+  /// one workgroup.
+  scf::ForallOp workgroupLoop;
+  std::optional<PersistentGrid> grid;
+  std::optional<WgmmaCluster> cluster;
+
+  /// Whether a producer warpgroup loads for consumer warpgroups (else one
+  /// warpgroup does everything).
+  bool isWarpSpecialized() const { return matmul.consumers != 0; }
+  bool isBKContiguous() const {
+    return matmul.bLayout == WgmmaBLayout::KContiguous;
+  }
+  /// A's box: the whole tile, tileM rows of one 128-byte K row each.
+  SmallVector<int64_t> getABox() const { return {matmul.tileM, matmul.tileK}; }
+  /// Slices a workgroup of a cluster loads of A's tile (one per workgroup of
+  /// its cluster row, which share it) and of B's (one per workgroup of its
+  /// column): whole swizzle atoms along the tile's outer dimension.
+  int64_t getASlices() const { return cluster ? cluster->n : 1; }
+  int64_t getBSlices() const { return cluster ? cluster->m : 1; }
+  /// The boxes of those slices (the tiles' own without a cluster).
+  SmallVector<int64_t> getASliceBox() const {
+    return {matmul.tileM / getASlices(), matmul.tileK};
+  }
+  SmallVector<int64_t> getBSliceBox() const {
+    SmallVector<int64_t> box = matmul.bBox();
+    box[0] /= getBSlices();
+    return box;
+  }
+  int64_t getRingBytes() const { return matmul.stages * matmul.stageBytes(); }
+  /// Whether the accumulator goes through a staging buffer in workgroup
+  /// memory (a fused epilogue or a staged store) ...
+  bool isStaged() const { return !epilogue.empty(); }
+  /// ... and whether that buffer is the ring itself, once every K step has
+  /// retired (wgmma::isStagedInRing).
+  bool isStagedInRing() const {
+    return isStaged() && wgmma::isStagedInRing(getRingBytes(), matmul.tileM,
+                                               matmul.tileN, grid.has_value());
+  }
+  /// K steps between the one just issued and the last that has retired:
+  /// with two or more stages a step's wgmma groups stay in flight while the
+  /// next is issued; with one, every step retires at once and frees its own
+  /// stage.
+  int64_t getRetiredLag() const { return matmul.stages >= 2 ? 1 : 0; }
+  /// wgmma ops (each its own group) per K step and 64-row accumulator: one
+  /// (B N-contiguous, wgmma's transposed form over the whole K tile), or
+  /// one per wgmma K step for a K-contiguous B.
+  int64_t getOpsPerBlock() const {
+    return isBKContiguous() ? matmul.tileK / matmul.instructionK() : 1;
+  }
+};
+
+/// The ops after `op` in its block, up to its terminator: the tile's ops
+/// after the matmul.
+SmallVector<Operation *> getOpsAfter(Operation *op);
+
+/// Builds the kernel of `plan` in place of its matmul, fill and epilogue,
+/// which it erases: the host's tensor maps, the ring and its barriers, the
+/// roles (one warpgroup, or a TMA producer and multiplying consumers), the
+/// store or epilogue, and a persistent grid's loop. Fails, with an error,
+/// only where an epilogue op cannot be tiled to its pieces.
+LogicalResult buildWgmmaKernel(RewriterBase &rewriter,
+                               const WgmmaKernelPlan &plan);
+
+} // namespace gpucg
+} // namespace mlir
+
+#endif // GPUCG_LIB_TRANSFORMS_WGMMAKERNEL_H
