@@ -13,6 +13,7 @@
 
 #include "gpucg/Transforms/LoweringStrategy.h"
 #include "gpucg/Transforms/Transforms.h"
+#include "gpucg/Transforms/WgmmaLaunch.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -876,30 +877,19 @@ static constexpr int64_t kMaxClusterWorkgroups = 8;
 /// persistent grid; translation_info's bound).
 static constexpr int64_t kMaxGridWorkgroups = (int64_t(1) << 31) - 1;
 
-namespace {
-/// What the launch shape of a MatmulWgmma plan depends on: its tiles, their
-/// counts along M and N, its consumer warpgroups and its ring of stages.
-struct WgmmaPlanFacts {
-  int64_t tileM, tileN, tileK, mTiles, nTiles, consumers;
-  int64_t ringBytes;
-  bool bKContiguous, fusedEpilogue;
-
-  int64_t getTiles() const { return mTiles * nTiles; }
-};
-} // namespace
-
-/// The facts of `strategy`, a MatmulWgmma plan of `op` that
+/// The launch facts of `strategy`, a MatmulWgmma plan of `op` that
 /// verifyWgmmaStrategy's tile checks accept.
-static WgmmaPlanFacts getWgmmaPlanFacts(linalg::LinalgOp op,
-                                        const LoweringStrategy &strategy) {
+static wgmma::LaunchFacts
+getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   MatmulShape shape = *getMatmulShape(op);
   ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
-  WgmmaPlanFacts facts;
+  wgmma::LaunchFacts facts;
   facts.tileM = level0[shape.mPos];
   facts.tileN = level0[shape.nPos];
   facts.tileK = level0[shape.kPos];
   facts.mTiles = shape.m() / facts.tileM;
   facts.nTiles = shape.n() / facts.tileN;
+  facts.tiles = facts.mTiles * facts.nTiles;
   facts.consumers = getWgmmaConsumers(strategy.translationInfo);
   facts.ringBytes =
       mulSat(strategy.translationInfo.getPipelineDepth(),
@@ -909,82 +899,28 @@ static WgmmaPlanFacts getWgmmaPlanFacts(linalg::LinalgOp op,
   return facts;
 }
 
-/// Why a MatmulWgmma plan cannot run in thread-block clusters of `m x n`
-/// workgroups, in words; empty when it can. The workgroups of a cluster
-/// each load a slice of the tiles they share, in whole swizzle atoms, and a
-/// producer warpgroup waits for the whole cluster's releases of a stage.
-static std::string whyNoWgmmaCluster(const WgmmaPlanFacts &plan, int64_t m,
-                                     int64_t n) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  int64_t bSliced = plan.bKContiguous ? plan.tileN : plan.tileK;
-  if (plan.consumers == 0)
-    os << "a workgroup of one warpgroup has no producer warpgroup to wait "
-          "for the cluster's releases of a stage";
-  else if (plan.mTiles % m != 0)
-    os << "its " << plan.mTiles << " tiles along M are not a multiple of " << m;
-  else if (plan.nTiles % n != 0)
-    os << "its " << plan.nTiles << " tiles along N are not a multiple of " << n;
-  else if (plan.tileM % (n * wgmma::kSwizzleAtomRows) != 0)
-    os << "A's tile of " << plan.tileM << " rows does not split into " << n
-       << " slices of whole " << wgmma::kSwizzleAtomRows
-       << "-row swizzle atoms";
-  else if (bSliced % (m * wgmma::kSwizzleAtomRows) != 0)
-    os << "B's tile of " << bSliced << " rows does not split into " << m
-       << " slices of whole " << wgmma::kSwizzleAtomRows
-       << "-row swizzle atoms";
-  return text;
-}
-
 /// Why a MatmulWgmma plan cannot run on a persistent grid of `workgroups`
 /// workgroups in clusters of `clusterSize` on `target`, in words; empty
-/// when it can. Its producer loads the next tile while the consumers store
-/// the last, so a fused epilogue stages beside the ring, not in it.
-static std::string whyNoWgmmaPersistentGrid(const WgmmaPlanFacts &plan,
+/// when it can: wgmma::whyNoPersistentGrid, and a fused epilogue's staging
+/// buffer beside the ring within the target's shared memory.
+static std::string whyNoWgmmaPersistentGrid(const wgmma::LaunchFacts &facts,
                                             int64_t workgroups,
                                             int64_t clusterSize,
                                             TargetAttr target) {
-  std::string text;
+  std::string text = wgmma::whyNoPersistentGrid(facts, workgroups, clusterSize);
+  if (!text.empty() || !facts.fusedEpilogue)
+    return text;
   llvm::raw_string_ostream os(text);
-  int64_t staging = wgmma::getEpilogueStagingBytes(plan.tileM, plan.tileN);
+  int64_t staging = wgmma::getEpilogueStagingBytes(facts.tileM, facts.tileN);
   int64_t bytes =
-      addSat(addSat(plan.ringBytes, staging), kReservedSharedMemory);
-  if (plan.consumers == 0)
-    os << "a workgroup of one warpgroup has no producer warpgroup to load "
-          "the next tile while it stores the last";
-  else if (workgroups % clusterSize != 0)
-    os << "its " << workgroups << " workgroups are not whole clusters of "
-       << clusterSize;
-  else if (plan.getTiles() <= workgroups)
-    os << "its " << plan.getTiles() << " tiles take no more than " << workgroups
-       << " workgroups";
-  else if (plan.fusedEpilogue &&
-           bytes > target.getMaxSharedMemoryPerBlockOptin())
+      addSat(addSat(facts.ringBytes, staging), kReservedSharedMemory);
+  if (bytes > target.getMaxSharedMemoryPerBlockOptin())
     os << "its fused epilogue's staging buffer (" << staging
-       << " bytes) does not fit beside the ring (" << plan.ringBytes
+       << " bytes) does not fit beside the ring (" << facts.ringBytes
        << " bytes) in the " << target.getMaxSharedMemoryPerBlockOptin()
        << " bytes " << target.getChip()
        << " allows, and a persistent workgroup cannot stage in the ring, "
           "where the next tile's loads land";
-  return text;
-}
-
-/// Why a MatmulWgmma plan without a fused epilogue cannot store its
-/// accumulator through the staging buffer, in words; empty when it can:
-/// the buffer takes the ring's place once every K step has retired.
-static std::string whyNoWgmmaStagedStore(const WgmmaPlanFacts &plan,
-                                         bool persistent) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  int64_t staging = wgmma::getEpilogueStagingBytes(plan.tileM, plan.tileN);
-  if (plan.fusedEpilogue)
-    os << "it has a fused epilogue, which stages the accumulator itself";
-  else if (persistent)
-    os << "a persistent workgroup's ring holds the next tile's loads";
-  else if (!wgmma::isStagedInRing(plan.ringBytes, plan.tileM, plan.tileN,
-                                  /*persistent=*/false))
-    os << "its ring of " << plan.ringBytes << " bytes cannot hold the "
-       << staging << "-byte staging buffer";
   return text;
 }
 
@@ -994,10 +930,10 @@ static LogicalResult verifyWgmmaLaunchShape(linalg::LinalgOp op,
                                             const LoweringStrategy &strategy,
                                             TargetAttr target) {
   TranslationInfoAttr info = strategy.translationInfo;
-  WgmmaPlanFacts plan = getWgmmaPlanFacts(op, strategy);
+  wgmma::LaunchFacts plan = getWgmmaLaunchFacts(op, strategy);
   int64_t m = info.getClusterM(), n = info.getClusterN();
   if (m * n > 1) {
-    std::string reason = whyNoWgmmaCluster(plan, m, n);
+    std::string reason = wgmma::whyNoCluster(plan, m, n);
     if (!reason.empty())
       return op.emitOpError() << "cannot run in clusters of " << m << " x " << n
                               << " workgroups (cluster): " << reason;
@@ -1016,8 +952,8 @@ static LogicalResult verifyWgmmaLaunchShape(linalg::LinalgOp op,
              << " workgroups (persistent_workgroups): " << reason;
   }
   if (info.getStagedStore()) {
-    std::string reason =
-        whyNoWgmmaStagedStore(plan, info.getPersistentWorkgroups().has_value());
+    std::string reason = wgmma::whyNoStagedStore(
+        plan, info.getPersistentWorkgroups().has_value());
     if (!reason.empty())
       return op.emitOpError()
              << "cannot store its accumulator through the staging buffer "
@@ -1067,10 +1003,10 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
   SmallVector<int64_t> cluster;
   bool stagedStore = false;
   if (info.getPipeline() == Pipeline::MatmulWgmma) {
-    WgmmaPlanFacts plan = getWgmmaPlanFacts(rootOp, strategy);
+    wgmma::LaunchFacts plan = getWgmmaLaunchFacts(rootOp, strategy);
     int64_t m = request.wgmmaClusterM, n = request.wgmmaClusterN;
     if (m * n > 1) {
-      std::string why = whyNoWgmmaCluster(plan, m, n);
+      std::string why = wgmma::whyNoCluster(plan, m, n);
       note("clusters of " + Twine(m) + "x" + Twine(n) + " workgroups", why);
       if (why.empty())
         cluster = {m, n};
@@ -1099,7 +1035,7 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
     }
     if (request.wgmmaStagedStore && !plan.fusedEpilogue) {
       std::string why =
-          whyNoWgmmaStagedStore(plan, persistentWorkgroups.has_value());
+          wgmma::whyNoStagedStore(plan, persistentWorkgroups.has_value());
       note("a staged store", why);
       stagedStore = why.empty();
     }

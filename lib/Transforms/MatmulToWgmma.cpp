@@ -41,6 +41,7 @@
 #include "gpucg/Transforms/LoweringStrategy.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
+#include "gpucg/Transforms/WgmmaLaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -442,20 +443,34 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
   return epilogue;
 }
 
-using wgmma::kSwizzleAtomRows;
+/// The launch facts of `matmul` (wgmma::LaunchFacts) but its tile counts,
+/// which the workgroup loop gives.
+static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
+                                         bool fusedEpilogue) {
+  wgmma::LaunchFacts facts;
+  facts.tileM = matmul.tileM;
+  facts.tileN = matmul.tileN;
+  facts.tileK = matmul.tileK;
+  facts.consumers = matmul.consumers;
+  facts.ringBytes = matmul.stages * matmul.stageBytes();
+  facts.bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
+  facts.fusedEpilogue = fusedEpilogue;
+  return facts;
+}
 
 /// The cluster of `info`'s plan for `matmul`: nullopt when its workgroups
 /// run alone (no `cluster`, or one of 1 x 1); an error when the kernel
 /// cannot take the cluster the plan asks for (the strategy plans one only
-/// where it can): a kernel of one warpgroup (its thread 0 refills a stage
-/// as soon as its own warps retire it), no workgroup loop, one whose tiles
-/// are not its induction variables (the tiles a cluster shares must be the
-/// neighbours the launch groups) or whose clustered dimensions are not on
-/// grid x, y or z (a `#gpu.block<linear_dim_N>`), tile counts the cluster
-/// does not divide, or slices of less than a swizzle atom.
+/// where it can): no workgroup loop, one whose tiles are not its induction
+/// variables (the tiles a cluster shares must be the neighbours the launch
+/// groups), what wgmma::whyNoCluster refuses (one warpgroup, tile counts
+/// the cluster does not divide, slices of less than a swizzle atom), or
+/// clustered dimensions not on grid x, y or z (a
+/// `#gpu.block<linear_dim_N>`) or both on the same one.
 static FailureOr<std::optional<WgmmaCluster>>
 getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
-           scf::ForallOp workgroupLoop, FunctionOpInterface funcOp) {
+           const WgmmaEpilogue &epilogue, scf::ForallOp workgroupLoop,
+           FunctionOpInterface funcOp) {
   if (info.getClusterM() * info.getClusterN() <= 1)
     return std::optional<WgmmaCluster>();
   WgmmaCluster cluster;
@@ -466,9 +481,6 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
            << "is planned in clusters of " << cluster.m << " x " << cluster.n
            << " workgroups (cluster), but " << why;
   };
-  if (matmul.consumers == 0)
-    return refuse("a workgroup of one warpgroup has no producer warpgroup to "
-                  "wait for the cluster's releases of a stage");
   if (!workgroupLoop)
     return refuse("it has no workgroup loop (an scf.forall over #gpu.block) "
                   "whose tiles a cluster would share");
@@ -499,11 +511,10 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
   };
   auto [mLoopDim, mTiles] = findLoopDim(matmul.a.offsets[0]);
   auto [nLoopDim, nTiles] = findLoopDim(matmul.b.offsets[bKContiguous ? 0 : 1]);
-  for (auto [name, size, loopDim, tiles, dim, clusterLoopDim] :
-       {std::tuple("M", cluster.m, mLoopDim, mTiles, &cluster.mDim,
-                   &cluster.mLoopDim),
-        std::tuple("N", cluster.n, nLoopDim, nTiles, &cluster.nDim,
-                   &cluster.nLoopDim)}) {
+  wgmma::LaunchFacts facts = getLaunchFacts(matmul, !epilogue.empty());
+  for (auto [name, size, loopDim, tiles, factsTiles] :
+       {std::tuple("M", cluster.m, mLoopDim, mTiles, &facts.mTiles),
+        std::tuple("N", cluster.n, nLoopDim, nTiles, &facts.nTiles)}) {
     if (size == 1)
       continue;
     if (loopDim < 0)
@@ -511,9 +522,17 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
                     " is not an induction variable of a static dimension of "
                     "the workgroup loop (reordered workgroups keep no "
                     "cluster's neighbours together)");
-    if (tiles % size != 0)
-      return refuse(Twine("its ") + Twine(tiles) + " tiles along " + name +
-                    " are not a multiple of " + Twine(size));
+    *factsTiles = tiles;
+  }
+  std::string why = wgmma::whyNoCluster(facts, cluster.m, cluster.n);
+  if (!why.empty())
+    return refuse(why);
+  for (auto [name, size, loopDim, dim, clusterLoopDim] :
+       {std::tuple("M", cluster.m, mLoopDim, &cluster.mDim, &cluster.mLoopDim),
+        std::tuple("N", cluster.n, nLoopDim, &cluster.nDim,
+                   &cluster.nLoopDim)}) {
+    if (size == 1)
+      continue;
     std::optional<unsigned> grid = gridDim(loopDim);
     if (!grid)
       return refuse(Twine("its tiles along ") + name +
@@ -528,26 +547,21 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
     cluster.mDim = cluster.nDim == 1 ? 0 : 1;
   if (cluster.n == 1)
     cluster.nDim = cluster.mDim == 0 ? 1 : 0;
-  int64_t bSliced = bKContiguous ? matmul.tileN : matmul.tileK;
-  if (matmul.tileM % (cluster.n * kSwizzleAtomRows) != 0 ||
-      bSliced % (cluster.m * kSwizzleAtomRows) != 0)
-    return refuse("A's tile of " + Twine(matmul.tileM) + " rows or B's of " +
-                  Twine(bSliced) + " does not split into slices of whole " +
-                  Twine(kSwizzleAtomRows) + "-row swizzle atoms");
   return std::optional<WgmmaCluster>(cluster);
 }
 
 /// The persistent grid of `info`'s plan over `workgroupLoop`: nullopt when
 /// each tile keeps its own workgroup (no `persistent_workgroups`); an error
 /// when the kernel cannot take the grid the plan asks for (the strategy
-/// plans one only where it can): a kernel of one warpgroup (no producer
-/// loads the next tile while it stores the last), no static workgroup loop,
-/// workgroups that are not whole clusters, or no more tiles than
-/// workgroups. Whether a fused epilogue's staging buffer fits beside the
-/// ring is the strategy's budget (verifyLoweringStrategy).
+/// plans one only where it can): no static workgroup loop, or what
+/// wgmma::whyNoPersistentGrid refuses (one warpgroup, workgroups that are
+/// not whole clusters, no more tiles than workgroups). Whether a fused
+/// epilogue's staging buffer fits beside the ring is the strategy's budget
+/// (verifyLoweringStrategy).
 static FailureOr<std::optional<PersistentGrid>>
 getPersistentGrid(TranslationInfoAttr info, const WgmmaMatmul &matmul,
-                  scf::ForallOp workgroupLoop, FunctionOpInterface funcOp,
+                  const WgmmaEpilogue &epilogue, scf::ForallOp workgroupLoop,
+                  FunctionOpInterface funcOp,
                   std::optional<WgmmaCluster> &cluster) {
   std::optional<int64_t> workgroups = info.getPersistentWorkgroups();
   if (!workgroups)
@@ -557,9 +571,6 @@ getPersistentGrid(TranslationInfoAttr info, const WgmmaMatmul &matmul,
            << "is planned on a persistent grid of " << *workgroups
            << " workgroups (persistent_workgroups), but " << why;
   };
-  if (matmul.consumers == 0)
-    return refuse("a workgroup of one warpgroup has no producer warpgroup to "
-                  "load the next tile while it stores the last");
   if (!workgroupLoop)
     return refuse("it has no workgroup loop (an scf.forall over #gpu.block) "
                   "to loop over");
@@ -584,12 +595,13 @@ getPersistentGrid(TranslationInfoAttr info, const WgmmaMatmul &matmul,
       grid.clusterShape[cluster->mLoopDim] = cluster->m;
     if (cluster->nLoopDim >= 0)
       grid.clusterShape[cluster->nLoopDim] = cluster->n;
-    if (grid.workgroups % grid.getClusterSize() != 0)
-      return refuse("they are not whole clusters of " +
-                    Twine(grid.getClusterSize()));
   }
-  if (grid.workgroups >= grid.tiles)
-    return refuse("the kernel has only " + Twine(grid.tiles) + " tiles");
+  wgmma::LaunchFacts facts = getLaunchFacts(matmul, !epilogue.empty());
+  facts.tiles = grid.tiles;
+  std::string why =
+      wgmma::whyNoPersistentGrid(facts, grid.workgroups, grid.getClusterSize());
+  if (!why.empty())
+    return refuse(why);
   if (cluster)
     cluster->persistent = true;
   return std::optional<PersistentGrid>(grid);
@@ -641,30 +653,22 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   if (failed(epilogue))
     return failure();
   FailureOr<std::optional<WgmmaCluster>> cluster =
-      getCluster(info, *matmul, workgroupLoop, funcOp);
+      getCluster(info, *matmul, *epilogue, workgroupLoop, funcOp);
   if (failed(cluster))
     return failure();
-  FailureOr<std::optional<PersistentGrid>> grid =
-      getPersistentGrid(info, *matmul, workgroupLoop, funcOp, *cluster);
+  FailureOr<std::optional<PersistentGrid>> grid = getPersistentGrid(
+      info, *matmul, *epilogue, workgroupLoop, funcOp, *cluster);
   if (failed(grid))
     return failure();
   // A staged store: the plain kernel's epilogue is a copy of the staged
   // accumulator to C, in 16-byte pieces of f32. Only where the ring holds
   // the staging buffer: the strategy budgeted no other.
   if (info.getStagedStore()) {
-    if (!epilogue->empty() ||
-        !wgmma::isStagedInRing(matmul->stages * matmul->stageBytes(),
-                               matmul->tileM, matmul->tileN, grid->has_value()))
+    std::string why = wgmma::whyNoStagedStore(
+        getLaunchFacts(*matmul, !epilogue->empty()), grid->has_value());
+    if (!why.empty())
       return funcOp.emitOpError()
-             << "is planned with a staged store (staged_store), but "
-             << (!epilogue->empty()
-                     ? "it has a fused epilogue, which stages the "
-                       "accumulator itself"
-                 : grid->has_value()
-                     ? "a persistent workgroup's ring holds the next "
-                       "tile's loads"
-                     : "its ring of stages cannot hold the staging "
-                       "buffer");
+             << "is planned with a staged store (staged_store), but " << why;
     epilogue->storesAccumulator = true;
     epilogue->vectorSize = 128 / 32;
   }

@@ -25,7 +25,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // As many workgroups as tiles: nothing to loop over.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  // expected-error @+1 {{'func.func' op is planned on a persistent grid of 4 workgroups (persistent_workgroups), but the kernel has only 4 tiles}}
+  // expected-error @+1 {{'func.func' op is planned on a persistent grid of 4 workgroups (persistent_workgroups), but its 4 tiles take no more than 4 workgroups}}
   func.func @persistent_no_more_tiles(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 4>} {
     %cst = arith.constant 0.000000e+00 : f32
     scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
@@ -43,7 +43,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // Whole clusters loop over blocks of tiles.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  // expected-error @+1 {{'func.func' op is planned on a persistent grid of 3 workgroups (persistent_workgroups), but they are not whole clusters of 2}}
+  // expected-error @+1 {{'func.func' op is planned on a persistent grid of 3 workgroups (persistent_workgroups), but its 3 workgroups are not whole clusters of 2}}
   func.func @persistent_part_cluster(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3, cluster = [2, 1]>} {
     %cst = arith.constant 0.000000e+00 : f32
     scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
@@ -156,7 +156,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // A staged store whose ring (2 stages of 32 KB) cannot hold the 68 KB
 // staging buffer.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  // expected-error @+1 {{'func.func' op is planned with a staged store (staged_store), but its ring of stages cannot hold the staging buffer}}
+  // expected-error @+1 {{'func.func' op is planned with a staged store (staged_store), but its ring of 65536 bytes cannot hold the 69632-byte staging buffer}}
   func.func @staged_small_ring(%arg0: memref<256x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, staged_store = true>} {
     %cst = arith.constant 0.000000e+00 : f32
     scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
@@ -205,7 +205,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // Clusters of 3 along M: each workgroup would load a third of B's 64-row
 // tile, no whole number of 8-row swizzle atoms.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  // expected-error @+1 {{'func.func' op is planned in clusters of 3 x 1 workgroups (cluster), but A's tile of 128 rows or B's of 64 does not split into slices of whole 8-row swizzle atoms}}
+  // expected-error @+1 {{'func.func' op is planned in clusters of 3 x 1 workgroups (cluster), but B's tile of 64 rows does not split into 3 slices of whole 8-row swizzle atoms}}
   func.func @cluster_slices(%arg0: memref<384x256xf16>, %arg1: memref<256x256xf16>, %arg2: memref<384x256xf32>) -> memref<384x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, cluster = [3, 1]>} {
     %cst = arith.constant 0.000000e+00 : f32
     scf.forall (%arg3, %arg4) = (0, 0) to (384, 256) step (128, 128) {

@@ -1,0 +1,70 @@
+//===- WgmmaLaunch.h - Launch shapes a MatmulWgmma kernel takes -*- C++ -*-===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The rules of a MatmulWgmma kernel's launch shape (thread-block clusters, a
+// persistent grid, a staged store) over the facts they depend on, written
+// once: gpucg-select-lowering-strategy plans and verifies by them from a
+// matmul's shape and its plan, gpucg-lower-matmul-to-wgmma verifies a plan
+// by them from the kernel's IR, and both give the same reason in the same
+// words. What only one of them can know stays with it: the shared-memory
+// budget (the strategy's) and the workgroup loop's form (the pass's).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUCG_TRANSFORMS_WGMMALAUNCH_H
+#define GPUCG_TRANSFORMS_WGMMALAUNCH_H
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+namespace gpucg {
+namespace wgmma {
+
+/// What the launch shape of a MatmulWgmma kernel depends on.
+struct LaunchFacts {
+  /// The workgroup tile.
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+  /// Tiles along M and N (1 along a dimension whose count is unknown and
+  /// not clustered), and in all.
+  int64_t mTiles = 1, nTiles = 1, tiles = 1;
+  /// Consumer warpgroups (wgmma::getConsumerWarpgroups); 0 when one
+  /// warpgroup does everything.
+  int64_t consumers = 0;
+  /// Bytes of the ring of stages.
+  int64_t ringBytes = 0;
+  /// Whether B is N x K (K contiguous), and whether a fused epilogue
+  /// consumes the accumulator.
+  bool bKContiguous = false, fusedEpilogue = false;
+};
+
+/// Why the kernel cannot run in thread-block clusters of `m x n`
+/// workgroups, in words; empty when it can. The workgroups of a cluster each
+/// load a slice of the tiles they share, in whole swizzle atoms, and a
+/// producer warpgroup waits for the whole cluster's releases of a stage.
+std::string whyNoCluster(const LaunchFacts &facts, int64_t m, int64_t n);
+
+/// Why the kernel cannot run on a persistent grid of `workgroups`
+/// workgroups in clusters of `clusterSize`, in words; empty when it can
+/// (shared memory aside: a fused epilogue's staging buffer must fit beside
+/// the ring, as the next tile's loads land in it). Its producer warpgroup
+/// loads the next tile while the consumers store the last.
+std::string whyNoPersistentGrid(const LaunchFacts &facts, int64_t workgroups,
+                                int64_t clusterSize);
+
+/// Why the kernel cannot store its accumulator through the staging buffer
+/// (a staged store), in words; empty when it can: the buffer takes the
+/// ring's place once every K step has retired, which a persistent
+/// workgroup's ring never has.
+std::string whyNoStagedStore(const LaunchFacts &facts, bool persistent);
+
+} // namespace wgmma
+} // namespace gpucg
+} // namespace mlir
+
+#endif // GPUCG_TRANSFORMS_WGMMALAUNCH_H

@@ -1,0 +1,71 @@
+//===- WgmmaLaunch.cpp - Launch shapes a MatmulWgmma kernel takes ---------===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpucg/Transforms/WgmmaLaunch.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
+                                             int64_t m, int64_t n) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t bSliced = facts.bKContiguous ? facts.tileN : facts.tileK;
+  if (facts.consumers == 0)
+    os << "a workgroup of one warpgroup has no producer warpgroup to wait "
+          "for the cluster's releases of a stage";
+  else if (facts.mTiles % m != 0)
+    os << "its " << facts.mTiles << " tiles along M are not a multiple of "
+       << m;
+  else if (facts.nTiles % n != 0)
+    os << "its " << facts.nTiles << " tiles along N are not a multiple of "
+       << n;
+  else if (facts.tileM % (n * kSwizzleAtomRows) != 0)
+    os << "A's tile of " << facts.tileM << " rows does not split into " << n
+       << " slices of whole " << kSwizzleAtomRows << "-row swizzle atoms";
+  else if (bSliced % (m * kSwizzleAtomRows) != 0)
+    os << "B's tile of " << bSliced << " rows does not split into " << m
+       << " slices of whole " << kSwizzleAtomRows << "-row swizzle atoms";
+  return text;
+}
+
+std::string mlir::gpucg::wgmma::whyNoPersistentGrid(const LaunchFacts &facts,
+                                                    int64_t workgroups,
+                                                    int64_t clusterSize) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (facts.consumers == 0)
+    os << "a workgroup of one warpgroup has no producer warpgroup to load "
+          "the next tile while it stores the last";
+  else if (workgroups % clusterSize != 0)
+    os << "its " << workgroups << " workgroups are not whole clusters of "
+       << clusterSize;
+  else if (facts.tiles <= workgroups)
+    os << "its " << facts.tiles << " tiles take no more than " << workgroups
+       << " workgroups";
+  return text;
+}
+
+std::string mlir::gpucg::wgmma::whyNoStagedStore(const LaunchFacts &facts,
+                                                 bool persistent) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (facts.fusedEpilogue)
+    os << "it has a fused epilogue, which stages the accumulator itself";
+  else if (persistent)
+    os << "a persistent workgroup's ring holds the next tile's loads";
+  else if (!isStagedInRing(facts.ringBytes, facts.tileM, facts.tileN,
+                           /*persistent=*/false))
+    os << "its ring of " << facts.ringBytes << " bytes cannot hold the "
+       << getEpilogueStagingBytes(facts.tileM, facts.tileN)
+       << "-byte staging buffer";
+  return text;
+}
