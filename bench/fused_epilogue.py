@@ -235,7 +235,10 @@ def compile_cases(cases, out, fmt):
                 print(f"{TOOL}: {variant} {case.name}: compilation failed:\n"
                       f"{compiled.stderr}", file=sys.stderr)
                 continue
-            plan = re.search(r"pipeline (\w+)", compiled.stderr)
+            # The plan remark (report=true), not a warning that names
+            # another pipeline.
+            plan = re.search(r"remark: plan of @[^:]+: pipeline (\w+)",
+                             compiled.stderr)
             entry = asdict(case)
             entry.update(variant=variant, chip=chip, name=case.name,
                          pipeline=plan.group(1) if plan else "?",

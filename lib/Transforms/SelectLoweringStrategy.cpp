@@ -71,6 +71,32 @@ static void warnAboutMmaSyncOnSm90(linalg::LinalgOp root, TargetAttr target,
          "only (H100, H200, GH200), one for sm_90 on sm_90 and later";
 }
 
+/// Says so, and why, when gpucg planned another tensor-core pipeline for a
+/// matmul on a chip with warpgroup MMA (sm_90a) where the user asked for no
+/// MMA family: the mma.sync and WMMA kernels are the slower plans there (on
+/// an H100 on 2026-11-27, 4096^3 f16: 0.50 of cuBLAS with mma.sync, 0.70
+/// with wgmma; TF32 on WMMA 0.30; docs/performance.md), and whyNoWgmma
+/// names what MatmulWgmma does not take yet.
+static void warnAboutNoWgmma(linalg::LinalgOp root, TargetAttr target,
+                             TranslationInfoAttr plan,
+                             const StrategyOptions &options) {
+  Pipeline pipeline = plan.getPipeline();
+  if (!target.hasWarpgroupMma() || options.mma != MmaPreference::Auto ||
+      pipeline == Pipeline::MatmulWgmma || !isTensorCorePipeline(pipeline))
+    return;
+  std::string reason = whyNoWgmma(root, target);
+  if (reason.empty())
+    return;
+  root.emitWarning() << "runs on "
+                     << (plan.getTensorCoreMmaKind() == MmaKind::MmaSync
+                             ? "mma.sync"
+                             : "WMMA")
+                     << " tensor cores for chip " << target.getChip()
+                     << ", not on warpgroup MMA (a MatmulWgmma kernel, about "
+                        "1.4x faster on an H100: docs/performance.md): "
+                     << reason;
+}
+
 namespace {
 struct SelectLoweringStrategyPass
     : public gpucg::impl::SelectLoweringStrategyBase<
@@ -139,6 +165,7 @@ struct SelectLoweringStrategyPass
     } else {
       strategy = selectLoweringStrategy(*root, target, options);
       warnAboutMmaSyncOnSm90(*root, target, strategy.translationInfo, options);
+      warnAboutNoWgmma(*root, target, strategy.translationInfo, options);
       if (requireTensorCores &&
           !isTensorCorePipeline(strategy.translationInfo.getPipeline())) {
         root->emitOpError()
