@@ -205,6 +205,10 @@ private:
   void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
                    int64_t rows, Value thread);
   // Stage 6: the grid.
+  void
+  loopOverTiles(OpBuilder &b, Value first, Value end, Value stride,
+                function_ref<SmallVector<Value>(OpBuilder &, Value)> getOffsets,
+                TileBody body);
   void forEachClusterTile(OpBuilder &b, Value block, TileBody body);
   void forEachTile(OpBuilder &b, TileBody body);
   Value getForTile(OpBuilder &b, Value value, IRMapping &mapping) const;
@@ -1009,6 +1013,28 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
 // Stage 6: the grid
 //===----------------------------------------------------------------------===//
 
+/// A persistent workgroup's loop over tiles (or a cluster's blocks of
+/// tiles) `first, first + stride, ...` below `end`: `body` runs for each
+/// with its first K step (the loop's iteration times a tile's K steps:
+/// stages and phases run on from tile to tile) and the workgroup loop's
+/// induction variables mapped to `getOffsets` of the tile.
+void WgmmaKernelBuilder::loopOverTiles(
+    OpBuilder &b, Value first, Value end, Value stride,
+    function_ref<SmallVector<Value>(OpBuilder &, Value)> getOffsets,
+    TileBody body) {
+  IRMapping mapping;
+  scf::ForOp::create(
+      b, loc, first, end, stride, ValueRange(),
+      [&](OpBuilder &b, Location, Value tile, ValueRange) {
+        Value iteration = arith::DivUIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, tile, first), stride);
+        Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
+        mapping.map(workgroupLoop.getInductionVars(), getOffsets(b, tile));
+        body(b, stepBase, mapping);
+        scf::YieldOp::create(b, loc);
+      });
+}
+
 /// A persistent grid in clusters: cluster `block / size` of the grid's
 /// `workgroups / size` takes the cluster tiles `block / size + i *
 /// clusters`, and its workgroup of rank `block mod size` (N fastest) the
@@ -1017,7 +1043,6 @@ void WgmmaKernelBuilder::forEachClusterTile(OpBuilder &b, Value block,
                                             TileBody body) {
   const PersistentGrid &grid = *plan.grid;
   const WgmmaCluster &cluster = *plan.cluster;
-  IRMapping mapping;
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -1030,18 +1055,12 @@ void WgmmaKernelBuilder::forEachClusterTile(OpBuilder &b, Value block,
     positions[cluster.mLoopDim] = m;
   if (cluster.nLoopDim >= 0)
     positions[cluster.nLoopDim] = n;
-  scf::ForOp::create(
-      b, loc, first, constant(grid.tiles / size), clusters, ValueRange(),
-      [&](OpBuilder &b, Location, Value clusterTile, ValueRange) {
-        Value iteration = arith::DivUIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, clusterTile, first),
-            clusters);
-        Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
-        mapping.map(workgroupLoop.getInductionVars(),
-                    grid.getClusterTileOffsets(b, loc, clusterTile, positions));
-        body(b, stepBase, mapping);
-        scf::YieldOp::create(b, loc);
-      });
+  loopOverTiles(
+      b, first, constant(grid.tiles / size), clusters,
+      [&](OpBuilder &b, Value clusterTile) {
+        return grid.getClusterTileOffsets(b, loc, clusterTile, positions);
+      },
+      body);
 }
 
 /// Runs `body` for this workgroup's tiles: once for the workgroup's own
@@ -1062,19 +1081,12 @@ void WgmmaKernelBuilder::forEachTile(OpBuilder &b, TileBody body) {
     return;
   }
   Value workgroups = arith::ConstantIndexOp::create(b, loc, grid.workgroups);
-  scf::ForOp::create(
-      b, loc, block, arith::ConstantIndexOp::create(b, loc, grid.tiles),
-      workgroups, ValueRange(),
-      [&](OpBuilder &b, Location, Value tileIndex, ValueRange) {
-        Value iteration = arith::DivUIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, tileIndex, block),
-            workgroups);
-        Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
-        mapping.map(workgroupLoop.getInductionVars(),
-                    grid.getTileOffsets(b, loc, tileIndex));
-        body(b, stepBase, mapping);
-        scf::YieldOp::create(b, loc);
-      });
+  loopOverTiles(
+      b, block, arith::ConstantIndexOp::create(b, loc, grid.tiles), workgroups,
+      [&](OpBuilder &b, Value tileIndex) {
+        return grid.getTileOffsets(b, loc, tileIndex);
+      },
+      body);
 }
 
 /// `value` for the tile of `mapping`: the ops of the workgroup loop's body
