@@ -631,11 +631,29 @@ static int64_t getWgmmaStageBytes(const MatmulShape &shape, int64_t tileM,
   return (tileM + tileN) * tileK * getByteWidth(shape.aType);
 }
 
-/// Whether `value` is produced by a linalg.fill of zero (on tensors or, after
-/// bufferization, into the same buffer right before `user`).
-static bool isZeroFilled(Value value) {
-  auto fill = value.getDefiningOp<linalg::FillOp>();
+/// The linalg.fill that gives the matmul `op` its accumulator: its init's
+/// producer on tensors, on buffers a fill of its init right before it.
+static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
+  Value init = op.getDpsInitOperand(0)->get();
+  if (op.hasPureTensorSemantics())
+    return init.getDefiningOp<linalg::FillOp>();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  return fill && fill.getDpsInits()[0] == init ? fill : linalg::FillOp();
+}
+
+/// Whether the accumulator of the matmul `op` starts at zero.
+static bool isZeroFilled(linalg::LinalgOp op) {
+  linalg::FillOp fill = getAccumulatorFill(op);
   return fill && isZeroFill(fill);
+}
+
+/// Whether the matmul `op` accumulates into its function's argument (C += A
+/// * B): its init is one, and no fill overwrites it first.
+static bool accumulatesIntoArgument(linalg::LinalgOp op) {
+  auto arg = dyn_cast<BlockArgument>(op.getDpsInitOperand(0)->get());
+  auto funcOp = op->getParentOfType<FunctionOpInterface>();
+  return arg && funcOp && arg.getOwner() == &funcOp.getFunctionBody().front() &&
+         !getAccumulatorFill(op);
 }
 
 std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
@@ -687,9 +705,23 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
       return text;
     }
   }
-  if (!isZeroFilled(op.getDpsInitOperand(0)->get()))
-    return "its accumulator is not a linalg.fill of zero in the kernel (a "
-           "warpgroup accumulator starts at zero; nvgpu has no load of one)";
+  // A warpgroup accumulator starts at zero (nvgpu has no load of one): a
+  // zero fill is what it replaces, and an argument's prior contents (C +=
+  // A * B) are added to the product in the epilogue.
+  if (!isZeroFilled(op) && !accumulatesIntoArgument(op)) {
+    Operation *init = getAccumulatorFill(op);
+    if (!init)
+      init = op.getDpsInitOperand(0)->get().getDefiningOp();
+    os << "its accumulator starts as "
+       << (isa_and_nonnull<linalg::FillOp>(init) ? "a linalg.fill of non-zero"
+           : init
+               ? "the result of '" + init->getName().getStringRef().str() + "'"
+               : std::string("a value that is not a kernel argument"))
+       << ", not a linalg.fill of zero or an argument of its function (a "
+          "warpgroup accumulator starts at zero, and the epilogue adds only "
+          "an argument's prior contents)";
+    return text;
+  }
   // Workgroup tiling fuses the matmul into a chain of elementwise consumers
   // (getFusedElementwiseConsumer decides each link); any other user would
   // stay outside the kernel. The chain ends in a result that is only
@@ -697,8 +729,8 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   auto isReturn = [](Operation *user) {
     return user->hasTrait<OpTrait::ReturnLike>();
   };
-  // (A matmul on buffers has no result; the zero-fill check above already
-  // refused it.)
+  // (A matmul on buffers has no result: the epilogue it has is the one
+  // after bufferization, which gpucg-lower-matmul-to-wgmma matches.)
   Value value = op->getNumResults() == 1 ? op->getResult(0) : Value();
   for (int64_t position = 0; value && !llvm::all_of(value.getUsers(), isReturn);
        ++position) {
@@ -743,12 +775,14 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   return text;
 }
 
-/// Whether the matmul `op` has consumers MatmulWgmma fuses into its
-/// epilogue, which stages the accumulator in workgroup memory.
+/// Whether the matmul `op` has an epilogue, which stages the accumulator in
+/// workgroup memory: consumers MatmulWgmma fuses, or the accumulator's prior
+/// contents to add (C += A * B).
 static bool hasWgmmaEpilogue(linalg::LinalgOp op) {
-  return llvm::any_of(op->getUsers(), [](Operation *user) {
-    return !user->hasTrait<OpTrait::ReturnLike>();
-  });
+  return accumulatesIntoArgument(op) ||
+         llvm::any_of(op->getUsers(), [](Operation *user) {
+           return !user->hasTrait<OpTrait::ReturnLike>();
+         });
 }
 
 /// Whether a MatmulWgmma plan of `op` with a ring of `ringBytes` needs a

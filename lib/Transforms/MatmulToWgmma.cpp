@@ -188,6 +188,19 @@ static FailureOr<ArgumentView> getArgumentView(Value value,
                       subview.getMixedOffsets()};
 }
 
+/// The op right before the bufferized matmul `op` that gives its
+/// accumulator its start: a linalg.fill of it, or a memref.copy into it;
+/// null if none does.
+static Operation *getAccumulatorStart(linalg::LinalgOp op) {
+  Operation *prev = op->getPrevNode();
+  Value c = op.getDpsInits()[0];
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(prev))
+    return fill.getDpsInits()[0] == c ? prev : nullptr;
+  if (auto copy = dyn_cast_or_null<memref::CopyOp>(prev))
+    return copy.getTarget() == c ? prev : nullptr;
+  return nullptr;
+}
+
 /// Checks the bufferized root `op` against what the rewrite needs and
 /// collects its pieces; emits an error on `op` otherwise.
 static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
@@ -296,15 +309,33 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
     (index == 0 ? matmul.a : matmul.b) = *view;
   }
   matmul.c = op.getDpsInits()[0];
-  // The accumulator starts at zero in registers: the fill of C's tile right
-  // before the matmul is what it replaces.
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  if (!fill || fill.getDpsInits()[0] != matmul.c || !isZeroFill(fill))
+  // The accumulator starts at zero in registers (nvgpu has no load of one):
+  // a zero fill of C's tile right before the matmul is what it replaces.
+  // Without one the matmul accumulates (C += A * B) and the epilogue adds
+  // C's prior contents, which must be a kernel argument's: C's own, or
+  // those bufferization copied into C's temporary right before.
+  Operation *start = getAccumulatorStart(op);
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(start)) {
+    if (!isZeroFill(fill))
+      return op.emitOpError()
+             << "is preceded by a linalg.fill of a non-zero value into its "
+                "accumulator; a warpgroup accumulator starts at zero, and the "
+                "MatmulWgmma epilogue adds only a kernel argument's prior "
+                "contents (C += A * B)";
+    matmul.fill = fill;
+    return matmul;
+  }
+  auto copy = dyn_cast_or_null<memref::CopyOp>(start);
+  Value prior = copy ? copy.getSource() : matmul.c;
+  if (failed(getArgumentView(prior, funcOp)))
     return op.emitOpError()
-           << "is not preceded by a linalg.fill of zero into its "
-              "accumulator; a warpgroup accumulator starts at zero (nvgpu "
-              "has no load of one)";
-  matmul.fill = fill;
+           << "accumulates into a buffer whose prior contents are not a "
+              "unit-stride view of a kernel argument's, and that no zero "
+              "fill starts; a warpgroup accumulator starts at zero, and the "
+              "MatmulWgmma epilogue adds only a kernel argument's prior "
+              "contents (C += A * B)";
+  matmul.priorC = prior;
+  matmul.priorCopy = copy;
   return matmul;
 }
 
@@ -403,8 +434,15 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
     }
     epilogue.ops.push_back(consumer);
   }
-  if (epilogue.ops.empty())
+  if (epilogue.ops.empty()) {
+    // C += A * B alone: the epilogue adds C's prior contents to the staged
+    // accumulator and stores the sum, in 16-byte pieces of f32.
+    if (matmul.priorC && !c.getDefiningOp<memref::AllocOp>()) {
+      epilogue.storesAccumulator = true;
+      epilogue.vectorSize = 128 / 32;
+    }
     return epilogue;
+  }
   for (Value temporary : epilogue.temporaries) {
     for (OpOperand &use : temporary.getUses()) {
       Operation *user = use.getOwner();
@@ -425,6 +463,7 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
   if (auto alloc = c.getDefiningOp<memref::AllocOp>()) {
     for (Operation *user : c.getUsers()) {
       if (user == matmul.op || user == matmul.fill ||
+          user == matmul.priorCopy ||
           llvm::is_contained(epilogue.leftovers, user))
         continue;
       auto consumer = dyn_cast<linalg::LinalgOp>(user);
@@ -634,7 +673,7 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
   for (Operation &other : tile->without_terminator()) {
     if (&other == root.getOperation())
       break;
-    if (isa<linalg::FillOp>(other) && other.getNextNode() == root)
+    if (&other == getAccumulatorStart(root))
       continue;
     // Views, index arithmetic and allocations neither read nor write.
     auto effects = dyn_cast<MemoryEffectOpInterface>(&other);

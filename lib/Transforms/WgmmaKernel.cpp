@@ -944,7 +944,23 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
   // template stands for (the matmul for the copy).
   SmallVector<TilingInterface> templates;
   SmallVector<Operation *> sources;
-  if (epilogue.storesAccumulator) {
+  // C += A * B: first the prior contents of C's tile, added to the staged
+  // product (a sum in another order than the untiled kernel's, as any split
+  // of K is). Alone, the sum goes straight to C; before fused ops, which
+  // read the matmul's result from the staging buffer, into it, and from
+  // there to C.
+  bool sumsIntoC = matmul.priorC && epilogue.ops.empty();
+  if (matmul.priorC) {
+    templates.push_back(cast<TilingInterface>(
+        linalg::AddOp::create(
+            b, loc,
+            ValueRange{ring.staging, getForTile(b, matmul.priorC, mapping)},
+            ValueRange{sumsIntoC ? getForTile(b, matmul.c, mapping)
+                                 : ring.staging})
+            .getOperation()));
+    sources.push_back(matmul.op);
+  }
+  if (epilogue.storesAccumulator && !sumsIntoC) {
     templates.push_back(cast<TilingInterface>(
         linalg::CopyOp::create(b, loc, ring.staging,
                                getForTile(b, matmul.c, mapping))
@@ -1234,7 +1250,10 @@ LogicalResult WgmmaKernelBuilder::eraseMatchedOps() {
            << "could not be tiled to the MatmulWgmma epilogue's pieces of 1x"
            << epilogue.vectorSize;
   rewriter.eraseOp(matmul.op);
-  rewriter.eraseOp(matmul.fill);
+  if (matmul.fill)
+    rewriter.eraseOp(matmul.fill);
+  if (matmul.priorCopy)
+    rewriter.eraseOp(matmul.priorCopy);
   for (linalg::LinalgOp epilogueOp : epilogue.ops)
     rewriter.eraseOp(epilogueOp);
   for (Operation *leftover : epilogue.leftovers)

@@ -19,6 +19,7 @@
 #include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -38,6 +39,8 @@ struct ArgumentView {
 /// The tile and operands of one MatmulWgmma root.
 struct WgmmaMatmul {
   linalg::LinalgOp op;
+  /// The zero fill of C the accumulator's start replaces; null with
+  /// `priorC`.
   linalg::FillOp fill;
   ArgumentView a, b;
   Value c;
@@ -45,6 +48,12 @@ struct WgmmaMatmul {
   /// Consumer warpgroups of a warp-specialized workgroup (plus one
   /// producer); 0 when one warpgroup does everything.
   int64_t consumers;
+  /// C += A * B: the view of a kernel argument whose contents the
+  /// accumulator starts from, which the epilogue adds to the staged product:
+  /// C itself, or what `priorCopy` copies into C's temporary. Null when a
+  /// zero fill starts it.
+  Value priorC;
+  memref::CopyOp priorCopy;
   WgmmaBLayout bLayout;
   Type elementType;
 

@@ -720,9 +720,11 @@ def gen_contraction(rng, k, ctx, kind):
     a = k.operand(loops, a_map, ab)
     b = k.operand(loops, b_map, ab)
     if ctx["tensor_core"] == "wgmma" and rng.random() < 0.7:
-        # What MatmulWgmma takes: a zero-filled accumulator argument.
+        # What MatmulWgmma takes: a zero-filled accumulator argument, or
+        # (C += A * B) the argument's own contents.
         out = k.operand(loops, c_map, acc)
-        out = (k.fill(out[0], out[1], acc), out[1])
+        if rng.random() < 0.7:
+            out = (k.fill(out[0], out[1], acc), out[1])
         ctx["no_epilogue"] = rng.random() < 0.8
     elif rng.random() < 0.5:
         out = k.operand(loops, c_map, acc)

@@ -28,6 +28,12 @@
 // RUN: FileCheck %s --check-prefix=EPILOGUE < %t/linear_bias_relu_kernel.ptx
 // RUN: FileCheck %s --check-prefix=EPILOGUE-ABI < %t/linear_bias_relu_kernel.abi
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_bias_relu_kernel.ptx -o %t/e.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// C += A * B (@accumulate: no zero fill): the staged product plus C's prior
+// contents, 16 bytes at a time (ld.global.v4 of C, st.global.v4 of the
+// sum), with as many registers as @matmul's kernel and no spills.
+// RUN: FileCheck %s --check-prefix=ACCUMULATE < %t/accumulate_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/accumulate_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/a.cubin | FileCheck %s --check-prefix=SASS-ACCUMULATE %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
 // RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
@@ -177,6 +183,23 @@
 // EPILOGUE: max.NaN.f32
 // EPILOGUE: st.global.v4.b32
 
+// ACCUMULATE: .entry accumulate_kernel(
+// ACCUMULATE: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// ACCUMULATE: st.shared.v2.b32
+// ACCUMULATE: bar.sync {{%r[0-9]+}}, 128;
+// ACCUMULATE: ld.shared.v4.b32
+// ACCUMULATE: ld.global.v4.b32
+// ACCUMULATE: add.rn.f32
+// ACCUMULATE: st.global.v4.b32
+// ACCUMULATE-NOT: st.global.{{[bf]}}32
+
+// SASS-ACCUMULATE:      kernel accumulate_kernel
+// SASS-ACCUMULATE:      LDL 0
+// SASS-ACCUMULATE-NEXT: STL 0
+// SASS-ACCUMULATE:      HGMMA {{[1-9][0-9]*}}
+// SASS-ACCUMULATE-NEXT: QGMMA 0
+// SASS-ACCUMULATE-NEXT: UTMALDG {{[1-9][0-9]*}}
+
 // SASS:      kernel matmul_kernel
 // SASS:      LDL 0
 // SASS-NEXT: STL 0
@@ -191,6 +214,10 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
     %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %0 : tensor<512x512xf32>
+  }
+  func.func @accumulate(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
     return %0 : tensor<512x512xf32>
   }
   // K = 512: 8 K tiles through 4 stages, so stages are refilled.

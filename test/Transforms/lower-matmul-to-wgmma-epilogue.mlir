@@ -193,3 +193,72 @@ func.func @in_place(%a: memref<256x128xf16>, %b: memref<128x128xf16>, %bias: mem
   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
   return
 }
+
+// C += A * B: no zero fill, and the accumulator is a view of a kernel
+// argument. Its prior contents are what the product adds to: each piece
+// of the staged accumulator, plus the same piece of C, goes straight to C
+// (a linalg.add of two 1x4 f32 pieces; no copy after it).
+
+// CHECK-LABEL: func.func @accumulate
+// CHECK-SAME: %[[C:[a-z0-9]+]]: memref<256x128xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[CV:.+]] = memref.subview %[[C]]
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.for %{{.+}} = %{{.+}} to %c2048 step %c128 {
+// CHECK: %[[PRODUCT:.+]] = memref.subview %{{.+}} : memref<128x64xf32, strided<[72, 1]>, #gpu.address_space<workgroup>> to memref<1x4xf32, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: %[[PRIOR:.+]] = memref.subview %[[CV]]
+// CHECK: linalg.add ins(%[[PRODUCT]], %[[PRIOR]] : {{.*}}) outs(%[[PRIOR]] : memref<1x4xf32, strided<[128, 1], offset: ?>>)
+// CHECK-NEXT: }
+// CHECK-NOT: linalg.copy
+// CHECK: return
+func.func @accumulate(%a: memref<256x128xf16>, %b: memref<128x128xf16>, %c: memref<256x128xf32>) attributes {gpucg.translation_info = #info} {
+  scf.forall (%i, %j) = (0, 0) to (256, 128) step (128, 64) {
+    %av = memref.subview %a[%i, 0] [128, 128] [1, 1] : memref<256x128xf16> to memref<128x128xf16, strided<[128, 1], offset: ?>>
+    %bv = memref.subview %b[0, %j] [128, 64] [1, 1] : memref<128x128xf16> to memref<128x64xf16, strided<[128, 1], offset: ?>>
+    %cv = memref.subview %c[%i, %j] [128, 64] [1, 1] : memref<256x128xf32> to memref<128x64xf32, strided<[128, 1], offset: ?>>
+    linalg.matmul {gpucg.lowering_config = #config} ins(%av, %bv : memref<128x128xf16, strided<[128, 1], offset: ?>>, memref<128x64xf16, strided<[128, 1], offset: ?>>) outs(%cv : memref<128x64xf32, strided<[128, 1], offset: ?>>)
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// A residual the matmul starts from without writing it: bufferization
+// copied the argument's tile into the accumulator's temporary. The copy
+// and the temporary are gone; the sum goes into the staging buffer, which
+// the epilogue then reads.
+
+// CHECK-LABEL: func.func @residual_relu
+// CHECK-SAME: %[[RES:[a-z0-9]+]]: memref<256x128xf32>
+// CHECK-NOT: memref.copy
+// CHECK: %[[RESV:.+]] = memref.subview %[[RES]]
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.for %{{.+}} = %{{.+}} to %c2048 step %c128 {
+// CHECK: %[[PRODUCT:.+]] = memref.subview %{{.+}} : memref<128x64xf32, strided<[72, 1]>, #gpu.address_space<workgroup>> to memref<1x4xf32, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: %[[PRIOR:.+]] = memref.subview %[[RESV]]
+// CHECK: linalg.add ins(%[[PRODUCT]], %[[PRIOR]] : {{.*}}) outs(%[[PRODUCT]] : memref<1x4xf32, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>)
+// CHECK: linalg.generic {{.*}} ins(%[[PRODUCT]] : memref<1x4xf32, strided<[72, 1], offset: ?>, #gpu.address_space<workgroup>>)
+// CHECK-NOT: memref.copy
+// CHECK-NOT: memref.alloc() {alignment = 64 : i64} : memref<128x64xf32>
+// CHECK: return
+func.func @residual_relu(%a: memref<256x128xf16>, %b: memref<128x128xf16>, %res: memref<256x128xf32>, %out: memref<256x128xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (256, 128) step (128, 64) {
+    %av = memref.subview %a[%i, 0] [128, 128] [1, 1] : memref<256x128xf16> to memref<128x128xf16, strided<[128, 1], offset: ?>>
+    %bv = memref.subview %b[0, %j] [128, 64] [1, 1] : memref<128x128xf16> to memref<128x64xf16, strided<[128, 1], offset: ?>>
+    %resv = memref.subview %res[%i, %j] [128, 64] [1, 1] : memref<256x128xf32> to memref<128x64xf32, strided<[128, 1], offset: ?>>
+    %acc = memref.alloc() {alignment = 64 : i64} : memref<128x64xf32>
+    memref.copy %resv, %acc : memref<128x64xf32, strided<[128, 1], offset: ?>> to memref<128x64xf32>
+    linalg.matmul {gpucg.lowering_config = #config} ins(%av, %bv : memref<128x128xf16, strided<[128, 1], offset: ?>>, memref<128x64xf16, strided<[128, 1], offset: ?>>) outs(%acc : memref<128x64xf32>)
+    %outv = memref.subview %out[%i, %j] [128, 64] [1, 1] : memref<256x128xf32> to memref<128x64xf32, strided<[128, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<128x64xf32>) outs(%outv : memref<128x64xf32, strided<[128, 1], offset: ?>>) {
+    ^bb0(%x: f32, %o: f32):
+      %r = arith.maximumf %x, %zero : f32
+      linalg.yield %r : f32
+    }
+    memref.dealloc %acc : memref<128x64xf32>
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}

@@ -4,11 +4,13 @@
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-// No zero fill before the matmul: the accumulator would start at zero
-// anyway, losing C.
-func.func @no_fill(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
-  // expected-error @+1 {{'linalg.matmul' op is not preceded by a linalg.fill of zero into its accumulator; a warpgroup accumulator starts at zero (nvgpu has no load of one)}}
-  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+// No zero fill before the matmul, and a local buffer as the accumulator:
+// the epilogue would have no argument's prior contents to add.
+func.func @accumulate_into_local(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %t = memref.alloc() : memref<64x64xf32>
+  // expected-error @+1 {{'linalg.matmul' op accumulates into a buffer whose prior contents are not a unit-stride view of a kernel argument's, and that no zero fill starts; a warpgroup accumulator starts at zero, and the MatmulWgmma epilogue adds only a kernel argument's prior contents (C += A * B)}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%t : memref<64x64xf32>)
+  memref.copy %t, %c : memref<64x64xf32> to memref<64x64xf32>
   return
 }
 
@@ -20,7 +22,7 @@ func.func @no_fill(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64
 func.func @fill_of_one(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %one = arith.constant 1.0 : f32
   linalg.fill ins(%one : f32) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{is not preceded by a linalg.fill of zero into its accumulator}}
+  // expected-error @+1 {{'linalg.matmul' op is preceded by a linalg.fill of a non-zero value into its accumulator; a warpgroup accumulator starts at zero, and the MatmulWgmma epilogue adds only a kernel argument's prior contents (C += A * B)}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }

@@ -17,23 +17,36 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
 
 // -----
 
-/// A matmul that gpucg plans as mma.sync on sm_90a too (a small one):
-/// nothing to say.
+/// A matmul that gpucg plans as mma.sync on sm_90a too (M = 500 is not
+/// whole wgmma tiles): nothing to say.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
-  func.func @small(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
-    %0 = linalg.matmul ins(%a, %b : tensor<512x128xf16>, tensor<128x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
-    return %0 : tensor<512x512xf32>
+  func.func @unaligned(%a: tensor<500x128xf16>, %b: tensor<128x512xf16>, %c: tensor<500x512xf32>) -> tensor<500x512xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<500x128xf16>, tensor<128x512xf16>) outs(%c : tensor<500x512xf32>) -> tensor<500x512xf32>
+    return %0 : tensor<500x512xf32>
   }
 }
 
 // -----
 
 /// chip sm_90a has wgmma, but MatmulWgmma does not take every matmul yet: one
-/// that gets mma.sync instead says so and why (whyNoWgmma). C += A * B: the
-/// accumulator is the argument's contents, not a zero fill.
+/// that gets mma.sync instead says so and why (whyNoWgmma). An accumulator
+/// that starts at one: neither a zero fill nor an argument's contents.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @fill_of_one(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %one = arith.constant 1.0 : f32
+    %f = linalg.fill ins(%one : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): its accumulator starts as a linalg.fill of non-zero, not a linalg.fill of zero or an argument of its function (a warpgroup accumulator starts at zero, and the epilogue adds only an argument's prior contents)}}
+    %0 = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
+
+// -----
+
+/// C += A * B (the accumulator is the argument's contents) is a wgmma
+/// kernel: no warning.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @accumulate(%a: tensor<256x128xf16>, %b: tensor<128x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): its accumulator is not a linalg.fill of zero in the kernel (a warpgroup accumulator starts at zero; nvgpu has no load of one)}}
     %0 = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
     return %0 : tensor<256x256xf32>
   }

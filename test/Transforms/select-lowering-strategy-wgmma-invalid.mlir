@@ -105,10 +105,12 @@ func.func @f32_operands(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: te
 
 // -----
 
-func.func @no_fill(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its accumulator is not a linalg.fill of zero in the kernel (a warpgroup accumulator starts at zero; nvgpu has no load of one)}}
+func.func @fill_of_two(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %two = arith.constant 2.0 : f32
+  %f = linalg.fill ins(%two : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its accumulator starts as a linalg.fill of non-zero, not a linalg.fill of zero or an argument of its function (a warpgroup accumulator starts at zero, and the epilogue adds only an argument's prior contents)}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
-    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }
 

@@ -6,9 +6,11 @@
 // another pipeline.
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @accumulate(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: its accumulator is not a linalg.fill of zero in the kernel (a warpgroup accumulator starts at zero; nvgpu has no load of one)}}
-    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  func.func @accumulate_into_temporary(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %e = tensor.empty() : tensor<256x256xf32>
+    %t = linalg.copy ins(%c : tensor<256x256xf32>) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: its accumulator starts as the result of 'linalg.copy', not a linalg.fill of zero or an argument of its function (a warpgroup accumulator starts at zero, and the epilogue adds only an argument's prior contents)}}
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%t : tensor<256x256xf32>) -> tensor<256x256xf32>
     return %0 : tensor<256x256xf32>
   }
 }

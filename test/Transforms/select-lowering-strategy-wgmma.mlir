@@ -53,10 +53,15 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
+// C += A * B (the accumulator is the argument's contents) is MatmulWgmma,
+// its product staged like a fused epilogue's (in the ring of 4 stages).
 // What MatmulWgmma does not take falls back to mma.sync: an accumulator that
-// is not zero-filled in the kernel (C += A * B), sm_90 (no `a` features), a
-// consumer that reads the result as its output, a transposed A.
+// starts at a non-zero fill, sm_90 (no `a` features), a consumer that reads
+// the result as its output, a transposed A.
 // CHECK-LABEL: func.func @accumulate
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}128, 128, 64]]
+// CHECK-LABEL: func.func @fill_of_one
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
 // CHECK-LABEL: func.func @sm90
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
@@ -67,6 +72,12 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @accumulate(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+  func.func @fill_of_one(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %one = arith.constant 1.0 : f32
+    %f = linalg.fill ins(%one : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
     return %0 : tensor<256x256xf32>
   }
   func.func @sm90(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {

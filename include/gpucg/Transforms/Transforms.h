@@ -499,7 +499,8 @@ std::string whyNoWgmmaEpilogue(linalg::LinalgOp consumer, Value accumulator,
                                int64_t rows, int64_t columns);
 
 /// For a MatmulWgmma kernel (after workgroup tiling and bufferization):
-/// replaces its matmul root and the zero fill before it by a TMA + mbarrier
+/// replaces its matmul root and the zero fill before it (for C += A * B,
+/// none: the epilogue adds C's prior contents) by a TMA + mbarrier
 /// ring of `pipeline_depth` stages feeding `nvgpu.warpgroup.mma`, with the
 /// tensor maps built on the kernel's A and B arguments at the top of the
 /// function and the accumulator stored to C, or, when elementwise ops after

@@ -37,6 +37,9 @@ Mutations (N counts matches from 1, in print order):
   drop-cluster-wait N
                      delete the N-th nvvm.cluster.wait (the wait of a
                      barrier of the whole thread-block cluster)
+  drop-addend N      let the N-th arith.addf of vectors yield its first
+                     operand (an epilogue's sum without its second
+                     addend, such as C's prior contents in C += A * B)
   drop-remote-arrive N
                      delete the N-th nvvm.mbarrier.arrive on a
                      shared::cluster pointer (an arrival on another
@@ -91,6 +94,13 @@ def main():
         index = nth_line(lines, r"= nvvm\.mbarrier\.try_wait\b", n)
         lines[index] = re.sub(r"= nvvm\.mbarrier\.try_wait\b.*",
                               "= arith.constant true", lines[index])
+    elif mutation == "drop-addend":
+        # %sum = arith.addf %x, %y : vector<...>: %sum = max(%x, %x), which
+        # is %x.
+        pattern = r"= arith\.addf (%[\w#]+), %[\w#]+( .*: vector<)"
+        index = nth_line(lines, pattern, n)
+        lines[index] = re.sub(pattern, r"= arith.maximumf \1, \1\2",
+                              lines[index])
     elif mutation == "drop-wgmma-wait":
         del lines[nth_line(lines, r"\bnvvm\.wgmma\.wait\.group\.sync\.aligned\b", n)]
     elif mutation == "deepen-wgmma":

@@ -16,7 +16,9 @@ warp-specialized plans of more tiles), and sometimes a fused epilogue
 (x * scale[m] + bias[n], then ReLU, or an f16, bf16 or saturating i8
 cast), and sometimes thread-block clusters of 2x1, 1x2 or 2x2 workgroups
 sharing tiles by multicast (two tiles along a clustered dimension; on a
-persistent grid, whole clusters). Each runs twice: in order, and in reverse with TMA
+persistent grid, whole clusters), and sometimes C += A * B (no zero fill:
+the matmul accumulates into an argument holding small integers, with or
+without an epilogue). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -85,13 +87,9 @@ def make_case(seed, index):
     # taking shared memory from a plan's stages.
     epilogue = rng.choice([None, None, None] + sorted(EPILOGUES))
     if epilogue and plan:
-        staging = tile_m * (tile_n + 8) * 4
-        if depth * stage_bytes < staging:
-            fits = (RING_BYTES - staging) // stage_bytes
-            if fits < 1:
-                epilogue = None
-            else:
-                plan = plan[:4] + (min(depth, fits),)
+        fitted = fit_staging(plan, stage_bytes)
+        epilogue = epilogue if fitted else None
+        plan = fitted or plan
     # Half the epilogues as a chain of two consumers: x * scale + bias into
     # an f32 temporary, then the rest.
     chained = bool(epilogue) and rng.random() < 0.5
@@ -105,9 +103,29 @@ def make_case(seed, index):
     if cluster:
         m = tile_m * max(m // tile_m, cluster[0])
         n = tile_n * max(n // tile_n, cluster[1])
+    # C += A * B (the matmul accumulates into a kernel argument, whose prior
+    # contents the epilogue adds), drawn last; it stages the accumulator
+    # like a fused epilogue.
+    accumulate = rng.random() < 0.3
+    if accumulate and plan and not epilogue:
+        fitted = fit_staging(plan, stage_bytes)
+        accumulate = fitted is not None
+        plan = fitted or plan
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
-                chained=chained, cluster=cluster)
+                chained=chained, cluster=cluster, accumulate=accumulate)
+
+
+def fit_staging(plan, stage_bytes):
+    """The plan with no more stages than leave room for the staging buffer
+    (tile_m x (tile_n + 8) f32) beside the ring, where the ring cannot hold
+    it; None if no stage fits beside it."""
+    tile_m, tile_n, _, _, depth = plan
+    staging = tile_m * (tile_n + 8) * 4
+    if depth * stage_bytes >= staging:
+        return plan
+    fits = (RING_BYTES - staging) // stage_bytes
+    return plan[:4] + (min(depth, fits),) if fits >= 1 else None
 
 
 def describe(case):
@@ -123,7 +141,8 @@ def describe(case):
         if case["cluster"] else "") + (
         ", epilogue %s%s" % (case["epilogue"],
                              " (chained)" if case["chained"] else "")
-        if case["epilogue"] else "")
+        if case["epilogue"] else "") + (
+        ", C += A * B" if case["accumulate"] else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
@@ -158,18 +177,23 @@ def make_module(case):
     maps = B_TRANSPOSED_MAPS if case["b_transposed"] else ""
     inputs = (generate_input("a", "%dx%d" % (m, k), element, 3, 5, 7, 3) +
               generate_input("b", b_shape, element, 2, 3, 5, 2))
+    # C's prior contents, for C += A * B.
+    prior = generate_input("c", "%dx%d" % (m, n), "f32", 1, 4, 9, 4)
+    accumulate = case["accumulate"]
     if not case["epilogue"]:
+        start = "" if accumulate else """    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : {c}) -> {c}
+""".format(c=c_type)
         return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
   func.func @kernel(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
-    %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : {c}) -> {c}
-    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+{start}    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
     return %r : {c}
   }}
   func.func @main() {{
     %c2_i32 = arith.constant 2 : i32
     %c3_i32 = arith.constant 3 : i32
-{inputs}    %c = tensor.empty() : {c}
+    %c4_i32 = arith.constant 4 : i32
+{inputs}{c_input}
     %r = func.call @kernel(%a, %b, %c) : ({a}, {b}, {c}) -> {c}
     %m = bufferization.to_buffer %r : {c} to memref<{m}x{n}xf32>
     %u = memref.cast %m : memref<{m}x{n}xf32> to memref<*xf32>
@@ -179,7 +203,10 @@ def make_module(case):
   func.func private @printMemrefF32(memref<*xf32>)
 }}
 """.format(a=a_type, b=b_type, c=c_type, m=m, n=n, maps=maps,
-           attributes=attributes, inputs=inputs)
+           attributes=attributes, inputs=inputs, start=start,
+           init="%c" if accumulate else "%f",
+           c_input=prior if accumulate else
+           "    %c = tensor.empty() : " + c_type + "\n")
     out, tail = EPILOGUES[case["epilogue"]]
     o_type = "tensor<%dx%dx%s>" % (m, n, out)
     # What main prints: the output, an i8 one widened to i32 first.
@@ -226,11 +253,10 @@ def make_module(case):
     }} -> {o}
 """.format(maps3=maps3, c=c_type, m=m, n=n, o=o_type, out=out, tail=tail)
     return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
-  func.func @kernel(%a: {a}, %b: {b}, %scale: tensor<{m}xf32>, %bias: tensor<{n}xf32>, %out: {o}) -> {o} {{
+  func.func @kernel(%a: {a}, %b: {b}, {acc_arg}%scale: tensor<{m}xf32>, %bias: tensor<{n}xf32>, %out: {o}) -> {o} {{
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : {c}
-    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}
-    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+{start}    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
 {consumers}    return %g : {o}
   }}
   func.func @main() {{
@@ -238,8 +264,8 @@ def make_module(case):
     %c2_i32 = arith.constant 2 : i32
     %c3_i32 = arith.constant 3 : i32
     %c4_i32 = arith.constant 4 : i32
-{inputs}{scale}{bias}    %out = tensor.empty() : {o}
-    %r = func.call @kernel(%a, %b, %scale, %bias, %out) : ({a}, {b}, tensor<{m}xf32>, tensor<{n}xf32>, {o}) -> {o}
+{inputs}{prior}{scale}{bias}    %out = tensor.empty() : {o}
+    %r = func.call @kernel(%a, %b, {acc_value}%scale, %bias, %out) : ({a}, {b}, {acc_type}tensor<{m}xf32>, tensor<{n}xf32>, {o}) -> {o}
 {widen}    %m = bufferization.to_buffer {printed} : {p} to memref<{m}x{n}x{pe}>
     %u = memref.cast %m : memref<{m}x{n}x{pe}> to memref<*x{pe}>
     func.call @{printer}(%u) : (memref<*x{pe}>) -> ()
@@ -247,9 +273,16 @@ def make_module(case):
   }}
   func.func private @{printer}(memref<*x{pe}>){emit}
 }}
-""".format(a=a_type, b=b_type, c=c_type, o=o_type, m=m, n=n, out=out,
+""".format(a=a_type, b=b_type, c=c_type, o=o_type, m=m, n=n,
            consumers=consumers, maps=maps, attributes=attributes,
-           inputs=inputs,
+           inputs=inputs, start="" if accumulate else
+           "    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
+           .format(c=c_type),
+           init="%acc" if accumulate else "%f",
+           acc_arg="%acc: " + c_type + ", " if accumulate else "",
+           acc_value="%c, " if accumulate else "",
+           acc_type=c_type + ", " if accumulate else "",
+           prior=prior if accumulate else "",
            scale=generate_vector("scale", m, 7, 3, 1),
            bias=generate_vector("bias", n, 5, 9, 4), widen=widen,
            printed=printed, p=p_type, pe=p_element, printer=printer,
