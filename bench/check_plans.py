@@ -11,7 +11,8 @@ bench/shapes/unaligned.txt, and what any shapes file's cases can be held to.
 
 For every case of DIR/manifest.txt compiled to PTX (`--format isa`) it
 checks:
-  plan     the PTX has tensor-core MMAs (mma.sync or wmma.mma);
+  plan     the PTX has tensor-core MMAs (mma.sync or wmma.mma; printed
+           `mma N`) or warpgroup MMAs (wgmma.mma_async, sm_90a; `wgmma N`);
   scalar   and no scalar f32 arithmetic or widening of f16/bf16 to f32
            (cvt.f32.f16, cvt.f32.bf16, fma/mul/add.rn.f32): the partial
            tiles and K tails run the MMA loop, not a scalar path;
@@ -25,7 +26,8 @@ checks:
   sass     (with --ptxas and --sass-mix) the SASS has HMMA, and LDGSTS
            (cp.async) when an operand's rows are 4-byte aligned (a row pitch
            of 2 bytes modulo 4, an odd number of 16-bit elements, has no
-           async copy: LDG then).
+           async copy: LDG then); a wgmma kernel HGMMA (QGMMA for 8-bit
+           floats) and UTMALDG (its operands come by TMA).
 
 Prints one line per kernel and one per problem; exits 1 if any check
 failed, 2 on bad usage.
@@ -42,6 +44,7 @@ import tempfile
 SCALAR = re.compile(r"\b(cvt\.f32\.f16|cvt\.f32\.bf16|fma\.rn\.f32|"
                     r"mul\.rn\.f32|add\.rn\.f32)\b")
 MMA = re.compile(r"\b(mma\.sync\.aligned|wmma\.mma\.sync)\b")
+WGMMA = re.compile(r"\bwgmma\.mma_async\b")
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "f8E4M3FN": 1,
          "f8E5M2": 1}
 KEY = re.compile(r"(\w+?)_(\w+?)_(nn|nt)_(\d+)x(\d+)x(\d+)$")
@@ -185,8 +188,9 @@ def main():
                     continue
                 line = [kernel]
                 mmas = len(MMA.findall(ptx))
-                line.append("mma %d" % mmas)
-                if not mmas:
+                wgmmas = len(WGMMA.findall(ptx))
+                line.append("wgmma %d" % wgmmas if wgmmas else "mma %d" % mmas)
+                if not mmas and not wgmmas:
                     problems.append("%s: no tensor-core MMA in its PTX" % key)
                 scalar = sorted(set(SCALAR.findall(ptx)))
                 if scalar:
@@ -222,7 +226,16 @@ def main():
                     if spilled:
                         problems.append("%s: %d bytes of spills and stack" %
                                         (key, spilled))
-                    if mix is not None:
+                    if mix is not None and wgmmas:
+                        gmmas = mix.get("HGMMA", 0) + mix.get("QGMMA", 0)
+                        line.append("GMMA %d UTMALDG %d" % (
+                            gmmas, mix.get("UTMALDG", 0)))
+                        if not gmmas:
+                            problems.append("%s: no HGMMA or QGMMA in its "
+                                            "SASS" % key)
+                        if not mix.get("UTMALDG"):
+                            problems.append("%s: no UTMALDG in its SASS" % key)
+                    elif mix is not None:
                         line.append("HMMA %d LDGSTS %d LDG %d" % (
                             mix.get("HMMA", 0), mix.get("LDGSTS", 0),
                             mix.get("LDG", 0)))

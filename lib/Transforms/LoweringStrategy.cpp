@@ -686,12 +686,30 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << shape->bType << "; " << typeReason;
     return text;
   }
-  int64_t tileK = getWgmmaKTile(shape->aType);
-  if (shape->m() % kWgmmaM != 0 || shape->n() % tileK != 0 ||
-      shape->k() % tileK != 0) {
-    os << "M x N x K = " << shape->m() << " x " << shape->n() << " x "
-       << shape->k() << " is not a multiple of " << kWgmmaM << " x " << tileK
-       << " x " << tileK << " (whole wgmma tiles and 128-byte TMA rows)";
+  // A wgmma tile has 64 rows, and B's TMA boxes 64 or more columns: fewer
+  // rows or columns would leave most of each tile's work padding. (Small
+  // M, computed as C^T = B^T A^T so that M is wgmma's N, is not built yet.)
+  if (shape->m() < kWgmmaM || shape->n() < kWgmmaM) {
+    os << "M x N = " << shape->m() << " x " << shape->n() << " has fewer than "
+       << kWgmmaM << " rows or columns, and most of each " << kWgmmaM << "x"
+       << kWgmmaM << " wgmma tile would be padding";
+    return text;
+  }
+  // TMA boxes that run past the matrix read zeros, so partial tiles and a
+  // K tail need no other path; but TMA reads rows whose pitch is a multiple
+  // of 16 bytes.
+  int64_t elementBytes = getByteWidth(shape->aType);
+  bool bKContiguous = *bLayout == WgmmaBLayout::KContiguous;
+  for (auto [name, dim, size] :
+       {std::tuple("A", "K", shape->k()),
+        std::tuple("B", bKContiguous ? "K" : "N",
+                   bKContiguous ? shape->k() : shape->n())}) {
+    if (size * elementBytes % wgmma::kTmaPitchAlignment == 0)
+      continue;
+    os << "its " << name << " rows of " << dim << " = " << size << " "
+       << shape->aType << " elements are " << size * elementBytes
+       << " bytes, not a multiple of " << wgmma::kTmaPitchAlignment
+       << " (the row pitch TMA reads)";
     return text;
   }
   auto funcOp = op->getParentOfType<FunctionOpInterface>();
@@ -775,23 +793,26 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   return text;
 }
 
-/// Whether the matmul `op` has an epilogue, which stages the accumulator in
-/// workgroup memory: consumers MatmulWgmma fuses, or the accumulator's prior
-/// contents to add (C += A * B).
-static bool hasWgmmaEpilogue(linalg::LinalgOp op) {
-  return accumulatesIntoArgument(op) ||
+/// Whether a MatmulWgmma plan of `op` in `tileM x tileN` tiles stages the
+/// accumulator in workgroup memory: an epilogue (consumers it fuses, or the
+/// accumulator's prior contents to add: C += A * B), or partial tiles,
+/// whose valid rows and columns only the staged store writes.
+static bool isWgmmaStaged(linalg::LinalgOp op, int64_t tileM, int64_t tileN) {
+  MatmulShape shape = *getMatmulShape(op);
+  return shape.m() % tileM != 0 || shape.n() % tileN != 0 ||
+         accumulatesIntoArgument(op) ||
          llvm::any_of(op->getUsers(), [](Operation *user) {
            return !user->hasTrait<OpTrait::ReturnLike>();
          });
 }
 
 /// Whether a MatmulWgmma plan of `op` with a ring of `ringBytes` needs a
-/// staging buffer beside the ring: a fused epilogue the ring cannot hold, or
-/// (`persistent`) whose ring takes the next tile's loads.
+/// staging buffer beside the ring: a staged accumulator the ring cannot
+/// hold, or (`persistent`) whose ring takes the next tile's loads.
 static bool needsOwnStaging(linalg::LinalgOp op, int64_t ringBytes,
                             int64_t tileM, int64_t tileN,
                             bool persistent = false) {
-  return hasWgmmaEpilogue(op) &&
+  return isWgmmaStaged(op, tileM, tileN) &&
          !wgmma::isStagedInRing(ringBytes, tileM, tileN, persistent);
 }
 
@@ -820,7 +841,7 @@ static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
   int64_t tileK = getWgmmaKTile(shape.aType);
   int64_t stageBytes = getWgmmaStageBytes(shape, tileM, tileN, tileK);
   auto fit = [&](int64_t free) {
-    return std::min({kMaxWgmmaStages, shape.k() / tileK,
+    return std::min({kMaxWgmmaStages, ceilDiv(shape.k(), tileK),
                      std::max<int64_t>(free, 0) / stageBytes});
   };
   int64_t free =
@@ -833,31 +854,68 @@ static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
   return stages;
 }
 
-/// The warp-specialized tile that divides the matmul and gives every SM a
-/// workgroup, else the dividing one with the most workgroups, else the first
-/// single-warpgroup tile that divides it; only tiles that leave room for two
-/// stages (or all K tiles, if fewer) next to a fused epilogue's staging
-/// buffer.
+/// The tiles a MatmulWgmma plan of `op` takes, among those that leave room
+/// for two stages (or all K tiles, if fewer) next to a staging buffer: the
+/// ones that divide the matmul; else (partial tiles, whose loads read zeros
+/// past the matrix and whose staged store writes only what lies inside)
+/// those that pad M x N by at most 1/8; else the least padded.
+static SmallVector<const WgmmaTile *>
+getWgmmaTileCandidates(linalg::LinalgOp op, const MatmulShape &shape,
+                       TargetAttr target, WgmmaBLayout bLayout) {
+  int64_t kTiles = ceilDiv(shape.k(), getWgmmaKTile(shape.aType));
+  SmallVector<const WgmmaTile *> fitting;
+  for (ArrayRef<WgmmaTile> tiles :
+       {ArrayRef(kWarpSpecializedTiles), ArrayRef(kSingleWarpgroupTiles)})
+    for (const WgmmaTile &t : tiles) {
+      // A K-contiguous B takes warpgroups of 64 rows (verifyWgmmaStrategy).
+      int64_t rows = t.m / std::max<int64_t>(t.consumers, 1);
+      if (bLayout == WgmmaBLayout::KContiguous && rows != kWgmmaM)
+        continue;
+      if (getWgmmaStages(op, shape, target, t.m, t.n) <
+          std::min<int64_t>(2, kTiles))
+        continue;
+      fitting.push_back(&t);
+    }
+  auto padded = [&](const WgmmaTile *t) {
+    return llvm::alignTo(shape.m(), t->m) * llvm::alignTo(shape.n(), t->n);
+  };
+  auto select = [&](auto predicate) {
+    SmallVector<const WgmmaTile *> selected;
+    llvm::copy_if(fitting, std::back_inserter(selected), predicate);
+    return selected;
+  };
+  SmallVector<const WgmmaTile *> dividing = select([&](const WgmmaTile *t) {
+    return shape.m() % t->m == 0 && shape.n() % t->n == 0;
+  });
+  if (!dividing.empty())
+    return dividing;
+  uint64_t area = shape.m() * shape.n();
+  SmallVector<const WgmmaTile *> close =
+      select([&](const WgmmaTile *t) { return 8 * padded(t) <= 9 * area; });
+  if (!close.empty() || fitting.empty())
+    return close;
+  uint64_t least = padded(*llvm::min_element(
+      fitting, [&](auto *x, auto *y) { return padded(x) < padded(y); }));
+  return select([&](const WgmmaTile *t) { return padded(t) == least; });
+}
+
+/// Of the candidate tiles (getWgmmaTileCandidates), the warp-specialized
+/// one that gives every SM a workgroup, else the warp-specialized one with
+/// the most workgroups, else the first single-warpgroup one.
 static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
                                       const MatmulShape &shape,
                                       TargetAttr target, WgmmaBLayout bLayout) {
-  int64_t kTiles = shape.k() / getWgmmaKTile(shape.aType);
-  auto divides = [&](const WgmmaTile &t) {
-    // A K-contiguous B takes warpgroups of 64 rows (verifyWgmmaStrategy).
-    int64_t rows = t.m / std::max<int64_t>(t.consumers, 1);
-    if (bLayout == WgmmaBLayout::KContiguous && rows != kWgmmaM)
-      return false;
-    if (getWgmmaStages(op, shape, target, t.m, t.n) <
-        std::min<int64_t>(2, kTiles))
-      return false;
-    return shape.m() % t.m == 0 && shape.n() % t.n == 0;
-  };
+  SmallVector<const WgmmaTile *> candidates =
+      getWgmmaTileCandidates(op, shape, target, bLayout);
   auto workgroups = [&](const WgmmaTile &t) {
-    return (shape.m() / t.m) * (shape.n() / t.n);
+    return ceilDiv(shape.m(), t.m) * ceilDiv(shape.n(), t.n);
+  };
+  auto isCandidate = [&](const WgmmaTile &t) {
+    return llvm::is_contained(candidates, &t);
   };
   const WgmmaTile *best = nullptr;
   for (const WgmmaTile &tile : kWarpSpecializedTiles) {
-    if (!divides(tile))
+    if (!isCandidate(tile))
       continue;
     if (workgroups(tile) >= target.getNumSms())
       return &tile;
@@ -867,7 +925,7 @@ static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
   if (best)
     return best;
   for (const WgmmaTile &tile : kSingleWarpgroupTiles)
-    if (divides(tile))
+    if (isCandidate(tile))
       return &tile;
   return nullptr;
 }
@@ -921,15 +979,15 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.tileM = level0[shape.mPos];
   facts.tileN = level0[shape.nPos];
   facts.tileK = level0[shape.kPos];
-  facts.mTiles = shape.m() / facts.tileM;
-  facts.nTiles = shape.n() / facts.tileN;
+  facts.mTiles = ceilDiv(shape.m(), facts.tileM);
+  facts.nTiles = ceilDiv(shape.n(), facts.tileN);
   facts.tiles = facts.mTiles * facts.nTiles;
   facts.consumers = getWgmmaConsumers(strategy.translationInfo);
   facts.ringBytes =
       mulSat(strategy.translationInfo.getPipelineDepth(),
              getWgmmaStageBytes(shape, facts.tileM, facts.tileN, facts.tileK));
   facts.bKContiguous = getWgmmaBLayout(op) == WgmmaBLayout::KContiguous;
-  facts.fusedEpilogue = hasWgmmaEpilogue(op);
+  facts.staged = isWgmmaStaged(op, facts.tileM, facts.tileN);
   return facts;
 }
 
@@ -942,14 +1000,14 @@ static std::string whyNoWgmmaPersistentGrid(const wgmma::LaunchFacts &facts,
                                             int64_t clusterSize,
                                             TargetAttr target) {
   std::string text = wgmma::whyNoPersistentGrid(facts, workgroups, clusterSize);
-  if (!text.empty() || !facts.fusedEpilogue)
+  if (!text.empty() || !facts.staged)
     return text;
   llvm::raw_string_ostream os(text);
   int64_t staging = wgmma::getEpilogueStagingBytes(facts.tileM, facts.tileN);
   int64_t bytes =
       addSat(addSat(facts.ringBytes, staging), kReservedSharedMemory);
   if (bytes > target.getMaxSharedMemoryPerBlockOptin())
-    os << "its fused epilogue's staging buffer (" << staging
+    os << "its accumulator's staging buffer (" << staging
        << " bytes) does not fit beside the ring (" << facts.ringBytes
        << " bytes) in the " << target.getMaxSharedMemoryPerBlockOptin()
        << " bytes " << target.getChip()
@@ -1067,7 +1125,7 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
       if (why.empty())
         persistentWorkgroups = workgroups;
     }
-    if (request.wgmmaStagedStore && !plan.fusedEpilogue) {
+    if (request.wgmmaStagedStore && !plan.staged) {
       std::string why =
           wgmma::whyNoStagedStore(plan, persistentWorkgroups.has_value());
       note("a staged store", why);
@@ -1143,14 +1201,6 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << " f32 accumulator registers per thread; one warpgroup holds at "
               "most "
            << kMaxWgmmaAccumulatorsPerThread;
-  for (auto [pos, name] :
-       {std::pair(shape.mPos, "M"), {shape.nPos, "N"}, {shape.kPos, "K"}}) {
-    if (shape.loopRanges[pos] % level0[pos] != 0)
-      return op.emitOpError()
-             << name << " = " << shape.loopRanges[pos]
-             << " is not a multiple of its tile " << level0[pos]
-             << " (pipeline MatmulWgmma has no partial tiles)";
-  }
   if (failed(verifyWgmmaLaunchShape(op, strategy, target)))
     return failure();
   int64_t stages = info.getPipelineDepth();
@@ -1176,9 +1226,9 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
         << " for the mbarriers and the ring's 1024-byte alignment";
     if (ownStaging)
       diag << ", and " << wgmma::getEpilogueStagingBytes(tileM, tileN)
-           << " for the fused epilogue's staging buffer (the f32 " << tileM
-           << "x" << tileN << " accumulator, rows padded by "
-           << wgmma::kStagingRowPad << "), which the ring is too small to hold";
+           << " for the accumulator's staging buffer (the f32 " << tileM << "x"
+           << tileN << " accumulator, rows padded by " << wgmma::kStagingRowPad
+           << "), which the ring is too small to hold";
     return diag;
   }
   return success();

@@ -121,10 +121,24 @@ std::string mlir::gpucg::whyNoWgmmaEpilogue(linalg::LinalgOp consumer,
           "tile's two dimensions";
     return text;
   }
+  // (A partial tile's sizes may be dynamic.)
   SmallVector<int64_t> ranges = consumer.getStaticLoopRanges();
   if (ranges != ArrayRef<int64_t>{rows, columns}) {
-    os << "its loops run over " << ranges[0] << "x" << ranges[1] << ", not the "
-       << rows << "x" << columns << " of the matmul's result";
+    auto print = [&](int64_t size) {
+      if (ShapedType::isDynamic(size))
+        os << "?";
+      else
+        os << size;
+    };
+    os << "its loops run over ";
+    print(ranges[0]);
+    os << "x";
+    print(ranges[1]);
+    os << ", not the ";
+    print(rows);
+    os << "x";
+    print(columns);
+    os << " of the matmul's result";
     return text;
   }
   for (OpOperand &operand : consumer->getOpOperands()) {
@@ -248,10 +262,8 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
   auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
   auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
-  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
-      !bType.hasStaticShape() || !cType.hasStaticShape())
-    return op.emitOpError() << "has operands of dynamic shape; pipeline "
-                               "MatmulWgmma needs the workgroup's static tiles";
+  if (!aType || !bType || !cType)
+    return op.emitOpError() << "has operands that are not memrefs";
   matmul.elementType = aType.getElementType();
   std::string typeReason =
       wgmma::whyNoElementTypes(aType.getElementType(), bType.getElementType(),
@@ -261,26 +273,62 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "computes " << cType.getElementType()
            << " += " << aType.getElementType() << " * "
            << bType.getElementType() << "; pipeline " << typeReason;
-  matmul.k = aType.getDimSize(1);
-  // The workgroup's views: its rows of A, its columns of B, all of K.
+  for (auto [index, name] : llvm::enumerate(StringRef("AB"))) {
+    FailureOr<ArgumentView> view =
+        getArgumentView(op.getDpsInputs()[index], funcOp);
+    if (failed(view) ||
+        !cast<MemRefType>(view->argument.getType()).getLayout().isIdentity())
+      return op.emitOpError()
+             << "reads " << name
+             << " through something other than a unit-stride view of an "
+                "identity-layout kernel argument; its TMA tensor map is "
+                "built on the argument by the host";
+    (index == 0 ? matmul.a : matmul.b) = *view;
+  }
+  // The whole matmul, from the arguments the tensor maps are built on; TMA
+  // reads their rows at a pitch of whole 16-byte units.
+  auto aArgType = cast<MemRefType>(matmul.a.argument.getType());
+  auto bArgType = cast<MemRefType>(matmul.b.argument.getType());
+  if (!aArgType.hasStaticShape() || !bArgType.hasStaticShape() ||
+      aArgType.getRank() != 2 || bArgType.getRank() != 2)
+    return op.emitOpError()
+           << "reads A and B from arguments of types " << aArgType << " and "
+           << bArgType << "; pipeline MatmulWgmma needs static 2-D operands";
+  matmul.m = aArgType.getDimSize(0);
+  matmul.k = aArgType.getDimSize(1);
+  matmul.n = bArgType.getDimSize(bKContiguous ? 0 : 1);
+  for (auto [name, type] : {std::pair("A", aArgType), {"B", bArgType}}) {
+    int64_t pitch = type.getDimSize(1) * matmul.elementBytes();
+    if (pitch % wgmma::kTmaPitchAlignment != 0)
+      return op.emitOpError()
+             << "reads " << name << " from " << type << ", whose rows are "
+             << pitch << " bytes apart; TMA reads rows at a pitch of a "
+             << "multiple of " << wgmma::kTmaPitchAlignment << " bytes";
+  }
+  // The workgroup's views: its rows of A, its columns of B, all of K; a
+  // partial tile's (dynamic, or static and smaller) past M or N.
+  auto isTileSize = [](int64_t size, int64_t tile) {
+    return ShapedType::isDynamic(size) || (size > 0 && size <= tile);
+  };
   int64_t bN = bType.getDimSize(bKContiguous ? 0 : 1);
   int64_t bK = bType.getDimSize(bKContiguous ? 1 : 0);
-  if (aType.getDimSize(0) != matmul.tileM || bN != matmul.tileN ||
-      bK != matmul.k ||
-      cType.getShape() != ArrayRef<int64_t>{matmul.tileM, matmul.tileN})
+  if (!isTileSize(aType.getDimSize(0), matmul.tileM) ||
+      aType.getDimSize(1) != matmul.k || !isTileSize(bN, matmul.tileN) ||
+      bK != matmul.k || cType.getRank() != 2 ||
+      !isTileSize(cType.getDimSize(0), matmul.tileM) ||
+      !isTileSize(cType.getDimSize(1), matmul.tileN))
     return op.emitOpError() << "has views " << aType << ", " << bType << " and "
                             << cType << " that are not its workgroup tile "
                             << matmul.tileM << "x" << matmul.tileN
                             << " with all of K; run "
                                "gpucg-tile-and-distribute-to-workgroups first";
   if (matmul.tileK * matmul.elementBytes() != kSwizzleBytes ||
-      matmul.k % matmul.tileK != 0 || matmul.tileN % matmul.bChunkColumns())
+      matmul.tileN % matmul.bChunkColumns())
     return op.emitOpError()
            << "has a K tile of " << matmul.tileK << " and an N tile of "
-           << matmul.tileN << " for K = " << matmul.k << "; the TMA boxes "
-           << "need a K tile of one 128-byte row ("
-           << kSwizzleBytes / matmul.elementBytes()
-           << " elements) dividing K and an N tile of whole rows";
+           << matmul.tileN << "; the TMA boxes need a K tile of one 128-byte "
+           << "row (" << kSwizzleBytes / matmul.elementBytes()
+           << " elements) and an N tile of whole rows";
   if (matmul.tileM > kMaxTmaBox || (bKContiguous && matmul.tileN > kMaxTmaBox))
     return op.emitOpError()
            << "has a " << matmul.tileM << "x" << matmul.tileN
@@ -296,18 +344,6 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
               "warpgroup, got "
            << rows;
 
-  for (auto [index, name] : llvm::enumerate(StringRef("AB"))) {
-    FailureOr<ArgumentView> view =
-        getArgumentView(op.getDpsInputs()[index], funcOp);
-    if (failed(view) ||
-        !cast<MemRefType>(view->argument.getType()).getLayout().isIdentity())
-      return op.emitOpError()
-             << "reads " << name
-             << " through something other than a unit-stride view of an "
-                "identity-layout kernel argument; its TMA tensor map is "
-                "built on the argument by the host";
-    (index == 0 ? matmul.a : matmul.b) = *view;
-  }
   matmul.c = op.getDpsInits()[0];
   // The accumulator starts at zero in registers (nvgpu has no load of one):
   // a zero fill of C's tile right before the matmul is what it replaces.
@@ -360,6 +396,16 @@ static Value getViewSource(Value value) {
   return value;
 }
 
+/// Elements of each piece an epilogue thread takes: 16 bytes of elements of
+/// `bits` (at most 16), a power of two that divides the N tile (whole
+/// 64-element chunks) and N, so that a partial tile's valid columns are
+/// whole pieces.
+static int64_t getPieceSize(int64_t bits, int64_t n) {
+  auto size = static_cast<int64_t>(llvm::bit_floor(
+      static_cast<uint64_t>(std::clamp<int64_t>(128 / bits, 1, 16))));
+  return std::min(size, n & -n);
+}
+
 /// Collects the epilogue of `matmul`: every op after it in its tile with
 /// memory effects must be an op whyNoWgmmaEpilogue accepts (or a no-op
 /// self copy); emits an error on the first that is not.
@@ -396,8 +442,9 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
                 "pipeline fuses only elementwise linalg ops there";
     // (A linalg op with effects is on buffers: the verifier refuses mixed
     // ones, and ops on tensors have none.)
-    std::string reason =
-        whyNoWgmmaEpilogue(consumer, c, matmul.tileM, matmul.tileN);
+    auto cType = cast<MemRefType>(c.getType());
+    std::string reason = whyNoWgmmaEpilogue(consumer, c, cType.getDimSize(0),
+                                            cType.getDimSize(1));
     if (!reason.empty())
       return other->emitOpError()
              << "cannot be fused into the MatmulWgmma epilogue: " << reason;
@@ -435,11 +482,13 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
     epilogue.ops.push_back(consumer);
   }
   if (epilogue.ops.empty()) {
-    // C += A * B alone: the epilogue adds C's prior contents to the staged
-    // accumulator and stores the sum, in 16-byte pieces of f32.
-    if (matmul.priorC && !c.getDefiningOp<memref::AllocOp>()) {
+    // C += A * B alone, or partial tiles: the epilogue adds C's prior
+    // contents to the staged accumulator and stores the sum, or stores the
+    // valid part of a partial tile, in 16-byte pieces of f32.
+    if ((matmul.priorC || matmul.hasPartialTiles()) &&
+        !c.getDefiningOp<memref::AllocOp>()) {
       epilogue.storesAccumulator = true;
-      epilogue.vectorSize = 128 / 32;
+      epilogue.vectorSize = getPieceSize(32, matmul.n);
     }
     return epilogue;
   }
@@ -476,16 +525,14 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
   } else {
     epilogue.storesAccumulator = true;
   }
-  // A power of two: it divides the N tile (whole 64-element chunks).
-  epilogue.vectorSize = static_cast<int64_t>(llvm::bit_floor(
-      static_cast<uint64_t>(std::clamp<int64_t>(128 / narrowestBits, 1, 16))));
+  epilogue.vectorSize = getPieceSize(narrowestBits, matmul.n);
   return epilogue;
 }
 
 /// The launch facts of `matmul` (wgmma::LaunchFacts) but its tile counts,
 /// which the workgroup loop gives.
 static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
-                                         bool fusedEpilogue) {
+                                         bool staged) {
   wgmma::LaunchFacts facts;
   facts.tileM = matmul.tileM;
   facts.tileN = matmul.tileN;
@@ -493,7 +540,7 @@ static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
   facts.consumers = matmul.consumers;
   facts.ringBytes = matmul.stages * matmul.stageBytes();
   facts.bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
-  facts.fusedEpilogue = fusedEpilogue;
+  facts.staged = staged;
   return facts;
 }
 

@@ -204,6 +204,8 @@ private:
                         int64_t warpgroupRows, int64_t block) const;
   void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
                    int64_t rows, Value thread);
+  void runEpiloguePiece(OpBuilder &b, ArrayRef<TilingInterface> templates,
+                        ArrayRef<Operation *> sources, Value row, Value column);
   // Stage 6: the grid.
   void
   loopOverTiles(OpBuilder &b, Value first, Value end, Value stride,
@@ -980,6 +982,14 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
   }
   int64_t vectorSize = epilogue.vectorSize;
   int64_t piecesPerRow = matmul.tileN / vectorSize;
+  // A partial tile's pieces past M or N are skipped (its valid columns are
+  // whole pieces: getPieceSize); what the tile's views give them would lie
+  // outside the matrix.
+  Value firstTileRow, firstTileColumn;
+  if (matmul.hasPartialTiles()) {
+    firstTileRow = getForTile(b, tile.aRow, mapping);
+    firstTileColumn = getForTile(b, tile.bColumn, mapping);
+  }
   scf::ForOp::create(
       b, loc, thread,
       arith::ConstantIndexOp::create(b, loc, rows * piecesPerRow),
@@ -991,38 +1001,67 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
         Value column = arith::MulIOp::create(
             b, loc, arith::RemUIOp::create(b, loc, piece, perRow),
             arith::ConstantIndexOp::create(b, loc, vectorSize));
-        // Each temporary's piece: a private 1 x vectorSize buffer.
-        llvm::SmallDenseMap<Value, Value> privates;
-        for (Value temporary : epilogue.temporaries)
-          privates[temporary] = memref::AllocaOp::create(
-              b, loc,
-              MemRefType::get(
-                  {1, vectorSize},
-                  cast<MemRefType>(temporary.getType()).getElementType()));
-        for (auto [epilogueOp, source] : llvm::zip(templates, sources)) {
-          FailureOr<TilingResult> tiled = epilogueOp.getTiledImplementation(
-              b, ArrayRef<OpFoldResult>{row, column},
-              ArrayRef<OpFoldResult>{b.getIndexAttr(1),
-                                     b.getIndexAttr(vectorSize)});
-          if (failed(tiled)) {
-            if (!untiledEpilogueOp)
-              untiledEpilogueOp = source;
-            continue;
-          }
-          for (Operation *tiledOp : tiled->tiledOps)
-            for (OpOperand &operand : tiledOp->getOpOperands()) {
-              auto slice = operand.get().getDefiningOp<memref::SubViewOp>();
-              if (!slice || !privates.count(slice.getSource()))
-                continue;
-              operand.set(privates[slice.getSource()]);
-              if (slice->use_empty())
-                slice->erase();
-            }
+        if (!firstTileRow) {
+          runEpiloguePiece(b, templates, sources, row, column);
+          scf::YieldOp::create(b, loc);
+          return;
         }
+        auto isBelow = [&](Value first, Value offset, int64_t size) {
+          return arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult,
+              arith::AddIOp::create(b, loc, first, offset),
+              arith::ConstantIndexOp::create(b, loc, size));
+        };
+        Value inside =
+            arith::AndIOp::create(b, loc, isBelow(firstTileRow, row, matmul.m),
+                                  isBelow(firstTileColumn, column, matmul.n));
+        scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+          runEpiloguePiece(b, templates, sources, row, column);
+          scf::YieldOp::create(b, loc);
+        });
         scf::YieldOp::create(b, loc);
       });
   for (TilingInterface epilogueOp : templates)
     epilogueOp->erase();
+}
+
+/// One thread's piece of the epilogue at `row`, `column` of the tile: each
+/// of `templates` (the op of `sources`) tiled to it, a temporary's piece in
+/// a private 1 x vectorSize buffer.
+void WgmmaKernelBuilder::runEpiloguePiece(OpBuilder &b,
+                                          ArrayRef<TilingInterface> templates,
+                                          ArrayRef<Operation *> sources,
+                                          Value row, Value column) {
+  int64_t vectorSize = epilogue.vectorSize;
+  llvm::SmallDenseMap<Value, Value> privates;
+  for (Value temporary : epilogue.temporaries)
+    privates[temporary] = memref::AllocaOp::create(
+        b, loc,
+        MemRefType::get(
+            {1, vectorSize},
+            cast<MemRefType>(temporary.getType()).getElementType()));
+  for (auto [epilogueOp, source] : llvm::zip(templates, sources)) {
+    FailureOr<TilingResult> tiled =
+        TilingInterface(epilogueOp)
+            .getTiledImplementation(
+                b, ArrayRef<OpFoldResult>{row, column},
+                ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                       b.getIndexAttr(vectorSize)});
+    if (failed(tiled)) {
+      if (!untiledEpilogueOp)
+        untiledEpilogueOp = source;
+      continue;
+    }
+    for (Operation *tiledOp : tiled->tiledOps)
+      for (OpOperand &operand : tiledOp->getOpOperands()) {
+        auto slice = operand.get().getDefiningOp<memref::SubViewOp>();
+        if (!slice || !privates.count(slice.getSource()))
+          continue;
+        operand.set(privates[slice.getSource()]);
+        if (slice->use_empty())
+          slice->erase();
+      }
+  }
 }
 
 //===----------------------------------------------------------------------===//

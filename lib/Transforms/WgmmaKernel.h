@@ -44,7 +44,11 @@ struct WgmmaMatmul {
   linalg::FillOp fill;
   ArgumentView a, b;
   Value c;
-  int64_t tileM, tileN, tileK, k, stages;
+  /// The whole matmul's M, N and K (A's and B's arguments); tiles past M or
+  /// N are partial (TMA reads zeros past the matrix, the staged store
+  /// writes only what lies inside), and so is the last K tile past K.
+  int64_t m, n, k;
+  int64_t tileM, tileN, tileK, stages;
   /// Consumer warpgroups of a warp-specialized workgroup (plus one
   /// producer); 0 when one warpgroup does everything.
   int64_t consumers;
@@ -83,7 +87,8 @@ struct WgmmaMatmul {
   int64_t stageBytes() const {
     return aTileBytes() + numBChunks() * bChunkBytes();
   }
-  int64_t numKTiles() const { return k / tileK; }
+  int64_t numKTiles() const { return llvm::divideCeil(k, tileK); }
+  bool hasPartialTiles() const { return m % tileM != 0 || n % tileN != 0; }
 };
 
 /// The ops of a MatmulWgmma tile after its matmul that consume the

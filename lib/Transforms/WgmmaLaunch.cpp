@@ -58,8 +58,9 @@ std::string mlir::gpucg::wgmma::whyNoStagedStore(const LaunchFacts &facts,
                                                  bool persistent) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (facts.fusedEpilogue)
-    os << "it has a fused epilogue, which stages the accumulator itself";
+  if (facts.staged)
+    os << "it stages the accumulator anyway (a fused epilogue, C += A * B "
+          "or partial tiles)";
   else if (persistent)
     os << "a persistent workgroup's ring holds the next tile's loads";
   else if (!isStagedInRing(facts.ringBytes, facts.tileM, facts.tileN,

@@ -447,8 +447,14 @@ def pick_loops(rng, n, ctx):
     if ctx.get("odd"):
         loops = [rng.choice(ODD_TENSOR_CORE + ALIGNED) for _ in range(n)]
     if ctx["tensor_core"] == "wgmma" and rng.random() < 0.7:
-        # Whole wgmma tiles and 128-byte TMA rows.
-        loops = [rng.choice([64, 128, 192, 256, 512]) for _ in range(n)]
+        # Sizes MatmulWgmma takes: whole wgmma tiles and 128-byte TMA rows,
+        # or partial tiles and K tails whose rows are whole 16-byte units
+        # (multiples of 8 from 64; and M anything from 64 when it is the
+        # first loop).
+        loops = [rng.choice([64, 128, 192, 256, 512, 72, 136, 200, 264])
+                 for _ in range(n)]
+        if rng.random() < 0.3:
+            loops[0] = rng.choice([65, 100, 127, 129, 1000])
     if ctx["dynamic"]:
         for i in range(n):
             if rng.random() < 0.4:

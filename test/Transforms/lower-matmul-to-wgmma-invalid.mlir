@@ -225,7 +225,7 @@ func.func @accumulator_outside(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %
 func.func @k_tile(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has a K tile of 32 and an N tile of 64 for K = 128; the TMA boxes need a K tile of one 128-byte row (64 elements) dividing K and an N tile of whole rows}}
+  // expected-error @+1 {{'linalg.matmul' op has a K tile of 32 and an N tile of 64; the TMA boxes need a K tile of one 128-byte row (64 elements) and an N tile of whole rows}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
@@ -346,7 +346,7 @@ func.func @transposed_a(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memr
 func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x64xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has operands of dynamic shape; pipeline MatmulWgmma needs the workgroup's static tiles}}
+  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<?x128xf16>' and 'memref<128x64xf16>'; pipeline MatmulWgmma needs static 2-D operands}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<?x128xf16>, memref<128x64xf16>) outs(%c : memref<?x64xf32>)
   return
 }

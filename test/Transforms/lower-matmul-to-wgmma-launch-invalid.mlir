@@ -175,7 +175,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // A staged store is for kernels without a fused epilogue, which stages the
 // accumulator itself.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  // expected-error @+1 {{'func.func' op is planned with a staged store (staged_store), but it has a fused epilogue, which stages the accumulator itself}}
+  // expected-error @+1 {{'func.func' op is planned with a staged store (staged_store), but it stages the accumulator anyway (a fused epilogue, C += A * B or partial tiles)}}
   func.func @staged_epilogue(%a: memref<256x128xf16>, %b: memref<128x128xf16>, %bias: memref<128xf32>, %out: memref<256x128xf16>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2, staged_store = true>} {
     %zero = arith.constant 0.0 : f32
     scf.forall (%i, %j) = (0, 0) to (256, 128) step (128, 64) {

@@ -17,12 +17,12 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
 
 // -----
 
-/// A matmul that gpucg plans as mma.sync on sm_90a too (M = 500 is not
-/// whole wgmma tiles): nothing to say.
+/// A matmul that gpucg plans as mma.sync on sm_90a too (K = 100 f16: A's
+/// rows are 200 bytes apart, which TMA cannot read): nothing to say.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
-  func.func @unaligned(%a: tensor<500x128xf16>, %b: tensor<128x512xf16>, %c: tensor<500x512xf32>) -> tensor<500x512xf32> {
-    %0 = linalg.matmul ins(%a, %b : tensor<500x128xf16>, tensor<128x512xf16>) outs(%c : tensor<500x512xf32>) -> tensor<500x512xf32>
-    return %0 : tensor<500x512xf32>
+  func.func @odd_pitch(%a: tensor<512x100xf16>, %b: tensor<100x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %0 = linalg.matmul ins(%a, %b : tensor<512x100xf16>, tensor<100x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+    return %0 : tensor<512x512xf32>
   }
 }
 
@@ -54,14 +54,14 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
-/// Sizes that are not whole wgmma tiles.
+/// Rows TMA cannot read: B[k, n] with N = 1001 f16 (2002 bytes apart).
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @odd(%a: tensor<1000x1000xf16>, %b: tensor<1000x1000xf16>, %c: tensor<1000x1000xf32>) -> tensor<1000x1000xf32> {
+  func.func @odd_pitch(%a: tensor<1000x1000xf16>, %b: tensor<1000x1001xf16>, %c: tensor<1000x1001xf32>) -> tensor<1000x1001xf32> {
     %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1000x1000xf32>) -> tensor<1000x1000xf32>
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): M x N x K = 1000 x 1000 x 1000 is not a multiple of 64 x 64 x 64 (whole wgmma tiles and 128-byte TMA rows)}}
-    %0 = linalg.matmul ins(%a, %b : tensor<1000x1000xf16>, tensor<1000x1000xf16>) outs(%f : tensor<1000x1000xf32>) -> tensor<1000x1000xf32>
-    return %0 : tensor<1000x1000xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1000x1001xf32>) -> tensor<1000x1001xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): its B rows of N = 1001 f16 elements are 2002 bytes, not a multiple of 16 (the row pitch TMA reads)}}
+    %0 = linalg.matmul ins(%a, %b : tensor<1000x1000xf16>, tensor<1000x1001xf16>) outs(%f : tensor<1000x1001xf32>) -> tensor<1000x1001xf32>
+    return %0 : tensor<1000x1001xf32>
   }
 }
 

@@ -447,6 +447,9 @@ constexpr int64_t kMaxN = 256;
 constexpr int64_t kSwizzleBytes = 128;
 /// The most elements of one dimension of a TMA box.
 constexpr int64_t kMaxBoxSize = 256;
+/// TMA reads rows whose pitch (in global memory) is a multiple of this many
+/// bytes; a box that runs past the matrix reads zeros there.
+constexpr int64_t kTmaPitchAlignment = 16;
 /// f32 elements a fused epilogue's staging buffer adds to each row of the
 /// tile: rows 8 banks apart, so that the 4 rows each half-warp's 64-bit
 /// accumulator stores (an f32 pair per lane) write at once cover all 32

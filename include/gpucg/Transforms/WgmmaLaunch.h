@@ -38,9 +38,10 @@ struct LaunchFacts {
   int64_t consumers = 0;
   /// Bytes of the ring of stages.
   int64_t ringBytes = 0;
-  /// Whether B is N x K (K contiguous), and whether a fused epilogue
-  /// consumes the accumulator.
-  bool bKContiguous = false, fusedEpilogue = false;
+  /// Whether B is N x K (K contiguous), and whether the accumulator is
+  /// staged in workgroup memory anyway: a fused epilogue consumes it, the
+  /// epilogue adds C's prior contents (C += A * B), or tiles are partial.
+  bool bKContiguous = false, staged = false;
 };
 
 /// Why the kernel cannot run in thread-block clusters of `m x n`

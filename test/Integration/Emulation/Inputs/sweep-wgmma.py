@@ -16,9 +16,11 @@ warp-specialized plans of more tiles), and sometimes a fused epilogue
 (x * scale[m] + bias[n], then ReLU, or an f16, bf16 or saturating i8
 cast), and sometimes thread-block clusters of 2x1, 1x2 or 2x2 workgroups
 sharing tiles by multicast (two tiles along a clustered dimension; on a
-persistent grid, whole clusters), and sometimes C += A * B (no zero fill:
+persistent grid, whole clusters), sometimes C += A * B (no zero fill:
 the matmul accumulates into an argument holding small integers, with or
-without an epilogue). Each runs twice: in order, and in reverse with TMA
+without an epilogue), and sometimes odd sizes (M anywhere in its last
+tile, N and K short of whole tiles by multiples of 8: partial tiles and a
+K tail). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -111,9 +113,27 @@ def make_case(seed, index):
         fitted = fit_staging(plan, stage_bytes)
         accumulate = fitted is not None
         plan = fitted or plan
+    # Odd sizes, drawn last: M anywhere in its last tile, N and K short of
+    # whole tiles by multiples of 8 (rows of A and B stay whole 16-byte
+    # units, which TMA needs). The tile counts stay, and so do the
+    # clusters; partial tiles stage the accumulator like an epilogue.
+    odd = rng.random() < 0.35
+    if odd:
+        fitted = fit_staging(plan, stage_bytes) if plan else None
+        if plan and not fitted:
+            odd = False
+        else:
+            plan = fitted or plan
+    if odd:
+        # (M and N stay at least 64: the strategy plans smaller ones
+        # otherwise.)
+        m -= rng.randint(0, min(tile_m - 1, m - 64))
+        n -= 8 * rng.randint(0, min(tile_n // 8 - 1, (n - 64) // 8))
+        k -= 8 * rng.randint(0, 7)
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
-                chained=chained, cluster=cluster, accumulate=accumulate)
+                chained=chained, cluster=cluster, accumulate=accumulate,
+                odd=odd)
 
 
 def fit_staging(plan, stage_bytes):
