@@ -259,11 +259,10 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
               "one producer and one or two consumer warpgroups of 64 or 128 "
               "rows each";
 
-  auto aType = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
-  auto bType = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
-  auto cType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
-  if (!aType || !bType || !cType)
-    return op.emitOpError() << "has operands that are not memrefs";
+  // (Memrefs: the op has pure buffer semantics.)
+  auto aType = cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto cType = cast<MemRefType>(op.getDpsInits()[0].getType());
   matmul.elementType = aType.getElementType();
   std::string typeReason =
       wgmma::whyNoElementTypes(aType.getElementType(), bType.getElementType(),

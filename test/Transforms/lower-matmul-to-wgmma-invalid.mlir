@@ -343,6 +343,21 @@ func.func @transposed_a(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memr
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
+// K = 100 f16: A's rows are 200 bytes apart, which TMA cannot read (the
+// strategy plans mma.sync for it; this plan is written by hand).
+func.func @odd_pitch(%a: memref<64x100xf16>, %b: memref<100x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op reads A from 'memref<64x100xf16>', whose rows are 200 bytes apart; TMA reads rows at a pitch of a multiple of 16 bytes}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x100xf16>, memref<100x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
 func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x64xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)

@@ -118,6 +118,18 @@ func.func @fill_of_two(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: ten
 
 // -----
 
+// M = 32: most of each 64-row wgmma tile would be padding.
+func.func @small_m(%a: tensor<32x256xf16>, %b: tensor<256x256xf16>, %c: tensor<32x256xf32>) -> tensor<32x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<32x256xf32>) -> tensor<32x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: M x N = 32 x 256 has fewer than 64 rows or columns, and most of each 64x64 wgmma tile would be padding}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<32x256xf16>, tensor<256x256xf16>) outs(%f : tensor<32x256xf32>) -> tensor<32x256xf32>
+  return %0 : tensor<32x256xf32>
+}
+
+// -----
+
 func.func @odd_pitch(%a: tensor<256x204xf16>, %b: tensor<204x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
