@@ -755,7 +755,7 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
       return funcOp.emitOpError()
              << "is planned with a staged store (staged_store), but " << why;
     epilogue->storesAccumulator = true;
-    epilogue->vectorSize = 128 / 32;
+    epilogue->vectorSize = getPieceSize(32, matmul->n);
   }
   WgmmaKernelPlan plan{
       std::move(*matmul), std::move(*epilogue), funcOp,
