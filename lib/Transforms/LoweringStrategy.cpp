@@ -641,6 +641,13 @@ static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
   return fill && fill.getDpsInits()[0] == init ? fill : linalg::FillOp();
 }
 
+/// The M tile of a matmul of `m` rows computed as C^T = B^T * A^T: its rows
+/// in wgmma's N steps; transposed when that is fewer than 64
+/// (wgmma::isTransposedTile).
+static int64_t getTransposedTileM(int64_t m) {
+  return llvm::alignTo(m, wgmma::kNStep);
+}
+
 /// Whether the accumulator of the matmul `op` starts at zero.
 static bool isZeroFilled(linalg::LinalgOp op) {
   linalg::FillOp fill = getAccumulatorFill(op);
@@ -686,13 +693,23 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << shape->bType << "; " << typeReason;
     return text;
   }
-  // A wgmma tile has 64 rows, and B's TMA boxes 64 or more columns: fewer
-  // rows or columns would leave most of each tile's work padding. (Small
-  // M, computed as C^T = B^T A^T so that M is wgmma's N, is not built yet.)
-  if (shape->m() < kWgmmaM || shape->n() < kWgmmaM) {
+  // A wgmma tile has 64 rows. Fewer rows of C are computed as C^T = B^T *
+  // A^T (wgmma::isTransposedTile), C's columns as wgmma's 64-row tiles and
+  // its rows as wgmma's N: that takes B[n, k], which is then wgmma's A
+  // (K-major; a B[k, n] would be wgmma's transposed A, which is not built),
+  // and N of a wgmma tile at least.
+  if (shape->n() < kWgmmaM) {
     os << "M x N = " << shape->m() << " x " << shape->n() << " has fewer than "
-       << kWgmmaM << " rows or columns, and most of each " << kWgmmaM << "x"
-       << kWgmmaM << " wgmma tile would be padding";
+       << kWgmmaM << " columns, and most of each " << kWgmmaM << "x" << kWgmmaM
+       << " wgmma tile would be padding";
+    return text;
+  }
+  if (wgmma::isTransposedTile(getTransposedTileM(shape->m())) &&
+      *bLayout != WgmmaBLayout::KContiguous) {
+    os << "M = " << shape->m() << " is fewer than " << kWgmmaM
+       << " rows, which MatmulWgmma computes as C^T = B^T * A^T with B as "
+          "wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would "
+          "be wgmma's transposed A, which is not built";
     return text;
   }
   // TMA boxes that run past the matrix read zeros, so partial tiles and a
@@ -795,12 +812,13 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
 
 /// Whether a MatmulWgmma plan of `op` in `tileM x tileN` tiles stages the
 /// accumulator in workgroup memory: an epilogue (consumers it fuses, or the
-/// accumulator's prior contents to add: C += A * B), or partial tiles,
-/// whose valid rows and columns only the staged store writes.
+/// accumulator's prior contents to add: C += A * B), partial tiles, whose
+/// valid rows and columns only the staged store writes, or a transposed
+/// tile, which goes to C through the staging buffer.
 static bool isWgmmaStaged(linalg::LinalgOp op, int64_t tileM, int64_t tileN) {
   MatmulShape shape = *getMatmulShape(op);
-  return shape.m() % tileM != 0 || shape.n() % tileN != 0 ||
-         accumulatesIntoArgument(op) ||
+  return wgmma::isTransposedTile(tileM) || shape.m() % tileM != 0 ||
+         shape.n() % tileN != 0 || accumulatesIntoArgument(op) ||
          llvm::any_of(op->getUsers(), [](Operation *user) {
            return !user->hasTrait<OpTrait::ReturnLike>();
          });
@@ -930,14 +948,43 @@ static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
   return nullptr;
 }
 
+/// Tiles of C's columns for a transposed tile (wgmma's M; its rows, M
+/// rounded up to wgmma's N step, are the tile's M), best first: two
+/// consumers of 64 rows, or a producer and one consumer. K-contiguous
+/// operands take warpgroups of 64 rows.
+static constexpr WgmmaTile kTransposedTiles[] = {{0, 128, 2}, {0, 64, 1}};
+
+/// The transposed tile (kTransposedTiles) of a matmul of M fewer than 64:
+/// the first that gives every SM a workgroup, else the one with the most.
+/// (A decode step reads each weight once; more workgroups read them in
+/// parallel.)
+static WgmmaTile pickTransposedWgmmaTile(const MatmulShape &shape,
+                                         TargetAttr target) {
+  const WgmmaTile *best = nullptr;
+  auto workgroups = [&](const WgmmaTile &t) { return ceilDiv(shape.n(), t.n); };
+  for (const WgmmaTile &tile : kTransposedTiles) {
+    if (workgroups(tile) >= target.getNumSms()) {
+      best = &tile;
+      break;
+    }
+    if (!best || workgroups(tile) > workgroups(*best))
+      best = &tile;
+  }
+  return {getTransposedTileM(shape.m()), best->n, best->consumers};
+}
+
 static std::optional<LoweringStrategy>
 selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
                     TargetAttr target) {
   if (!whyNoWgmma(op, target).empty())
     return std::nullopt;
   int64_t tileK = getWgmmaKTile(shape.aType);
+  std::optional<WgmmaTile> transposedTile;
+  if (wgmma::isTransposedTile(getTransposedTileM(shape.m())))
+    transposedTile = pickTransposedWgmmaTile(shape, target);
   const WgmmaTile *tile =
-      pickWgmmaTile(op, shape, target, *getWgmmaBLayout(op));
+      transposedTile ? &*transposedTile
+                     : pickWgmmaTile(op, shape, target, *getWgmmaBLayout(op));
   if (!tile)
     return std::nullopt;
   int64_t stages = getWgmmaStages(op, shape, target, tile->m, tile->n);
@@ -988,6 +1035,7 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
              getWgmmaStageBytes(shape, facts.tileM, facts.tileN, facts.tileK));
   facts.bKContiguous = getWgmmaBLayout(op) == WgmmaBLayout::KContiguous;
   facts.staged = isWgmmaStaged(op, facts.tileM, facts.tileN);
+  facts.transposed = wgmma::isTransposedTile(facts.tileM);
   return facts;
 }
 
@@ -1173,14 +1221,37 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << "pipeline MatmulWgmma needs a K tile of " << wantedK << " "
            << shape.aType << " elements (one 128-byte swizzled row), got "
            << tileK;
+  // A tile of fewer than 64 rows is computed as C^T = B^T * A^T: its
+  // columns are wgmma's M, its rows wgmma's N (whyNoWgmma checked the
+  // layouts that takes).
+  bool transposed = wgmma::isTransposedTile(tileM);
+  if (transposed && tileM % wgmma::kNStep != 0)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma computes an M tile of fewer than "
+           << kWgmmaM << " rows as C^T = B^T * A^T, with the M tile as "
+           << "wgmma's N: it must be a multiple of " << wgmma::kNStep
+           << ", got " << tileM;
+  if (transposed && *getWgmmaBLayout(op) != WgmmaBLayout::KContiguous)
+    return op.emitOpError()
+           << "pipeline MatmulWgmma computes an M tile of fewer than "
+           << kWgmmaM
+           << " rows as C^T = B^T * A^T, which takes B[n, k] (K-contiguous), "
+              "got an M tile of "
+           << tileM << " and B[k, n]";
+  int64_t wgmmaTileM = transposed ? tileN : tileM;
+  int64_t wgmmaTileN = transposed ? tileM : tileN;
+  StringRef wgmmaM = transposed ? "N" : "M";
   // Each consumer warpgroup (or the one warpgroup) owns rows of the tile.
   int64_t multipliers = std::max<int64_t>(consumers, 1);
-  int64_t rows = tileM / multipliers;
-  if ((rows != kWgmmaM && rows != 2 * kWgmmaM) || rows * multipliers != tileM)
+  int64_t rows = wgmmaTileM / multipliers;
+  if ((rows != kWgmmaM && rows != 2 * kWgmmaM) ||
+      rows * multipliers != wgmmaTileM)
     return op.emitOpError()
-           << "pipeline MatmulWgmma needs an M tile of 64 or 128 rows per "
-              "multiplying warpgroup (m64 wgmma tiles), got "
-           << tileM << " for " << multipliers << " warpgroup(s)";
+           << "pipeline MatmulWgmma needs an " << wgmmaM
+           << " tile of 64 or 128 rows per multiplying warpgroup (m64 wgmma "
+              "tiles"
+           << (transposed ? " of C^T" : "") << "), got " << wgmmaTileM
+           << " for " << multipliers << " warpgroup(s)";
   if (*getWgmmaBLayout(op) == WgmmaBLayout::KContiguous && rows != kWgmmaM)
     return op.emitOpError()
            << "pipeline MatmulWgmma multiplies a K-contiguous B (B[n, k]) "
@@ -1189,15 +1260,17 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << " step at a time, which takes 64 rows per multiplying "
               "warpgroup, got "
            << rows;
-  if (tileN < wantedK || tileN > wgmma::kMaxN || tileN % wantedK != 0)
+  if (!transposed &&
+      (tileN < wantedK || tileN > wgmma::kMaxN || tileN % wantedK != 0))
     return op.emitOpError()
            << "pipeline MatmulWgmma needs an N tile that is a multiple of "
            << wantedK << " (B's 128-byte TMA boxes) between " << wantedK
            << " and " << wgmma::kMaxN << " (wgmma's widest N), got " << tileN;
-  if (rows * tileN / kWarpgroupThreads > kMaxWgmmaAccumulatorsPerThread)
+  if (rows * wgmmaTileN / kWarpgroupThreads > kMaxWgmmaAccumulatorsPerThread)
     return op.emitOpError()
-           << "the " << rows << "x" << tileN << " tile of a warpgroup needs "
-           << rows * tileN / kWarpgroupThreads
+           << "the " << rows << "x" << wgmmaTileN
+           << " tile of a warpgroup needs "
+           << rows * wgmmaTileN / kWarpgroupThreads
            << " f32 accumulator registers per thread; one warpgroup holds at "
               "most "
            << kMaxWgmmaAccumulatorsPerThread;

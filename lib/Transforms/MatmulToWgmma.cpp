@@ -246,18 +246,6 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "has a lowering_config level 0 of [" << level0
            << "]; pipeline MatmulWgmma needs positive M, N and K tiles";
   matmul.stages = info.getPipelineDepth();
-  int64_t threads = info.getNumThreads().value_or(0);
-  matmul.consumers = wgmma::getConsumerWarpgroups(threads);
-  if (threads % kWarpgroupThreads != 0 || threads == 0 ||
-      matmul.consumers > kMaxConsumers ||
-      (matmul.consumers &&
-       matmul.tileM % (matmul.consumers * kWarpgroupRows) != 0))
-    return op.emitOpError()
-           << "has a workgroup of " << threads << " threads for an M tile of "
-           << matmul.tileM
-           << "; pipeline MatmulWgmma runs one warpgroup (128 threads), or "
-              "one producer and one or two consumer warpgroups of 64 or 128 "
-              "rows each";
 
   // (Memrefs: the op has pure buffer semantics.)
   auto aType = cast<MemRefType>(op.getDpsInputs()[0].getType());
@@ -321,6 +309,35 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
                             << matmul.tileM << "x" << matmul.tileN
                             << " with all of K; run "
                                "gpucg-tile-and-distribute-to-workgroups first";
+  // A tile of fewer than 64 rows: C^T = B^T * A^T, B[n, k] as wgmma's A
+  // and A[m, k] as its K-contiguous B.
+  if (wgmma::isTransposedTile(matmul.tileM)) {
+    if (!bKContiguous || matmul.tileM % wgmma::kNStep != 0)
+      return op.emitOpError()
+             << "has an M tile of " << matmul.tileM << " rows, fewer than "
+             << kWarpgroupRows
+             << ", which pipeline MatmulWgmma computes as C^T = B^T * A^T "
+                "with M as wgmma's N; that takes a K-contiguous B (B[n, k]) "
+                "and an M tile that is a multiple of "
+             << wgmma::kNStep;
+    matmul.transposed = true;
+    std::swap(matmul.a, matmul.b);
+    std::swap(matmul.m, matmul.n);
+    std::swap(matmul.tileM, matmul.tileN);
+  }
+  int64_t threads = info.getNumThreads().value_or(0);
+  matmul.consumers = wgmma::getConsumerWarpgroups(threads);
+  if (threads % kWarpgroupThreads != 0 || threads == 0 ||
+      matmul.consumers > kMaxConsumers ||
+      (matmul.consumers &&
+       matmul.tileM % (matmul.consumers * kWarpgroupRows) != 0))
+    return op.emitOpError()
+           << "has a workgroup of " << threads << " threads for "
+           << matmul.tileM << " rows of wgmma tiles (C's "
+           << (matmul.transposed ? "columns" : "rows")
+           << "); pipeline MatmulWgmma runs one warpgroup (128 threads), or "
+              "one producer and one or two consumer warpgroups of 64 or 128 "
+              "rows each";
   if (matmul.tileK * matmul.elementBytes() != kSwizzleBytes ||
       matmul.tileN % matmul.bChunkColumns())
     return op.emitOpError()
@@ -481,13 +498,14 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
     epilogue.ops.push_back(consumer);
   }
   if (epilogue.ops.empty()) {
-    // C += A * B alone, or partial tiles: the epilogue adds C's prior
-    // contents to the staged accumulator and stores the sum, or stores the
-    // valid part of a partial tile, in 16-byte pieces of f32.
-    if ((matmul.priorC || matmul.hasPartialTiles()) &&
+    // C += A * B alone, partial tiles or a transposed tile: the epilogue
+    // adds C's prior contents to the staged accumulator and stores the sum,
+    // or stores the valid part of a partial tile (or all of a transposed
+    // one, which registers cannot store), in 16-byte pieces of f32.
+    if ((matmul.priorC || matmul.hasPartialTiles() || matmul.transposed) &&
         !c.getDefiningOp<memref::AllocOp>()) {
       epilogue.storesAccumulator = true;
-      epilogue.vectorSize = getPieceSize(32, matmul.n);
+      epilogue.vectorSize = getPieceSize(32, matmul.cColumns());
     }
     return epilogue;
   }
@@ -524,7 +542,7 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
   } else {
     epilogue.storesAccumulator = true;
   }
-  epilogue.vectorSize = getPieceSize(narrowestBits, matmul.n);
+  epilogue.vectorSize = getPieceSize(narrowestBits, matmul.cColumns());
   return epilogue;
 }
 
@@ -533,13 +551,14 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
 static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
                                          bool staged) {
   wgmma::LaunchFacts facts;
-  facts.tileM = matmul.tileM;
-  facts.tileN = matmul.tileN;
+  facts.tileM = matmul.cTileRows();
+  facts.tileN = matmul.cTileColumns();
   facts.tileK = matmul.tileK;
   facts.consumers = matmul.consumers;
   facts.ringBytes = matmul.stages * matmul.stageBytes();
   facts.bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
   facts.staged = staged;
+  facts.transposed = matmul.transposed;
   return facts;
 }
 

@@ -356,8 +356,10 @@ void WgmmaKernelBuilder::buildRing() {
       rewriter.getI64IntegerAttr(kSwizzledTileAlignment));
   if (!plan.isStaged())
     return;
+  // In C's orientation (a transposed tile's accumulator is stored
+  // transposed).
   auto paddedType = getWorkgroupMemRefType(
-      {matmul.tileM, matmul.tileN + wgmma::kStagingRowPad},
+      {matmul.cTileRows(), matmul.cTileColumns() + wgmma::kStagingRowPad},
       rewriter.getF32Type());
   Value padded =
       plan.isStagedInRing()
@@ -373,8 +375,8 @@ void WgmmaKernelBuilder::buildRing() {
       rewriter, loc, padded,
       ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
                              rewriter.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(matmul.tileM),
-                             rewriter.getIndexAttr(matmul.tileN)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(matmul.cTileRows()),
+                             rewriter.getIndexAttr(matmul.cTileColumns())},
       ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
                              rewriter.getIndexAttr(1)});
 }
@@ -908,7 +910,9 @@ void WgmmaKernelBuilder::syncWarpgroup(OpBuilder &b, Value warpgroup) const {
 /// only one), whose `warpgroupRows` rows of the tile start at row warpgroup
 /// * warpgroupRows. warpgroup.mma.store places each thread's rows by its
 /// absolute thread id, 64 rows per warpgroup before it: the view of C
-/// starts that much higher.
+/// starts that much higher. A transposed tile's rows are C's columns: the
+/// view is C's columns from there, transposed (scalar stores down C's
+/// columns).
 void WgmmaKernelBuilder::storeAccumulator(OpBuilder &b, Value acc, Value cTile,
                                           Value warpgroup,
                                           int64_t warpgroupRows,
@@ -923,19 +927,34 @@ void WgmmaKernelBuilder::storeAccumulator(OpBuilder &b, Value acc, Value cTile,
                                       b, loc, warpgroupRows - kWarpgroupRows)),
             arith::ConstantIndexOp::create(b, loc, block * kWarpgroupRows))
             .getResult();
+  OpFoldResult one = b.getIndexAttr(1);
+  if (matmul.transposed) {
+    Value columns = memref::SubViewOp::create(
+        b, loc, cTile, ArrayRef<OpFoldResult>{b.getIndexAttr(0), row},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(matmul.tileN),
+                               b.getIndexAttr(kWarpgroupRows)},
+        ArrayRef<OpFoldResult>{one, one});
+    AffineMap swap =
+        AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, ctx);
+    nvgpu::WarpgroupMmaStoreOp::create(
+        b, loc, acc,
+        memref::TransposeOp::create(b, loc, columns, AffineMapAttr::get(swap)));
+    return;
+  }
   Value view = memref::SubViewOp::create(
       b, loc, cTile, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(kWarpgroupRows),
                              b.getIndexAttr(matmul.tileN)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+      ArrayRef<OpFoldResult>{one, one});
   nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, view);
 }
 
 /// Runs the fused epilogue on the staged accumulator's `rows` rows from
-/// `firstRow` of the tile of `mapping`: the warpgroup's thread `thread`
-/// takes the pieces of `vectorSize` columns `thread, thread + 128, ...`,
-/// consecutive threads along a row (coalesced 16-byte accesses), and runs
-/// every op on each (gpucg-generic-vectorization makes them vectors).
+/// `firstRow` of the tile of `mapping` (a transposed tile's: all of C's
+/// rows, of those columns): the warpgroup's thread `thread` takes the
+/// pieces of `vectorSize` columns `thread, thread + 128, ...`, consecutive
+/// threads along a row (coalesced 16-byte accesses), and runs every op on
+/// each (gpucg-generic-vectorization makes them vectors).
 /// Tiling a linalg op to a static piece does not fail; if it did, the piece
 /// would be missing: build() reports it.
 void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
@@ -981,26 +1000,44 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
     sources.push_back(epilogueOp);
   }
   int64_t vectorSize = epilogue.vectorSize;
-  int64_t piecesPerRow = matmul.tileN / vectorSize;
+  // The part of C's tile: rows from `regionRow`, columns from
+  // `regionColumn` (null: 0).
+  Value regionRow = firstRow, regionColumn;
+  int64_t regionRows = rows, regionColumns = matmul.tileN;
+  if (matmul.transposed) {
+    regionRow = Value();
+    regionColumn = firstRow;
+    regionRows = matmul.cTileRows();
+    regionColumns = rows;
+  }
+  int64_t piecesPerRow = regionColumns / vectorSize;
   // A partial tile's pieces past M or N are skipped (its valid columns are
   // whole pieces: getPieceSize); what the tile's views give them would lie
-  // outside the matrix.
+  // outside the matrix. (Tile coordinates are wgmma's A row and B column.)
   Value firstTileRow, firstTileColumn;
   if (matmul.hasPartialTiles()) {
     firstTileRow = getForTile(b, tile.aRow, mapping);
     firstTileColumn = getForTile(b, tile.bColumn, mapping);
+    if (matmul.transposed)
+      std::swap(firstTileRow, firstTileColumn);
   }
+  auto offsetBy = [&](OpBuilder &b, Value base, Value offset) -> Value {
+    return base ? arith::AddIOp::create(b, loc, base, offset).getResult()
+                : offset;
+  };
   scf::ForOp::create(
       b, loc, thread,
-      arith::ConstantIndexOp::create(b, loc, rows * piecesPerRow),
+      arith::ConstantIndexOp::create(b, loc, regionRows * piecesPerRow),
       arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads), ValueRange(),
       [&](OpBuilder &b, Location, Value piece, ValueRange) {
         Value perRow = arith::ConstantIndexOp::create(b, loc, piecesPerRow);
-        Value row = arith::AddIOp::create(
-            b, loc, firstRow, arith::DivUIOp::create(b, loc, piece, perRow));
-        Value column = arith::MulIOp::create(
-            b, loc, arith::RemUIOp::create(b, loc, piece, perRow),
-            arith::ConstantIndexOp::create(b, loc, vectorSize));
+        Value row = offsetBy(b, regionRow,
+                             arith::DivUIOp::create(b, loc, piece, perRow));
+        Value column =
+            offsetBy(b, regionColumn,
+                     arith::MulIOp::create(
+                         b, loc, arith::RemUIOp::create(b, loc, piece, perRow),
+                         arith::ConstantIndexOp::create(b, loc, vectorSize)));
         if (!firstTileRow) {
           runEpiloguePiece(b, templates, sources, row, column);
           scf::YieldOp::create(b, loc);
@@ -1012,9 +1049,9 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
               arith::AddIOp::create(b, loc, first, offset),
               arith::ConstantIndexOp::create(b, loc, size));
         };
-        Value inside =
-            arith::AndIOp::create(b, loc, isBelow(firstTileRow, row, matmul.m),
-                                  isBelow(firstTileColumn, column, matmul.n));
+        Value inside = arith::AndIOp::create(
+            b, loc, isBelow(firstTileRow, row, matmul.cRows()),
+            isBelow(firstTileColumn, column, matmul.cColumns()));
         scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
           runEpiloguePiece(b, templates, sources, row, column);
           scf::YieldOp::create(b, loc);

@@ -36,7 +36,9 @@ struct ArgumentView {
   SmallVector<OpFoldResult> offsets;
 };
 
-/// The tile and operands of one MatmulWgmma root.
+/// The tile and operands of one MatmulWgmma root, as wgmma multiplies
+/// them: `a`, `b`, m, n, tileM and tileN are wgmma's A, B, M and N, which
+/// are the matmul's own unless the tile is `transposed`.
 struct WgmmaMatmul {
   linalg::LinalgOp op;
   /// The zero fill of C the accumulator's start replaces; null with
@@ -49,6 +51,11 @@ struct WgmmaMatmul {
   /// writes only what lies inside), and so is the last K tile past K.
   int64_t m, n, k;
   int64_t tileM, tileN, tileK, stages;
+  /// Whether wgmma computes the tile as C^T = B^T * A^T
+  /// (wgmma::isTransposedTile): `a` is then the matmul's B[n, k], `b` its
+  /// A[m, k], and m, tileM are C's columns, n, tileN its rows. The
+  /// accumulator is staged, stored to the staging buffer transposed.
+  bool transposed = false;
   /// Consumer warpgroups of a warp-specialized workgroup (plus one
   /// producer); 0 when one warpgroup does everything.
   int64_t consumers;
@@ -89,6 +96,11 @@ struct WgmmaMatmul {
   }
   int64_t numKTiles() const { return llvm::divideCeil(k, tileK); }
   bool hasPartialTiles() const { return m % tileM != 0 || n % tileN != 0; }
+  /// C's rows and columns, in the whole matmul and in a tile.
+  int64_t cRows() const { return transposed ? n : m; }
+  int64_t cColumns() const { return transposed ? m : n; }
+  int64_t cTileRows() const { return transposed ? tileN : tileM; }
+  int64_t cTileColumns() const { return transposed ? tileM : tileN; }
 };
 
 /// The ops of a MatmulWgmma tile after its matmul that consume the
@@ -235,8 +247,9 @@ struct WgmmaKernelPlan {
   /// ... and whether that buffer is the ring itself, once every K step has
   /// retired (wgmma::isStagedInRing).
   bool isStagedInRing() const {
-    return isStaged() && wgmma::isStagedInRing(getRingBytes(), matmul.tileM,
-                                               matmul.tileN, grid.has_value());
+    return isStaged() &&
+           wgmma::isStagedInRing(getRingBytes(), matmul.cTileRows(),
+                                 matmul.cTileColumns(), grid.has_value());
   }
   /// K steps between the one just issued and the last that has retired:
   /// with two or more stages a step's wgmma groups stay in flight while the

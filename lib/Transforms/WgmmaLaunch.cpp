@@ -19,7 +19,11 @@ std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
   std::string text;
   llvm::raw_string_ostream os(text);
   int64_t bSliced = facts.bKContiguous ? facts.tileN : facts.tileK;
-  if (facts.consumers == 0)
+  if (facts.transposed)
+    os << "its tile of " << facts.tileM
+       << " rows is computed as C^T = B^T * A^T, whose workgroups share no "
+          "cluster's tiles yet";
+  else if (facts.consumers == 0)
     os << "a workgroup of one warpgroup has no producer warpgroup to wait "
           "for the cluster's releases of a stage";
   else if (facts.mTiles % m != 0)
@@ -59,8 +63,8 @@ std::string mlir::gpucg::wgmma::whyNoStagedStore(const LaunchFacts &facts,
   std::string text;
   llvm::raw_string_ostream os(text);
   if (facts.staged)
-    os << "it stages the accumulator anyway (a fused epilogue, C += A * B "
-          "or partial tiles)";
+    os << "it stages the accumulator anyway (a fused epilogue, C += A * B, "
+          "partial tiles or a transposed tile)";
   else if (persistent)
     os << "a persistent workgroup's ring holds the next tile's loads";
   else if (!isStagedInRing(facts.ringBytes, facts.tileM, facts.tileN,

@@ -455,6 +455,10 @@ def pick_loops(rng, n, ctx):
                  for _ in range(n)]
         if rng.random() < 0.3:
             loops[0] = rng.choice([65, 100, 127, 129, 1000])
+        # Small M (a decode step: 1 to 56, computed as C^T = B^T * A^T),
+        # drawn last.
+        if rng.random() < 0.2:
+            loops[0] = rng.choice([1, 7, 16, 33, 56])
     if ctx["dynamic"]:
         for i in range(n):
             if rng.random() < 0.4:
@@ -545,6 +549,10 @@ def sensible_config(rng, info):
         l0 = {"b": 1, "m": rows * max(consumers, 1), "n": rng.choice([64, 128, 256]),
               "k": rng.choice([64, 64, 32])}
         extra = {"pipeline_depth": rng.choice([1, 2, 3, 4])}
+        # A transposed tile (fewer than 64 rows of C; 12 is no multiple of
+        # wgmma's N step), drawn last.
+        if rng.random() < 0.2:
+            l0["m"], l0["n"] = rng.choice([8, 12, 16, 56]), 64 * max(consumers, 1)
         return "MatmulWgmma", [[l0[r] for r in roles]], [128 * (consumers + 1), 1, 1], extra
     if info["kind"] == "contraction" and rng.random() < 0.7:
         pipe = rng.choice(["MatmulTensorCore", "MatmulTensorCoreMmaSync", "MatmulSimt"])

@@ -34,6 +34,13 @@
 // RUN: FileCheck %s --check-prefix=ACCUMULATE < %t/accumulate_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/accumulate_kernel.ptx -o %t/a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/a.cubin | FileCheck %s --check-prefix=SASS-ACCUMULATE %}
+// Small M (@decode, a linear layer on 16 tokens): the transposed tile, C^T
+// = W * x^T, as m64n16k16 wgmma (the tokens as wgmma's N), the fragment
+// stored down C's columns into the staging buffer, then 16-byte stores to
+// C; no spills, and HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=DECODE < %t/decode_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/decode_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/d.cubin | FileCheck %s --check-prefix=SASS-DECODE %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
 // RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
@@ -200,6 +207,20 @@
 // SASS-ACCUMULATE-NEXT: QGMMA 0
 // SASS-ACCUMULATE-NEXT: UTMALDG {{[1-9][0-9]*}}
 
+// DECODE: .entry decode_kernel(
+// DECODE: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// DECODE-COUNT-8: st.shared.b32
+// DECODE: ld.shared.v4.b32
+// DECODE: st.global.v4.b32
+// DECODE-NOT: st.global.{{[bf]}}32
+
+// SASS-DECODE:      kernel decode_kernel
+// SASS-DECODE:      LDL 0
+// SASS-DECODE-NEXT: STL 0
+// SASS-DECODE:      HGMMA {{[1-9][0-9]*}}
+// SASS-DECODE-NEXT: QGMMA 0
+// SASS-DECODE-NEXT: UTMALDG {{[1-9][0-9]*}}
+
 // SASS:      kernel matmul_kernel
 // SASS:      LDL 0
 // SASS-NEXT: STL 0
@@ -215,6 +236,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
     %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
     return %0 : tensor<512x512xf32>
+  }
+  func.func @decode(%x: tensor<16x512xbf16>, %w: tensor<1024x512xbf16>, %c: tensor<16x1024xf32>) -> tensor<16x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %w : tensor<16x512xbf16>, tensor<1024x512xbf16>) outs(%f : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+    return %0 : tensor<16x1024xf32>
   }
   func.func @accumulate(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>

@@ -302,8 +302,38 @@ func.func @tensors(%a: tensor<64x128xf16>, %b: tensor<128x64xf16>, %c: tensor<64
 func.func @consumer_rows(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 384 threads for an M tile of 64; pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and one or two consumer warpgroups of 64 or 128 rows each}}
+  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 384 threads for 64 rows of wgmma tiles (C's rows); pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and one or two consumer warpgroups of 64 or 128 rows each}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// A transposed tile (16 rows of C): its 64 columns are the wgmma rows, too
+// few for two consumers.
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>
+
+func.func @transposed_consumer_rows(%a: memref<16x128xf16>, %b: memref<64x128xf16>, %c: memref<16x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 384 threads for 64 rows of wgmma tiles (C's columns); pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and one or two consumer warpgroups of 64 or 128 rows each}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.lowering_config = #config} ins(%a, %b : memref<16x128xf16>, memref<64x128xf16>) outs(%c : memref<16x64xf32>)
+  return
+}
+
+// -----
+
+// A transposed tile takes B as wgmma's A, K-major: not B[k, n].
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>
+
+func.func @transposed_b_kn(%a: memref<16x128xf16>, %b: memref<128x64xf16>, %c: memref<16x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has an M tile of 16 rows, fewer than 64, which pipeline MatmulWgmma computes as C^T = B^T * A^T with M as wgmma's N; that takes a K-contiguous B (B[n, k]) and an M tile that is a multiple of 8}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<16x128xf16>, memref<128x64xf16>) outs(%c : memref<16x64xf32>)
   return
 }
 
@@ -421,7 +451,7 @@ func.func @box_rows(%a: memref<512x64xf16>, %b: memref<64x64xf16>, %c: memref<51
 func.func @four_consumers(%a: memref<256x128xf16>, %b: memref<128x64xf16>, %c: memref<256x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 640 threads for an M tile of 256; pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and one or two consumer warpgroups of 64 or 128 rows each}}
+  // expected-error @+1 {{'linalg.matmul' op has a workgroup of 640 threads for 256 rows of wgmma tiles (C's rows); pipeline MatmulWgmma runs one warpgroup (128 threads), or one producer and one or two consumer warpgroups of 64 or 128 rows each}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<256x128xf16>, memref<128x64xf16>) outs(%c : memref<256x64xf32>)
   return
 }

@@ -59,6 +59,25 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
+// A transposed tile (16 rows of C, computed as C^T = B^T * A^T) takes no
+// cluster.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  // expected-error @+1 {{'func.func' op is planned in clusters of 1 x 2 workgroups (cluster), but its tile of 16 rows is computed as C^T = B^T * A^T, whose workgroups share no cluster's tiles yet}}
+  func.func @cluster_transposed(%arg0: memref<16x128xf16>, %arg1: memref<256x128xf16>, %arg2: memref<16x256xf32>) -> memref<16x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, cluster = [1, 2]>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (16, 256) step (16, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [16, 128] [1, 1] : memref<16x128xf16> to memref<16x128xf16, strided<[128, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[%arg4, 0] [128, 128] [1, 1] : memref<256x128xf16> to memref<128x128xf16, strided<[128, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [16, 128] [1, 1] : memref<16x256xf32> to memref<16x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<16x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 128, 64]]>} ins(%subview, %subview_0 : memref<16x128xf16, strided<[128, 1], offset: ?>>, memref<128x128xf16, strided<[128, 1], offset: ?>>) outs(%subview_1 : memref<16x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<16x256xf32>
+  }
+}
+
+// -----
+
 // A cluster needs a producer warpgroup to wait for its peers.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   // expected-error @+1 {{'func.func' op is planned in clusters of 2 x 1 workgroups (cluster), but a workgroup of one warpgroup has no producer warpgroup to wait for the cluster's releases of a stage}}
@@ -175,7 +194,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // A staged store is for kernels without a fused epilogue, which stages the
 // accumulator itself.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  // expected-error @+1 {{'func.func' op is planned with a staged store (staged_store), but it stages the accumulator anyway (a fused epilogue, C += A * B or partial tiles)}}
+  // expected-error @+1 {{'func.func' op is planned with a staged store (staged_store), but it stages the accumulator anyway (a fused epilogue, C += A * B, partial tiles or a transposed tile)}}
   func.func @staged_epilogue(%a: memref<256x128xf16>, %b: memref<128x128xf16>, %bias: memref<128xf32>, %out: memref<256x128xf16>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2, staged_store = true>} {
     %zero = arith.constant 0.0 : f32
     scf.forall (%i, %j) = (0, 0) to (256, 128) step (128, 64) {

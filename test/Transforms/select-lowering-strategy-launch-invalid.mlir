@@ -31,6 +31,20 @@ func.func @cluster_not_dividing(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>
 
 // -----
 
+// A transposed tile (16 rows of C, computed as C^T = B^T * A^T) takes no
+// cluster.
+func.func @cluster_transposed_tile(%a: tensor<16x256xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+  // expected-error @+1 {{'linalg.matmul' op cannot run in clusters of 1 x 2 workgroups (cluster): its tile of 16 rows is computed as C^T = B^T * A^T, whose workgroups share no cluster's tiles yet}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2, cluster = [1, 2]>>}
+    ins(%a, %b : tensor<16x256xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %0 : tensor<16x256xf32>
+}
+
+// -----
+
 func.func @cluster_n_not_dividing(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
@@ -164,7 +178,7 @@ func.func @staged_persistent(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %
 func.func @staged_epilogue(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{'linalg.matmul' op cannot store its accumulator through the staging buffer (staged_store): it stages the accumulator anyway (a fused epilogue, C += A * B or partial tiles)}}
+  // expected-error @+1 {{'linalg.matmul' op cannot store its accumulator through the staging buffer (staged_store): it stages the accumulator anyway (a fused epilogue, C += A * B, partial tiles or a transposed tile)}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 4, staged_store = true>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<256x256xf32>) outs(%c : tensor<256x256xf32>) {

@@ -3,11 +3,13 @@
 // workgroup per output element, the whole row of K products in 128-bit
 // steps of a warp's threads. Others keep the matmul plans: B along N (nn),
 // M = 2, rows shorter than a warp's 128-bit step, 64-bit accumulators
-// (32-bit shuffles), and every plan asked for by an `mma` preference.
+// (32-bit shuffles), and every plan asked for by an `mma` preference. On
+// sm_90a a B[n, k] with M = 1 whose rows are too short for the reduction
+// takes the transposed wgmma tile (M as wgmma's N) instead of MatmulSimt.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy))' \
-// RUN:   --mlir-print-local-scope | FileCheck %s
+// RUN:   --mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,SM90A
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
-// RUN:   --mlir-print-local-scope | FileCheck %s
+// RUN:   --mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,SM80
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy{mma=mma-sync}))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=MMA
 // MMA-NOT: WarpReduction
@@ -28,7 +30,9 @@
 //   CHECK-NOT:   WarpReduction
 //       CHECK:   return
 // CHECK-LABEL: func.func @m1_nt_short
-//  CHECK-SAME:   pipeline = MatmulSimt
+//  SM80-SAME:    pipeline = MatmulSimt
+//  SM90A-SAME:   pipeline = MatmulWgmma, workgroup_size = [256, 1, 1]
+//  SM90A:        tile_sizes = {{\[}}[8, 64, 64]]
 // CHECK-LABEL: func.func @m1_nt_i8
 //  CHECK-SAME:   pipeline = WarpReduction, workgroup_size = [256, 1, 1]
 //       CHECK:   tile_sizes = {{\[}}[1, 1, 4096], [0, 0, 16]]

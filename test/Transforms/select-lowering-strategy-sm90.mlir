@@ -67,6 +67,20 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
+/// Small M with B[k, n]: the transposed tile would take B as wgmma's
+/// transposed A, which is not built.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @decode_b_kn(%a: tensor<16x256xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): M = 16 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with B as wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would be wgmma's transposed A, which is not built}}
+    %0 = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+    return %0 : tensor<16x256xf32>
+  }
+}
+
+// -----
+
 /// A matmul MatmulWgmma takes: nothing to say.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @wgmma(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {

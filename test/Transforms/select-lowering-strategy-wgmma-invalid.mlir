@@ -118,11 +118,11 @@ func.func @fill_of_two(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: ten
 
 // -----
 
-// M = 32: most of each 64-row wgmma tile would be padding.
+// M = 32 with B[k, n]: the transposed tile small M takes needs B[n, k].
 func.func @small_m(%a: tensor<32x256xf16>, %b: tensor<256x256xf16>, %c: tensor<32x256xf32>) -> tensor<32x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<32x256xf32>) -> tensor<32x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: M x N = 32 x 256 has fewer than 64 rows or columns, and most of each 64x64 wgmma tile would be padding}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: M = 32 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with B as wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would be wgmma's transposed A, which is not built}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<32x256xf16>, tensor<256x256xf16>) outs(%f : tensor<32x256xf32>) -> tensor<32x256xf32>
   return %0 : tensor<32x256xf32>
@@ -400,4 +400,57 @@ func.func @region_payload_consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf
     linalg.yield %r : f32
   } -> tensor<256x256xf32>
   return %1 : tensor<256x256xf32>
+}
+
+// -----
+
+// N = 32: most of each 64-row wgmma tile (of C^T, too) would be padding.
+func.func @small_n(%a: tensor<256x256xf16>, %b: tensor<32x256xf16>, %c: tensor<256x32xf32>) -> tensor<256x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x32xf32>) -> tensor<256x32xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: M x N = 256 x 32 has fewer than 64 columns, and most of each 64x64 wgmma tile would be padding}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<32x256xf16>) outs(%f : tensor<256x32xf32>) -> tensor<256x32xf32>
+  return %0 : tensor<256x32xf32>
+}
+
+// -----
+
+// A transposed tile (an M tile of fewer than 64 rows) is wgmma's N: whole
+// steps of 8 rows.
+func.func @transposed_tile_of_12(%a: tensor<128x256xf16>, %b: tensor<256x256xf16>, %c: tensor<128x256xf32>) -> tensor<128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma computes an M tile of fewer than 64 rows as C^T = B^T * A^T, with the M tile as wgmma's N: it must be a multiple of 8, got 12}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[12, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<128x256xf16>, tensor<256x256xf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %0 : tensor<128x256xf32>
+}
+
+// -----
+
+// A transposed tile takes B as wgmma's A: B[n, k], not B[k, n].
+func.func @transposed_tile_b_kn(%a: tensor<128x256xf16>, %b: tensor<256x256xf16>, %c: tensor<128x256xf32>) -> tensor<128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma computes an M tile of fewer than 64 rows as C^T = B^T * A^T, which takes B[n, k] (K-contiguous), got an M tile of 16 and B[k, n]}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<128x256xf16>, tensor<256x256xf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %0 : tensor<128x256xf32>
+}
+
+// -----
+
+// A transposed tile's N tile is its wgmma rows: 96 per consumer is no m64
+// tile.
+func.func @transposed_tile_rows(%a: tensor<16x256xf16>, %b: tensor<384x256xf16>, %c: tensor<16x384xf32>) -> tensor<16x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x384xf32>) -> tensor<16x384xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma needs an N tile of 64 or 128 rows per multiplying warpgroup (m64 wgmma tiles of C^T), got 192 for 2 warpgroup(s)}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 192, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<16x256xf16>, tensor<384x256xf16>) outs(%f : tensor<16x384xf32>) -> tensor<16x384xf32>
+  return %0 : tensor<16x384xf32>
 }

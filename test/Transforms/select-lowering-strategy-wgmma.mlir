@@ -252,3 +252,62 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_100a", warp_size = 32
     return %0 : tensor<1024x1024xf32>
   }
 }
+
+// -----
+
+// Small M (a decode step) with B[n, k] is computed transposed, C^T = B^T *
+// A^T: the M tile is M rounded up to wgmma's N step of 8. N = 4096 gives
+// 32 workgroups of 128 columns (two consumers) or 64 of 64 (a producer and
+// one consumer), neither every SM: the one with the most. N = 28672 gives
+// 224 of 128 columns, every SM. M = 7 rounds up to 8; M = 57 to 64, a
+// whole wgmma tile, which is not transposed; B[k, n] with small M would be
+// wgmma's transposed A and keeps mma.sync.
+// CHECK-LABEL: func.func @decode_16x4096
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}16, 64, 64]]
+// CHECK-LABEL: func.func @decode_16x28672
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}16, 128, 64]]
+// CHECK-LABEL: func.func @decode_7
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}8, 64, 64]]
+// CHECK-LABEL: func.func @m57
+// CHECK-SAME: pipeline = MatmulWgmma
+// CHECK: tile_sizes = {{\[\[}}64,
+// CHECK-LABEL: func.func @decode_b_kn
+// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @decode_16x4096(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<16x4096xf32>) -> tensor<16x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x4096xf32>) -> tensor<16x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<16x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<16x4096xf32>) -> tensor<16x4096xf32>
+    return %0 : tensor<16x4096xf32>
+  }
+  func.func @decode_16x28672(%a: tensor<16x4096xbf16>, %b: tensor<28672x4096xbf16>, %c: tensor<16x28672xf32>) -> tensor<16x28672xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x28672xf32>) -> tensor<16x28672xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<16x4096xbf16>, tensor<28672x4096xbf16>) outs(%f : tensor<16x28672xf32>) -> tensor<16x28672xf32>
+    return %0 : tensor<16x28672xf32>
+  }
+  func.func @decode_7(%a: tensor<7x256xf16>, %b: tensor<256x256xf16>, %c: tensor<7x256xf32>) -> tensor<7x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<7x256xf32>) -> tensor<7x256xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<7x256xf16>, tensor<256x256xf16>) outs(%f : tensor<7x256xf32>) -> tensor<7x256xf32>
+    return %0 : tensor<7x256xf32>
+  }
+  func.func @m57(%a: tensor<57x256xf16>, %b: tensor<256x256xf16>, %c: tensor<57x256xf32>) -> tensor<57x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<57x256xf32>) -> tensor<57x256xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<57x256xf16>, tensor<256x256xf16>) outs(%f : tensor<57x256xf32>) -> tensor<57x256xf32>
+    return %0 : tensor<57x256xf32>
+  }
+  func.func @decode_b_kn(%a: tensor<16x256xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+    return %0 : tensor<16x256xf32>
+  }
+}

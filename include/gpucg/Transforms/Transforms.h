@@ -439,8 +439,15 @@ inline bool isFloat8(Type type) {
 /// operands in workgroup memory, so an 8-bit B must be K-contiguous (B[n,
 /// k], `A * B^T`); e4m3 times e5m2 is a wgmma form nvgpu does not lower.
 std::string whyNoElementTypes(Type a, Type b, Type c, bool bKContiguous);
-/// wgmma's widest N.
+/// wgmma's widest N, and the step of its N (8 to 256 in steps of 8).
 constexpr int64_t kMaxN = 256;
+constexpr int64_t kNStep = 8;
+/// Whether a MatmulWgmma tile of `tileM` rows of C is computed transposed,
+/// as C^T = B^T * A^T: fewer rows than one wgmma tile (a decode step's M)
+/// would leave most of it padding, so C's tile columns (B[n, k]'s rows)
+/// become wgmma's M, in 64-row tiles, and C's tile rows (A's) its N, in
+/// steps of kNStep; the accumulator is staged, and stored back transposed.
+inline bool isTransposedTile(int64_t tileM) { return tileM < kTileRows; }
 /// A and B tiles are TMA boxes of 128-byte swizzled rows, the only swizzle
 /// `nvgpu.warpgroup.generate.descriptor` encodes (and a swizzled box's
 /// innermost dimension is exactly the swizzle): K tiles of 128 bytes.

@@ -42,6 +42,9 @@ struct LaunchFacts {
   /// staged in workgroup memory anyway: a fused epilogue consumes it, the
   /// epilogue adds C's prior contents (C += A * B), or tiles are partial.
   bool bKContiguous = false, staged = false;
+  /// Whether the tile is computed as C^T = B^T * A^T
+  /// (wgmma::isTransposedTile).
+  bool transposed = false;
 };
 
 /// Why the kernel cannot run in thread-block clusters of `m x n`

@@ -48,6 +48,12 @@ Mutations (N counts matches from 1, in print order):
                      let the N-th nvvm.mbarrier.try_wait (a wait on an
                      mbarrier at cluster scope, retried until it succeeds)
                      succeed at once: its result becomes true
+  untranspose-store N
+                     replace the N-th memref.transpose (a transposed wgmma
+                     tile's view of C's columns, which
+                     nvgpu.warpgroup.mma.store writes) by a row-major view
+                     of the same shape at the same (static) offset: the
+                     C^T fragment lands untransposed
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -101,6 +107,30 @@ def main():
         index = nth_line(lines, pattern, n)
         lines[index] = re.sub(pattern, r"= arith.maximumf \1, \1\2",
                               lines[index])
+    elif mutation == "untranspose-store":
+        # %t = memref.transpose %src (d0, d1) -> (d1, d0) : SRC to
+        #   memref<RxCxf32, strided<[1, LD]{, offset: OFF}>{, SPACE}>
+        pattern = (r"(%[\w#]+) = memref\.transpose (%[\w#]+) "
+                   r"\(d0, d1\) -> \(d1, d0\) : (.*) to "
+                   r"(memref<(\d+)x(\d+)x(\w+), strided<\[1, \d+\]"
+                   r"(?:, offset: (\d+))?>(.*))$")
+        index = nth_line(lines, pattern, n)
+        match = re.search(pattern, lines[index])
+        result, source, source_type, old_type, rows, columns, element, \
+            offset, rest = match.groups()
+        offset = offset or "0"
+        new_type = "memref<%sx%sx%s, strided<[%s, 1], offset: %s>%s" % (
+            rows, columns, element, columns, offset, rest)
+        lines[index] = re.sub(
+            pattern,
+            "%s = memref.reinterpret_cast %s to offset: [%s], sizes: [%s, %s], "
+            "strides: [%s, 1] : %s to %s" % (result, source, offset, rows,
+                                            columns, columns, source_type,
+                                            new_type),
+            lines[index])
+        for other in range(index + 1, len(lines)):
+            if re.search(re.escape(result) + r"\b", lines[other]):
+                lines[other] = lines[other].replace(old_type, new_type)
     elif mutation == "drop-wgmma-wait":
         del lines[nth_line(lines, r"\bnvvm\.wgmma\.wait\.group\.sync\.aligned\b", n)]
     elif mutation == "deepen-wgmma":

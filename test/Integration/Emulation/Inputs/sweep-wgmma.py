@@ -20,7 +20,8 @@ persistent grid, whole clusters), sometimes C += A * B (no zero fill:
 the matmul accumulates into an argument holding small integers, with or
 without an epilogue), and sometimes odd sizes (M anywhere in its last
 tile, N and K short of whole tiles by multiples of 8: partial tiles and a
-K tail). Each runs twice: in order, and in reverse with TMA
+K tail), and sometimes small M (1 to 56 rows, computed transposed as C^T =
+B^T * A^T, with B[n, k]). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -130,10 +131,34 @@ def make_case(seed, index):
         m -= rng.randint(0, min(tile_m - 1, m - 64))
         n -= 8 * rng.randint(0, min(tile_n // 8 - 1, (n - 64) // 8))
         k -= 8 * rng.randint(0, 7)
+    # Small M (a decode step), drawn last: M from 1 to 56, computed as C^T =
+    # B^T * A^T, which takes B[n, k]. The plan's tile is M rounded up to 8
+    # (or more, in steps of 8) by 64 or 128 columns of C, 64 per
+    # multiplying warpgroup; no clusters (a transposed tile takes none).
+    small = rng.random() < 0.25
+    if small:
+        b_transposed = True
+        cluster = None
+        m = rng.randint(1, 56)
+        if plan:
+            tile_m = rng.randrange((m + 7) // 8 * 8, 57, 8)
+            tile_n = rng.choice([64, 128])
+            threads = 384 if tile_n == 128 else rng.choice([128, 256])
+            stage_bytes = (tile_m * 64 + 64 * tile_n) * 2
+            plan = (tile_m, tile_n, 64, threads,
+                    rng.randint(1, min(4, RING_BYTES // stage_bytes)))
+            plan = fit_staging(plan, stage_bytes)
+        else:
+            tile_n = 64
+        n = tile_n * rng.randint(1, 3)
+        if odd:
+            n -= 8 * rng.randint(0, tile_n // 8 - 1)
+        if persistent and plan and plan[3] == 128:
+            persistent = 0
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
-                odd=odd)
+                odd=odd, small=small)
 
 
 def fit_staging(plan, stage_bytes):
@@ -162,7 +187,8 @@ def describe(case):
         ", epilogue %s%s" % (case["epilogue"],
                              " (chained)" if case["chained"] else "")
         if case["epilogue"] else "") + (
-        ", C += A * B" if case["accumulate"] else "")
+        ", C += A * B" if case["accumulate"] else "") + (
+        ", small M" if case["small"] else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
