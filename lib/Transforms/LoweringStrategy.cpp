@@ -15,6 +15,8 @@
 #include "gpucg/Transforms/Transforms.h"
 #include "gpucg/Transforms/WgmmaLaunch.h"
 
+#include "Utils.h"
+
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -631,21 +633,22 @@ static int64_t getWgmmaStageBytes(const MatmulShape &shape, int64_t tileM,
   return (tileM + tileN) * tileK * getByteWidth(shape.aType);
 }
 
-/// The linalg.fill that gives the matmul `op` its accumulator: its init's
-/// producer on tensors, on buffers a fill of its init right before it.
+/// The linalg.fill that gives the matmul `op` its accumulator
+/// (getAccumulatorStart), if one does.
 static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
-  Value init = op.getDpsInitOperand(0)->get();
-  if (op.hasPureTensorSemantics())
-    return init.getDefiningOp<linalg::FillOp>();
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  return fill && fill.getDpsInits()[0] == init ? fill : linalg::FillOp();
+  return dyn_cast_or_null<linalg::FillOp>(getAccumulatorStart(op));
 }
 
 /// The M tile of a matmul of `m` rows computed as C^T = B^T * A^T: its rows
-/// in wgmma's N steps; transposed when that is fewer than 64
-/// (wgmma::isTransposedTile).
+/// in wgmma's N steps ...
 static int64_t getTransposedTileM(int64_t m) {
   return llvm::alignTo(m, wgmma::kNStep);
+}
+
+/// ... which MatmulWgmma plans when that tile is fewer than 64 rows
+/// (wgmma::isTransposedTile).
+static bool takesTransposedTile(const MatmulShape &shape) {
+  return wgmma::isTransposedTile(getTransposedTileM(shape.m()));
 }
 
 /// Whether the accumulator of the matmul `op` starts at zero.
@@ -704,8 +707,7 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << " wgmma tile would be padding";
     return text;
   }
-  if (wgmma::isTransposedTile(getTransposedTileM(shape->m())) &&
-      *bLayout != WgmmaBLayout::KContiguous) {
+  if (takesTransposedTile(*shape) && *bLayout != WgmmaBLayout::KContiguous) {
     os << "M = " << shape->m() << " is fewer than " << kWgmmaM
        << " rows, which MatmulWgmma computes as C^T = B^T * A^T with B as "
           "wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would "
@@ -980,7 +982,7 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
     return std::nullopt;
   int64_t tileK = getWgmmaKTile(shape.aType);
   std::optional<WgmmaTile> transposedTile;
-  if (wgmma::isTransposedTile(getTransposedTileM(shape.m())))
+  if (takesTransposedTile(shape))
     transposedTile = pickTransposedWgmmaTile(shape, target);
   const WgmmaTile *tile =
       transposedTile ? &*transposedTile

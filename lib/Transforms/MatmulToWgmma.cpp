@@ -202,19 +202,6 @@ static FailureOr<ArgumentView> getArgumentView(Value value,
                       subview.getMixedOffsets()};
 }
 
-/// The op right before the bufferized matmul `op` that gives its
-/// accumulator its start: a linalg.fill of it, or a memref.copy into it;
-/// null if none does.
-static Operation *getAccumulatorStart(linalg::LinalgOp op) {
-  Operation *prev = op->getPrevNode();
-  Value c = op.getDpsInits()[0];
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(prev))
-    return fill.getDpsInits()[0] == c ? prev : nullptr;
-  if (auto copy = dyn_cast_or_null<memref::CopyOp>(prev))
-    return copy.getTarget() == c ? prev : nullptr;
-  return nullptr;
-}
-
 /// Checks the bufferized root `op` against what the rewrite needs and
 /// collects its pieces; emits an error on `op` otherwise.
 static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,

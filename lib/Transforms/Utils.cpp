@@ -353,6 +353,20 @@ bool mlir::gpucg::isDistinctBuffer(Value root) {
   return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
 }
 
+Operation *mlir::gpucg::getAccumulatorStart(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return nullptr;
+  Value init = op.getDpsInitOperand(0)->get();
+  if (op.hasPureTensorSemantics())
+    return init.getDefiningOp<linalg::FillOp>();
+  Operation *prev = op->getPrevNode();
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(prev))
+    return fill.getDpsInits()[0] == init ? prev : nullptr;
+  if (auto copy = dyn_cast_or_null<memref::CopyOp>(prev))
+    return copy.getTarget() == init ? prev : nullptr;
+  return nullptr;
+}
+
 SmallVector<std::pair<linalg::LinalgOp, gpucg::LoweringConfigAttr>>
 mlir::gpucg::getLoweringConfigRoots(FunctionOpInterface funcOp) {
   SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>> roots;

@@ -57,6 +57,14 @@ std::optional<int64_t> getStaticTripCount(scf::ForallOp forallOp, unsigned dim);
 SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>>
 getLoweringConfigRoots(FunctionOpInterface funcOp);
 
+/// The op that gives the matmul `op` its accumulator's start: on tensors
+/// the linalg.fill that produces its init; on buffers the op right before
+/// it when that is a linalg.fill of its init or a memref.copy into it
+/// (bufferization's copy of a residual into the accumulator's temporary).
+/// Null when there is none: the init's prior contents are the start.
+/// (MatmulWgmma's strategy and lowering both ask it.)
+Operation *getAccumulatorStart(linalg::LinalgOp op);
+
 /// Checks a pass's `mma` option against the MMA family of `info`, a
 /// tensor-core pipeline's translation info. Emits an error on `op` and fails
 /// when the option contradicts the pipeline; succeeds for `auto` and for
