@@ -90,31 +90,38 @@ static std::string describeType(Type type) {
     os << "memref " << memref.getElementType() << " ";
     if (memref.getRank() == 0)
       os << "scalar";
-    llvm::interleave(
-        memref.getShape(), os,
-        [&](int64_t size) {
-          if (ShapedType::isDynamic(size))
-            os << "?";
-          else
-            os << size;
-        },
-        "x");
+    gpucg::printShape(os, memref.getShape());
     return text;
   }
   os << "scalar " << type;
   return text;
 }
 
+/// Whether `collapse` merges its source's leading dimensions into one and
+/// keeps the others: a batch's matrices as one, their rows stacked.
+static bool collapsesLeadingDims(memref::CollapseShapeOp collapse) {
+  SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
+  return llvm::all_of(llvm::drop_begin(groups),
+                      [](const auto &group) { return group.size() == 1; });
+}
+
 /// `function_argument J tensor_map ELT SHAPE box B0xB1... swizzle S` for a
 /// kernel operand that is a TMA tensor map the host builds on its argument
-/// `J` (`nvgpu.tma.create.descriptor` of a `memref.cast` of it): what a
-/// launcher passes to cuTensorMapEncodeTiled.
+/// `J` (`nvgpu.tma.create.descriptor` of a `memref.cast` of it, or of a
+/// `memref.collapse_shape` of its leading dimensions into one, whose map
+/// the box's fewer sizes describe): what a launcher passes to
+/// cuTensorMapEncodeTiled.
 static FailureOr<std::string> describeTensorMap(nvgpu::TmaCreateDescriptorOp op,
                                                 func::FuncOp host,
                                                 gpu::LaunchFuncOp launch,
                                                 unsigned index) {
   auto cast = op.getTensor().getDefiningOp<memref::CastOp>();
-  auto arg = cast ? dyn_cast<BlockArgument>(cast.getSource()) : BlockArgument();
+  Value source = cast ? cast.getSource() : Value();
+  if (auto collapse =
+          source ? source.getDefiningOp<memref::CollapseShapeOp>() : nullptr;
+      collapse && collapsesLeadingDims(collapse))
+    source = collapse.getSrc();
+  auto arg = dyn_cast_or_null<BlockArgument>(source);
   auto type = arg ? dyn_cast<MemRefType>(arg.getType()) : MemRefType();
   if (!arg || arg.getOwner() != &host.getBody().front() || !type ||
       !type.getLayout().isIdentity()) {
@@ -122,7 +129,9 @@ static FailureOr<std::string> describeTensorMap(nvgpu::TmaCreateDescriptorOp op,
         << "passes kernel operand #" << index
         << ", a tensor map that is not built on an identity-layout memref "
            "argument of @"
-        << host.getSymName() << "; the kernel ABI describes arguments only";
+        << host.getSymName()
+        << " (or on one with its leading dimensions collapsed into one); "
+           "the kernel ABI describes arguments only";
     return failure();
   }
   SmallVector<int64_t> box;

@@ -678,16 +678,15 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   std::optional<MatmulShape> shape = getMatmulShape(op);
   if (!shape)
     return "it is not a contraction with one M, one N and one K loop";
-  if (!shape->batchPos.empty())
-    return "it has batch loops (MatmulWgmma tiles plain matmuls)";
   if (!shape->isStatic())
     return "its shapes are dynamic";
   // A row-major M x K, B K x N or N x K (TMA boxes of 128-byte rows along
-  // K or N), C M x N.
+  // K or N), C M x N; batch loops outermost, a grid dimension.
   std::optional<WgmmaBLayout> bLayout = getWgmmaBLayout(op);
   if (!bLayout)
-    return "its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n] "
-           "(a transposed A or C is not supported)";
+    return "its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n], "
+           "after the same batch dimensions if any (a transposed A or C, or "
+           "a batch dimension inside a matrix, is not supported)";
   std::string typeReason =
       wgmma::whyNoElementTypes(shape->aType, shape->bType, shape->cType,
                                *bLayout == WgmmaBLayout::KContiguous);
@@ -729,6 +728,20 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << shape->aType << " elements are " << size * elementBytes
        << " bytes, not a multiple of " << wgmma::kTmaPitchAlignment
        << " (the row pitch TMA reads)";
+    return text;
+  }
+  // A batch's operands share one tensor map each, over the batches' rows
+  // stacked: a box past a batch's last row reads the next batch's rows,
+  // not zeros. Past M or N they only fill rows and columns of C the store
+  // leaves out; past K, in a B[k, n], they would meet A's zeros past K,
+  // and an inf or NaN there would make the sum NaN.
+  int64_t tileK = getWgmmaKTile(shape->aType);
+  if (!shape->batchPos.empty() && !bKContiguous && shape->k() % tileK != 0) {
+    os << "its batched B[k, n] has K = " << shape->k()
+       << ", not a multiple of the K tile (" << tileK << " " << shape->aType
+       << " elements): TMA reads the batches of B as one matrix of their K "
+          "rows stacked, so the last K tile's rows past K would be the next "
+          "batch's, not zeros";
     return text;
   }
   auto funcOp = op->getParentOfType<FunctionOpInterface>();
@@ -786,8 +799,8 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
          << "'; MatmulWgmma fuses only elementwise linalg consumers";
       return text;
     }
-    std::string reason =
-        whyNoWgmmaEpilogue(consumer, value, shape->m(), shape->n());
+    std::string reason = whyNoWgmmaEpilogue(
+        consumer, value, cast<ShapedType>(value.getType()).getShape());
     if (!reason.empty()) {
       os << "its consumer '" << user->getName()
          << "' cannot be fused into its epilogue: " << reason;
@@ -928,7 +941,8 @@ static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
   SmallVector<const WgmmaTile *> candidates =
       getWgmmaTileCandidates(op, shape, target, bLayout);
   auto workgroups = [&](const WgmmaTile &t) {
-    return ceilDiv(shape.m(), t.m) * ceilDiv(shape.n(), t.n);
+    return mulSat(ceilDiv(shape.m(), t.m) * ceilDiv(shape.n(), t.n),
+                  shape.batch());
   };
   auto isCandidate = [&](const WgmmaTile &t) {
     return llvm::is_contained(candidates, &t);
@@ -963,7 +977,9 @@ static constexpr WgmmaTile kTransposedTiles[] = {{0, 128, 2}, {0, 64, 1}};
 static WgmmaTile pickTransposedWgmmaTile(const MatmulShape &shape,
                                          TargetAttr target) {
   const WgmmaTile *best = nullptr;
-  auto workgroups = [&](const WgmmaTile &t) { return ceilDiv(shape.n(), t.n); };
+  auto workgroups = [&](const WgmmaTile &t) {
+    return mulSat(ceilDiv(shape.n(), t.n), shape.batch());
+  };
   for (const WgmmaTile &tile : kTransposedTiles) {
     if (workgroups(tile) >= target.getNumSms()) {
       best = &tile;
@@ -993,7 +1009,10 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   if (stages < 1)
     return std::nullopt;
 
+  // One matrix of a batch per workgroup.
   SmallVector<int64_t> level0(op.getNumLoops(), 0);
+  for (unsigned pos : shape.batchPos)
+    level0[pos] = 1;
   level0[shape.mPos] = tile->m;
   level0[shape.nPos] = tile->n;
   level0[shape.kPos] = tileK;
@@ -1030,7 +1049,7 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.tileK = level0[shape.kPos];
   facts.mTiles = ceilDiv(shape.m(), facts.tileM);
   facts.nTiles = ceilDiv(shape.n(), facts.tileN);
-  facts.tiles = facts.mTiles * facts.nTiles;
+  facts.tiles = mulSat(facts.mTiles * facts.nTiles, shape.batch());
   facts.consumers = getWgmmaConsumers(strategy.translationInfo);
   facts.ringBytes =
       mulSat(strategy.translationInfo.getPipelineDepth(),
@@ -1215,6 +1234,12 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
               "tile), got "
            << config.getNumLevels();
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  for (unsigned pos : shape.batchPos)
+    if (level0[pos] != 1)
+      return op.emitOpError()
+             << "pipeline MatmulWgmma tiles each batch loop by 1 (one "
+                "matrix per workgroup), got a tile of "
+             << level0[pos] << " for batch loop d" << pos;
   int64_t tileM = level0[shape.mPos], tileN = level0[shape.nPos],
           tileK = level0[shape.kPos];
   int64_t wantedK = getWgmmaKTile(shape.aType);

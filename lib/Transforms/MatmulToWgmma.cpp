@@ -49,10 +49,12 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir {
@@ -73,25 +75,40 @@ using wgmma::kMaxConsumers;
 
 std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != 3 || !linalg::isaContractionOpInterface(op))
+      !linalg::isaContractionOpInterface(op))
     return std::nullopt;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (iterators[0] != utils::IteratorType::parallel ||
-      iterators[1] != utils::IteratorType::parallel ||
-      iterators[2] != utils::IteratorType::reduction)
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
     return std::nullopt;
   MLIRContext *ctx = op->getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  auto map = [&](ArrayRef<AffineExpr> results) {
-    return AffineMap::get(3, 0, results, ctx);
-  };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps[0] != map({m, k}) || maps[2] != map({m, n}))
+  unsigned numLoops = op.getNumLoops();
+  // Each operand's map: the batch loops, in the order of the output's
+  // leading dimensions, then its own two.
+  SmallVector<AffineExpr> batch;
+  AffineMap cMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (cMap.getNumResults() != dims->batch.size() + 2)
     return std::nullopt;
-  if (maps[1] == map({k, n}))
+  for (AffineExpr result : cMap.getResults().drop_back(2)) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim || !llvm::is_contained(dims->batch, dim.getPosition()))
+      return std::nullopt;
+    batch.push_back(result);
+  }
+  auto map = [&](unsigned row, unsigned column) {
+    SmallVector<AffineExpr> results(batch);
+    results.push_back(getAffineDimExpr(row, ctx));
+    results.push_back(getAffineDimExpr(column, ctx));
+    return AffineMap::get(numLoops, 0, results, ctx);
+  };
+  unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != map(m, k) || maps[2] != map(m, n))
+    return std::nullopt;
+  if (maps[1] == map(k, n))
     return WgmmaBLayout::NContiguous;
-  if (maps[1] == map({n, k}))
+  if (maps[1] == map(n, k))
     return WgmmaBLayout::KContiguous;
   return std::nullopt;
 }
@@ -109,35 +126,26 @@ std::string mlir::gpucg::wgmma::whyNoElementTypes(Type a, Type b, Type c,
 }
 
 std::string mlir::gpucg::whyNoWgmmaEpilogue(linalg::LinalgOp consumer,
-                                            Value accumulator, int64_t rows,
-                                            int64_t columns) {
+                                            Value accumulator,
+                                            ArrayRef<int64_t> resultShape) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (consumer.getNumLoops() != 2 ||
+  if (consumer.getNumLoops() != resultShape.size() ||
       consumer.getNumParallelLoops() != consumer.getNumLoops()) {
     os << "it has " << consumer.getNumLoops() << " loops, "
        << consumer.getNumReductionLoops()
        << " of them reductions; a fused epilogue is elementwise over the "
-          "tile's two dimensions";
+          "result's "
+       << resultShape.size() << " dimensions";
     return text;
   }
   // (A partial tile's sizes may be dynamic.)
   SmallVector<int64_t> ranges = consumer.getStaticLoopRanges();
-  if (ranges != ArrayRef<int64_t>{rows, columns}) {
-    auto print = [&](int64_t size) {
-      if (ShapedType::isDynamic(size))
-        os << "?";
-      else
-        os << size;
-    };
+  if (ranges != resultShape) {
     os << "its loops run over ";
-    print(ranges[0]);
-    os << "x";
-    print(ranges[1]);
+    printShape(os, ranges);
     os << ", not the ";
-    print(rows);
-    os << "x";
-    print(columns);
+    printShape(os, resultShape);
     os << " of the matmul's result";
     return text;
   }
@@ -175,31 +183,260 @@ bool mlir::gpucg::isZeroFill(linalg::FillOp fill) {
   return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
 
-/// Returns the kernel argument `value` views and the view's offsets: the
-/// argument itself, or one unit-stride memref.subview of it.
+/// Returns the kernel argument `value` views and the view's offsets along
+/// each of the argument's dimensions: the argument itself, or a chain of
+/// unit-stride memref.subviews of it (a batched tile's rank-reducing view of
+/// its one matrix, dropBatchLoops', of the workgroup's view) in which each
+/// dimension is offset by one subview at most. The view's dimensions must be
+/// the argument's last ones (the batch dimensions, if any, dropped).
 static FailureOr<ArgumentView> getArgumentView(Value value,
                                                FunctionOpInterface funcOp) {
   Block *entry = &funcOp.getFunctionBody().front();
-  auto isKernelArgument = [&](Value v) {
-    auto arg = dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == entry;
-  };
   auto type = dyn_cast<MemRefType>(value.getType());
   if (!type)
     return failure();
-  if (isKernelArgument(value)) {
-    Builder b(value.getContext());
-    return ArgumentView{
-        cast<BlockArgument>(value),
-        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(0))};
+  SmallVector<memref::SubViewOp> chain;
+  while (auto subview = value.getDefiningOp<memref::SubViewOp>()) {
+    chain.push_back(subview);
+    value = subview.getSource();
   }
-  auto subview = value.getDefiningOp<memref::SubViewOp>();
-  if (!subview || !isKernelArgument(subview.getSource()) ||
-      !llvm::all_of(subview.getStaticStrides(),
-                    [](int64_t s) { return s == 1; }))
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != entry)
     return failure();
-  return ArgumentView{cast<BlockArgument>(subview.getSource()),
-                      subview.getMixedOffsets()};
+  auto argType = cast<MemRefType>(arg.getType());
+  Builder b(value.getContext());
+  ArgumentView view{
+      arg, SmallVector<OpFoldResult>(argType.getRank(), b.getIndexAttr(0))};
+  // The argument's dimension each dimension of the view so far is.
+  SmallVector<int64_t> dims =
+      llvm::to_vector(llvm::seq<int64_t>(0, argType.getRank()));
+  for (memref::SubViewOp subview : llvm::reverse(chain)) {
+    if (!llvm::all_of(subview.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }))
+      return failure();
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    SmallVector<int64_t> kept;
+    for (auto [index, offset] : llvm::enumerate(subview.getMixedOffsets())) {
+      OpFoldResult &total = view.offsets[dims[index]];
+      if (!isZeroInteger(offset)) {
+        if (!isZeroInteger(total))
+          return failure();
+        total = offset;
+      }
+      if (!dropped.test(index))
+        kept.push_back(dims[index]);
+    }
+    dims = std::move(kept);
+  }
+  int64_t rank = argType.getRank();
+  if (dims.size() != static_cast<size_t>(type.getRank()) ||
+      !llvm::equal(dims, llvm::seq<int64_t>(rank - type.getRank(), rank)))
+    return failure();
+  return view;
+}
+
+/// A batched MatmulWgmma tile multiplies one matrix of its batch: the batch
+/// loops of its matmul, and the leading loops of the ops around it (the
+/// accumulator's fill or copy, the epilogue), have one iteration there.
+/// Drops them, with upstream's linalg::dropUnitDims on rank-reducing views
+/// (made once per buffer, next to it; a temporary of the tile is
+/// reallocated in its reduced shape), so that the rest of the lowering sees
+/// the 2-D tile of a plain matmul. `root` becomes the generic that replaces
+/// it, and `config` its lowering_config without the batch loops' sizes.
+/// Emits an error where a batch loop of the matmul has more than one
+/// iteration, or a temporary is used otherwise; an op that keeps its batch
+/// loops is the matchers' to refuse.
+static LogicalResult dropBatchLoops(RewriterBase &rewriter,
+                                    linalg::LinalgOp &root,
+                                    LoweringConfigAttr &config) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(root);
+  if (failed(dims) || dims->batch.empty())
+    return success();
+  SmallVector<unsigned> batchLoops(dims->batch.begin(), dims->batch.end());
+  auto numBatch = static_cast<int64_t>(batchLoops.size());
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  for (unsigned pos : batchLoops)
+    if (ranges[pos] != 1)
+      return root.emitOpError()
+             << "has batch loop d" << pos << " of "
+             << (ShapedType::isDynamic(ranges[pos])
+                     ? std::string("a dynamic number of")
+                     : std::to_string(ranges[pos]))
+             << " iterations in its workgroup tile; pipeline MatmulWgmma "
+                "multiplies one matrix of a batch per workgroup (a batch "
+                "tile of 1)";
+
+  // Each buffer's reduced view (or reallocation), made once.
+  llvm::DenseMap<Value, Value> reduced;
+  SmallVector<std::pair<memref::AllocOp, memref::AllocOp>> reallocated;
+  auto reduce = [&](Value buffer,
+                    ArrayRef<int64_t> targetShape) -> FailureOr<Value> {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type)
+      return failure();
+    if (auto it = reduced.find(buffer); it != reduced.end())
+      return it->second;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfterValue(buffer);
+    Location loc = buffer.getLoc();
+    Value result;
+    auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+    if (alloc && type.getLayout().isIdentity()) {
+      // (The dropped dimensions are static: the dynamic sizes stay.)
+      auto newAlloc = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get(targetShape, type.getElementType(),
+                          MemRefLayoutAttrInterface(), type.getMemorySpace()),
+          alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+          alloc.getAlignmentAttr());
+      reallocated.push_back({alloc, newAlloc});
+      result = newAlloc;
+    } else {
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes =
+          memref::getMixedSizes(rewriter, loc, buffer);
+      auto resultType = memref::SubViewOp::inferRankReducedResultType(
+          targetShape, type, offsets, sizes, strides);
+      result = memref::SubViewOp::create(rewriter, loc, resultType, buffer,
+                                         offsets, sizes, strides);
+    }
+    reduced[buffer] = result;
+    return result;
+  };
+  // A buffer of the batch's rank without its leading unit dimensions.
+  auto reduceLeading = [&](Value buffer) -> FailureOr<Value> {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || type.getRank() != numBatch + 2 ||
+        llvm::any_of(type.getShape().take_front(numBatch),
+                     [](int64_t size) { return size != 1; }))
+      return failure();
+    return reduce(buffer, type.getShape().drop_front(numBatch));
+  };
+
+  linalg::ControlDropUnitDims options;
+  options.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  options.collapseFn = [&](RewriterBase &, Location, Value operand,
+                           ArrayRef<int64_t> targetShape,
+                           ArrayRef<ReassociationIndices>,
+                           const linalg::ControlDropUnitDims &) {
+    return reduce(operand, targetShape);
+  };
+  SmallVector<Operation *> ops =
+      llvm::map_to_vector(root->getBlock()->without_terminator(),
+                          [](Operation &op) { return &op; });
+  // The accumulator's start: the fill or copy into the matmul's init before
+  // it, past views only. Rebuilt, it goes right before the matmul
+  // (getAccumulatorStart), past the views made or left between them.
+  Operation *start = nullptr;
+  for (Operation *prev = root->getPrevNode(); prev && isPure(prev);
+       prev = prev->getPrevNode()) {
+    auto fill = dyn_cast_or_null<linalg::FillOp>(prev->getPrevNode());
+    auto copy = dyn_cast_or_null<memref::CopyOp>(prev->getPrevNode());
+    Value init = root.getDpsInitOperand(0)->get();
+    if ((fill && fill.getDpsInits()[0] == init) ||
+        (copy && copy.getTarget() == init)) {
+      start = prev->getPrevNode();
+      break;
+    }
+  }
+  if (!start)
+    start = getAccumulatorStart(root);
+  Operation *newStart = nullptr;
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      FailureOr<Value> output = reduceLeading(fill.getDpsInits()[0]);
+      if (failed(output))
+        continue;
+      auto newFill = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                            fill.value(), *output);
+      if (op == start)
+        newStart = newFill;
+      rewriter.eraseOp(fill);
+      continue;
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      FailureOr<Value> source = reduceLeading(copy.getSource());
+      FailureOr<Value> target = reduceLeading(copy.getTarget());
+      if (failed(source) || failed(target))
+        continue;
+      auto newCopy =
+          memref::CopyOp::create(rewriter, copy.getLoc(), *source, *target);
+      if (op == start)
+        newStart = newCopy;
+      rewriter.eraseOp(copy);
+      continue;
+    }
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    bool isRoot = op == root.getOperation();
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        (!isRoot && (linalgOp.getNumLoops() != numBatch + 2 ||
+                     linalgOp.getNumParallelLoops() != numBatch + 2)))
+      continue;
+    // The loops to drop: the matmul's batch loops; an epilogue op's leading
+    // ones, which run over the batch dimensions of its identity-mapped
+    // output (whyNoWgmmaEpilogue).
+    SmallVector<unsigned> loops =
+        isRoot ? batchLoops : llvm::to_vector(llvm::seq<unsigned>(0, numBatch));
+    options.controlFn = [loops](Operation *) { return loops; };
+    // (An op that keeps its batch loops is refused by the matcher: the
+    // matmul's by matchWgmmaMatmul, an epilogue op's by
+    // matchWgmmaEpilogue.)
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, linalgOp);
+      if (failed(generalized))
+        continue;
+      generic = *generalized;
+      if (isRoot)
+        root = generic;
+    }
+    rewriter.setInsertionPoint(generic);
+    FailureOr<linalg::DropUnitDimsResult> result =
+        linalg::dropUnitDims(rewriter, generic, options);
+    if (failed(result) ||
+        result->resultOp->getNumResults() != generic->getNumResults())
+      continue;
+    rewriter.replaceOp(generic, result->replacements);
+    if (!isRoot)
+      continue;
+    // The lowering_config of the plain matmul.
+    SmallVector<SmallVector<int64_t>> levels;
+    for (int64_t level = 0, e = config.getNumLevels(); level < e; ++level) {
+      SmallVector<int64_t> sizes;
+      for (auto [pos, size] : llvm::enumerate(config.getTileSizes(level)))
+        if (!llvm::is_contained(batchLoops, pos))
+          sizes.push_back(size);
+      levels.push_back(sizes);
+    }
+    config = LoweringConfigAttr::get(rewriter.getContext(), levels);
+    root = cast<linalg::LinalgOp>(result->resultOp.getOperation());
+    root->setAttr("gpucg.lowering_config", config);
+    if (newStart)
+      rewriter.moveOpBefore(newStart, root);
+  }
+  // The reallocated temporaries: what is left of the old buffers are their
+  // deallocations.
+  for (auto [oldAlloc, newAlloc] : reallocated) {
+    for (Operation *user : llvm::make_early_inc_range(oldAlloc->getUsers())) {
+      if (!isa<memref::DeallocOp>(user))
+        return user->emitOpError()
+               << "uses a temporary of a batched MatmulWgmma tile that the "
+                  "batch loops were dropped from; the tile's linalg ops, "
+                  "copies and deallocations may use it";
+      rewriter.setInsertionPoint(user);
+      memref::DeallocOp::create(rewriter, user->getLoc(), newAlloc);
+      rewriter.eraseOp(user);
+    }
+    rewriter.eraseOp(oldAlloc);
+  }
+  return success();
 }
 
 /// Checks the bufferized root `op` against what the rewrite needs and
@@ -213,7 +450,7 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "is not bufferized; gpucg-lower-matmul-to-wgmma runs after "
               "gpucg-bufferize";
   std::optional<WgmmaBLayout> bLayout = getWgmmaBLayout(op);
-  if (!bLayout)
+  if (!bLayout || op.getNumLoops() != 3)
     return op.emitOpError()
            << "is not a matmul over loops (m, n, k); pipeline MatmulWgmma "
               "lowers C[m, n] += A[m, k] * B[k, n] or A[m, k] * B[n, k]";
@@ -261,18 +498,19 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   }
   // The whole matmul, from the arguments the tensor maps are built on; TMA
   // reads their rows at a pitch of whole 16-byte units.
-  auto aArgType = cast<MemRefType>(matmul.a.argument.getType());
-  auto bArgType = cast<MemRefType>(matmul.b.argument.getType());
-  if (!aArgType.hasStaticShape() || !bArgType.hasStaticShape() ||
-      aArgType.getRank() != 2 || bArgType.getRank() != 2)
+  // (A batched argument's leading dimensions are its batch: TMA reads its
+  // matrices as one of their rows stacked.)
+  MemRefType aArgType = matmul.a.getArgumentType();
+  MemRefType bArgType = matmul.b.getArgumentType();
+  if (!aArgType.hasStaticShape() || !bArgType.hasStaticShape())
     return op.emitOpError()
            << "reads A and B from arguments of types " << aArgType << " and "
-           << bArgType << "; pipeline MatmulWgmma needs static 2-D operands";
-  matmul.m = aArgType.getDimSize(0);
-  matmul.k = aArgType.getDimSize(1);
-  matmul.n = bArgType.getDimSize(bKContiguous ? 0 : 1);
+           << bArgType << "; pipeline MatmulWgmma needs static operands";
+  matmul.m = matmul.a.getRows();
+  matmul.k = matmul.a.getColumns();
+  matmul.n = bKContiguous ? matmul.b.getRows() : matmul.b.getColumns();
   for (auto [name, type] : {std::pair("A", aArgType), {"B", bArgType}}) {
-    int64_t pitch = type.getDimSize(1) * matmul.elementBytes();
+    int64_t pitch = type.getShape().back() * matmul.elementBytes();
     if (pitch % wgmma::kTmaPitchAlignment != 0)
       return op.emitOpError()
              << "reads " << name << " from " << type << ", whose rows are "
@@ -446,8 +684,7 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
     // (A linalg op with effects is on buffers: the verifier refuses mixed
     // ones, and ops on tensors have none.)
     auto cType = cast<MemRefType>(c.getType());
-    std::string reason = whyNoWgmmaEpilogue(consumer, c, cType.getDimSize(0),
-                                            cType.getDimSize(1));
+    std::string reason = whyNoWgmmaEpilogue(consumer, c, cType.getShape());
     if (!reason.empty())
       return other->emitOpError()
              << "cannot be fused into the MatmulWgmma epilogue: " << reason;
@@ -600,8 +837,9 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
       return std::nullopt;
     return id;
   };
-  auto [mLoopDim, mTiles] = findLoopDim(matmul.a.offsets[0]);
-  auto [nLoopDim, nTiles] = findLoopDim(matmul.b.offsets[bKContiguous ? 0 : 1]);
+  auto [mLoopDim, mTiles] = findLoopDim(matmul.a.getRowOffset());
+  auto [nLoopDim, nTiles] = findLoopDim(
+      bKContiguous ? matmul.b.getRowOffset() : matmul.b.getColumnOffset());
   wgmma::LaunchFacts facts = getLaunchFacts(matmul, !epilogue.empty());
   for (auto [name, size, loopDim, tiles, factsTiles] :
        {std::tuple("M", cluster.m, mLoopDim, mTiles, &facts.mTiles),
@@ -711,6 +949,8 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
            << " ops with a gpucg.lowering_config; the pipeline lowers one "
               "matmul per kernel";
   auto [root, config] = roots.front();
+  if (failed(dropBatchLoops(rewriter, root, config)))
+    return failure();
   auto workgroupLoop = dyn_cast<scf::ForallOp>(root->getParentOp());
   if (workgroupLoop && !isWorkgroupLoop(workgroupLoop))
     workgroupLoop = nullptr;

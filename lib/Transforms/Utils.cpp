@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
+#include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -442,4 +443,16 @@ mlir::gpucg::getFlatThreadDistribution(ArrayRef<int64_t> workgroupSize,
     return infos;
   };
   return distribution;
+}
+
+void mlir::gpucg::printShape(llvm::raw_ostream &os, ArrayRef<int64_t> shape) {
+  llvm::interleave(
+      shape, os,
+      [&](int64_t size) {
+        if (ShapedType::isDynamic(size))
+          os << "?";
+        else
+          os << size;
+      },
+      "x");
 }

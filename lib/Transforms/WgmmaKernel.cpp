@@ -129,10 +129,13 @@ struct Barriers {
   Value full, empty, peer;
 };
 
-/// Where the workgroup's tile starts in A and B: coordinates of the TMA
-/// loads (innermost first: A[k, m], B[n, k] or B[k, n]).
+/// Where the workgroup's tile starts in A and B: its row of A and column of
+/// B in their matrices, where K starts; and, for batched operands, the
+/// first row of the tile's matrix of A and of B among their batches' rows
+/// stacked, which the tensor maps read (null: not batched).
 struct TileCoordinates {
   Value aRow, aK, bK, bColumn;
+  Value aBase, bBase;
 };
 
 /// Where a workgroup is in its cluster: its position along M and N, the
@@ -169,7 +172,7 @@ private:
                     MemRefType type) const;
 
   // Stage 1, host: the TMA tensor maps.
-  Value createTensorMap(BlockArgument argument, ArrayRef<int64_t> box);
+  Value createTensorMap(const ArgumentView &view, ArrayRef<int64_t> box);
   void buildTensorMaps();
   // Stage 2: the ring, the staging buffer and the barriers.
   void hoistEpilogueViews();
@@ -180,8 +183,9 @@ private:
   std::pair<Value, Value> getPersistentClusterPosition(OpBuilder &b,
                                                        Value block) const;
   ClusterPlace getClusterPlace(OpBuilder &b) const;
-  void loadStage(OpBuilder &b, Value stage, Value kTile, Value aRow,
-                 Value bColumn, const ClusterPlace *place) const;
+  void loadStage(OpBuilder &b, Value stage, Value kTile,
+                 const TileCoordinates &origin,
+                 const ClusterPlace *place) const;
   void waitForPhase(OpBuilder &b, Value group, Value stage, Value phase) const;
   Value getPeerBarrierPointer(OpBuilder &b, Value stage) const;
   void arriveOnPeer(OpBuilder &b, Value stage, Value rank) const;
@@ -290,12 +294,23 @@ Value WgmmaKernelBuilder::getRingView(OpBuilder &b, Value base, int64_t offset,
 // Stage 1, host: the TMA tensor maps
 //===----------------------------------------------------------------------===//
 
-Value WgmmaKernelBuilder::createTensorMap(BlockArgument argument,
+/// The tensor map of the argument `view` views, in boxes of `box`: of its
+/// matrix, or of a batched argument's matrices as one, their rows stacked
+/// (the batch dimensions collapsed into the rows; a box past a matrix's
+/// last row reads the next one's, which only lands where
+/// whyNoWgmma allows: past M or N, outside what the store writes).
+Value WgmmaKernelBuilder::createTensorMap(const ArgumentView &view,
                                           ArrayRef<int64_t> box) {
-  auto type = cast<MemRefType>(argument.getType());
+  MemRefType type = view.getArgumentType();
+  Value source = view.argument;
+  if (view.isBatched()) {
+    int64_t rank = type.getRank();
+    SmallVector<ReassociationIndices> groups = {
+        llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)), {rank - 1}};
+    source = memref::CollapseShapeOp::create(rewriter, loc, source, groups);
+  }
   Value unranked = memref::CastOp::create(
-      rewriter, loc, UnrankedMemRefType::get(type.getElementType(), 0),
-      argument);
+      rewriter, loc, UnrankedMemRefType::get(type.getElementType(), 0), source);
   SmallVector<Value> boxSizes =
       llvm::map_to_vector(box, [&](int64_t size) { return getIndex(size); });
   return nvgpu::TmaCreateDescriptorOp::create(
@@ -311,13 +326,13 @@ Value WgmmaKernelBuilder::createTensorMap(BlockArgument argument,
 /// box gives wgmma the tile's layout.
 void WgmmaKernelBuilder::buildTensorMaps() {
   rewriter.setInsertionPointToStart(&plan.funcOp->getRegion(0).front());
-  maps.a = createTensorMap(matmul.a.argument, plan.getABox());
-  maps.b = createTensorMap(matmul.b.argument, matmul.bBox());
+  maps.a = createTensorMap(matmul.a, plan.getABox());
+  maps.b = createTensorMap(matmul.b, matmul.bBox());
   maps.aLoad = plan.getASlices() > 1
-                   ? createTensorMap(matmul.a.argument, plan.getASliceBox())
+                   ? createTensorMap(matmul.a, plan.getASliceBox())
                    : maps.a;
   maps.bLoad = plan.getBSlices() > 1
-                   ? createTensorMap(matmul.b.argument, plan.getBSliceBox())
+                   ? createTensorMap(matmul.b, plan.getBSliceBox())
                    : maps.b;
 }
 
@@ -446,10 +461,29 @@ void WgmmaKernelBuilder::buildTileCoordinates() {
     return getValueOrCreateConstantIndexOp(rewriter, loc, value);
   };
   bool bKContiguous = plan.isBKContiguous();
-  tile.aRow = toValue(matmul.a.offsets[0]);
-  tile.aK = toValue(matmul.a.offsets[1]);
-  tile.bK = toValue(matmul.b.offsets[bKContiguous ? 1 : 0]);
-  tile.bColumn = toValue(matmul.b.offsets[bKContiguous ? 0 : 1]);
+  tile.aRow = toValue(matmul.a.getRowOffset());
+  tile.aK = toValue(matmul.a.getColumnOffset());
+  tile.bK = toValue(bKContiguous ? matmul.b.getColumnOffset()
+                                 : matmul.b.getRowOffset());
+  tile.bColumn = toValue(bKContiguous ? matmul.b.getRowOffset()
+                                      : matmul.b.getColumnOffset());
+  // The batch's matrix, linearized over the batch dimensions (outermost
+  // first), times the rows of one.
+  auto getBase = [&](const ArgumentView &view) -> Value {
+    if (!view.isBatched())
+      return Value();
+    ArrayRef<int64_t> shape = view.getArgumentType().getShape();
+    Value index = getIndex(0);
+    for (size_t dim = 0; dim + 2 < shape.size(); ++dim)
+      index = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, index, getIndex(shape[dim])),
+          toValue(view.offsets[dim]));
+    return arith::MulIOp::create(rewriter, loc, index,
+                                 getIndex(view.getRows()));
+  };
+  tile.aBase = getBase(matmul.a);
+  tile.bBase = getBase(matmul.b);
 }
 
 //===----------------------------------------------------------------------===//
@@ -521,11 +555,11 @@ ClusterPlace WgmmaKernelBuilder::getClusterPlace(OpBuilder &b) const {
   return place;
 }
 
-/// Loads K tile `kTile` of the tile at `aRow`, `bColumn` into `stage`,
-/// completing on its full barrier; in a cluster (`place`), this workgroup's
-/// slices of the tiles, each multicast to the workgroups that share it.
+/// Loads K tile `kTile` of the tile at `origin` into `stage`, completing on
+/// its full barrier; in a cluster (`place`), this workgroup's slices of the
+/// tiles, each multicast to the workgroups that share it.
 void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
-                                   Value aRow, Value bColumn,
+                                   const TileCoordinates &origin,
                                    const ClusterPlace *place) const {
   Type elt = matmul.elementType;
   bool bKContiguous = plan.isBKContiguous();
@@ -539,6 +573,10 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
       Value());
   Value k = arith::MulIOp::create(
       b, loc, kTile, arith::ConstantIndexOp::create(b, loc, matmul.tileK));
+  // A row of a batched operand's map: after its batch's first.
+  auto inBatch = [&](Value base, Value row) -> Value {
+    return base ? arith::AddIOp::create(b, loc, base, row).getResult() : row;
+  };
   // Slice `slice` of `slices` of a tile whose rows (outermost, 128 bytes
   // each) start at `tileRow` and at byte `tileBytes` of the stage: its
   // first row, and its view in the stage.
@@ -560,27 +598,29 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
         arith::AddIOp::create(b, loc, tileRow, first).getResult(),
         getRingView(b, bytes, tileBytes, getWorkgroupMemRefType(box, elt)));
   };
-  auto [aFirstRow, aDestination] = getSlice(
-      aRow, 0, matmul.tileM, aSlices, place ? place->n : Value(), aSliceBox);
+  auto [aFirstRow, aDestination] =
+      getSlice(origin.aRow, 0, matmul.tileM, aSlices,
+               place ? place->n : Value(), aSliceBox);
   nvgpu::TmaAsyncLoadOp::create(
       b, loc, aDestination, barriers.full, maps.aLoad,
-      ValueRange{arith::AddIOp::create(b, loc, tile.aK, k), aFirstRow}, stage,
-      aSlices > 1 ? place->aMask : Value(), Value());
-  Value kB = arith::AddIOp::create(b, loc, tile.bK, k);
+      ValueRange{arith::AddIOp::create(b, loc, origin.aK, k),
+                 inBatch(origin.aBase, aFirstRow)},
+      stage, aSlices > 1 ? place->aMask : Value(), Value());
+  Value kB = arith::AddIOp::create(b, loc, origin.bK, k);
   for (int64_t chunk = 0; chunk < matmul.numBChunks(); ++chunk) {
     Value column = arith::AddIOp::create(
-        b, loc, bColumn,
+        b, loc, origin.bColumn,
         arith::ConstantIndexOp::create(b, loc, chunk * matmul.bChunkColumns()));
     // B's rows are N (K contiguous) or K (N contiguous).
     auto [bFirstRow, bDestination] = getSlice(
         bKContiguous ? column : kB,
         matmul.aTileBytes() + chunk * matmul.bChunkBytes(), matmul.bBox()[0],
         bSlices, place ? place->m : Value(), bSliceBox);
+    Value bRow = inBatch(origin.bBase, bFirstRow);
     nvgpu::TmaAsyncLoadOp::create(
         b, loc, bDestination, barriers.full, maps.bLoad,
-        bKContiguous ? ValueRange{kB, bFirstRow}
-                     : ValueRange{column, bFirstRow},
-        stage, bSlices > 1 ? place->bMask : Value(), Value());
+        bKContiguous ? ValueRange{kB, bRow} : ValueRange{column, bRow}, stage,
+        bSlices > 1 ? place->bMask : Value(), Value());
   }
 }
 
@@ -660,8 +700,11 @@ void WgmmaKernelBuilder::buildProducer(OpBuilder &b) {
   if (plan.cluster)
     place = getClusterPlace(b);
   forEachTile(b, [&](OpBuilder &b, Value stepBase, IRMapping &mapping) {
-    Value tileRow = getForTile(b, tile.aRow, mapping);
-    Value tileColumn = getForTile(b, tile.bColumn, mapping);
+    TileCoordinates origin = tile;
+    for (Value *value :
+         {&origin.aRow, &origin.bColumn, &origin.aBase, &origin.bBase})
+      if (*value)
+        *value = getForTile(b, *value, mapping);
     scf::ForOp::create(
         b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
         arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
@@ -692,8 +735,7 @@ void WgmmaKernelBuilder::buildProducer(OpBuilder &b) {
             }
             scf::YieldOp::create(b, loc);
           });
-          loadStage(b, stage, kTile, tileRow, tileColumn,
-                    place ? &*place : nullptr);
+          loadStage(b, stage, kTile, origin, place ? &*place : nullptr);
           scf::YieldOp::create(b, loc);
         });
   });
@@ -1239,8 +1281,7 @@ void WgmmaKernelBuilder::buildOneWarpgroup() {
                        arith::ConstantIndexOp::create(b, loc, prologue),
                        arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
                        [&](OpBuilder &b, Location, Value kTile, ValueRange) {
-                         loadStage(b, kTile, kTile, tile.aRow, tile.bColumn,
-                                   /*place=*/nullptr);
+                         loadStage(b, kTile, kTile, tile, /*place=*/nullptr);
                          scf::YieldOp::create(b, loc);
                        });
     scf::YieldOp::create(b, loc);
@@ -1264,7 +1305,7 @@ void WgmmaKernelBuilder::buildOneWarpgroup() {
             arith::AndIOp::create(b, loc, hasRetired, hasTile));
         scf::IfOp::create(b, loc, cond, [&](OpBuilder &b, Location) {
           loadStage(b, arith::RemUIOp::create(b, loc, retired, stagesValue),
-                    refill, tile.aRow, tile.bColumn, /*place=*/nullptr);
+                    refill, tile, /*place=*/nullptr);
           scf::YieldOp::create(b, loc);
         });
       });

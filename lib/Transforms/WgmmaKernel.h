@@ -30,10 +30,26 @@ namespace mlir {
 class RewriterBase;
 namespace gpucg {
 
-/// Where a workgroup's view of a kernel argument starts.
+/// Where a workgroup's view of a kernel argument starts: an offset along
+/// each of the argument's dimensions. The view is of its last two (a
+/// batched argument's leading dimensions are the batch, one matrix of which
+/// the view is).
 struct ArgumentView {
   BlockArgument argument;
   SmallVector<OpFoldResult> offsets;
+
+  MemRefType getArgumentType() const {
+    return cast<MemRefType>(argument.getType());
+  }
+  /// The view's first row and column in its matrix.
+  OpFoldResult getRowOffset() const { return offsets[offsets.size() - 2]; }
+  OpFoldResult getColumnOffset() const { return offsets.back(); }
+  /// The matrix's rows and columns.
+  int64_t getRows() const {
+    return getArgumentType().getDimSize(offsets.size() - 2);
+  }
+  int64_t getColumns() const { return getArgumentType().getShape().back(); }
+  bool isBatched() const { return offsets.size() > 2; }
 };
 
 /// The tile and operands of one MatmulWgmma root, as wgmma multiplies

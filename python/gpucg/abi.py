@@ -73,8 +73,10 @@ class Argument:
     kind: str  # "memref", "scalar" or "tensor_map"
     element_type: str
     shape: Optional[Tuple[Optional[int], ...]]  # buffers; None for `?`
-    # Tensor maps: the box (outermost first) and the swizzle in bytes (0:
-    # none); the function argument is the memref the map is built on.
+    # Tensor maps: the box (outermost first; fewer sizes than the shape:
+    # the map is of the tensor with its leading dimensions collapsed into
+    # one) and the swizzle in bytes (0: none); the function argument is the
+    # memref the map is built on.
     box: Optional[Tuple[int, ...]] = None
     swizzle_bytes: int = 0
 
@@ -347,10 +349,12 @@ def _parse_tensor_map(reader, index, function_argument, fields):
                            "sizes joined by 'x'")
     # A `?` in a tensor map's shape reads as -1, as in the C reader.
     shape = tuple(-1 if d is None else d for d in shape)
+    # A box of fewer sizes than the shape is one of the tensor with its
+    # leading dimensions collapsed into one (a batch's matrices stacked).
     box = _parse_shape(fields[8])
-    if not isinstance(box, tuple) or not box or len(box) != len(shape):
+    if not isinstance(box, tuple) or not 1 <= len(box) <= len(shape):
         raise reader.error(f"argument {index}: box '{fields[8]}' is not "
-                           f"{len(shape)} sizes joined by 'x'")
+                           f"1 to {len(shape)} sizes joined by 'x'")
     for d, size in enumerate(box):
         if size is None or not 1 <= size <= TENSOR_MAP_MAX_BOX:
             raise reader.error(

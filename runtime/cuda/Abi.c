@@ -319,11 +319,13 @@ static gpucg_status parseTensorMap(Reader *reader, int index,
   /* The box, through the shape parser of a scratch argument. */
   gpucg_abi_argument box;
   memset(&box, 0, sizeof(box));
-  if (parseShape(f[8], &box) <= 0 || box.rank != rank)
+  if (parseShape(f[8], &box) <= 0 || box.rank < 1 || box.rank > rank)
     return readerError(reader,
-                       "argument %d: box '%s' is not %d sizes joined by 'x'",
+                       "argument %d: box '%s' is not 1 to %d sizes joined by "
+                       "'x'",
                        index, f[8], rank);
-  for (int d = 0; d < rank; ++d) {
+  argument->box_rank = box.rank;
+  for (int d = 0; d < box.rank; ++d) {
     if (box.shape[d] < 1 || box.shape[d] > GPUCG_TENSOR_MAP_MAX_BOX)
       return readerError(reader,
                          "argument %d: box size %d is %lld; TMA boxes are 1 "
@@ -344,7 +346,7 @@ static gpucg_status parseTensorMap(Reader *reader, int index,
     return readerError(reader,
                        "argument %d: swizzle '%s' (none, 32b, 64b or 128b)",
                        index, f[10]);
-  int64_t rowBytes = argument->box[rank - 1] * (argument->element_bits / 8);
+  int64_t rowBytes = argument->box[box.rank - 1] * (argument->element_bits / 8);
   if (rowBytes % 16 != 0)
     return readerError(reader,
                        "argument %d: the box's innermost %lld bytes are not "

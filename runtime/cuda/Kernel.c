@@ -727,14 +727,23 @@ static gpucg_status encodeTensorMaps(gpucg_kernel *kernel,
       return argumentError(abi, i, "no TMA data type for %d-bit elements",
                            argument->element_bits);
     const gpucg_argument *given = &arguments[argument->function_argument];
-    int rank = argument->rank;
     int elementBytes = argument->element_bits / 8;
+    /* The map's dimensions: the tensor's, its leading ones collapsed into
+       the outermost when the box has fewer (`box_rank`). */
+    int rank = argument->box_rank;
+    int collapsed = argument->rank - rank;
+    int64_t sizes[GPUCG_ABI_MAX_RANK], strides[GPUCG_ABI_MAX_RANK];
+    for (int d = 0; d < rank; ++d)
+      sizes[d] = 1;
+    for (int d = 0; d < argument->rank; ++d) {
+      int64_t size = given->sizes ? given->sizes[d] : argument->shape[d];
+      int mapDim = d < collapsed ? 0 : d - collapsed;
+      sizes[mapDim] *= size;
+    }
     /* Row-major: each dimension's stride is the product of the inner
        sizes. */
-    int64_t sizes[GPUCG_ABI_MAX_RANK], strides[GPUCG_ABI_MAX_RANK];
     int64_t stride = 1;
     for (int d = rank - 1; d >= 0; --d) {
-      sizes[d] = given->sizes ? given->sizes[d] : argument->shape[d];
       strides[d] = stride;
       stride *= sizes[d];
     }

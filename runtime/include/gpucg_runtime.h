@@ -156,9 +156,13 @@ typedef struct gpucg_abi_argument {
   int element_bits;      /* 16, 32, ...; index is 64; 0 if unknown */
   int rank;              /* memrefs; 0 for `scalar` shapes and scalars */
   int64_t shape[GPUCG_ABI_MAX_RANK]; /* -1 for `?` */
-  /* Tensor maps: the box, outermost first (`rank` sizes), and the swizzle
-     in bytes (0 for none, 32, 64 or 128). */
+  /* Tensor maps: the box, outermost first (`box_rank` sizes), and the
+     swizzle in bytes (0 for none, 32, 64 or 128). A box of fewer sizes than
+     `rank` is one of the tensor with its leading `rank - box_rank + 1`
+     dimensions collapsed into one (a batch's matrices, their rows
+     stacked). */
   int64_t box[GPUCG_ABI_MAX_RANK];
+  int box_rank;
   int swizzle_bytes;
   /* A `result J D0 D1 ...` line names this argument's function argument:
      an output the source function returned as a new tensor. Its sizes, one

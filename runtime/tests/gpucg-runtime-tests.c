@@ -97,7 +97,7 @@ static void printAbi(const gpucg_abi *abi) {
     }
     if (argument->kind == GPUCG_ABI_ARGUMENT_TENSOR_MAP) {
       printf(", box [");
-      for (int d = 0; d < argument->rank; ++d)
+      for (int d = 0; d < argument->box_rank; ++d)
         printf("%s%" PRId64, d ? ", " : "", argument->box[d]);
       printf("], swizzle %d bytes", argument->swizzle_bytes);
     }

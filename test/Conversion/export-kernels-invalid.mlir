@@ -88,7 +88,26 @@ module attributes {gpu.container_module} {
     %alloc = memref.alloc() : memref<128x64xf16>
     %u = memref.cast %alloc : memref<128x64xf16> to memref<*xf16>
     %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
-    // expected-error @+1 {{passes kernel operand #0, a tensor map that is not built on an identity-layout memref argument of @f; the kernel ABI describes arguments only}}
+    // expected-error @+1 {{passes kernel operand #0, a tensor map that is not built on an identity-layout memref argument of @f (or on one with its leading dimensions collapsed into one); the kernel ABI describes arguments only}}
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : !map)
+    return
+  }
+  gpu.binary @k [#gpu.object<#nvvm.target, bin = "x">]
+}
+
+// -----
+
+// A tensor map on an argument with its inner dimensions collapsed: not the
+// rows of a batch's matrices stacked, which the ABI's shorter box describes.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+module attributes {gpu.container_module} {
+  func.func @f(%a: memref<2x64x2x32xf16>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %collapsed = memref.collapse_shape %a [[0, 1], [2, 3]] : memref<2x64x2x32xf16> into memref<128x64xf16>
+    %u = memref.cast %collapsed : memref<128x64xf16> to memref<*xf16>
+    %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
+    // expected-error @+1 {{passes kernel operand #0, a tensor map that is not built on an identity-layout memref argument of @f (or on one with its leading dimensions collapsed into one); the kernel ABI describes arguments only}}
     gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : !map)
     return
   }

@@ -41,6 +41,14 @@
 // RUN: FileCheck %s --check-prefix=DECODE < %t/decode_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/decode_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/d.cubin | FileCheck %s --check-prefix=SASS-DECODE %}
+// A batch (@attention_scores, Q K^T over 8 heads): the batch on grid z, the
+// tensor maps built on the heads' rows stacked (the ABI's grid and the
+// host's collapsed memref descriptors), the same wgmma main loop; no spills,
+// and HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=BATCH-ABI < %t/attention_scores_kernel.abi
+// RUN: FileCheck %s --check-prefix=BATCH < %t/attention_scores_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/attention_scores_kernel.ptx -o %t/s.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/s.cubin | FileCheck %s --check-prefix=SASS-BATCH %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
 // RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
@@ -221,6 +229,20 @@
 // SASS-DECODE-NEXT: QGMMA 0
 // SASS-DECODE-NEXT: UTMALDG {{[1-9][0-9]*}}
 
+// BATCH-ABI: grid_z 8
+// BATCH-ABI: argument 0 function_argument 0 tensor_map bf16 8x512x128 box 128x64 swizzle 128b
+// BATCH-ABI: argument 1 function_argument 1 tensor_map bf16 8x512x128 box 128x64 swizzle 128b
+// BATCH: .entry attention_scores_kernel(
+// BATCH-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// BATCH-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+
+// SASS-BATCH:      kernel attention_scores_kernel
+// SASS-BATCH:      LDL 0
+// SASS-BATCH-NEXT: STL 0
+// SASS-BATCH:      HGMMA {{[1-9][0-9]*}}
+// SASS-BATCH-NEXT: QGMMA 0
+// SASS-BATCH-NEXT: UTMALDG {{[1-9][0-9]*}}
+
 // SASS:      kernel matmul_kernel
 // SASS:      LDL 0
 // SASS-NEXT: STL 0
@@ -243,6 +265,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%x, %w : tensor<16x512xbf16>, tensor<1024x512xbf16>) outs(%f : tensor<16x1024xf32>) -> tensor<16x1024xf32>
     return %0 : tensor<16x1024xf32>
+  }
+  func.func @attention_scores(%q: tensor<8x512x128xbf16>, %k: tensor<8x512x128xbf16>, %c: tensor<8x512x512xf32>) -> tensor<8x512x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<8x512x512xf32>) -> tensor<8x512x512xf32>
+    %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<8x512x128xbf16>, tensor<8x512x128xbf16>) outs(%f : tensor<8x512x512xf32>) -> tensor<8x512x512xf32>
+    return %0 : tensor<8x512x512xf32>
   }
   func.func @accumulate(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>

@@ -84,7 +84,7 @@ func.func @reduction_epilogue(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %d
   %c = memref.alloc() : memref<64x64xf32>
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.generic' op cannot be fused into the MatmulWgmma epilogue: it has 2 loops, 1 of them reductions; a fused epilogue is elementwise over the tile's two dimensions}}
+  // expected-error @+1 {{'linalg.generic' op cannot be fused into the MatmulWgmma epilogue: it has 2 loops, 1 of them reductions; a fused epilogue is elementwise over the result's 2 dimensions}}
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%c : memref<64x64xf32>) outs(%d : memref<64xf32>) {
   ^bb0(%x: f32, %o: f32):
     %s = arith.addf %x, %o : f32
@@ -391,7 +391,7 @@ func.func @odd_pitch(%a: memref<64x100xf16>, %b: memref<100x64xf16>, %c: memref<
 func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x64xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<?x128xf16>' and 'memref<128x64xf16>'; pipeline MatmulWgmma needs static 2-D operands}}
+  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<?x128xf16>' and 'memref<128x64xf16>'; pipeline MatmulWgmma needs static operands}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<?x128xf16>, memref<128x64xf16>) outs(%c : memref<?x64xf32>)
   return
 }
@@ -471,3 +471,35 @@ func.func @zero_tile(%a: memref<64x128xf16>, %b: memref<0x128xf16>, %c: memref<6
   return
 }
 
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[2, 64, 64, 64]]>
+
+// A workgroup tile of two matrices of a batch: the kernel multiplies one.
+func.func @batch_of_two(%a: memref<2x64x64xf16>, %b: memref<2x64x64xf16>, %c: memref<2x64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x64x64xf32>)
+  // expected-error @+1 {{'linalg.batch_matmul' op has batch loop d0 of 2 iterations in its workgroup tile; pipeline MatmulWgmma multiplies one matrix of a batch per workgroup (a batch tile of 1)}}
+  linalg.batch_matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<2x64x64xf16>, memref<2x64x64xf16>) outs(%c : memref<2x64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[1, 64, 64, 64]]>
+
+// A temporary of a batched tile that an op other than the tile's linalg
+// ops, copies and deallocations uses.
+func.func @batch_temporary_escapes(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf16>, %c: memref<1x64x64xf32>, %d: memref<1x64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<1x64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<1x64x64xf32>)
+  linalg.batch_matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<1x64x64xf16>, memref<1x64x64xf16>) outs(%t : memref<1x64x64xf32>)
+  // expected-error @+1 {{'memref.cast' op uses a temporary of a batched MatmulWgmma tile that the batch loops were dropped from; the tile's linalg ops, copies and deallocations may use it}}
+  %u = memref.cast %t : memref<1x64x64xf32> to memref<?x64x64xf32>
+  memref.copy %u, %d : memref<?x64x64xf32> to memref<1x64x64xf32>
+  return
+}

@@ -220,12 +220,46 @@ func.func @dynamic(%a: tensor<?x256xf16>, %b: tensor<256x256xf16>, %c: tensor<?x
 
 // -----
 
-func.func @batch(%a: tensor<2x256x256xf16>, %b: tensor<2x256x256xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
+// A batched B[k, n] with a K tail: TMA reads the batches of B as one matrix,
+// so the rows past K would be the next batch's.
+func.func @batch_b_kn_k_tail(%a: tensor<2x256x104xf16>, %b: tensor<2x104x256xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it has batch loops (MatmulWgmma tiles plain matmuls)}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its batched B[k, n] has K = 104, not a multiple of the K tile (64 f16 elements): TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
   %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<2x256x104xf16>, tensor<2x104x256xf16>) outs(%f : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  return %0 : tensor<2x256x256xf32>
+}
+
+// -----
+
+func.func @batch_tile(%a: tensor<2x256x256xf16>, %b: tensor<2x256x256xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma tiles each batch loop by 1 (one matrix per workgroup), got a tile of 2 for batch loop d0}}
+  %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[2, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<2x256x256xf16>, tensor<2x256x256xf16>) outs(%f : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  return %0 : tensor<2x256x256xf32>
+}
+
+// -----
+
+// The batch dimension between A's rows and K (A[m, b, k], as a [tokens,
+// heads, head_dim] tensor is): not one matrix per batch.
+func.func @batch_inside_matrix(%a: tensor<256x2x64xf16>, %b: tensor<2x256x64xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n], after the same batch dimensions if any (a transposed A or C, or a batch dimension inside a matrix, is not supported)}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, b, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x2x64xf16>, tensor<2x256x64xf16>) outs(%f : tensor<2x256x256xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x256x256xf32>
   return %0 : tensor<2x256x256xf32>
 }
 
@@ -234,7 +268,7 @@ func.func @batch(%a: tensor<2x256x256xf16>, %b: tensor<2x256x256xf16>, %c: tenso
 func.func @transposed_a(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n] (a transposed A or C is not supported)}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n], after the same batch dimensions if any (a transposed A or C, or a batch dimension inside a matrix, is not supported)}}
   %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
     {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
@@ -278,7 +312,7 @@ func.func @two_uses(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor
 func.func @reduction_consumer(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>, %d: tensor<256xf32>) -> tensor<256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its consumer 'linalg.generic' cannot be fused into its epilogue: it has 2 loops, 1 of them reductions; a fused epilogue is elementwise over the tile's two dimensions}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its consumer 'linalg.generic' cannot be fused into its epilogue: it has 2 loops, 1 of them reductions; a fused epilogue is elementwise over the result's 2 dimensions}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<256x256xf32>) outs(%d : tensor<256xf32>) {

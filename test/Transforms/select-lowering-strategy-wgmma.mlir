@@ -311,3 +311,42 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %0 : tensor<16x256xf32>
   }
 }
+
+// -----
+
+// Batches: one matrix per workgroup (a batch tile of 1), the batch counted
+// in the workgroups that fill the SMs. 8 x 1024 x 1024 in 128x256 tiles is
+// 256 workgroups, every SM; a batch of 1 is 32, and takes 128x128 (64,
+// the most). A batched decode step (attention's scores of 16 new tokens
+// over 32 heads, keys as B[n, k]) takes the transposed tile: 32 x 32
+// workgroups of 128 columns.
+// CHECK-LABEL: func.func @bmm_8x1024
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}1, 128, 256, 64]]
+// CHECK-LABEL: func.func @bmm_1x1024
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}1, 128, 128, 64]]
+// CHECK-LABEL: func.func @decode_heads
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}1, 16, 128, 64]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @bmm_8x1024(%a: tensor<8x1024x1024xf16>, %b: tensor<8x1024x1024xf16>, %c: tensor<8x1024x1024xf32>) -> tensor<8x1024x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<8x1024x1024xf32>) -> tensor<8x1024x1024xf32>
+    %0 = linalg.batch_matmul ins(%a, %b : tensor<8x1024x1024xf16>, tensor<8x1024x1024xf16>) outs(%f : tensor<8x1024x1024xf32>) -> tensor<8x1024x1024xf32>
+    return %0 : tensor<8x1024x1024xf32>
+  }
+  func.func @bmm_1x1024(%a: tensor<1x1024x1024xf16>, %b: tensor<1x1024x1024xf16>, %c: tensor<1x1024x1024xf32>) -> tensor<1x1024x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1x1024x1024xf32>) -> tensor<1x1024x1024xf32>
+    %0 = linalg.batch_matmul ins(%a, %b : tensor<1x1024x1024xf16>, tensor<1x1024x1024xf16>) outs(%f : tensor<1x1024x1024xf32>) -> tensor<1x1024x1024xf32>
+    return %0 : tensor<1x1024x1024xf32>
+  }
+  func.func @decode_heads(%q: tensor<32x16x128xbf16>, %k: tensor<32x4096x128xbf16>, %c: tensor<32x16x4096xf32>) -> tensor<32x16x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<32x16x4096xf32>) -> tensor<32x16x4096xf32>
+    %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<32x16x128xbf16>, tensor<32x4096x128xbf16>) outs(%f : tensor<32x16x4096xf32>) -> tensor<32x16x4096xf32>
+    return %0 : tensor<32x16x4096xf32>
+  }
+}

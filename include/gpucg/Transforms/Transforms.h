@@ -48,6 +48,10 @@ namespace gpucg {
 /// chip gpucg does not know, is an error on the module.
 LogicalResult setTargetChip(ModuleOp module, StringRef chip);
 
+/// Prints `shape` as MLIR writes a shaped type's: the sizes joined by `x`,
+/// `?` for a dynamic one (`2x?x64`).
+void printShape(llvm::raw_ostream &os, ArrayRef<int64_t> shape);
+
 /// Whether `type` (or its element type) is a float of 8 bits or fewer
 /// (f8E4M3FN, f8E5M2, the FNUZ formats, f6, f4, f8E8M0FNU): LLVM has no type
 /// for them, and arith's conversions to and from them no lowering.
@@ -492,21 +496,22 @@ enum class WgmmaBLayout {
   KContiguous,
 };
 
-/// The layout of B when `op` is a contraction over loops (m, n, k), in this
-/// order, with A[m, k], C[m, n] and B[k, n] or B[n, k]; std::nullopt
-/// otherwise.
+/// The layout of B when `op` is a contraction with one m, one n and one k
+/// loop, and any number of batch loops, with A[b..., m, k], C[b..., m, n]
+/// and B[b..., k, n] or B[b..., n, k]: the batch loops outermost in each
+/// operand, in the same order; std::nullopt otherwise.
 std::optional<WgmmaBLayout> getWgmmaBLayout(linalg::LinalgOp op);
 
 /// Why `consumer`, an op after a MatmulWgmma matmul whose accumulator (the
 /// matmul's result tensor, or its buffer after bufferization) is
-/// `accumulator`, cannot be fused into the matmul's epilogue over a
-/// `rows x columns` tile; empty when it can. A fused op is elementwise over
-/// the tile: two parallel loops of exactly that range, indexing maps that
-/// are projected permutations, every output written element for element
-/// (identity map), the accumulator read element for element and never read
-/// as an output.
+/// `accumulator`, cannot be fused into the matmul's epilogue over a result
+/// of shape `resultShape` (the batch sizes, if any, then rows and columns);
+/// empty when it can. A fused op is elementwise over the result: parallel
+/// loops of exactly that range, indexing maps that are projected
+/// permutations, every output written element for element (identity map),
+/// the accumulator read element for element and never read as an output.
 std::string whyNoWgmmaEpilogue(linalg::LinalgOp consumer, Value accumulator,
-                               int64_t rows, int64_t columns);
+                               ArrayRef<int64_t> resultShape);
 
 /// For a MatmulWgmma kernel (after workgroup tiling and bufferization):
 /// replaces its matmul root and the zero fill before it (for C += A * B,

@@ -54,6 +54,10 @@ Mutations (N counts matches from 1, in print order):
                      nvgpu.warpgroup.mma.store writes) by a row-major view
                      of the same shape at the same (static) offset: the
                      C^T fragment lands untransposed
+  first-matrix N     replace the N-th memref.collapse_shape (a batched
+                     operand's matrices as one, their rows stacked, which
+                     its TMA tensor map is built on) by a view of its first
+                     matrix: the loads of every other matrix read past it
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -129,6 +133,32 @@ def main():
                                             new_type),
             lines[index])
         for other in range(index + 1, len(lines)):
+            if re.search(re.escape(result) + r"\b", lines[other]):
+                lines[other] = lines[other].replace(old_type, new_type)
+    elif mutation == "first-matrix":
+        # %r = memref.collapse_shape %src [[...], [R]] : memref<SHAPExT>
+        #   into memref<ROWSxCxT>
+        pattern = (r"(%[\w#]+) = memref\.collapse_shape (%[\w#]+) "
+                   r"\[\[.*\]\] : memref<([\dx]+)x(\w+)> into "
+                   r"(memref<\d+x\d+x\w+>)")
+        index = nth_line(lines, pattern, n)
+        match = re.search(pattern, lines[index])
+        result, source, shape, element, old_type = match.groups()
+        sizes = shape.split("x")
+        rows, columns = sizes[-2], sizes[-1]
+        new_type = "memref<%sx%sx%s, strided<[%s, 1]>>" % (rows, columns,
+                                                         element, columns)
+        leading = len(sizes) - 2
+        lines[index] = re.sub(
+            pattern,
+            "%s = memref.subview %s[%s] [%s] [%s] : memref<%sx%s> to %s" % (
+                result, source, ", ".join(["0"] * len(sizes)),
+                ", ".join(["1"] * leading + [rows, columns]),
+                ", ".join(["1"] * len(sizes)), shape, element, new_type),
+            lines[index])
+        for other in range(index + 1, len(lines)):
+            if "func.func" in lines[other]:
+                break
             if re.search(re.escape(result) + r"\b", lines[other]):
                 lines[other] = lines[other].replace(old_type, new_type)
     elif mutation == "drop-wgmma-wait":

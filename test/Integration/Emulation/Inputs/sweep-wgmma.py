@@ -21,7 +21,9 @@ the matmul accumulates into an argument holding small integers, with or
 without an epilogue), and sometimes odd sizes (M anywhere in its last
 tile, N and K short of whole tiles by multiples of 8: partial tiles and a
 K tail), and sometimes small M (1 to 56 rows, computed transposed as C^T =
-B^T * A^T, with B[n, k]). Each runs twice: in order, and in reverse with TMA
+B^T * A^T, with B[n, k]), and sometimes a batch of 2 or 3 matrices
+(linalg.batch_matmul, one matrix per workgroup; a batched B[k, n] keeps K
+in whole 64-element tiles). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -61,6 +63,10 @@ B_TRANSPOSED_MAPS = (
     "indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
     "affine_map<(d0, d1, d2) -> (d1, d2)>, "
     "affine_map<(d0, d1, d2) -> (d0, d1)>] ")
+B_TRANSPOSED_BATCH_MAPS = (
+    "indexing_maps = [affine_map<(b, d0, d1, d2) -> (b, d0, d2)>, "
+    "affine_map<(b, d0, d1, d2) -> (b, d1, d2)>, "
+    "affine_map<(b, d0, d1, d2) -> (b, d0, d1)>] ")
 
 
 def make_case(seed, index):
@@ -151,14 +157,21 @@ def make_case(seed, index):
         else:
             tile_n = 64
         n = tile_n * rng.randint(1, 3)
+        # (N stays at least 64, one wgmma tile of C's columns.)
         if odd:
-            n -= 8 * rng.randint(0, tile_n // 8 - 1)
+            n -= 8 * rng.randint(0, min(tile_n // 8 - 1, (n - 64) // 8))
         if persistent and plan and plan[3] == 128:
             persistent = 0
+    # A batch (linalg.batch_matmul), drawn last. A batched B[k, n] takes K
+    # in whole K tiles: TMA reads its matrices as one, so rows past K would
+    # be the next matrix's (the strategy refuses that).
+    batch = rng.choice([2, 3]) if rng.random() < 0.2 else 0
+    if batch and not b_transposed:
+        k = -(-k // 64) * 64
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
-                odd=odd, small=small)
+                odd=odd, small=small, batch=batch)
 
 
 def fit_staging(plan, stage_bytes):
@@ -188,11 +201,15 @@ def describe(case):
                              " (chained)" if case["chained"] else "")
         if case["epilogue"] else "") + (
         ", C += A * B" if case["accumulate"] else "") + (
-        ", small M" if case["small"] else "")
+        ", small M" if case["small"] else "") + (
+        ", a batch of %d" % case["batch"] if case["batch"] else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
-    return """    %{name} = tensor.generate {{
+    """A 2-D input, or a 3-D one (a batch, whose matrices differ: by
+    `a + b + 1` per matrix)."""
+    if shape.count("x") == 1:
+        return """    %{name} = tensor.generate {{
     ^bb0(%i0: index, %i1: index):
       %s = affine.apply affine_map<(d0, d1) -> ((d0 * {a} + d1 * {b}) mod {mod})>(%i0, %i1)
       %v = arith.index_cast %s : index to i32
@@ -202,29 +219,47 @@ def generate_input(name, shape, element, a, b, mod, offset):
     }} : tensor<{shape}x{element}>
 """.format(name=name, shape=shape, element=element, a=a, b=b, mod=mod,
            offset=offset)
+    return """    %{name} = tensor.generate {{
+    ^bb0(%i2: index, %i0: index, %i1: index):
+      %s = affine.apply affine_map<(d2, d0, d1) -> ((d2 * {c} + d0 * {a} + d1 * {b}) mod {mod})>(%i2, %i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c{offset}_i32 : i32
+      %e = arith.sitofp %w : i32 to {element}
+      tensor.yield %e : {element}
+    }} : tensor<{shape}x{element}>
+""".format(name=name, shape=shape, element=element, a=a, b=b, c=a + b + 1,
+           mod=mod, offset=offset)
 
 
 def make_module(case):
     m, n, k, element = case["m"], case["n"], case["k"], case["element"]
-    a_type = "tensor<%dx%dx%s>" % (m, k, element)
-    b_shape = "%dx%d" % ((n, k) if case["b_transposed"] else (k, n))
+    batch = case["batch"]
+    # A batch's leading dimension, of every operand but the vectors.
+    lead = "%dx" % batch if batch else ""
+    a_type = "tensor<%s%dx%dx%s>" % (lead, m, k, element)
+    b_shape = lead + "%dx%d" % ((n, k) if case["b_transposed"] else (k, n))
     b_type = "tensor<%sx%s>" % (b_shape, element)
-    c_type = "tensor<%dx%dxf32>" % (m, n)
+    mn = "%s%dx%d" % (lead, m, n)
+    c_type = "tensor<%sxf32>" % mn
     attributes = ""
     if case["plan"]:
         tile_m, tile_n, tile_k, threads, depth = case["plan"]
         attributes = (
             "{gpucg.compilation_info = #gpucg.compilation_info<"
             "lowering_config = #gpucg.lowering_config<tile_sizes = "
-            "[[%d, %d, %d]]>, translation_info = #gpucg.translation_info<"
+            "[[%s%d, %d, %d]]>, translation_info = #gpucg.translation_info<"
             "pipeline = MatmulWgmma, workgroup_size = [%d, 1, 1], "
-            "pipeline_depth = %d>>} " % (tile_m, tile_n, tile_k, threads,
-                                         depth))
-    maps = B_TRANSPOSED_MAPS if case["b_transposed"] else ""
-    inputs = (generate_input("a", "%dx%d" % (m, k), element, 3, 5, 7, 3) +
+            "pipeline_depth = %d>>} " % ("1, " if batch else "", tile_m,
+                                         tile_n, tile_k, threads, depth))
+    maps = ""
+    if case["b_transposed"]:
+        maps = B_TRANSPOSED_BATCH_MAPS if batch else B_TRANSPOSED_MAPS
+    matmul = "linalg.batch_matmul" if batch else "linalg.matmul"
+    inputs = (generate_input("a", lead + "%dx%d" % (m, k), element, 3, 5, 7,
+                             3) +
               generate_input("b", b_shape, element, 2, 3, 5, 2))
     # C's prior contents, for C += A * B.
-    prior = generate_input("c", "%dx%d" % (m, n), "f32", 1, 4, 9, 4)
+    prior = generate_input("c", mn, "f32", 1, 4, 9, 4)
     accumulate = case["accumulate"]
     if not case["epilogue"]:
         start = "" if accumulate else """    %zero = arith.constant 0.0 : f32
@@ -232,7 +267,7 @@ def make_module(case):
 """.format(c=c_type)
         return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
   func.func @kernel(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
-{start}    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
+{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
     return %r : {c}
   }}
   func.func @main() {{
@@ -241,20 +276,20 @@ def make_module(case):
     %c4_i32 = arith.constant 4 : i32
 {inputs}{c_input}
     %r = func.call @kernel(%a, %b, %c) : ({a}, {b}, {c}) -> {c}
-    %m = bufferization.to_buffer %r : {c} to memref<{m}x{n}xf32>
-    %u = memref.cast %m : memref<{m}x{n}xf32> to memref<*xf32>
+    %m = bufferization.to_buffer %r : {c} to memref<{mn}xf32>
+    %u = memref.cast %m : memref<{mn}xf32> to memref<*xf32>
     func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     return
   }}
   func.func private @printMemrefF32(memref<*xf32>)
 }}
-""".format(a=a_type, b=b_type, c=c_type, m=m, n=n, maps=maps,
+""".format(a=a_type, b=b_type, c=c_type, mn=mn, maps=maps, matmul=matmul,
            attributes=attributes, inputs=inputs, start=start,
            init="%c" if accumulate else "%f",
            c_input=prior if accumulate else
            "    %c = tensor.empty() : " + c_type + "\n")
     out, tail = EPILOGUES[case["epilogue"]]
-    o_type = "tensor<%dx%dx%s>" % (m, n, out)
+    o_type = "tensor<%sx%s>" % (mn, out)
     # What main prints: the output, an i8 one widened to i32 first.
     printed, printer = "%r", {"f32": "printMemrefF32", "f16": "printMemrefF16",
                               "bf16": "printMemrefBF16", "i8": "printMemrefI32"}[out]
@@ -263,46 +298,56 @@ def make_module(case):
     if out == "i8":
         p_element = "i32"
         printed = "%w"
+        indices = "%i2, %i0, %i1" if batch else "%i0, %i1"
         widen = """    %w = tensor.generate {{
-    ^bb0(%i0: index, %i1: index):
-      %v = tensor.extract %r[%i0, %i1] : {o}
+    ^bb0({arguments}):
+      %v = tensor.extract %r[{indices}] : {o}
       %x = arith.extsi %v : i8 to i32
       tensor.yield %x : i32
-    }} : tensor<{m}x{n}xi32>
-""".format(o=o_type, m=m, n=n)
-    p_type = "tensor<%dx%dx%s>" % (m, n, p_element)
-    maps3 = ("affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, "
-             "affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>")
-    maps1 = "affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>"
+    }} : tensor<{mn}xi32>
+""".format(o=o_type, mn=mn, indices=indices,
+           arguments=", ".join(i + ": index" for i in indices.split(", ")))
+    p_type = "tensor<%sx%s>" % (mn, p_element)
+    # The epilogue's maps: elementwise over C, the scale along M, the bias
+    # along N.
+    dims = "(b, d0, d1)" if batch else "(d0, d1)"
+    whole = "(b, d0, d1)" if batch else "(d0, d1)"
+    maps3 = ("affine_map<{d} -> {w}>, affine_map<{d} -> (d0)>, "
+             "affine_map<{d} -> (d1)>, affine_map<{d} -> {w}>").format(
+                 d=dims, w=whole)
+    maps1 = "affine_map<{d} -> {w}>, affine_map<{d} -> {w}>".format(
+        d=dims, w=whole)
+    parallel = ", ".join(['"parallel"'] * (3 if batch else 2))
     if case["chained"]:
-        consumers = """    %y0 = linalg.generic {{indexing_maps = [{maps3}], iterator_types = ["parallel", "parallel"]}}
+        consumers = """    %y0 = linalg.generic {{indexing_maps = [{maps3}], iterator_types = [{parallel}]}}
       ins(%r, %scale, %bias : {c}, tensor<{m}xf32>, tensor<{n}xf32>) outs(%e : {c}) {{
     ^bb0(%x: f32, %s: f32, %t0: f32, %o: f32):
       %p = arith.mulf %x, %s : f32
       %y = arith.addf %p, %t0 : f32
       linalg.yield %y : f32
     }} -> {c}
-    %g = linalg.generic {{indexing_maps = [{maps1}], iterator_types = ["parallel", "parallel"]}}
+    %g = linalg.generic {{indexing_maps = [{maps1}], iterator_types = [{parallel}]}}
       ins(%y0 : {c}) outs(%out : {o}) {{
     ^bb0(%y: f32, %o: {out}):
 {tail}
     }} -> {o}
 """.format(maps3=maps3, maps1=maps1, c=c_type, m=m, n=n, o=o_type, out=out,
-           tail=tail)
+           tail=tail, parallel=parallel)
     else:
-        consumers = """    %g = linalg.generic {{indexing_maps = [{maps3}], iterator_types = ["parallel", "parallel"]}}
+        consumers = """    %g = linalg.generic {{indexing_maps = [{maps3}], iterator_types = [{parallel}]}}
       ins(%r, %scale, %bias : {c}, tensor<{m}xf32>, tensor<{n}xf32>) outs(%out : {o}) {{
     ^bb0(%x: f32, %s: f32, %t0: f32, %o: {out}):
       %p = arith.mulf %x, %s : f32
       %y = arith.addf %p, %t0 : f32
 {tail}
     }} -> {o}
-""".format(maps3=maps3, c=c_type, m=m, n=n, o=o_type, out=out, tail=tail)
+""".format(maps3=maps3, c=c_type, m=m, n=n, o=o_type, out=out, tail=tail,
+           parallel=parallel)
     return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
   func.func @kernel(%a: {a}, %b: {b}, {acc_arg}%scale: tensor<{m}xf32>, %bias: tensor<{n}xf32>, %out: {o}) -> {o} {{
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : {c}
-{start}    %r = linalg.matmul {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
+{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
 {consumers}    return %g : {o}
   }}
   func.func @main() {{
@@ -312,15 +357,16 @@ def make_module(case):
     %c4_i32 = arith.constant 4 : i32
 {inputs}{prior}{scale}{bias}    %out = tensor.empty() : {o}
     %r = func.call @kernel(%a, %b, {acc_value}%scale, %bias, %out) : ({a}, {b}, {acc_type}tensor<{m}xf32>, tensor<{n}xf32>, {o}) -> {o}
-{widen}    %m = bufferization.to_buffer {printed} : {p} to memref<{m}x{n}x{pe}>
-    %u = memref.cast %m : memref<{m}x{n}x{pe}> to memref<*x{pe}>
+{widen}    %m = bufferization.to_buffer {printed} : {p} to memref<{mn}x{pe}>
+    %u = memref.cast %m : memref<{mn}x{pe}> to memref<*x{pe}>
     func.call @{printer}(%u) : (memref<*x{pe}>) -> ()
     return
   }}
   func.func private @{printer}(memref<*x{pe}>){emit}
 }}
-""".format(a=a_type, b=b_type, c=c_type, o=o_type, m=m, n=n,
-           consumers=consumers, maps=maps, attributes=attributes,
+""".format(a=a_type, b=b_type, c=c_type, o=o_type, m=m, n=n, mn=mn,
+           matmul=matmul, consumers=consumers, maps=maps,
+           attributes=attributes,
            inputs=inputs, start="" if accumulate else
            "    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
            .format(c=c_type),
