@@ -329,34 +329,13 @@ static LogicalResult dropBatchLoops(RewriterBase &rewriter,
   SmallVector<Operation *> ops =
       llvm::map_to_vector(root->getBlock()->without_terminator(),
                           [](Operation &op) { return &op; });
-  // The accumulator's start: the fill or copy into the matmul's init before
-  // it, past views only. Rebuilt, it goes right before the matmul
-  // (getAccumulatorStart), past the views made or left between them.
-  Operation *start = nullptr;
-  for (Operation *prev = root->getPrevNode(); prev && isPure(prev);
-       prev = prev->getPrevNode()) {
-    auto fill = dyn_cast_or_null<linalg::FillOp>(prev->getPrevNode());
-    auto copy = dyn_cast_or_null<memref::CopyOp>(prev->getPrevNode());
-    Value init = root.getDpsInitOperand(0)->get();
-    if ((fill && fill.getDpsInits()[0] == init) ||
-        (copy && copy.getTarget() == init)) {
-      start = prev->getPrevNode();
-      break;
-    }
-  }
-  if (!start)
-    start = getAccumulatorStart(root);
-  Operation *newStart = nullptr;
   for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
     if (auto fill = dyn_cast<linalg::FillOp>(op)) {
       FailureOr<Value> output = reduceLeading(fill.getDpsInits()[0]);
       if (failed(output))
         continue;
-      auto newFill = linalg::FillOp::create(rewriter, fill.getLoc(),
-                                            fill.value(), *output);
-      if (op == start)
-        newStart = newFill;
+      linalg::FillOp::create(rewriter, fill.getLoc(), fill.value(), *output);
       rewriter.eraseOp(fill);
       continue;
     }
@@ -365,10 +344,7 @@ static LogicalResult dropBatchLoops(RewriterBase &rewriter,
       FailureOr<Value> target = reduceLeading(copy.getTarget());
       if (failed(source) || failed(target))
         continue;
-      auto newCopy =
-          memref::CopyOp::create(rewriter, copy.getLoc(), *source, *target);
-      if (op == start)
-        newStart = newCopy;
+      memref::CopyOp::create(rewriter, copy.getLoc(), *source, *target);
       rewriter.eraseOp(copy);
       continue;
     }
@@ -418,8 +394,6 @@ static LogicalResult dropBatchLoops(RewriterBase &rewriter,
     config = LoweringConfigAttr::get(rewriter.getContext(), levels);
     root = cast<linalg::LinalgOp>(result->resultOp.getOperation());
     root->setAttr("gpucg.lowering_config", config);
-    if (newStart)
-      rewriter.moveOpBefore(newStart, root);
   }
   // The reallocated temporaries: what is left of the old buffers are their
   // deallocations.
@@ -587,7 +561,8 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
 
   matmul.c = op.getDpsInits()[0];
   // The accumulator starts at zero in registers (nvgpu has no load of one):
-  // a zero fill of C's tile right before the matmul is what it replaces.
+  // a zero fill of C's tile before the matmul (getAccumulatorStart) is what
+  // it replaces.
   // Without one the matmul accumulates (C += A * B) and the epilogue adds
   // C's prior contents, which must be a kernel argument's: C's own, or
   // those bufferization copied into C's temporary right before.

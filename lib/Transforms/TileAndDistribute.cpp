@@ -229,20 +229,11 @@ promoteToWorkgroupMemory(RewriterBase &rewriter, linalg::LinalgOp op,
 /// (A constant is what the MMA conversions take as a first accumulator;
 /// another value is written to C and read back as C.)
 static linalg::FillOp getAccumulatorFill(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1)
-    return nullptr;
-  Value acc = op.getDpsInitOperand(0)->get();
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev))
-      return fill.hasPureBufferSemantics() &&
-                     fill.getOutputs().front() == acc &&
-                     matchPattern(fill.getInputs().front(), m_Constant())
-                 ? fill
-                 : nullptr;
-    if (!isMemoryEffectFree(prev))
-      return nullptr;
-  }
-  return nullptr;
+  auto fill = dyn_cast_or_null<linalg::FillOp>(getAccumulatorStart(op));
+  return fill && fill.hasPureBufferSemantics() &&
+                 matchPattern(fill.getInputs().front(), m_Constant())
+             ? fill
+             : nullptr;
 }
 
 /// Whether some row pitch of memref `value` (a stride other than the

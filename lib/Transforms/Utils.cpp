@@ -360,11 +360,17 @@ Operation *mlir::gpucg::getAccumulatorStart(linalg::LinalgOp op) {
   Value init = op.getDpsInitOperand(0)->get();
   if (op.hasPureTensorSemantics())
     return init.getDefiningOp<linalg::FillOp>();
-  Operation *prev = op->getPrevNode();
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(prev))
-    return fill.getDpsInits()[0] == init ? prev : nullptr;
-  if (auto copy = dyn_cast_or_null<memref::CopyOp>(prev))
-    return copy.getTarget() == init ? prev : nullptr;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.getDpsInits()[0] == init ? prev : nullptr;
+    if (auto copy = dyn_cast<memref::CopyOp>(prev))
+      return copy.getTarget() == init ? prev : nullptr;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(prev);
+    if (!isMemoryEffectFree(prev) &&
+        (!effects || effects.hasEffect<MemoryEffects::Read>() ||
+         effects.hasEffect<MemoryEffects::Write>()))
+      return nullptr;
+  }
   return nullptr;
 }
 

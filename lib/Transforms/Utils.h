@@ -58,11 +58,13 @@ SmallVector<std::pair<linalg::LinalgOp, LoweringConfigAttr>>
 getLoweringConfigRoots(FunctionOpInterface funcOp);
 
 /// The op that gives the matmul `op` its accumulator's start: on tensors
-/// the linalg.fill that produces its init; on buffers the op right before
-/// it when that is a linalg.fill of its init or a memref.copy into it
-/// (bufferization's copy of a residual into the accumulator's temporary).
+/// the linalg.fill that produces its init; on buffers the last op before
+/// it that reads or writes memory, when that is a linalg.fill of its init
+/// or a memref.copy into it (bufferization's copy of a residual into the
+/// accumulator's temporary), past views, index arithmetic and allocations.
 /// Null when there is none: the init's prior contents are the start.
-/// (MatmulWgmma's strategy and lowering both ask it.)
+/// (MatmulWgmma's strategy and lowering, and the tensor-core thread
+/// distribution, ask it.)
 Operation *getAccumulatorStart(linalg::LinalgOp op);
 
 /// Checks a pass's `mma` option against the MMA family of `info`, a

@@ -110,6 +110,23 @@ func.func @one_stage(%arg0: memref<64x128xbf16>, %arg1: memref<128x64xbf16>, %ar
   return %arg2 : memref<64x64xf32>
 }
 
+// Views between the zero fill and the matmul (as bufferization places a
+// tile's operand views): the fill is still the accumulator's start
+// (getAccumulatorStart), which the warpgroup accumulator's zero replaces.
+// CHECK-LABEL: func.func @fill_then_views
+// CHECK-NOT: linalg.fill
+// CHECK: nvgpu.warpgroup.mma.init.accumulator
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @fill_then_views(%arg0: memref<128x128xbf16>, %arg1: memref<128x64xbf16>, %arg2: memref<64x64xf32>) -> memref<64x64xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 1>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.fill ins(%cst : f32) outs(%arg2 : memref<64x64xf32>)
+  %a = memref.subview %arg0[64, 0] [64, 128] [1, 1] : memref<128x128xbf16> to memref<64x128xbf16, strided<[128, 1], offset: 8192>>
+  linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>} ins(%a, %arg1 : memref<64x128xbf16, strided<[128, 1], offset: 8192>>, memref<128x64xbf16>) outs(%arg2 : memref<64x64xf32>)
+  return %arg2 : memref<64x64xf32>
+}
+
 // Other pipelines are left alone.
 // CHECK-LABEL: func.func @other_pipeline
 // CHECK: linalg.matmul
