@@ -404,8 +404,10 @@ buildLaunchSizes(IRRewriter &rewriter, func::FuncOp funcOp, scf::ForallOp loop,
   if (!clusterShape)
     return sizes;
   for (auto [dim, size] : llvm::enumerate(clusterShape.asArrayRef())) {
+    // (Clusters of one workgroup along a dimension divide any grid: a
+    // dynamic M's rows of tiles in clusters along N.)
     std::optional<int64_t> gridSize = getConstantIntValue(sizes.grid[dim]);
-    if (!gridSize || *gridSize % size != 0)
+    if (size != 1 && (!gridSize || *gridSize % size != 0))
       return loop.emitOpError()
              << "asks for clusters of " << size << " workgroups along "
              << "xyz"[dim] << ", which must divide the grid's "

@@ -41,6 +41,7 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -366,6 +367,9 @@ struct ConvertToNVVMPass
       // converted together with its body's types.
       RewritePatternSet patterns(ctx);
       populateAffineToStdConversionPatterns(patterns);
+      // affine.linearize_index and delinearize_index (a batched wgmma
+      // tile's matrix) as arithmetic.
+      affine::populateAffineExpandIndexOpsPatterns(patterns);
       populateSCFToControlFlowConversionPatterns(patterns);
       ConversionTarget target(*ctx);
       target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,

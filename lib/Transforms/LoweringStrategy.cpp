@@ -648,7 +648,8 @@ static int64_t getTransposedTileM(int64_t m) {
 /// ... which MatmulWgmma plans when that tile is fewer than 64 rows
 /// (wgmma::isTransposedTile).
 static bool takesTransposedTile(const MatmulShape &shape) {
-  return wgmma::isTransposedTile(getTransposedTileM(shape.m()));
+  return !ShapedType::isDynamic(shape.m()) &&
+         wgmma::isTransposedTile(getTransposedTileM(shape.m()));
 }
 
 /// Whether the accumulator of the matmul `op` starts at zero.
@@ -678,8 +679,23 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   std::optional<MatmulShape> shape = getMatmulShape(op);
   if (!shape)
     return "it is not a contraction with one M, one N and one K loop";
-  if (!shape->isStatic())
-    return "its shapes are dynamic";
+  // A dynamic M (a prompt's tokens) is the rows of the grid and of A's
+  // tensor map, which the host encodes from the run-time sizes; N, K and
+  // the batch fix the tiles' columns, the K loop and the row pitches.
+  bool dynamicBatch = llvm::any_of(shape->batchPos, [&](unsigned pos) {
+    return ShapedType::isDynamic(shape->loopRanges[pos]);
+  });
+  for (auto [name, dynamic] :
+       {std::pair("N", ShapedType::isDynamic(shape->n())),
+        std::pair("K", ShapedType::isDynamic(shape->k())),
+        std::pair("batch", dynamicBatch)}) {
+    if (!dynamic)
+      continue;
+    os << "its " << name
+       << " is dynamic; pipeline MatmulWgmma takes a dynamic M only (the "
+          "rows of A and C), with N, K and any batch sizes static";
+    return text;
+  }
   // A row-major M x K, B K x N or N x K (TMA boxes of 128-byte rows along
   // K or N), C M x N; batch loops outermost, a grid dimension.
   std::optional<WgmmaBLayout> bLayout = getWgmmaBLayout(op);
@@ -828,12 +844,14 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
 /// Whether a MatmulWgmma plan of `op` in `tileM x tileN` tiles stages the
 /// accumulator in workgroup memory: an epilogue (consumers it fuses, or the
 /// accumulator's prior contents to add: C += A * B), partial tiles, whose
-/// valid rows and columns only the staged store writes, or a transposed
-/// tile, which goes to C through the staging buffer.
+/// valid rows and columns only the staged store writes (a dynamic M may
+/// leave one), or a transposed tile, which goes to C through the staging
+/// buffer.
 static bool isWgmmaStaged(linalg::LinalgOp op, int64_t tileM, int64_t tileN) {
   MatmulShape shape = *getMatmulShape(op);
-  return wgmma::isTransposedTile(tileM) || shape.m() % tileM != 0 ||
-         shape.n() % tileN != 0 || accumulatesIntoArgument(op) ||
+  return wgmma::isTransposedTile(tileM) || ShapedType::isDynamic(shape.m()) ||
+         shape.m() % tileM != 0 || shape.n() % tileN != 0 ||
+         accumulatesIntoArgument(op) ||
          llvm::any_of(op->getUsers(), [](Operation *user) {
            return !user->hasTrait<OpTrait::ReturnLike>();
          });
@@ -992,10 +1010,13 @@ static WgmmaTile pickTransposedWgmmaTile(const MatmulShape &shape,
 }
 
 static std::optional<LoweringStrategy>
-selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &shape,
+selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
                     TargetAttr target) {
   if (!whyNoWgmma(op, target).empty())
     return std::nullopt;
+  // A dynamic M is planned as kDynamicSizeEstimate rows: the 64-row and
+  // transposed tiles of a small M are not taken.
+  MatmulShape shape = actualShape.getPlanningShape();
   int64_t tileK = getWgmmaKTile(shape.aType);
   std::optional<WgmmaTile> transposedTile;
   if (takesTransposedTile(shape))
@@ -1047,7 +1068,8 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.tileM = level0[shape.mPos];
   facts.tileN = level0[shape.nPos];
   facts.tileK = level0[shape.kPos];
-  facts.mTiles = ceilDiv(shape.m(), facts.tileM);
+  facts.dynamicM = ShapedType::isDynamic(shape.m());
+  facts.mTiles = facts.dynamicM ? 1 : ceilDiv(shape.m(), facts.tileM);
   facts.nTiles = ceilDiv(shape.n(), facts.tileN);
   facts.tiles = mulSat(facts.mTiles * facts.nTiles, shape.batch());
   facts.consumers = getWgmmaConsumers(strategy.translationInfo);
@@ -1258,6 +1280,13 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << kWgmmaM << " rows as C^T = B^T * A^T, with the M tile as "
            << "wgmma's N: it must be a multiple of " << wgmma::kNStep
            << ", got " << tileM;
+  if (transposed && ShapedType::isDynamic(shape.m()))
+    return op.emitOpError()
+           << "pipeline MatmulWgmma computes an M tile of fewer than "
+           << kWgmmaM
+           << " rows as C^T = B^T * A^T, which takes a static M, got an M "
+              "tile of "
+           << tileM << " and a dynamic M";
   if (transposed && *getWgmmaBLayout(op) != WgmmaBLayout::KContiguous)
     return op.emitOpError()
            << "pipeline MatmulWgmma computes an M tile of fewer than "

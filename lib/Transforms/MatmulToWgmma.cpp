@@ -474,12 +474,23 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   // reads their rows at a pitch of whole 16-byte units.
   // (A batched argument's leading dimensions are its batch: TMA reads its
   // matrices as one of their rows stacked.)
+  // A dynamic M is A's rows (the host encodes A's tensor map from the
+  // run-time sizes); the rest is static.
   MemRefType aArgType = matmul.a.getArgumentType();
   MemRefType bArgType = matmul.b.getArgumentType();
-  if (!aArgType.hasStaticShape() || !bArgType.hasStaticShape())
+  auto isStaticBut = [](MemRefType type, int64_t dynamicDim) {
+    return llvm::all_of(llvm::enumerate(type.getShape()), [&](auto dim) {
+      return !ShapedType::isDynamic(dim.value()) ||
+             static_cast<int64_t>(dim.index()) == dynamicDim;
+    });
+  };
+  if (!isStaticBut(aArgType, aArgType.getRank() - 2) ||
+      !bArgType.hasStaticShape())
     return op.emitOpError()
            << "reads A and B from arguments of types " << aArgType << " and "
-           << bArgType << "; pipeline MatmulWgmma needs static operands";
+           << bArgType
+           << "; pipeline MatmulWgmma takes a dynamic M (A's rows) and "
+              "static sizes otherwise";
   matmul.m = matmul.a.getRows();
   matmul.k = matmul.a.getColumns();
   matmul.n = bKContiguous ? matmul.b.getRows() : matmul.b.getColumns();
@@ -491,6 +502,17 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
              << pitch << " bytes apart; TMA reads rows at a pitch of a "
              << "multiple of " << wgmma::kTmaPitchAlignment << " bytes";
   }
+  // A batched B[k, n]'s tensor map reads its matrices' K rows stacked: the
+  // last K tile's rows past K would be the next matrix's, not zeros (the
+  // strategy's rule, for a plan written by hand).
+  if (matmul.b.isBatched() && !bKContiguous && matmul.k % matmul.tileK != 0)
+    return op.emitOpError()
+           << "reads a batched B[k, n] from " << bArgType
+           << " with K = " << matmul.k << ", not a multiple of its K tile "
+           << matmul.tileK
+           << ": TMA reads the batches of B as one matrix of their K rows "
+              "stacked, so the last K tile's rows past K would be the next "
+              "batch's, not zeros";
   // The workgroup's views: its rows of A, its columns of B, all of K; a
   // partial tile's (dynamic, or static and smaller) past M or N.
   auto isTileSize = [](int64_t size, int64_t tile) {
@@ -511,6 +533,13 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   // A tile of fewer than 64 rows: C^T = B^T * A^T, B[n, k] as wgmma's A
   // and A[m, k] as its K-contiguous B.
   if (wgmma::isTransposedTile(matmul.tileM)) {
+    if (ShapedType::isDynamic(matmul.m))
+      return op.emitOpError()
+             << "has an M tile of " << matmul.tileM << " rows, fewer than "
+             << kWarpgroupRows
+             << ", which pipeline MatmulWgmma computes as C^T = B^T * A^T "
+                "with M as wgmma's N; that takes a static M, got "
+             << aArgType;
     if (!bKContiguous || matmul.tileM % wgmma::kNStep != 0)
       return op.emitOpError()
              << "has an M tile of " << matmul.tileM << " rows, fewer than "
@@ -758,6 +787,7 @@ static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
   facts.bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
   facts.staged = staged;
   facts.transposed = matmul.transposed;
+  facts.dynamicM = ShapedType::isDynamic(matmul.m);
   return facts;
 }
 

@@ -36,6 +36,7 @@
 #include "WgmmaKernel.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -456,6 +457,13 @@ void WgmmaKernelBuilder::buildBarriers() {
   }
 }
 
+Value ArgumentView::getRows(OpBuilder &b, Location loc) const {
+  int64_t rows = getRows();
+  if (!ShapedType::isDynamic(rows))
+    return arith::ConstantIndexOp::create(b, loc, rows);
+  return memref::DimOp::create(b, loc, argument, offsets.size() - 2);
+}
+
 void WgmmaKernelBuilder::buildTileCoordinates() {
   auto toValue = [&](OpFoldResult value) {
     return getValueOrCreateConstantIndexOp(rewriter, loc, value);
@@ -468,19 +476,19 @@ void WgmmaKernelBuilder::buildTileCoordinates() {
   tile.bColumn = toValue(bKContiguous ? matmul.b.getRowOffset()
                                       : matmul.b.getColumnOffset());
   // The batch's matrix, linearized over the batch dimensions (outermost
-  // first), times the rows of one.
+  // first; the tile's batch indices are in bounds), times the rows of one.
   auto getBase = [&](const ArgumentView &view) -> Value {
     if (!view.isBatched())
       return Value();
-    ArrayRef<int64_t> shape = view.getArgumentType().getShape();
-    Value index = getIndex(0);
-    for (size_t dim = 0; dim + 2 < shape.size(); ++dim)
-      index = arith::AddIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, index, getIndex(shape[dim])),
-          toValue(view.offsets[dim]));
+    size_t batchRank = view.offsets.size() - 2;
+    SmallVector<Value> indices = llvm::map_to_vector(
+        ArrayRef(view.offsets).take_front(batchRank), toValue);
+    Value index = affine::AffineLinearizeIndexOp::create(
+        rewriter, loc, indices,
+        view.getArgumentType().getShape().take_front(batchRank),
+        /*disjoint=*/true);
     return arith::MulIOp::create(rewriter, loc, index,
-                                 getIndex(view.getRows()));
+                                 view.getRows(rewriter, loc));
   };
   tile.aBase = getBase(matmul.a);
   tile.bBase = getBase(matmul.b);
@@ -1085,15 +1093,21 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
           scf::YieldOp::create(b, loc);
           return;
         }
-        auto isBelow = [&](Value first, Value offset, int64_t size) {
+        auto isBelow = [&](Value first, Value offset, Value size) {
           return arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult,
-              arith::AddIOp::create(b, loc, first, offset),
-              arith::ConstantIndexOp::create(b, loc, size));
+              arith::AddIOp::create(b, loc, first, offset), size);
         };
+        // (A dynamic M is A's rows at run time; a transposed tile's M is
+        // static.)
+        Value cRows =
+            matmul.transposed
+                ? arith::ConstantIndexOp::create(b, loc, matmul.cRows())
+                : matmul.a.getRows(b, loc);
         Value inside = arith::AndIOp::create(
-            b, loc, isBelow(firstTileRow, row, matmul.cRows()),
-            isBelow(firstTileColumn, column, matmul.cColumns()));
+            b, loc, isBelow(firstTileRow, row, cRows),
+            isBelow(firstTileColumn, column,
+                    arith::ConstantIndexOp::create(b, loc, matmul.cColumns())));
         scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
           runEpiloguePiece(b, templates, sources, row, column);
           scf::YieldOp::create(b, loc);

@@ -44,10 +44,13 @@ struct ArgumentView {
   /// The view's first row and column in its matrix.
   OpFoldResult getRowOffset() const { return offsets[offsets.size() - 2]; }
   OpFoldResult getColumnOffset() const { return offsets.back(); }
-  /// The matrix's rows and columns.
+  /// The matrix's rows (dynamic for a dynamic M) and columns.
   int64_t getRows() const {
     return getArgumentType().getDimSize(offsets.size() - 2);
   }
+  /// The matrix's rows at run time: a constant, or a memref.dim of the
+  /// argument built at `b`'s insertion point.
+  Value getRows(OpBuilder &b, Location loc) const;
   int64_t getColumns() const { return getArgumentType().getShape().back(); }
   bool isBatched() const { return offsets.size() > 2; }
 };
@@ -64,7 +67,8 @@ struct WgmmaMatmul {
   Value c;
   /// The whole matmul's M, N and K (A's and B's arguments); tiles past M or
   /// N are partial (TMA reads zeros past the matrix, the staged store
-  /// writes only what lies inside), and so is the last K tile past K.
+  /// writes only what lies inside), and so is the last K tile past K. M
+  /// may be dynamic (never with a transposed tile): A's rows at run time.
   int64_t m, n, k;
   int64_t tileM, tileN, tileK, stages;
   /// Whether wgmma computes the tile as C^T = B^T * A^T
@@ -111,7 +115,9 @@ struct WgmmaMatmul {
     return aTileBytes() + numBChunks() * bChunkBytes();
   }
   int64_t numKTiles() const { return llvm::divideCeil(k, tileK); }
-  bool hasPartialTiles() const { return m % tileM != 0 || n % tileN != 0; }
+  bool hasPartialTiles() const {
+    return ShapedType::isDynamic(m) || m % tileM != 0 || n % tileN != 0;
+  }
   /// C's rows and columns, in the whole matmul and in a tile.
   int64_t cRows() const { return transposed ? n : m; }
   int64_t cColumns() const { return transposed ? m : n; }

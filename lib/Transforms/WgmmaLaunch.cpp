@@ -26,6 +26,9 @@ std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
   else if (facts.consumers == 0)
     os << "a workgroup of one warpgroup has no producer warpgroup to wait "
           "for the cluster's releases of a stage";
+  else if (facts.dynamicM && m > 1)
+    os << "its M is dynamic, so its tiles along M may not be a multiple of "
+       << m;
   else if (facts.mTiles % m != 0)
     os << "its " << facts.mTiles << " tiles along M are not a multiple of "
        << m;
@@ -49,6 +52,9 @@ std::string mlir::gpucg::wgmma::whyNoPersistentGrid(const LaunchFacts &facts,
   if (facts.consumers == 0)
     os << "a workgroup of one warpgroup has no producer warpgroup to load "
           "the next tile while it stores the last";
+  else if (facts.dynamicM)
+    os << "its M is dynamic, and a persistent grid's workgroups walk a tile "
+          "count known when the kernel is compiled";
   else if (workgroups % clusterSize != 0)
     os << "its " << workgroups << " workgroups are not whole clusters of "
        << clusterSize;

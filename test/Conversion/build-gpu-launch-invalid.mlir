@@ -215,3 +215,20 @@ func.func @cluster_not_dividing_grid(%a: memref<384x256xf32>) attributes {
   } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
   return
 }
+
+// -----
+
+/// A dynamic number of workgroups along y (a dynamic M's rows of tiles)
+/// takes no clusters along y; clusters of one along y and two along x
+/// would (build-gpu-launch.mlir).
+func.func @cluster_dynamic_grid(%a: memref<?x256xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %a, %c0 : memref<?x256xf32>
+  // expected-error @+1 {{asks for clusters of 2 workgroups along y, which must divide the grid's dynamic size}}
+  scf.forall (%i, %j) = (0, 0) to (%rows, 256) step (128, 128) {
+    %v = memref.load %a[%i, %j] : memref<?x256xf32>
+    memref.store %v, %a[%j, %i] : memref<?x256xf32>
+  } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}

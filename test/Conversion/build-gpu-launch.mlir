@@ -149,3 +149,27 @@ func.func @clusters(%a: memref<512x256xf32>) attributes {
   } {gpucg.cluster_shape = array<i64: 1, 2, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
   return
 }
+
+// -----
+
+// Clusters along x over a dynamic grid along y (a dynamic M's rows of tiles
+// in clusters along N): clusters of one along y divide any grid.
+
+// CHECK-LABEL: func.func @clusters_dynamic_rows
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[ROWS:.*]] = affine.apply #{{.+}}()[%{{.+}}]
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[CL2:.*]] = arith.constant 2 : index
+// CHECK:         gpu.launch clusters(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %[[CL2]], %{{[a-z0-9_]+}} = %[[C1]], %{{[a-z0-9_]+}} = %[[C1]])
+// CHECK-SAME:               blocks(%{{[a-z0-9_, %]+}}) in (%{{[a-z0-9_]+}} = %[[C2]], %{{[a-z0-9_]+}} = %[[ROWS]], %{{[a-z0-9_]+}} = %[[C1]])
+func.func @clusters_dynamic_rows(%a: memref<?x256xf32>) attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  %rows = memref.dim %a, %c0 : memref<?x256xf32>
+  scf.forall (%i, %j) = (0, 0) to (%rows, 256) step (128, 128) {
+    %tid = gpu.thread_id x
+    %v = memref.load %a[%i, %j] : memref<?x256xf32>
+    memref.store %v, %a[%i, %tid] : memref<?x256xf32>
+  } {gpucg.cluster_shape = array<i64: 2, 1, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}

@@ -49,6 +49,14 @@
 // RUN: FileCheck %s --check-prefix=BATCH < %t/attention_scores_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/attention_scores_kernel.ptx -o %t/s.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/s.cubin | FileCheck %s --check-prefix=SASS-BATCH %}
+// A dynamic M (@linear_tokens, x * W^T for a prompt's tokens known at run
+// time): the grid's rows and A's tensor map from the sizes the caller
+// passes (memref descriptors), the same wgmma main loop; no spills, and
+// HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=DYNAMIC-ABI < %t/linear_tokens_kernel.abi
+// RUN: FileCheck %s --check-prefix=DYNAMIC < %t/linear_tokens_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_tokens_kernel.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/t.cubin | FileCheck %s --check-prefix=SASS-DYNAMIC %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
 // RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
@@ -243,6 +251,21 @@
 // SASS-BATCH-NEXT: QGMMA 0
 // SASS-BATCH-NEXT: UTMALDG {{[1-9][0-9]*}}
 
+// DYNAMIC-ABI: calling_convention memref_descriptors
+// DYNAMIC-ABI: grid_x 32
+// DYNAMIC-ABI: grid_y ceildiv arg0.dim0 128
+// DYNAMIC-ABI: argument {{[0-9]+}} function_argument 0 tensor_map bf16 ?x4096 box 128x64 swizzle 128b
+// DYNAMIC-ABI: argument {{[0-9]+}} function_argument 1 tensor_map bf16 4096x4096 box 128x64 swizzle 128b
+// DYNAMIC: .entry linear_tokens_kernel(
+// DYNAMIC: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+
+// SASS-DYNAMIC:      kernel linear_tokens_kernel
+// SASS-DYNAMIC:      LDL 0
+// SASS-DYNAMIC-NEXT: STL 0
+// SASS-DYNAMIC:      HGMMA {{[1-9][0-9]*}}
+// SASS-DYNAMIC-NEXT: QGMMA 0
+// SASS-DYNAMIC-NEXT: UTMALDG {{[1-9][0-9]*}}
+
 // SASS:      kernel matmul_kernel
 // SASS:      LDL 0
 // SASS-NEXT: STL 0
@@ -272,6 +295,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
       ins(%q, %k : tensor<8x512x128xbf16>, tensor<8x512x128xbf16>) outs(%f : tensor<8x512x512xf32>) -> tensor<8x512x512xf32>
     return %0 : tensor<8x512x512xf32>
+  }
+  func.func @linear_tokens(%x: tensor<?x4096xbf16>, %w: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %w : tensor<?x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    return %0 : tensor<?x4096xf32>
   }
   func.func @accumulate(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>

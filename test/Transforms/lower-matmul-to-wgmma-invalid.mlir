@@ -325,6 +325,21 @@ func.func @transposed_consumer_rows(%a: memref<16x128xf16>, %b: memref<64x128xf1
 
 // -----
 
+// A transposed tile's M is wgmma's N, which a dynamic M cannot be.
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>
+
+func.func @transposed_dynamic_m(%a: memref<?x128xf16>, %b: memref<64x128xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op has an M tile of 16 rows, fewer than 64, which pipeline MatmulWgmma computes as C^T = B^T * A^T with M as wgmma's N; that takes a static M, got 'memref<?x128xf16>'}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.lowering_config = #config} ins(%a, %b : memref<?x128xf16>, memref<64x128xf16>) outs(%c : memref<?x64xf32>)
+  return
+}
+
+// -----
+
 // A transposed tile takes B as wgmma's A, K-major: not B[k, n].
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>
@@ -388,11 +403,12 @@ func.func @odd_pitch(%a: memref<64x100xf16>, %b: memref<100x64xf16>, %c: memref<
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x64xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
+// A dynamic N (B's columns): only M may be dynamic.
+func.func @dynamic_n(%a: memref<64x128xf16>, %b: memref<128x?xf16>, %c: memref<64x?xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<?x128xf16>' and 'memref<128x64xf16>'; pipeline MatmulWgmma needs static operands}}
-  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<?x128xf16>, memref<128x64xf16>) outs(%c : memref<?x64xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x?xf32>)
+  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<64x128xf16>' and 'memref<128x?xf16>'; pipeline MatmulWgmma takes a dynamic M (A's rows) and static sizes otherwise}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x?xf16>) outs(%c : memref<64x?xf32>)
   return
 }
 
@@ -501,5 +517,23 @@ func.func @batch_temporary_escapes(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf
   // expected-error @+1 {{'memref.cast' op uses a temporary of a batched MatmulWgmma tile that the batch loops were dropped from; the tile's linalg ops, copies and deallocations may use it}}
   %u = memref.cast %t : memref<1x64x64xf32> to memref<?x64x64xf32>
   memref.copy %u, %d : memref<?x64x64xf32> to memref<1x64x64xf32>
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[1, 64, 64, 64]]>
+
+// A batched B[k, n] with a K tail (K = 96, tiles of 64), as a hand-written
+// plan may give it: the strategy refuses the shape, the lowering too.
+func.func @batch_b_kn_k_tail(%a: memref<2x64x96xf16>, %b: memref<2x96x64xf16>, %c: memref<2x64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %a1 = memref.subview %a[1, 0, 0] [1, 64, 96] [1, 1, 1] : memref<2x64x96xf16> to memref<1x64x96xf16, strided<[6144, 96, 1], offset: 6144>>
+  %b1 = memref.subview %b[1, 0, 0] [1, 96, 64] [1, 1, 1] : memref<2x96x64xf16> to memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>
+  %c1 = memref.subview %c[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf32> to memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>
+  linalg.fill ins(%zero : f32) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
+  // expected-error @+1 {{reads a batched B[k, n] from 'memref<2x96x64xf16>' with K = 96, not a multiple of its K tile 64: TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
+  linalg.batch_matmul {gpucg.lowering_config = #config} ins(%a1, %b1 : memref<1x64x96xf16, strided<[6144, 96, 1], offset: 6144>>, memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
   return
 }

@@ -188,3 +188,26 @@ func.func @staged_epilogue(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c:
   } -> tensor<256x256xf32>
   return %1 : tensor<256x256xf32>
 }
+
+// -----
+
+// A dynamic M: its tiles along M are counted at run time.
+func.func @cluster_dynamic_m(%a: tensor<?x256xf16>, %b: tensor<256x256xf16>, %c: tensor<?x256xf32>) -> tensor<?x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
+  // expected-error @+1 {{'linalg.matmul' op cannot run in clusters of 2 x 1 workgroups (cluster): its M is dynamic, so its tiles along M may not be a multiple of 2}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2, cluster = [2, 1]>>}
+    ins(%a, %b : tensor<?x256xf16>, tensor<256x256xf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
+}
+
+// -----
+
+func.func @persistent_dynamic_m(%a: tensor<?x256xf16>, %b: tensor<256x256xf16>, %c: tensor<?x256xf32>) -> tensor<?x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
+  // expected-error @+1 {{'linalg.matmul' op cannot run on a persistent grid of 4 workgroups (persistent_workgroups): its M is dynamic, and a persistent grid's workgroups walk a tile count known when the kernel is compiled}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2, persistent_workgroups = 4>>}
+    ins(%a, %b : tensor<?x256xf16>, tensor<256x256xf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
+}

@@ -209,13 +209,37 @@ func.func @k_contiguous_b_rows(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>,
 
 // -----
 
-func.func @dynamic(%a: tensor<?x256xf16>, %b: tensor<256x256xf16>, %c: tensor<?x256xf32>) -> tensor<?x256xf32> {
+// Only M may be dynamic: N, K and the batch fix the tiles' columns, the K
+// loop and the row pitches.
+func.func @dynamic_n(%a: tensor<256x256xf16>, %b: tensor<256x?xf16>, %c: tensor<256x?xf32>) -> tensor<256x?xf32> {
   %zero = arith.constant 0.0 : f32
-  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its shapes are dynamic}}
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x?xf32>) -> tensor<256x?xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its N is dynamic; pipeline MatmulWgmma takes a dynamic M only (the rows of A and C), with N, K and any batch sizes static}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
-    ins(%a, %b : tensor<?x256xf16>, tensor<256x256xf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
-  return %0 : tensor<?x256xf32>
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x?xf16>) outs(%f : tensor<256x?xf32>) -> tensor<256x?xf32>
+  return %0 : tensor<256x?xf32>
+}
+
+// -----
+
+func.func @dynamic_k(%a: tensor<256x?xf16>, %b: tensor<?x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its K is dynamic; pipeline MatmulWgmma takes a dynamic M only}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x?xf16>, tensor<?x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @dynamic_batch(%a: tensor<?x256x256xf16>, %b: tensor<?x256x256xf16>, %c: tensor<?x256x256xf32>) -> tensor<?x256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256x256xf32>) -> tensor<?x256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its batch is dynamic; pipeline MatmulWgmma takes a dynamic M only}}
+  %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<?x256x256xf16>, tensor<?x256x256xf16>) outs(%f : tensor<?x256x256xf32>) -> tensor<?x256x256xf32>
+  return %0 : tensor<?x256x256xf32>
 }
 
 // -----
@@ -487,4 +511,17 @@ func.func @transposed_tile_rows(%a: tensor<16x256xf16>, %b: tensor<384x256xf16>,
     {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 192, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<16x256xf16>, tensor<384x256xf16>) outs(%f : tensor<16x384xf32>) -> tensor<16x384xf32>
   return %0 : tensor<16x384xf32>
+}
+
+// -----
+
+// A transposed tile (16 rows of C as wgmma's N) with a dynamic M.
+func.func @transposed_tile_dynamic_m(%a: tensor<?x256xf16>, %b: tensor<256x256xf16>, %c: tensor<?x256xf32>) -> tensor<?x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma computes an M tile of fewer than 64 rows as C^T = B^T * A^T, which takes a static M, got an M tile of 16 and a dynamic M}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<?x256xf16>, tensor<256x256xf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
 }

@@ -1011,6 +1011,7 @@ def LowerMatmulToWgmma
     alone.
   }];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",

@@ -31,8 +31,10 @@ struct LaunchFacts {
   /// The workgroup tile.
   int64_t tileM = 0, tileN = 0, tileK = 0;
   /// Tiles along M and N (1 along a dimension whose count is unknown and
-  /// not clustered), and in all.
+  /// not clustered), and in all (a lower bound when M is dynamic).
   int64_t mTiles = 1, nTiles = 1, tiles = 1;
+  /// Whether M is dynamic: the tiles along M are counted at run time.
+  bool dynamicM = false;
   /// Consumer warpgroups (wgmma::getConsumerWarpgroups); 0 when one
   /// warpgroup does everything.
   int64_t consumers = 0;

@@ -13,3 +13,11 @@
 // RUN:   --emulated-runner '%mlir_runner_emulated' --seed 2 --count 12 \
 // RUN:   --keep-dir %t | FileCheck %s --implicit-check-not=MISMATCH
 // CHECK: sweep-wgmma: 12 cases, 0 failed
+// Cases 25-29 of seed 2 include two of a dynamic M: one with a ReLU
+// epilogue, one in clusters along N (which launches once refused as not
+// dividing the grid's dynamic rows).
+// RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \
+// RUN:   --reference-runner '%mlir_runner_main' \
+// RUN:   --emulated-runner '%mlir_runner_emulated' --seed 2 --first 25 \
+// RUN:   --count 5 --keep-dir %t | FileCheck %s --check-prefix=DYNAMIC --implicit-check-not=MISMATCH
+// DYNAMIC: sweep-wgmma: 5 cases, 0 failed

@@ -4,7 +4,7 @@ emulator, and compares every result with the untiled kernel's
 (docs/Emulation.md, "Sweeps").
 
   sweep-wgmma.py --gpucg-opt BIN --reference-runner CMD --emulated-runner CMD
-                 [--seed S] [--count N] [--keep-dir DIR]
+                 [--seed S] [--first I] [--count N] [--keep-dir DIR]
 
 A case depends only on (seed, index): its plan (one warpgroup, or a
 producer and one or two consumer warpgroups; 64 or 128 rows per
@@ -168,10 +168,14 @@ def make_case(seed, index):
     batch = rng.choice([2, 3]) if rng.random() < 0.2 else 0
     if batch and not b_transposed:
         k = -(-k // 64) * 64
+    # A dynamic M (main casts its tensors to `?` rows), drawn last; not with
+    # small M, whose transposed tile takes M as wgmma's N. Clusters along M
+    # and persistent grids asked for are not taken (the plan says why).
+    dynamic = not small and rng.random() < 0.2
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
-                odd=odd, small=small, batch=batch)
+                odd=odd, small=small, batch=batch, dynamic=dynamic)
 
 
 def fit_staging(plan, stage_bytes):
@@ -202,7 +206,8 @@ def describe(case):
         if case["epilogue"] else "") + (
         ", C += A * B" if case["accumulate"] else "") + (
         ", small M" if case["small"] else "") + (
-        ", a batch of %d" % case["batch"] if case["batch"] else "")
+        ", a batch of %d" % case["batch"] if case["batch"] else "") + (
+        ", dynamic M" if case.get("dynamic") else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
@@ -241,6 +246,12 @@ def make_module(case):
     b_type = "tensor<%sx%s>" % (b_shape, element)
     mn = "%s%dx%d" % (lead, m, n)
     c_type = "tensor<%sxf32>" % mn
+    # The kernel's own types: `?` rows for a dynamic M (main casts its
+    # tensors to them, and the result back).
+    rows = "?" if case["dynamic"] else str(m)
+    ka_type = "tensor<%s%sx%dx%s>" % (lead, rows, k, element)
+    kmn = "%s%sx%d" % (lead, rows, n)
+    kc_type = "tensor<%sxf32>" % kmn
     attributes = ""
     if case["plan"]:
         tile_m, tile_n, tile_k, threads, depth = case["plan"]
@@ -264,32 +275,37 @@ def make_module(case):
     if not case["epilogue"]:
         start = "" if accumulate else """    %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : {c}) -> {c}
-""".format(c=c_type)
+""".format(c=kc_type)
+        call = make_call("kernel", [("%a", a_type, ka_type),
+                                    ("%b", b_type, b_type),
+                                    ("%c", c_type, kc_type)],
+                         "%r", c_type, kc_type)
         return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
-  func.func @kernel(%a: {a}, %b: {b}, %c: {c}) -> {c} {{
-{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
-    return %r : {c}
+  func.func @kernel(%a: {ka}, %b: {b}, %c: {kc}) -> {kc} {{
+{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {ka}, {b}) outs({init} : {kc}) -> {kc}
+    return %r : {kc}
   }}
   func.func @main() {{
     %c2_i32 = arith.constant 2 : i32
     %c3_i32 = arith.constant 3 : i32
     %c4_i32 = arith.constant 4 : i32
 {inputs}{c_input}
-    %r = func.call @kernel(%a, %b, %c) : ({a}, {b}, {c}) -> {c}
-    %m = bufferization.to_buffer %r : {c} to memref<{mn}xf32>
+{call}    %m = bufferization.to_buffer %r : {c} to memref<{mn}xf32>
     %u = memref.cast %m : memref<{mn}xf32> to memref<*xf32>
     func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     return
   }}
   func.func private @printMemrefF32(memref<*xf32>)
 }}
-""".format(a=a_type, b=b_type, c=c_type, mn=mn, maps=maps, matmul=matmul,
+""".format(b=b_type, c=c_type, ka=ka_type, kc=kc_type, mn=mn, maps=maps,
+           matmul=matmul, call=call,
            attributes=attributes, inputs=inputs, start=start,
            init="%c" if accumulate else "%f",
            c_input=prior if accumulate else
            "    %c = tensor.empty() : " + c_type + "\n")
     out, tail = EPILOGUES[case["epilogue"]]
     o_type = "tensor<%sx%s>" % (mn, out)
+    ko_type = "tensor<%sx%s>" % (kmn, out)
     # What main prints: the output, an i8 one widened to i32 first.
     printed, printer = "%r", {"f32": "printMemrefF32", "f16": "printMemrefF16",
                               "bf16": "printMemrefBF16", "i8": "printMemrefI32"}[out]
@@ -331,8 +347,8 @@ def make_module(case):
     ^bb0(%y: f32, %o: {out}):
 {tail}
     }} -> {o}
-""".format(maps3=maps3, maps1=maps1, c=c_type, m=m, n=n, o=o_type, out=out,
-           tail=tail, parallel=parallel)
+""".format(maps3=maps3, maps1=maps1, c=kc_type, m=rows, n=n, o=ko_type,
+           out=out, tail=tail, parallel=parallel)
     else:
         consumers = """    %g = linalg.generic {{indexing_maps = [{maps3}], iterator_types = [{parallel}]}}
       ins(%r, %scale, %bias : {c}, tensor<{m}xf32>, tensor<{n}xf32>) outs(%out : {o}) {{
@@ -341,14 +357,28 @@ def make_module(case):
       %y = arith.addf %p, %t0 : f32
 {tail}
     }} -> {o}
-""".format(maps3=maps3, c=c_type, m=m, n=n, o=o_type, out=out, tail=tail,
-           parallel=parallel)
+""".format(maps3=maps3, c=kc_type, m=rows, n=n, o=ko_type, out=out,
+           tail=tail, parallel=parallel)
+    # The f32 temporary of the matmul (and of a chain's first consumer),
+    # its rows A's.
+    empty = "    %e = tensor.empty() : {c}\n".format(c=kc_type)
+    if case["dynamic"]:
+        empty = ("    %c_rows = arith.constant {d} : index\n"
+                 "    %rows = tensor.dim %a, %c_rows : {ka}\n"
+                 "    %e = tensor.empty(%rows) : {kc}\n").format(
+                     d=1 if batch else 0, ka=ka_type, kc=kc_type)
+    arguments = [("%a", a_type, ka_type), ("%b", b_type, b_type)]
+    if accumulate:
+        arguments.append(("%c", c_type, kc_type))
+    arguments += [("%scale", "tensor<%dxf32>" % m, "tensor<%sxf32>" % rows),
+                  ("%bias", "tensor<%dxf32>" % n, "tensor<%dxf32>" % n),
+                  ("%out", o_type, ko_type)]
+    call = make_call("kernel", arguments, "%r", o_type, ko_type)
     return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
-  func.func @kernel(%a: {a}, %b: {b}, {acc_arg}%scale: tensor<{m}xf32>, %bias: tensor<{n}xf32>, %out: {o}) -> {o} {{
+  func.func @kernel(%a: {ka}, %b: {b}, {acc_arg}%scale: tensor<{rows}xf32>, %bias: tensor<{n}xf32>, %out: {ko}) -> {ko} {{
     %zero = arith.constant 0.0 : f32
-    %e = tensor.empty() : {c}
-{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {a}, {b}) outs({init} : {c}) -> {c}
-{consumers}    return %g : {o}
+{empty}{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {ka}, {b}) outs({init} : {kc}) -> {kc}
+{consumers}    return %g : {ko}
   }}
   func.func @main() {{
     %c1_i32 = arith.constant 1 : i32
@@ -356,30 +386,49 @@ def make_module(case):
     %c3_i32 = arith.constant 3 : i32
     %c4_i32 = arith.constant 4 : i32
 {inputs}{prior}{scale}{bias}    %out = tensor.empty() : {o}
-    %r = func.call @kernel(%a, %b, {acc_value}%scale, %bias, %out) : ({a}, {b}, {acc_type}tensor<{m}xf32>, tensor<{n}xf32>, {o}) -> {o}
-{widen}    %m = bufferization.to_buffer {printed} : {p} to memref<{mn}x{pe}>
+{call}{widen}    %m = bufferization.to_buffer {printed} : {p} to memref<{mn}x{pe}>
     %u = memref.cast %m : memref<{mn}x{pe}> to memref<*x{pe}>
     func.call @{printer}(%u) : (memref<*x{pe}>) -> ()
     return
   }}
   func.func private @{printer}(memref<*x{pe}>){emit}
 }}
-""".format(a=a_type, b=b_type, c=c_type, o=o_type, m=m, n=n, mn=mn,
-           matmul=matmul, consumers=consumers, maps=maps,
-           attributes=attributes,
+""".format(b=b_type, o=o_type, ka=ka_type, kc=kc_type, ko=ko_type,
+           rows=rows, n=n, mn=mn, matmul=matmul, consumers=consumers,
+           maps=maps, attributes=attributes, call=call, empty=empty,
            inputs=inputs, start="" if accumulate else
            "    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
-           .format(c=c_type),
+           .format(c=kc_type),
            init="%acc" if accumulate else "%f",
-           acc_arg="%acc: " + c_type + ", " if accumulate else "",
-           acc_value="%c, " if accumulate else "",
-           acc_type=c_type + ", " if accumulate else "",
+           acc_arg="%acc: " + kc_type + ", " if accumulate else "",
            prior=prior if accumulate else "",
            scale=generate_vector("scale", m, 7, 3, 1),
            bias=generate_vector("bias", n, 5, 9, 4), widen=widen,
            printed=printed, p=p_type, pe=p_element, printer=printer,
            emit=" attributes {llvm.emit_c_interface}"
            if out in ("f16", "bf16") else "")
+
+
+def make_call(function, arguments, result, result_type, kernel_result_type):
+    """main's call of `function` with `arguments` (value, main's type, the
+    kernel's type), each cast to the kernel's type where they differ, and
+    its result cast back to `result_type` as `result`."""
+    text, values, types = "", [], []
+    for index, (value, main_type, kernel_type) in enumerate(arguments):
+        if main_type != kernel_type:
+            text += "    %%k%d = tensor.cast %s : %s to %s\n" % (
+                index, value, main_type, kernel_type)
+            value = "%%k%d" % index
+        values.append(value)
+        types.append(kernel_type)
+    called = result if result_type == kernel_result_type else "%kr"
+    text += "    %s = func.call @%s(%s) : (%s) -> %s\n" % (
+        called, function, ", ".join(values), ", ".join(types),
+        kernel_result_type)
+    if called != result:
+        text += "    %s = tensor.cast %%kr : %s to %s\n" % (
+            result, kernel_result_type, result_type)
+    return text
 
 
 def generate_vector(name, size, a, mod, offset):
@@ -459,12 +508,14 @@ def main():
     parser.add_argument("--emulated-runner", required=True,
                         help="mlir-runner command with libgpucg_emulator")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="index of the first case (default 0)")
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--keep-dir")
     args = parser.parse_args()
 
     failures = 0
-    for index in range(args.count):
+    for index in range(args.first, args.first + args.count):
         case = make_case(args.seed, index)
         problem = check_case(args, index, case)
         if problem is None:
