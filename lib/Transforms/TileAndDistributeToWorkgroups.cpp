@@ -202,13 +202,21 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
     return cast<scf::ForallOp>(tiled->loops.front().getOperation());
   }
 
+  // Upstream's tile-and-fuse tiles an op on tensors through its results
+  // (and would fail on one without any); such an op computes nothing.
+  if (target->getNumResults() == 0)
+    return target.emitOpError()
+           << "is a linalg op on tensors without results (no outs): it "
+              "computes nothing a kernel could write, and workgroup tiling "
+              "tiles an op on tensors through its results";
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tilingOptions);
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, tilingTarget,
                                                 options);
-  // Unreachable: as for tileUsingSCF above (a producer that cannot be fused
-  // is left outside, which verifyNothingLeftOutside reports).
+  // Unreachable with results: as for tileUsingSCF above (a producer that
+  // cannot be fused is left outside, which verifyNothingLeftOutside
+  // reports).
   if (failed(tiled))
     return target.emitOpError() << "could not be tiled to workgroups";
   for (OpResult result : target->getResults())

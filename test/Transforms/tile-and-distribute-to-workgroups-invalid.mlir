@@ -131,3 +131,20 @@ func.func @consumer_with_region_payload(%a: tensor<512x128xf16>, %b: tensor<128x
   } -> tensor<512x512xf32>
   return %r : tensor<512x512xf32>
 }
+
+// -----
+
+// A root on tensors with no outs (a linalg.generic that only reads): it
+// has no result, and upstream's tileConsumerAndFuseProducersUsingSCF tiles
+// ops through their results.
+#id = affine_map<(d0) -> (d0)>
+func.func @tensor_root_without_results(%a: tensor<64xf32>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [64, 1, 1]>} {
+  // expected-error @+1 {{'linalg.generic' op is a linalg op on tensors without results (no outs): it computes nothing a kernel could write, and workgroup tiling tiles an op on tensors through its results}}
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]}
+    ins(%a : tensor<64xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[16]]>} {
+  ^bb0(%x: f32):
+    linalg.yield
+  }
+  return
+}
