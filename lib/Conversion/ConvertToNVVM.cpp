@@ -42,6 +42,7 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Transforms/Transforms.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -57,6 +58,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
@@ -379,6 +381,14 @@ struct ConvertToNVVMPass
       target.addIllegalDialect<affine::AffineDialect, scf::SCFDialect>();
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return failure();
+    }
+    {
+      // The affine lowering's floor and ceiling divisions (arith.floordivsi
+      // of a workgroup index delinearized over the loops sharing grid z) as
+      // the arithmetic the LLVM conversion takes.
+      RewritePatternSet patterns(ctx);
+      arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+      walkAndApplyPatterns(module, std::move(patterns));
     }
     return success();
   }

@@ -1478,26 +1478,65 @@ namespace {
 /// A grid dimension with more workgroups than CUDA allows.
 struct GridOverflow {
   unsigned dim;  // 0, 1, 2: x, y, z
-  unsigned pos;  // the loop mapped to it
-  int64_t count; // its workgroups
+  unsigned pos;  // the loop mapped to it (of those sharing z, the one with
+                 // the most workgroups)
+  int64_t count; // its workgroups (along z, all its loops' together)
+  /// The loops sharing grid z, outermost first, when more than three are
+  /// tiled (gpucg-tile-and-distribute-to-workgroups linearizes them).
+  SmallVector<unsigned> shared;
 };
 } // namespace
 
+/// The parallel loops tiled at level 0 beyond the innermost two, outermost
+/// first: the loops on grid z, linearized into it when there are several.
+static SmallVector<unsigned> getGridZLoops(linalg::LinalgOp op,
+                                           ArrayRef<int64_t> level0) {
+  SmallVector<unsigned> loops;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t inner = 0;
+  for (int64_t d = static_cast<int64_t>(level0.size()) - 1; d >= 0; --d) {
+    if (iterators[d] != utils::IteratorType::parallel || level0[d] == 0)
+      continue;
+    if (inner < 2)
+      ++inner;
+    else
+      loops.insert(loops.begin(), d);
+  }
+  return loops;
+}
+
 /// The first grid dimension, x first, along which level-0 tiles `level0`
 /// give `op`'s static loops more workgroups than CUDA allows; nothing when
-/// the grid fits (dynamic loops are sized on the host).
+/// the grid fits (dynamic loops are sized on the host). Grid z counts the
+/// workgroups of every loop beyond the innermost two.
 static std::optional<GridOverflow> findGridOverflow(linalg::LinalgOp op,
                                                     ArrayRef<int64_t> level0) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto countOf = [&](unsigned pos) {
+    return llvm::divideCeil(ranges[pos], level0[pos]);
+  };
   for (auto [dim, pos] :
        llvm::enumerate(getDistributedParallelLoops(op, level0))) {
-    if (ShapedType::isDynamic(ranges[pos]))
+    if (dim == 2 || ShapedType::isDynamic(ranges[pos]))
       continue;
-    int64_t count = llvm::divideCeil(ranges[pos], level0[pos]);
+    int64_t count = countOf(pos);
     if (count > kMaxGridSize[dim])
-      return GridOverflow{static_cast<unsigned>(dim), pos, count};
+      return GridOverflow{static_cast<unsigned>(dim), pos, count, {}};
   }
-  return std::nullopt;
+  SmallVector<unsigned> zLoops = getGridZLoops(op, level0);
+  if (zLoops.empty() || llvm::any_of(zLoops, [&](unsigned pos) {
+        return ShapedType::isDynamic(ranges[pos]);
+      }))
+    return std::nullopt;
+  int64_t count = 1;
+  for (unsigned pos : zLoops)
+    count = mulSat(count, countOf(pos));
+  if (count <= kMaxGridSize[2])
+    return std::nullopt;
+  unsigned widest = *llvm::max_element(
+      zLoops, [&](unsigned x, unsigned y) { return countOf(x) < countOf(y); });
+  return GridOverflow{2, widest, count,
+                      zLoops.size() > 1 ? zLoops : SmallVector<unsigned>()};
 }
 
 /// Enlarges the level-0 tiles of the loops on grid y and z (and x) of a SIMT
@@ -1513,6 +1552,8 @@ static LoweringStrategy fitGridToLimits(linalg::LinalgOp op,
   std::optional<GridOverflow> overflow = findGridOverflow(op, levels.front());
   if (!overflow)
     return strategy;
+  // (The loop enlarged along z is the one with the most workgroups, so
+  // each round divides them.)
   for (; overflow; overflow = findGridOverflow(op, levels.front()))
     levels.front()[overflow->pos] *=
         llvm::divideCeil(overflow->count, kMaxGridSize[overflow->dim]);
@@ -2347,19 +2388,45 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
   int64_t tiledParallel = llvm::count_if(parallelDims, [&](unsigned pos) {
     return config.getTileSizes(0)[pos] != 0;
   });
-  if (tiledParallel > 3)
-    return rootOp.emitOpError()
-           << "lowering_config level 0 tiles " << tiledParallel
-           << " parallel loops, but a grid has at most 3 dimensions";
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
-  if (std::optional<GridOverflow> overflow = findGridOverflow(rootOp, level0))
-    return rootOp.emitOpError()
-           << "lowering_config level 0 gives " << overflow->count
-           << " workgroups along grid "
-           << "xyz"[overflow->dim] << " (loop " << overflow->pos << " of size "
+  // More than three tiled loops share grid z (workgroup tiling linearizes
+  // them), which the ABI counts only when they are static.
+  if (tiledParallel > 3)
+    for (unsigned pos : getGridZLoops(rootOp, level0))
+      if (ShapedType::isDynamic(rootOp.getStaticLoopRanges()[pos]))
+        return rootOp.emitOpError()
+               << "lowering_config level 0 tiles " << tiledParallel
+               << " parallel loops; a grid has 3 dimensions, so the outer "
+               << tiledParallel - 2
+               << " share grid z, whose workgroups are counted only when "
+                  "their loops are static, and loop "
+               << pos << " is dynamic";
+  if (std::optional<GridOverflow> overflow = findGridOverflow(rootOp, level0)) {
+    InFlightDiagnostic diag = rootOp.emitOpError();
+    diag << "lowering_config level 0 gives " << overflow->count
+         << " workgroups along grid "
+         << "xyz"[overflow->dim];
+    if (overflow->shared.empty()) {
+      diag << " (loop " << overflow->pos << " of size "
            << rootOp.getStaticLoopRanges()[overflow->pos] << ", tile "
-           << level0[overflow->pos] << "); CUDA grids have at most "
-           << kMaxGridSize[overflow->dim];
+           << level0[overflow->pos] << ")";
+    } else {
+      diag << " (loops ";
+      llvm::interleaveComma(overflow->shared, diag);
+      diag << " together, of sizes ";
+      llvm::interleave(
+          overflow->shared, diag,
+          [&](unsigned pos) { diag << rootOp.getStaticLoopRanges()[pos]; },
+          " x ");
+      diag << " in tiles of ";
+      llvm::interleave(
+          overflow->shared, diag, [&](unsigned pos) { diag << level0[pos]; },
+          " x ");
+      diag << ")";
+    }
+    diag << "; CUDA grids have at most " << kMaxGridSize[overflow->dim];
+    return diag;
+  }
 
   switch (info.getPipeline()) {
   case Pipeline::MatmulTensorCore:

@@ -393,6 +393,16 @@ getRootDistributionTileSizes(linalg::LinalgOp rootOp,
   for (auto [pos, type] : llvm::enumerate(rootOp.getIteratorTypesArray()))
     if (type == utils::IteratorType::reduction)
       sizes[pos] = 0;
+  // More than three loops to distribute (a [batch, heads, ...] tile): the
+  // outer ones of one iteration in the workgroup's tile (the batch and
+  // head a workgroup owns) need no thread dimension of their own.
+  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
+  auto numDistributed = [&] {
+    return llvm::count_if(sizes, [](int64_t s) { return s != 0; });
+  };
+  for (size_t pos = 0; pos < sizes.size() && numDistributed() > 3; ++pos)
+    if (sizes[pos] != 0 && ranges[pos] == 1)
+      sizes[pos] = 0;
   return sizes;
 }
 

@@ -149,6 +149,76 @@ static std::optional<SmallVector<int32_t>> getStaticGrid(scf::ForallOp forallOp)
   return grid;
 }
 
+/// `forallOp`, a workgroup loop of more than 3 dimensions, as one of 3:
+/// its outer dimensions (all but the innermost two) linearized into one
+/// mapped to grid z, whose index each iteration delinearizes back into
+/// theirs (`affine.delinearize_index`, outermost first), so that the loop
+/// fits a grid and its body is unchanged. The outer dimensions need static
+/// trip counts: the ABI's grid formulas count a dynamic size, not a product
+/// of sizes.
+static FailureOr<scf::ForallOp>
+linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp,
+                            linalg::LinalgOp rootOp) {
+  int64_t numDims = forallOp.getRank();
+  int64_t numOuter = numDims - 2;
+  SmallVector<OpFoldResult> lbs = forallOp.getMixedLowerBound();
+  SmallVector<OpFoldResult> ubs = forallOp.getMixedUpperBound();
+  SmallVector<OpFoldResult> steps = forallOp.getMixedStep();
+  SmallVector<int64_t> trips;
+  int64_t product = 1;
+  for (int64_t dim = 0; dim < numOuter; ++dim) {
+    std::optional<int64_t> count = getStaticTripCount(forallOp, dim);
+    if (!count)
+      return rootOp.emitOpError()
+             << "tiles " << numDims
+             << " parallel loops across workgroups; a grid has 3 "
+                "dimensions, so the outer "
+             << numOuter
+             << " share grid z, whose workgroups are counted only when "
+                "their loops are static, and the workgroup loop's dimension "
+             << dim << " is dynamic";
+    trips.push_back(*count);
+    product *= *count;
+  }
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = forallOp.getLoc();
+  SmallVector<OpFoldResult> newLbs = {rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> newUbs = {rewriter.getIndexAttr(product)};
+  SmallVector<OpFoldResult> newSteps = {rewriter.getIndexAttr(1)};
+  llvm::append_range(newLbs, ArrayRef(lbs).drop_front(numOuter));
+  llvm::append_range(newUbs, ArrayRef(ubs).drop_front(numOuter));
+  llvm::append_range(newSteps, ArrayRef(steps).drop_front(numOuter));
+  rewriter.setInsertionPoint(forallOp);
+  auto linearized = scf::ForallOp::create(
+      rewriter, loc, newLbs, newUbs, newSteps, forallOp.getOutputs(),
+      rewriter.getArrayAttr(
+          {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimZ),
+           gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimY),
+           gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  Block *body = linearized.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  ValueRange ivs = linearized.getInductionVars();
+  auto delinearized = affine::AffineDelinearizeIndexOp::create(
+      rewriter, loc, ivs[0], trips, /*hasOuterBound=*/true);
+  // Each outer dimension's induction variable: lb + index * step.
+  SmallVector<Value> replacements;
+  AffineExpr index, lb, step;
+  bindDims(ctx, index);
+  bindSymbols(ctx, lb, step);
+  for (int64_t dim = 0; dim < numOuter; ++dim)
+    replacements.push_back(getValueOrCreateConstantIndexOp(
+        rewriter, loc,
+        affine::makeComposedFoldedAffineApply(
+            rewriter, loc, index * step + lb,
+            {delinearized.getResult(dim), lbs[dim], steps[dim]})));
+  llvm::append_range(replacements, ivs.drop_front());
+  llvm::append_range(replacements, linearized.getRegionIterArgs());
+  rewriter.mergeBlocks(forallOp.getBody(), body, replacements);
+  rewriter.replaceOp(forallOp, linearized.getResults());
+  return linearized;
+}
+
 FailureOr<scf::ForallOp>
 mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
                                            linalg::LinalgOp rootOp) {
@@ -175,11 +245,6 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
   int64_t numTiled = llvm::count_if(tileSizes, [](int64_t s) { return s; });
   if (numTiled == 0)
     return scf::ForallOp();
-  if (numTiled > 3)
-    return rootOp.emitOpError()
-           << "tiles " << numTiled
-           << " parallel loops across workgroups, but a grid has at most 3 "
-              "dimensions";
 
   MLIRContext *ctx = rootOp->getContext();
   scf::SCFTilingOptions tilingOptions;
@@ -199,7 +264,10 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
     if (failed(tiled))
       return target.emitOpError() << "could not be tiled to workgroups";
     rewriter.eraseOp(target);
-    return cast<scf::ForallOp>(tiled->loops.front().getOperation());
+    auto forallOp = cast<scf::ForallOp>(tiled->loops.front().getOperation());
+    if (numTiled > 3)
+      return linearizeOuterWorkgroupDims(rewriter, forallOp, rootOp);
+    return forallOp;
   }
 
   // Upstream's tile-and-fuse tiles an op on tensors through its results
@@ -234,6 +302,8 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
     DominanceInfo dominance;
     eliminateCommonSubExpressions(rewriter, dominance, forallOp);
   }
+  if (numTiled > 3)
+    return linearizeOuterWorkgroupDims(rewriter, forallOp, rootOp);
   return forallOp;
 }
 

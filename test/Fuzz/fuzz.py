@@ -546,7 +546,7 @@ def sensible_config(rng, info):
         # Warp-specialized or single-warpgroup wgmma tiles (sm_90a only).
         consumers = rng.choice([0, 1, 2])
         rows = rng.choice([64, 64, 128])
-        l0 = {"b": 1, "m": rows * max(consumers, 1), "n": rng.choice([64, 128, 256]),
+        l0 = {"b": 1, "h": 1, "m": rows * max(consumers, 1), "n": rng.choice([64, 128, 256]),
               "k": rng.choice([64, 64, 32])}
         extra = {"pipeline_depth": rng.choice([1, 2, 3, 4])}
         # A transposed tile (fewer than 64 rows of C; 12 is no multiple of
@@ -557,8 +557,8 @@ def sensible_config(rng, info):
     if info["kind"] == "contraction" and rng.random() < 0.7:
         pipe = rng.choice(["MatmulTensorCore", "MatmulTensorCoreMmaSync", "MatmulSimt"])
         if pipe == "MatmulSimt":
-            l0 = {"b": 1, "m": 32, "n": 128, "k": 32}
-            l1 = {"b": 0, "m": 4, "n": 4, "k": 0}
+            l0 = {"b": 1, "h": 1, "m": 32, "n": 128, "k": 32}
+            l1 = {"b": 0, "h": 0, "m": 4, "n": 4, "k": 0}
             levels = [[l0[r] for r in roles], [l1[r] for r in roles]]
             return pipe, levels, [32, 8, 1], {}
         tm, tn = rng.choice([16, 32, 64, 128]), rng.choice([16, 32, 64, 128])
@@ -566,9 +566,9 @@ def sensible_config(rng, info):
         wx, wy = rng.choice([1, 2, 4]), rng.choice([1, 2])
         wx = min(wx, max(1, tn // 16))
         wy = min(wy, max(1, tm // 16))
-        l0 = {"b": 1, "m": tm, "n": tn, "k": tk}
-        l1 = {"b": 1, "m": tm // wy, "n": tn // wx, "k": 0}
-        inst = {"b": 0, "m": 16, "n": 8 if pipe.endswith("MmaSync") else 16, "k": 16}
+        l0 = {"b": 1, "h": 1, "m": tm, "n": tn, "k": tk}
+        l1 = {"b": 1, "h": 1, "m": tm // wy, "n": tn // wx, "k": 0}
+        inst = {"b": 0, "h": 0, "m": 16, "n": 8 if pipe.endswith("MmaSync") else 16, "k": 16}
         levels = [[l0[r] for r in roles], [l1[r] for r in roles]]
         if rng.random() < 0.5:
             levels.append([inst[r] for r in roles])
@@ -594,9 +594,9 @@ def sensible_config(rng, info):
     t = rng.choice([32, 64, 128, 256])
     vec = rng.choice([1, 2, 4])
     pipe = "Vectorize" if vec > 1 and info["kind"] == "elementwise" else "SimtDistribute"
-    l0 = [1 if r in "pbmn" else 0 for r in roles]
-    l1 = [1 if r in "pbmn" else 0 for r in roles]
-    par = [i for i, r in enumerate(roles) if r in "pbmn"]
+    l0 = [1 if r in "pbhmn" else 0 for r in roles]
+    l1 = [1 if r in "pbhmn" else 0 for r in roles]
+    par = [i for i, r in enumerate(roles) if r in "pbhmn"]
     if par:
         l0[par[-1]] = t * vec
         l1[par[-1]] = vec
@@ -710,17 +710,26 @@ def gen_contraction(rng, k, ctx, kind):
         ab, acc = rng.choice(CONTRACTION_TYPES)
     k.dim_src = {}
     batch = kind == "batch_matmul" or (kind == "generic_contraction" and rng.random() < 0.3)
-    roles = (["b"] if batch else []) + ["m", "n", "k"]
-    if kind == "generic_contraction" and rng.random() < 0.5:
+    # Two batch loops ([batch, heads]) a third of the time in a generic
+    # contraction: with M and N, more loops than a grid has dimensions, so
+    # the two share grid z, which takes static sizes.
+    heads = batch and kind == "generic_contraction" and rng.random() < 0.3
+    roles = (["b", "h"] if heads else ["b"] if batch else []) + ["m", "n", "k"]
+    # (Not with heads: the loops sharing grid z must be the static ones.)
+    if kind == "generic_contraction" and not heads and rng.random() < 0.5:
         rng.shuffle(roles)
     idx = {r: i for i, r in enumerate(roles)}
     loops = pick_loops(rng, len(roles), ctx)
+    if heads:
+        for role in ("b", "h"):
+            loops[idx[role]] = loops[idx[role]] or rng.choice([2, 3])
+            loops[idx[role]] = min(loops[idx[role]], 16)
     if roles[-1] == "k" and rng.random() < 0.2:
         # A matrix-vector product (M or N of 1, K in whole warp steps):
         # the strategy's WarpReduction plan when A and B run along K.
         loops[idx[rng.choice(["m", "n"])]] = 1
         loops[idx["k"]] = rng.choice([256, 512, 1024, 4096])
-    pre = [idx["b"]] if batch else []
+    pre = [idx["b"], idx["h"]] if heads else [idx["b"]] if batch else []
     a_map = pre + [idx["m"], idx["k"]]
     b_map = pre + [idx["k"], idx["n"]]
     if kind == "matmul_transpose_b":
@@ -791,10 +800,14 @@ def elementwise_body(rng, n_in, in_elts, out_elt):
 
 
 def gen_elementwise(rng, k, ctx):
-    """An elementwise op of rank 1-3 with 1-3 inputs."""
+    """An elementwise op of rank 1-4 with 1-3 inputs (rank 4: the outer two
+    loops share grid z, and are static)."""
     k.dim_src = {}
-    rank = rng.choice([1, 2, 2, 3])
+    rank = rng.choice([1, 2, 2, 3, 4])
     loops = pick_loops(rng, rank, ctx)
+    if rank == 4:
+        loops[0] = min(loops[0] or 2, 8)
+        loops[1] = min(loops[1] or 3, 8)
     out_elt = rng.choice(TYPES)
     n_in = rng.choice([1, 2, 2, 3])
     ins, maps, elts = [], [], []

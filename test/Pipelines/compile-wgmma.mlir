@@ -49,6 +49,12 @@
 // RUN: FileCheck %s --check-prefix=BATCH < %t/attention_scores_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/attention_scores_kernel.ptx -o %t/s.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/s.cubin | FileCheck %s --check-prefix=SASS-BATCH %}
+// Two batch loops (@attention_heads, Q K^T over a batch of 2 and 8 heads):
+// both share grid z (16 workgroups' worth, linearized), the same main
+// loop; no spills.
+// RUN: FileCheck %s --check-prefix=HEADS-ABI < %t/attention_heads_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/attention_heads_kernel.ptx -o %t/h.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/h.cubin | FileCheck %s --check-prefix=SASS-HEADS %}
 // A dynamic M (@linear_tokens, x * W^T for a prompt's tokens known at run
 // time): the grid's rows and A's tensor map from the sizes the caller
 // passes (memref descriptors), the same wgmma main loop; no spills, and
@@ -251,6 +257,16 @@
 // SASS-BATCH-NEXT: QGMMA 0
 // SASS-BATCH-NEXT: UTMALDG {{[1-9][0-9]*}}
 
+// HEADS-ABI: grid_z 16
+// HEADS-ABI: argument 0 function_argument 0 tensor_map bf16 2x8x512x128 box 128x64 swizzle 128b
+
+// SASS-HEADS:      kernel attention_heads_kernel
+// SASS-HEADS:      LDL 0
+// SASS-HEADS-NEXT: STL 0
+// SASS-HEADS:      HGMMA {{[1-9][0-9]*}}
+// SASS-HEADS-NEXT: QGMMA 0
+// SASS-HEADS-NEXT: UTMALDG {{[1-9][0-9]*}}
+
 // DYNAMIC-ABI: calling_convention memref_descriptors
 // DYNAMIC-ABI: grid_x 32
 // DYNAMIC-ABI: grid_y ceildiv arg0.dim0 128
@@ -295,6 +311,20 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
       ins(%q, %k : tensor<8x512x128xbf16>, tensor<8x512x128xbf16>) outs(%f : tensor<8x512x512xf32>) -> tensor<8x512x512xf32>
     return %0 : tensor<8x512x512xf32>
+  }
+  func.func @attention_heads(%q: tensor<2x8x512x128xbf16>, %k: tensor<2x8x512x128xbf16>, %c: tensor<2x8x512x512xf32>) -> tensor<2x8x512x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x8x512x512xf32>) -> tensor<2x8x512x512xf32>
+    %0 = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, k) -> (b, h, m, k)>, affine_map<(b, h, m, n, k) -> (b, h, n, k)>, affine_map<(b, h, m, n, k) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<2x8x512x128xbf16>, tensor<2x8x512x128xbf16>) outs(%f : tensor<2x8x512x512xf32>) {
+    ^bb0(%x: bf16, %y: bf16, %o: f32):
+      %xf = arith.extf %x : bf16 to f32
+      %yf = arith.extf %y : bf16 to f32
+      %p = arith.mulf %xf, %yf : f32
+      %s = arith.addf %o, %p : f32
+      linalg.yield %s : f32
+    } -> tensor<2x8x512x512xf32>
+    return %0 : tensor<2x8x512x512xf32>
   }
   func.func @linear_tokens(%x: tensor<?x4096xbf16>, %w: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
     %zero = arith.constant 0.0 : f32

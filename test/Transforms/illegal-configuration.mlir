@@ -270,14 +270,28 @@ func.func @tile_sizes_per_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> 
 
 // -----
 
+// Four tiled loops: the outer two share grid z, which takes static trip
+// counts.
 #config = #gpucg.lowering_config<tile_sizes = [[1, 1, 1, 4]]>
 #info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>
-func.func @four_grid_dims(%a: tensor<2x2x2x8xf32>, %b: tensor<2x2x2x8xf32>) -> tensor<2x2x2x8xf32> {
-  %e = tensor.empty() : tensor<2x2x2x8xf32>
-  // expected-error @+1 {{lowering_config level 0 tiles 4 parallel loops, but a grid has at most 3 dimensions}}
+func.func @four_grid_dims_dynamic(%a: tensor<2x?x2x8xf32>, %b: tensor<2x?x2x8xf32>, %e: tensor<2x?x2x8xf32>) -> tensor<2x?x2x8xf32> {
+  // expected-error @+1 {{lowering_config level 0 tiles 4 parallel loops; a grid has 3 dimensions, so the outer 2 share grid z, whose workgroups are counted only when their loops are static, and loop 1 is dynamic}}
   %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
-    ins(%a, %b : tensor<2x2x2x8xf32>, tensor<2x2x2x8xf32>) outs(%e : tensor<2x2x2x8xf32>) -> tensor<2x2x2x8xf32>
-  return %0 : tensor<2x2x2x8xf32>
+    ins(%a, %b : tensor<2x?x2x8xf32>, tensor<2x?x2x8xf32>) outs(%e : tensor<2x?x2x8xf32>) -> tensor<2x?x2x8xf32>
+  return %0 : tensor<2x?x2x8xf32>
+}
+
+// -----
+
+// Four tiled loops whose workgroups overflow grid z together (each alone
+// would fit).
+#config = #gpucg.lowering_config<tile_sizes = [[1, 1, 1, 4]]>
+#info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>
+func.func @four_grid_dims_overflow(%a: tensor<300x300x2x8xf32>, %b: tensor<300x300x2x8xf32>, %e: tensor<300x300x2x8xf32>) -> tensor<300x300x2x8xf32> {
+  // expected-error @+1 {{lowering_config level 0 gives 90000 workgroups along grid z (loops 0, 1 together, of sizes 300 x 300 in tiles of 1 x 1); CUDA grids have at most 65535}}
+  %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a, %b : tensor<300x300x2x8xf32>, tensor<300x300x2x8xf32>) outs(%e : tensor<300x300x2x8xf32>) -> tensor<300x300x2x8xf32>
+  return %0 : tensor<300x300x2x8xf32>
 }
 
 // -----

@@ -62,3 +62,22 @@ module {
     return %arg2 : memref<64x1024xf32>
   }
 }
+
+// -----
+
+/// A workgroup's tile of a [batch, heads, rows, columns] add: four loops,
+/// the outer two of one iteration (the batch and head the workgroup owns).
+/// The outermost is set aside (no thread dimension), so the other three
+/// fit: the head on thread z (of 1), rows and columns on y and x.
+// THREAD-LABEL: func.func @heads_tile
+//   THREAD-DAG:   %[[TZ:.+]] = gpu.thread_id z upper_bound 1
+//   THREAD-DAG:   %[[TY:.+]] = gpu.thread_id y upper_bound 2
+//   THREAD-DAG:   %[[TX:.+]] = gpu.thread_id x upper_bound 8
+//       THREAD:   memref.subview %{{.+}}[0, %[[TZ]], %[[TY]], %[[TX]]] [1, 1, 1, 1]
+//       THREAD:   linalg.add
+func.func @heads_tile(%a: memref<1x1x2x8xf32>, %b: memref<1x1x2x8xf32>, %c: memref<1x1x2x8xf32>)
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [8, 2, 1]>} {
+  linalg.add {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 1, 2, 8], [1, 1, 1, 1]]>}
+    ins(%a, %b : memref<1x1x2x8xf32>, memref<1x1x2x8xf32>) outs(%c : memref<1x1x2x8xf32>)
+  return
+}

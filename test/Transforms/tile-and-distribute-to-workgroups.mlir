@@ -181,3 +181,25 @@ func.func @negative_no_translation_info(%a: tensor<64x64xf32>, %b: tensor<64x64x
     ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+/// Four tiled loops ([batch, heads, rows, columns]): the outer two share
+/// grid z, linearized (2 x 3 = 6 workgroups), and each tile splits z's
+/// index back into its batch and head with affine.delinearize_index; the
+/// body is the tile of a 3-loop grid.
+// CHECK-LABEL: func.func @four_grid_dims
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 4, 6>
+//       CHECK:   scf.forall (%[[Z:.+]], %[[R:.+]], %[[C:.+]]) = (0, 0, 0) to (6, 8, 8) step (1, 2, 4) shared_outs(%[[O:.+]] = %{{.+}})
+//       CHECK:     %[[BH:.+]]:2 = affine.delinearize_index %[[Z]] into (2, 3)
+//       CHECK:     tensor.extract_slice %{{.+}}[%[[BH]]#0, %[[BH]]#1, %[[R]], %[[C]]] [1, 1, 2, 4]
+//       CHECK:     linalg.add
+//       CHECK:     tensor.parallel_insert_slice %{{.+}} into %[[O]][%[[BH]]#0, %[[BH]]#1, %[[R]], %[[C]]] [1, 1, 2, 4]
+//       CHECK:   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+func.func @four_grid_dims(%a: tensor<2x3x8x8xf32>, %b: tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>} {
+  %e = tensor.empty() : tensor<2x3x8x8xf32>
+  %0 = linalg.add {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 1, 2, 4]]>}
+    ins(%a, %b : tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) outs(%e : tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  return %0 : tensor<2x3x8x8xf32>
+}

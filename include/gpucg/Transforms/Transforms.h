@@ -96,7 +96,10 @@ LogicalResult replanAsSimtDistribute(FunctionOpInterface funcOp);
 
 /// Tiles the parallel loops of `rootOp` by its `gpucg.lowering_config`
 /// level-0 sizes into an `scf.forall` mapped to `#gpu.block<x/y/z>` (the
-/// innermost tiled loop is x). On tensors, the chain of elementwise consumers
+/// innermost tiled loop is x). More than three tiled loops share z: the
+/// forall's outer dimensions are linearized into one (static trip counts
+/// only), which `affine.delinearize_index` splits back in the body. On
+/// tensors, the chain of elementwise consumers
 /// after the root is tiled with it and every producer is fused into the
 /// tile; on memrefs the root alone is tiled. Returns the forall, or null when
 /// no loop is tiled; emits an error and fails when the root cannot be tiled.
