@@ -149,16 +149,40 @@ static std::optional<SmallVector<int32_t>> getStaticGrid(scf::ForallOp forallOp)
   return grid;
 }
 
-/// `forallOp`, a workgroup loop of more than 3 dimensions, as one of 3:
-/// its outer dimensions (all but the innermost two) linearized into one
-/// mapped to grid z, whose index each iteration delinearizes back into
-/// theirs (`affine.delinearize_index`, outermost first), so that the loop
-/// fits a grid and its body is unchanged. The outer dimensions need static
-/// trip counts: the ABI's grid formulas count a dynamic size, not a product
-/// of sizes.
+/// Fails, with an error on `target`, when more than three of its loops are
+/// tiled (`tileSizes`) and one of those beyond the innermost two, which
+/// share grid z (linearizeOuterWorkgroupDims), is dynamic: the ABI's grid
+/// formulas count a dynamic size, not a product of sizes.
+static LogicalResult verifyGridZLoopsStatic(linalg::LinalgOp target,
+                                            ArrayRef<int64_t> tileSizes) {
+  SmallVector<unsigned> tiled;
+  for (auto [pos, size] : llvm::enumerate(tileSizes))
+    if (size != 0)
+      tiled.push_back(pos);
+  if (tiled.size() <= 3)
+    return success();
+  SmallVector<int64_t> ranges = target.getStaticLoopRanges();
+  for (unsigned pos : ArrayRef(tiled).drop_back(2))
+    if (ShapedType::isDynamic(ranges[pos]))
+      return target.emitOpError()
+             << "tiles " << tiled.size()
+             << " parallel loops across workgroups; a grid has 3 "
+                "dimensions, so the outer "
+             << tiled.size() - 2
+             << " share grid z, whose workgroups are counted only when "
+                "their loops are static, and loop "
+             << pos << " is dynamic";
+  return success();
+}
+
+/// `forallOp`, a workgroup loop of more than 3 dimensions whose outer ones
+/// have static trip counts (verifyGridZLoopsStatic), as one of 3: its outer
+/// dimensions (all but the innermost two) linearized into one mapped to
+/// grid z, whose index each iteration delinearizes back into theirs
+/// (`affine.delinearize_index`, outermost first), so that the loop fits a
+/// grid and its body is unchanged.
 static FailureOr<scf::ForallOp>
-linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp,
-                            linalg::LinalgOp rootOp) {
+linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp) {
   int64_t numDims = forallOp.getRank();
   int64_t numOuter = numDims - 2;
   SmallVector<OpFoldResult> lbs = forallOp.getMixedLowerBound();
@@ -168,15 +192,12 @@ linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp,
   int64_t product = 1;
   for (int64_t dim = 0; dim < numOuter; ++dim) {
     std::optional<int64_t> count = getStaticTripCount(forallOp, dim);
+    // Unreachable after verifyGridZLoopsStatic: tiling a static loop gives
+    // a static trip count.
     if (!count)
-      return rootOp.emitOpError()
-             << "tiles " << numDims
-             << " parallel loops across workgroups; a grid has 3 "
-                "dimensions, so the outer "
-             << numOuter
-             << " share grid z, whose workgroups are counted only when "
-                "their loops are static, and the workgroup loop's dimension "
-             << dim << " is dynamic";
+      return forallOp.emitOpError()
+             << "has a dynamic trip count along dimension " << dim
+             << ", which would share grid z";
     trips.push_back(*count);
     product *= *count;
   }
@@ -246,6 +267,9 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
   if (numTiled == 0)
     return scf::ForallOp();
 
+  if (failed(verifyGridZLoopsStatic(target, tileSizes)))
+    return failure();
+
   MLIRContext *ctx = rootOp->getContext();
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp)
@@ -266,7 +290,7 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
     rewriter.eraseOp(target);
     auto forallOp = cast<scf::ForallOp>(tiled->loops.front().getOperation());
     if (numTiled > 3)
-      return linearizeOuterWorkgroupDims(rewriter, forallOp, rootOp);
+      return linearizeOuterWorkgroupDims(rewriter, forallOp);
     return forallOp;
   }
 
@@ -303,7 +327,7 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
     eliminateCommonSubExpressions(rewriter, dominance, forallOp);
   }
   if (numTiled > 3)
-    return linearizeOuterWorkgroupDims(rewriter, forallOp, rootOp);
+    return linearizeOuterWorkgroupDims(rewriter, forallOp);
   return forallOp;
 }
 
