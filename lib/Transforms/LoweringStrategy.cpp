@@ -747,19 +747,12 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
     return text;
   }
   // A batch's operands share one tensor map each, over the batches' rows
-  // stacked: a box past a batch's last row reads the next batch's rows,
-  // not zeros. Past M or N they only fill rows and columns of C the store
-  // leaves out; past K, in a B[k, n], they would meet A's zeros past K,
-  // and an inf or NaN there would make the sum NaN.
-  int64_t tileK = getWgmmaKTile(shape->aType);
-  if (!shape->batchPos.empty() && !bKContiguous && shape->k() % tileK != 0) {
-    os << "its batched B[k, n] has K = " << shape->k()
-       << ", not a multiple of the K tile (" << tileK << " " << shape->aType
-       << " elements): TMA reads the batches of B as one matrix of their K "
-          "rows stacked, so the last K tile's rows past K would be the next "
-          "batch's, not zeros";
-    return text;
-  }
+  // stacked (the rule the lowering checks too).
+  std::string kTailReason =
+      wgmma::whyNoBatchedKTail(!shape->batchPos.empty(), bKContiguous,
+                               shape->k(), getWgmmaKTile(shape->aType));
+  if (!kTailReason.empty())
+    return "it has " + kTailReason;
   auto funcOp = op->getParentOfType<FunctionOpInterface>();
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto arg = dyn_cast<BlockArgument>(input->get());

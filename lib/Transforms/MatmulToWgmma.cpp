@@ -502,17 +502,11 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
              << pitch << " bytes apart; TMA reads rows at a pitch of a "
              << "multiple of " << wgmma::kTmaPitchAlignment << " bytes";
   }
-  // A batched B[k, n]'s tensor map reads its matrices' K rows stacked: the
-  // last K tile's rows past K would be the next matrix's, not zeros (the
-  // strategy's rule, for a plan written by hand).
-  if (matmul.b.isBatched() && !bKContiguous && matmul.k % matmul.tileK != 0)
-    return op.emitOpError()
-           << "reads a batched B[k, n] from " << bArgType
-           << " with K = " << matmul.k << ", not a multiple of its K tile "
-           << matmul.tileK
-           << ": TMA reads the batches of B as one matrix of their K rows "
-              "stacked, so the last K tile's rows past K would be the next "
-              "batch's, not zeros";
+  // The strategy's rule for a batched B[k, n], for a plan written by hand.
+  std::string kTailReason = wgmma::whyNoBatchedKTail(
+      matmul.b.isBatched(), bKContiguous, matmul.k, matmul.tileK);
+  if (!kTailReason.empty())
+    return op.emitOpError() << "has " << kTailReason;
   // The workgroup's views: its rows of A, its columns of B, all of K; a
   // partial tile's (dynamic, or static and smaller) past M or N.
   auto isTileSize = [](int64_t size, int64_t tile) {

@@ -80,3 +80,18 @@ std::string mlir::gpucg::wgmma::whyNoStagedStore(const LaunchFacts &facts,
        << "-byte staging buffer";
   return text;
 }
+
+std::string mlir::gpucg::wgmma::whyNoBatchedKTail(bool batched,
+                                                  bool bKContiguous, int64_t k,
+                                                  int64_t tileK) {
+  std::string text;
+  if (!batched || bKContiguous || k % tileK == 0)
+    return text;
+  llvm::raw_string_ostream os(text);
+  os << "a batched B[k, n] with K = " << k << ", not a multiple of the K tile ("
+     << tileK
+     << " elements): TMA reads the batches of B as one matrix of their K "
+        "rows stacked, so the last K tile's rows past K would be the next "
+        "batch's, not zeros";
+  return text;
+}

@@ -533,7 +533,7 @@ func.func @batch_b_kn_k_tail(%a: memref<2x64x96xf16>, %b: memref<2x96x64xf16>, %
   %b1 = memref.subview %b[1, 0, 0] [1, 96, 64] [1, 1, 1] : memref<2x96x64xf16> to memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>
   %c1 = memref.subview %c[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf32> to memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>
   linalg.fill ins(%zero : f32) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
-  // expected-error @+1 {{reads a batched B[k, n] from 'memref<2x96x64xf16>' with K = 96, not a multiple of its K tile 64: TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
+  // expected-error @+1 {{'linalg.generic' op has a batched B[k, n] with K = 96, not a multiple of the K tile (64 elements): TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
   linalg.batch_matmul {gpucg.lowering_config = #config} ins(%a1, %b1 : memref<1x64x96xf16, strided<[6144, 96, 1], offset: 6144>>, memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
   return
 }

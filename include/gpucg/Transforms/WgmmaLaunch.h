@@ -12,7 +12,9 @@
 // matmul's shape and its plan, gpucg-lower-matmul-to-wgmma verifies a plan
 // by them from the kernel's IR, and both give the same reason in the same
 // words. What only one of them can know stays with it: the shared-memory
-// budget (the strategy's) and the workgroup loop's form (the pass's).
+// budget (the strategy's) and the workgroup loop's form (the pass's). One
+// operand rule that the tensor maps of a batch impose is written here too,
+// for the same reason (whyNoBatchedKTail).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +70,16 @@ std::string whyNoPersistentGrid(const LaunchFacts &facts, int64_t workgroups,
 /// ring's place once every K step has retired, which a persistent
 /// workgroup's ring never has.
 std::string whyNoStagedStore(const LaunchFacts &facts, bool persistent);
+
+/// Why a batched matmul with B[k, n] (`bKContiguous` false) cannot run with
+/// K = `k` in K tiles of `tileK` elements, in words (completing "it has
+/// ..."); empty when it can. One tensor map reads the batch's matrices as
+/// one, their rows stacked, so the last K tile's rows past K would be the
+/// next matrix's, not zeros, and A's zeros past K times an inf or NaN
+/// there would make the sum NaN. Past M or N the next matrix's rows only
+/// fill what the store leaves out.
+std::string whyNoBatchedKTail(bool batched, bool bKContiguous, int64_t k,
+                              int64_t tileK);
 
 } // namespace wgmma
 } // namespace gpucg
