@@ -951,13 +951,24 @@ static bool isEmulatableFragment(gpu::MMAMatrixType type) {
 }
 
 namespace {
+/// What a warpgroup descriptor encodes of its tile's layout, as MLIR 22's
+/// lowering of nvgpu.warpgroup.generate.descriptor builds it from the
+/// tensor map: the swizzle, and the leading byte offset (an MN-major
+/// tile's bytes from one swizzle-wide block of columns to the next), which
+/// is the map's box rows times the swizzle.
+struct WgmmaTileLayout {
+  int64_t swizzleBytes = 0;
+  int64_t leadingBytes = 0;
+};
+
 struct EmulationContext {
   func::FuncOp body;
   EmulatorRuntime *runtime;
-  /// The swizzle (bytes) of each nvgpu.warpgroup.mma's A and B tiles, read
-  /// from their descriptors' tensor maps before the conversion replaces
-  /// the descriptors.
-  DenseMap<Operation *, std::pair<int64_t, int64_t>> wgmmaSwizzles;
+  /// How each nvgpu.warpgroup.mma's A and B tiles lie in workgroup memory,
+  /// read from their descriptors' tensor maps before the conversion
+  /// replaces the descriptors.
+  DenseMap<Operation *, std::pair<WgmmaTileLayout, WgmmaTileLayout>>
+      wgmmaLayouts;
 };
 
 /// A conversion pattern of an emulated body that calls the runtime.
@@ -1477,6 +1488,7 @@ struct WarpgroupMmaPattern : EmulationPattern<nvgpu::WarpgroupMmaOp> {
     MemRefType aTile = op.getDescriptorA().getType().getTensor();
     VectorType fragmented = op.getMatrixC().getType().getFragmented();
     EmulatorType abType = *getWgmmaOperandType(aTile.getElementType());
+    auto layouts = emulation.wgmmaLayouts.lookup(op);
     SmallVector<Value> operands = {
         adaptor.getMatrixC(),
         adaptor.getDescriptorA(),
@@ -1485,9 +1497,12 @@ struct WarpgroupMmaPattern : EmulationPattern<nvgpu::WarpgroupMmaOp> {
         constI32(rewriter, loc, fragmented.getDimSize(1)),
         constI32(rewriter, loc, aTile.getDimSize(1)),
         constI32(rewriter, loc, static_cast<int32_t>(abType)),
-        constI32(rewriter, loc, emulation.wgmmaSwizzles.lookup(op).first),
-        constI32(rewriter, loc, emulation.wgmmaSwizzles.lookup(op).second),
+        constI32(rewriter, loc, layouts.first.swizzleBytes),
+        constI32(rewriter, loc, layouts.second.swizzleBytes),
+        constI32(rewriter, loc, op.getTransposeA().value_or(false)),
         constI32(rewriter, loc, op.getTransposeB().value_or(false)),
+        constI64(rewriter, loc, layouts.first.leadingBytes),
+        constI64(rewriter, loc, layouts.second.leadingBytes),
         constI32(rewriter, loc, op.getWaitGroup()),
         emulation.runtime->site(rewriter, op)};
     emulation.runtime->call(rewriter, loc, "gpucg_emu_wgmma", operands);
@@ -1908,13 +1923,17 @@ static LogicalResult convertTypedOps(func::FuncOp body,
   // checkTypedOps made sure each descriptor comes from a
   // nvgpu.warpgroup.generate.descriptor.
   body.walk([&](nvgpu::WarpgroupMmaOp mma) {
-    auto swizzleOf = [](Value descriptor) {
+    auto layoutOf = [](Value descriptor) {
       auto generate =
           descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
-      return getSwizzleBytes(generate.getTensorMap().getType().getSwizzle());
+      nvgpu::TensorMapDescriptorType map = generate.getTensorMap().getType();
+      WgmmaTileLayout layout;
+      layout.swizzleBytes = getSwizzleBytes(map.getSwizzle());
+      layout.leadingBytes = map.getTensor().getDimSize(0) * layout.swizzleBytes;
+      return layout;
     };
-    emulation.wgmmaSwizzles[mma] = {swizzleOf(mma.getDescriptorA()),
-                                    swizzleOf(mma.getDescriptorB())};
+    emulation.wgmmaLayouts[mma] = {layoutOf(mma.getDescriptorA()),
+                                   layoutOf(mma.getDescriptorB())};
   });
   RewritePatternSet patterns(ctx);
   patterns

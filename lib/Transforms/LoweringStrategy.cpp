@@ -696,25 +696,35 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
           "rows of A and C), with N, K and any batch sizes static";
     return text;
   }
-  // A row-major M x K, B K x N or N x K (TMA boxes of 128-byte rows along
-  // K or N), C M x N; batch loops outermost, a grid dimension.
-  std::optional<WgmmaBLayout> bLayout = getWgmmaBLayout(op);
-  if (!bLayout)
-    return "its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n], "
-           "after the same batch dimensions if any (a transposed A or C, or "
-           "a batch dimension inside a matrix, is not supported)";
-  std::string typeReason =
-      wgmma::whyNoElementTypes(shape->aType, shape->bType, shape->cType,
-                               *bLayout == WgmmaBLayout::KContiguous);
+  // A M x K or K x M, B K x N or N x K (TMA boxes of 128-byte rows along
+  // K, M or N), C M x N; batch loops outermost, a grid dimension.
+  std::optional<WgmmaLayouts> layouts = getWgmmaLayouts(op);
+  if (!layouts)
+    return "its operands are not A[m, k] or A[k, m], B[k, n] or B[n, k], "
+           "and C[m, n], after the same batch dimensions if any (a "
+           "transposed C, or a batch dimension inside a matrix, is not "
+           "supported)";
+  bool aKContiguous = layouts->aKContiguous;
+  bool bKContiguous = layouts->bKContiguous;
+  std::string typeReason = wgmma::whyNoElementTypes(
+      shape->aType, shape->bType, shape->cType, aKContiguous, bKContiguous);
   if (!typeReason.empty()) {
     os << "it computes " << shape->cType << " += " << shape->aType << " * "
        << shape->bType << "; " << typeReason;
     return text;
   }
+  if (!layouts->isNvgpuForm()) {
+    os << "its A is A[k, m] and its B is B[n, k]: an M-contiguous A is "
+          "wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes "
+          "only with a transposed (N-contiguous) B, B[k, n]";
+    return text;
+  }
   // A wgmma tile has 64 rows. Fewer rows of C are computed as C^T = B^T *
   // A^T (wgmma::isTransposedTile), C's columns as wgmma's 64-row tiles and
-  // its rows as wgmma's N: that takes B[n, k], which is then wgmma's A
-  // (K-major; a B[k, n] would be wgmma's transposed A, which is not built),
+  // its rows as wgmma's N: B is then wgmma's A, A its B. That takes A[m, k]
+  // (an A[k, m] would be an N-major B of fewer than 64 columns, narrower
+  // than the 64-column boxes such a B is loaded in), B[n, k] (a B[k, n]
+  // would be an M-major A times a K-major B, which nvgpu does not take),
   // and N of a wgmma tile at least.
   if (shape->n() < kWgmmaM) {
     os << "M x N = " << shape->m() << " x " << shape->n() << " has fewer than "
@@ -722,20 +732,36 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << " wgmma tile would be padding";
     return text;
   }
-  if (takesTransposedTile(*shape) && *bLayout != WgmmaBLayout::KContiguous) {
+  if (takesTransposedTile(*shape) && !aKContiguous) {
+    os << "M = " << shape->m() << " is fewer than " << kWgmmaM
+       << " rows, which MatmulWgmma computes as C^T = B^T * A^T with A as "
+          "wgmma's B; that takes A[m, k] (K-contiguous), and A[k, m] would "
+          "be an N-major B of fewer than 64 columns";
+    return text;
+  }
+  if (takesTransposedTile(*shape) && !layouts->getTransposed().isNvgpuForm()) {
     os << "M = " << shape->m() << " is fewer than " << kWgmmaM
        << " rows, which MatmulWgmma computes as C^T = B^T * A^T with B as "
           "wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would "
-          "be wgmma's transposed A, which is not built";
+          "be wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma "
+          "takes only with a transposed B (A[m, k] is not)";
+    return text;
+  }
+  // A[k, m]'s rows are M elements apart: TMA's pitch, which must be known
+  // to be a multiple of 16 bytes.
+  if (!aKContiguous && ShapedType::isDynamic(shape->m())) {
+    os << "its M is dynamic and A is A[k, m], whose rows of M elements are "
+          "TMA's row pitch; pipeline MatmulWgmma takes a dynamic M with "
+          "A[m, k] only";
     return text;
   }
   // TMA boxes that run past the matrix read zeros, so partial tiles and a
   // K tail need no other path; but TMA reads rows whose pitch is a multiple
   // of 16 bytes.
   int64_t elementBytes = getByteWidth(shape->aType);
-  bool bKContiguous = *bLayout == WgmmaBLayout::KContiguous;
   for (auto [name, dim, size] :
-       {std::tuple("A", "K", shape->k()),
+       {std::tuple("A", aKContiguous ? "K" : "M",
+                   aKContiguous ? shape->k() : shape->m()),
         std::tuple("B", bKContiguous ? "K" : "N",
                    bKContiguous ? shape->k() : shape->n())}) {
     if (size * elementBytes % wgmma::kTmaPitchAlignment == 0)
@@ -748,11 +774,14 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   }
   // A batch's operands share one tensor map each, over the batches' rows
   // stacked (the rule the lowering checks too).
-  std::string kTailReason =
-      wgmma::whyNoBatchedKTail(!shape->batchPos.empty(), bKContiguous,
-                               shape->k(), getWgmmaKTile(shape->aType));
-  if (!kTailReason.empty())
-    return "it has " + kTailReason;
+  for (auto [operand, kRows] :
+       {std::pair("A[k, m]", !aKContiguous), {"B[k, n]", !bKContiguous}}) {
+    std::string kTailReason =
+        wgmma::whyNoBatchedKTail(operand, !shape->batchPos.empty(), kRows,
+                                 shape->k(), getWgmmaKTile(shape->aType));
+    if (!kTailReason.empty())
+      return "it has " + kTailReason;
+  }
   auto funcOp = op->getParentOfType<FunctionOpInterface>();
   for (OpOperand *input : op.getDpsInputOperands()) {
     auto arg = dyn_cast<BlockArgument>(input->get());
@@ -905,15 +934,16 @@ static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
 /// those that pad M x N by at most 1/8; else the least padded.
 static SmallVector<const WgmmaTile *>
 getWgmmaTileCandidates(linalg::LinalgOp op, const MatmulShape &shape,
-                       TargetAttr target, WgmmaBLayout bLayout) {
+                       TargetAttr target, WgmmaLayouts layouts) {
   int64_t kTiles = ceilDiv(shape.k(), getWgmmaKTile(shape.aType));
   SmallVector<const WgmmaTile *> fitting;
   for (ArrayRef<WgmmaTile> tiles :
        {ArrayRef(kWarpSpecializedTiles), ArrayRef(kSingleWarpgroupTiles)})
     for (const WgmmaTile &t : tiles) {
-      // A K-contiguous B takes warpgroups of 64 rows (verifyWgmmaStrategy).
+      // One op per K step takes warpgroups of 64 rows
+      // (verifyWgmmaStrategy).
       int64_t rows = t.m / std::max<int64_t>(t.consumers, 1);
-      if (bLayout == WgmmaBLayout::KContiguous && rows != kWgmmaM)
+      if (layouts.multipliesPerKStep() && rows != kWgmmaM)
         continue;
       if (getWgmmaStages(op, shape, target, t.m, t.n) <
           std::min<int64_t>(2, kTiles))
@@ -948,9 +978,9 @@ getWgmmaTileCandidates(linalg::LinalgOp op, const MatmulShape &shape,
 /// the most workgroups, else the first single-warpgroup one.
 static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
                                       const MatmulShape &shape,
-                                      TargetAttr target, WgmmaBLayout bLayout) {
+                                      TargetAttr target, WgmmaLayouts layouts) {
   SmallVector<const WgmmaTile *> candidates =
-      getWgmmaTileCandidates(op, shape, target, bLayout);
+      getWgmmaTileCandidates(op, shape, target, layouts);
   auto workgroups = [&](const WgmmaTile &t) {
     return mulSat(ceilDiv(shape.m(), t.m) * ceilDiv(shape.n(), t.n),
                   shape.batch());
@@ -1016,7 +1046,7 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
     transposedTile = pickTransposedWgmmaTile(shape, target);
   const WgmmaTile *tile =
       transposedTile ? &*transposedTile
-                     : pickWgmmaTile(op, shape, target, *getWgmmaBLayout(op));
+                     : pickWgmmaTile(op, shape, target, *getWgmmaLayouts(op));
   if (!tile)
     return std::nullopt;
   int64_t stages = getWgmmaStages(op, shape, target, tile->m, tile->n);
@@ -1069,7 +1099,9 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.ringBytes =
       mulSat(strategy.translationInfo.getPipelineDepth(),
              getWgmmaStageBytes(shape, facts.tileM, facts.tileN, facts.tileK));
-  facts.bKContiguous = getWgmmaBLayout(op) == WgmmaBLayout::KContiguous;
+  WgmmaLayouts layouts = *getWgmmaLayouts(op);
+  facts.aKContiguous = layouts.aKContiguous;
+  facts.bKContiguous = layouts.bKContiguous;
   facts.staged = isWgmmaStaged(op, facts.tileM, facts.tileN);
   facts.transposed = wgmma::isTransposedTile(facts.tileM);
   return facts;
@@ -1280,13 +1312,18 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << " rows as C^T = B^T * A^T, which takes a static M, got an M "
               "tile of "
            << tileM << " and a dynamic M";
-  if (transposed && *getWgmmaBLayout(op) != WgmmaBLayout::KContiguous)
+  WgmmaLayouts layouts = *getWgmmaLayouts(op);
+  if (transposed && (!layouts.aKContiguous || !layouts.bKContiguous))
     return op.emitOpError()
            << "pipeline MatmulWgmma computes an M tile of fewer than "
            << kWgmmaM
-           << " rows as C^T = B^T * A^T, which takes B[n, k] (K-contiguous), "
-              "got an M tile of "
-           << tileM << " and B[k, n]";
+           << " rows as C^T = B^T * A^T, which takes A[m, k] and B[n, k] "
+              "(K-contiguous), got an M tile of "
+           << tileM << " and "
+           << (layouts.aKContiguous ? "B[k, n]" : "A[k, m]");
+  // wgmma's operands.
+  if (transposed)
+    layouts = layouts.getTransposed();
   int64_t wgmmaTileM = transposed ? tileN : tileM;
   int64_t wgmmaTileN = transposed ? tileM : tileN;
   StringRef wgmmaM = transposed ? "N" : "M";
@@ -1301,10 +1338,10 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
               "tiles"
            << (transposed ? " of C^T" : "") << "), got " << wgmmaTileM
            << " for " << multipliers << " warpgroup(s)";
-  if (*getWgmmaBLayout(op) == WgmmaBLayout::KContiguous && rows != kWgmmaM)
+  if (layouts.multipliesPerKStep() && rows != kWgmmaM)
     return op.emitOpError()
-           << "pipeline MatmulWgmma multiplies a K-contiguous B (B[n, k]) "
-              "one k"
+           << "pipeline MatmulWgmma multiplies "
+           << layouts.getKStepOperandName(transposed) << " one k"
            << wgmma::getInstructionK(shape.aType)
            << " step at a time, which takes 64 rows per multiplying "
               "warpgroup, got "

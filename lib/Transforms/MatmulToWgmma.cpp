@@ -73,7 +73,7 @@ static constexpr int64_t kWarpgroupRows = wgmma::kTileRows;
 static constexpr int64_t kMaxTmaBox = wgmma::kMaxBoxSize;
 using wgmma::kMaxConsumers;
 
-std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
+std::optional<WgmmaLayouts> mlir::gpucg::getWgmmaLayouts(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !linalg::isaContractionOpInterface(op))
     return std::nullopt;
@@ -104,21 +104,30 @@ std::optional<WgmmaBLayout> mlir::gpucg::getWgmmaBLayout(linalg::LinalgOp op) {
   };
   unsigned m = dims->m.front(), n = dims->n.front(), k = dims->k.front();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps[0] != map(m, k) || maps[2] != map(m, n))
+  if (maps[2] != map(m, n))
     return std::nullopt;
-  if (maps[1] == map(k, n))
-    return WgmmaBLayout::NContiguous;
+  WgmmaLayouts layouts;
+  if (maps[0] == map(k, m))
+    layouts.aKContiguous = false;
+  else if (maps[0] != map(m, k))
+    return std::nullopt;
   if (maps[1] == map(n, k))
-    return WgmmaBLayout::KContiguous;
-  return std::nullopt;
+    layouts.bKContiguous = true;
+  else if (maps[1] != map(k, n))
+    return std::nullopt;
+  return layouts;
 }
 
 std::string mlir::gpucg::wgmma::whyNoElementTypes(Type a, Type b, Type c,
+                                                  bool aKContiguous,
                                                   bool bKContiguous) {
   bool supported = a.isF16() || a.isBF16() || isFloat8(a);
   if (!supported || a != b || !c.isF32())
     return "MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 "
            "operands with an f32 accumulator";
+  if (isFloat8(a) && !aKContiguous)
+    return "MatmulWgmma multiplies 8-bit floats only with a K-contiguous A "
+           "(A[m, k]): wgmma transposes 16-bit operands only";
   if (isFloat8(a) && !bKContiguous)
     return "MatmulWgmma multiplies 8-bit floats only with a K-contiguous B "
            "(B[n, k], A * B^T): wgmma transposes 16-bit operands only";
@@ -423,15 +432,17 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
     return op.emitOpError()
            << "is not bufferized; gpucg-lower-matmul-to-wgmma runs after "
               "gpucg-bufferize";
-  std::optional<WgmmaBLayout> bLayout = getWgmmaBLayout(op);
-  if (!bLayout || op.getNumLoops() != 3)
+  std::optional<WgmmaLayouts> layouts = getWgmmaLayouts(op);
+  if (!layouts || op.getNumLoops() != 3)
     return op.emitOpError()
            << "is not a matmul over loops (m, n, k); pipeline MatmulWgmma "
-              "lowers C[m, n] += A[m, k] * B[k, n] or A[m, k] * B[n, k]";
+              "lowers C[m, n] += A * B with A[m, k] or A[k, m], and B[k, n] "
+              "or B[n, k]";
   WgmmaMatmul matmul;
   matmul.op = op;
-  matmul.bLayout = *bLayout;
-  bool bKContiguous = *bLayout == WgmmaBLayout::KContiguous;
+  matmul.layouts = *layouts;
+  bool aKContiguous = layouts->aKContiguous;
+  bool bKContiguous = layouts->bKContiguous;
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   if (level0.size() != 3)
     return op.emitOpError() << "has a lowering_config level 0 of "
@@ -450,9 +461,9 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   auto bType = cast<MemRefType>(op.getDpsInputs()[1].getType());
   auto cType = cast<MemRefType>(op.getDpsInits()[0].getType());
   matmul.elementType = aType.getElementType();
-  std::string typeReason =
-      wgmma::whyNoElementTypes(aType.getElementType(), bType.getElementType(),
-                               cType.getElementType(), bKContiguous);
+  std::string typeReason = wgmma::whyNoElementTypes(
+      aType.getElementType(), bType.getElementType(), cType.getElementType(),
+      aKContiguous, bKContiguous);
   if (!typeReason.empty())
     return op.emitOpError()
            << "computes " << cType.getElementType()
@@ -474,8 +485,8 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   // reads their rows at a pitch of whole 16-byte units.
   // (A batched argument's leading dimensions are its batch: TMA reads its
   // matrices as one of their rows stacked.)
-  // A dynamic M is A's rows (the host encodes A's tensor map from the
-  // run-time sizes); the rest is static.
+  // A dynamic M is A[m, k]'s rows (the host encodes A's tensor map from
+  // the run-time sizes); the rest is static.
   MemRefType aArgType = matmul.a.getArgumentType();
   MemRefType bArgType = matmul.b.getArgumentType();
   auto isStaticBut = [](MemRefType type, int64_t dynamicDim) {
@@ -484,15 +495,15 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
              static_cast<int64_t>(dim.index()) == dynamicDim;
     });
   };
-  if (!isStaticBut(aArgType, aArgType.getRank() - 2) ||
+  if (!isStaticBut(aArgType, aKContiguous ? aArgType.getRank() - 2 : -1) ||
       !bArgType.hasStaticShape())
     return op.emitOpError()
            << "reads A and B from arguments of types " << aArgType << " and "
            << bArgType
-           << "; pipeline MatmulWgmma takes a dynamic M (A's rows) and "
+           << "; pipeline MatmulWgmma takes a dynamic M (A[m, k]'s rows) and "
               "static sizes otherwise";
-  matmul.m = matmul.a.getRows();
-  matmul.k = matmul.a.getColumns();
+  matmul.m = aKContiguous ? matmul.a.getRows() : matmul.a.getColumns();
+  matmul.k = aKContiguous ? matmul.a.getColumns() : matmul.a.getRows();
   matmul.n = bKContiguous ? matmul.b.getRows() : matmul.b.getColumns();
   for (auto [name, type] : {std::pair("A", aArgType), {"B", bArgType}}) {
     int64_t pitch = type.getShape().back() * matmul.elementBytes();
@@ -502,21 +513,27 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
              << pitch << " bytes apart; TMA reads rows at a pitch of a "
              << "multiple of " << wgmma::kTmaPitchAlignment << " bytes";
   }
-  // The strategy's rule for a batched B[k, n], for a plan written by hand.
-  std::string kTailReason = wgmma::whyNoBatchedKTail(
-      matmul.b.isBatched(), bKContiguous, matmul.k, matmul.tileK);
-  if (!kTailReason.empty())
-    return op.emitOpError() << "has " << kTailReason;
+  // The strategy's rule for a batched A[k, m] or B[k, n], for a plan
+  // written by hand.
+  for (auto [operand, view, kRows] :
+       {std::tuple("A[k, m]", &matmul.a, !aKContiguous),
+        std::tuple("B[k, n]", &matmul.b, !bKContiguous)}) {
+    std::string kTailReason = wgmma::whyNoBatchedKTail(
+        operand, view->isBatched(), kRows, matmul.k, matmul.tileK);
+    if (!kTailReason.empty())
+      return op.emitOpError() << "has " << kTailReason;
+  }
   // The workgroup's views: its rows of A, its columns of B, all of K; a
   // partial tile's (dynamic, or static and smaller) past M or N.
   auto isTileSize = [](int64_t size, int64_t tile) {
     return ShapedType::isDynamic(size) || (size > 0 && size <= tile);
   };
+  int64_t aM = aType.getDimSize(aKContiguous ? 0 : 1);
+  int64_t aK = aType.getDimSize(aKContiguous ? 1 : 0);
   int64_t bN = bType.getDimSize(bKContiguous ? 0 : 1);
   int64_t bK = bType.getDimSize(bKContiguous ? 1 : 0);
-  if (!isTileSize(aType.getDimSize(0), matmul.tileM) ||
-      aType.getDimSize(1) != matmul.k || !isTileSize(bN, matmul.tileN) ||
-      bK != matmul.k || cType.getRank() != 2 ||
+  if (!isTileSize(aM, matmul.tileM) || aK != matmul.k ||
+      !isTileSize(bN, matmul.tileN) || bK != matmul.k || cType.getRank() != 2 ||
       !isTileSize(cType.getDimSize(0), matmul.tileM) ||
       !isTileSize(cType.getDimSize(1), matmul.tileN))
     return op.emitOpError() << "has views " << aType << ", " << bType << " and "
@@ -524,8 +541,8 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
                             << matmul.tileM << "x" << matmul.tileN
                             << " with all of K; run "
                                "gpucg-tile-and-distribute-to-workgroups first";
-  // A tile of fewer than 64 rows: C^T = B^T * A^T, B[n, k] as wgmma's A
-  // and A[m, k] as its K-contiguous B.
+  // A tile of fewer than 64 rows: C^T = B^T * A^T, B as wgmma's A (either
+  // layout) and A[m, k] as its K-contiguous B.
   if (wgmma::isTransposedTile(matmul.tileM)) {
     if (ShapedType::isDynamic(matmul.m))
       return op.emitOpError()
@@ -534,15 +551,16 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
              << ", which pipeline MatmulWgmma computes as C^T = B^T * A^T "
                 "with M as wgmma's N; that takes a static M, got "
              << aArgType;
-    if (!bKContiguous || matmul.tileM % wgmma::kNStep != 0)
+    if (!aKContiguous || !bKContiguous || matmul.tileM % wgmma::kNStep != 0)
       return op.emitOpError()
              << "has an M tile of " << matmul.tileM << " rows, fewer than "
              << kWarpgroupRows
              << ", which pipeline MatmulWgmma computes as C^T = B^T * A^T "
-                "with M as wgmma's N; that takes a K-contiguous B (B[n, k]) "
-                "and an M tile that is a multiple of "
+                "with M as wgmma's N; that takes K-contiguous operands "
+                "(A[m, k], B[n, k]) and an M tile that is a multiple of "
              << wgmma::kNStep;
     matmul.transposed = true;
+    matmul.layouts = layouts->getTransposed();
     std::swap(matmul.a, matmul.b);
     std::swap(matmul.m, matmul.n);
     std::swap(matmul.tileM, matmul.tileN);
@@ -560,23 +578,32 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "); pipeline MatmulWgmma runs one warpgroup (128 threads), or "
               "one producer and one or two consumer warpgroups of 64 or 128 "
               "rows each";
+  // (wgmma's operands from here on.)
+  if (!matmul.layouts.isNvgpuForm())
+    return op.emitOpError()
+           << "multiplies an M-contiguous A (A[k, m]) by a K-contiguous B "
+              "(B[n, k]); MLIR 22's nvgpu.warpgroup.mma takes a transposed A "
+              "only with a transposed (N-contiguous) B, B[k, n]";
+  WgmmaOperandTile aTile = matmul.getATile(), bTile = matmul.getBTile();
   if (matmul.tileK * matmul.elementBytes() != kSwizzleBytes ||
-      matmul.tileN % matmul.bChunkColumns())
+      matmul.tileN % bTile.getChunkColumns() ||
+      matmul.tileM % aTile.getChunkColumns())
     return op.emitOpError()
            << "has a K tile of " << matmul.tileK << " and an N tile of "
            << matmul.tileN << "; the TMA boxes need a K tile of one 128-byte "
            << "row (" << kSwizzleBytes / matmul.elementBytes()
            << " elements) and an N tile of whole rows";
-  if (matmul.tileM > kMaxTmaBox || (bKContiguous && matmul.tileN > kMaxTmaBox))
+  if ((aTile.kContiguous && matmul.tileM > kMaxTmaBox) ||
+      (bTile.kContiguous && matmul.tileN > kMaxTmaBox))
     return op.emitOpError()
            << "has a " << matmul.tileM << "x" << matmul.tileN
-           << " tile; its TMA boxes (A's, and a K-contiguous B's) have at "
-              "most "
+           << " tile; its TMA boxes (a K-contiguous operand's) have at most "
            << kMaxTmaBox << " rows";
   int64_t rows = matmul.tileM / std::max<int64_t>(matmul.consumers, 1);
-  if (bKContiguous && rows != kWarpgroupRows)
+  if (matmul.layouts.multipliesPerKStep() && rows != kWarpgroupRows)
     return op.emitOpError()
-           << "multiplies a K-contiguous B (B[n, k]) one k"
+           << "multiplies "
+           << matmul.layouts.getKStepOperandName(matmul.transposed) << " one k"
            << matmul.instructionK()
            << " step at a time, which takes 64 rows per multiplying "
               "warpgroup, got "
@@ -778,7 +805,8 @@ static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
   facts.tileK = matmul.tileK;
   facts.consumers = matmul.consumers;
   facts.ringBytes = matmul.stages * matmul.stageBytes();
-  facts.bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
+  facts.aKContiguous = matmul.layouts.aKContiguous;
+  facts.bKContiguous = matmul.layouts.bKContiguous;
   facts.staged = staged;
   facts.transposed = matmul.transposed;
   facts.dynamicM = ShapedType::isDynamic(matmul.m);
@@ -811,7 +839,6 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
   if (!workgroupLoop)
     return refuse("it has no workgroup loop (an scf.forall over #gpu.block) "
                   "whose tiles a cluster would share");
-  bool bKContiguous = matmul.bLayout == WgmmaBLayout::KContiguous;
   // The loop dimension whose induction variable `offset` is, and its trip
   // count; -1 when `offset` is not one.
   auto findLoopDim = [&](OpFoldResult offset) -> std::pair<int64_t, int64_t> {
@@ -836,9 +863,15 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
       return std::nullopt;
     return id;
   };
-  auto [mLoopDim, mTiles] = findLoopDim(matmul.a.getRowOffset());
-  auto [nLoopDim, nTiles] = findLoopDim(
-      bKContiguous ? matmul.b.getRowOffset() : matmul.b.getColumnOffset());
+  // A K-contiguous operand's rows are its M or N, an M- or N-contiguous
+  // one's columns.
+  auto getOuterOffset = [](const ArgumentView &view, bool kContiguous) {
+    return kContiguous ? view.getRowOffset() : view.getColumnOffset();
+  };
+  auto [mLoopDim, mTiles] =
+      findLoopDim(getOuterOffset(matmul.a, matmul.layouts.aKContiguous));
+  auto [nLoopDim, nTiles] =
+      findLoopDim(getOuterOffset(matmul.b, matmul.layouts.bKContiguous));
   wgmma::LaunchFacts facts = getLaunchFacts(matmul, !epilogue.empty());
   for (auto [name, size, loopDim, tiles, factsTiles] :
        {std::tuple("M", cluster.m, mLoopDim, mTiles, &facts.mTiles),

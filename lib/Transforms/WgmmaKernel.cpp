@@ -130,8 +130,9 @@ struct Barriers {
   Value full, empty, peer;
 };
 
-/// Where the workgroup's tile starts in A and B: its row of A and column of
-/// B in their matrices, where K starts; and, for batched operands, the
+/// Where the workgroup's tile starts in wgmma's A and B: its first row
+/// (M) of A and column (N) of B, where K starts in each; and, for batched
+/// operands, the
 /// first row of the tile's matrix of A and of B among their batches' rows
 /// stacked, which the tensor maps read (null: not batched).
 struct TileCoordinates {
@@ -321,14 +322,14 @@ Value WgmmaKernelBuilder::createTensorMap(const ArgumentView &view,
 
 /// The tensor maps, on the arguments, at the top of the function
 /// (gpucg-build-gpu-launch keeps them outside the launch). In a cluster, a
-/// shared tile is loaded in slices of whole swizzle atoms along its outer
-/// dimension (A's rows, B's rows of N or of K), through a map of the
-/// slice's box; the warpgroup descriptors keep the whole tile's map, whose
-/// box gives wgmma the tile's layout.
+/// shared tile is loaded in slices of whole swizzle atoms along its boxes'
+/// outer dimension (rows of M or N for a K-contiguous operand, of K
+/// otherwise), through a map of the slice's box; the warpgroup descriptors keep
+/// the whole tile's map, whose box gives wgmma the tile's layout.
 void WgmmaKernelBuilder::buildTensorMaps() {
   rewriter.setInsertionPointToStart(&plan.funcOp->getRegion(0).front());
-  maps.a = createTensorMap(matmul.a, plan.getABox());
-  maps.b = createTensorMap(matmul.b, matmul.bBox());
+  maps.a = createTensorMap(matmul.a, matmul.getATile().getBox());
+  maps.b = createTensorMap(matmul.b, matmul.getBTile().getBox());
   maps.aLoad = plan.getASlices() > 1
                    ? createTensorMap(matmul.a, plan.getASliceBox())
                    : maps.a;
@@ -468,13 +469,18 @@ void WgmmaKernelBuilder::buildTileCoordinates() {
   auto toValue = [&](OpFoldResult value) {
     return getValueOrCreateConstantIndexOp(rewriter, loc, value);
   };
-  bool bKContiguous = plan.isBKContiguous();
-  tile.aRow = toValue(matmul.a.getRowOffset());
-  tile.aK = toValue(matmul.a.getColumnOffset());
-  tile.bK = toValue(bKContiguous ? matmul.b.getColumnOffset()
-                                 : matmul.b.getRowOffset());
-  tile.bColumn = toValue(bKContiguous ? matmul.b.getRowOffset()
-                                      : matmul.b.getColumnOffset());
+  // A K-contiguous operand's rows are its M or N, its columns K; an M- or
+  // N-contiguous one's the other way round.
+  auto outerAndK = [&](const ArgumentView &view, bool kContiguous) {
+    return kContiguous ? std::make_pair(toValue(view.getRowOffset()),
+                                        toValue(view.getColumnOffset()))
+                       : std::make_pair(toValue(view.getColumnOffset()),
+                                        toValue(view.getRowOffset()));
+  };
+  std::tie(tile.aRow, tile.aK) =
+      outerAndK(matmul.a, matmul.layouts.aKContiguous);
+  std::tie(tile.bColumn, tile.bK) =
+      outerAndK(matmul.b, matmul.layouts.bKContiguous);
   // The batch's matrix, linearized over the batch dimensions (outermost
   // first; the tile's batch indices are in bounds), times the rows of one.
   auto getBase = [&](const ArgumentView &view) -> Value {
@@ -570,10 +576,6 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
                                    const TileCoordinates &origin,
                                    const ClusterPlace *place) const {
   Type elt = matmul.elementType;
-  bool bKContiguous = plan.isBKContiguous();
-  int64_t aSlices = plan.getASlices(), bSlices = plan.getBSlices();
-  SmallVector<int64_t> aSliceBox = plan.getASliceBox();
-  SmallVector<int64_t> bSliceBox = plan.getBSliceBox();
   Value base = getStageBase(b, stage);
   nvgpu::MBarrierArriveExpectTxOp::create(
       b, loc, barriers.full,
@@ -581,55 +583,53 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
       Value());
   Value k = arith::MulIOp::create(
       b, loc, kTile, arith::ConstantIndexOp::create(b, loc, matmul.tileK));
-  // A row of a batched operand's map: after its batch's first.
-  auto inBatch = [&](Value base, Value row) -> Value {
-    return base ? arith::AddIOp::create(b, loc, base, row).getResult() : row;
+  // Each chunk of an operand's tile (WgmmaOperandTile) at `tileBytes` of
+  // the stage, whose outer dimension (M or N) starts at `outer` and K at
+  // `kStart` in a matrix whose first row in the map is `batchBase` (null:
+  // not batched); in a cluster, slice `slice` of `slices` of each chunk's
+  // box rows (whole 128-byte swizzle rows), multicast by `mask`.
+  auto loadTile = [&](const WgmmaOperandTile &operand, int64_t tileBytes,
+                      Value outer, Value kStart, Value batchBase, Value map,
+                      int64_t slices, Value slice, Value mask) {
+    SmallVector<int64_t> box = operand.getBox();
+    SmallVector<int64_t> sliceBox(box);
+    sliceBox[0] /= slices;
+    MemRefType sliceType = getWorkgroupMemRefType(sliceBox, elt);
+    Value kIndex = arith::AddIOp::create(b, loc, kStart, k);
+    for (int64_t chunk = 0; chunk < operand.getNumChunks(); ++chunk) {
+      Value column =
+          arith::AddIOp::create(b, loc, outer,
+                                arith::ConstantIndexOp::create(
+                                    b, loc, chunk * operand.getChunkColumns()));
+      // The box's rows are M or N (K contiguous) or K.
+      Value row = operand.kContiguous ? column : kIndex;
+      Value inner = operand.kContiguous ? kIndex : column;
+      Value bytes = base;
+      int64_t offset = tileBytes + chunk * operand.getChunkBytes();
+      if (slices > 1) {
+        Value first = arith::MulIOp::create(
+            b, loc, slice, arith::ConstantIndexOp::create(b, loc, sliceBox[0]));
+        row = arith::AddIOp::create(b, loc, row, first);
+        bytes = arith::AddIOp::create(
+            b, loc, base,
+            arith::MulIOp::create(
+                b, loc, first,
+                arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
+      }
+      if (batchBase)
+        row = arith::AddIOp::create(b, loc, batchBase, row);
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, getRingView(b, bytes, offset, sliceType), barriers.full, map,
+          ValueRange{inner, row}, stage, slices > 1 ? mask : Value(), Value());
+    }
   };
-  // Slice `slice` of `slices` of a tile whose rows (outermost, 128 bytes
-  // each) start at `tileRow` and at byte `tileBytes` of the stage: its
-  // first row, and its view in the stage.
-  auto getSlice = [&](Value tileRow, int64_t tileBytes, int64_t rows,
-                      int64_t slices, Value slice, ArrayRef<int64_t> box) {
-    if (slices == 1)
-      return std::make_pair(
-          tileRow,
-          getRingView(b, base, tileBytes, getWorkgroupMemRefType(box, elt)));
-    int64_t sliceRows = rows / slices;
-    Value first = arith::MulIOp::create(
-        b, loc, slice, arith::ConstantIndexOp::create(b, loc, sliceRows));
-    Value bytes = arith::AddIOp::create(
-        b, loc, base,
-        arith::MulIOp::create(
-            b, loc, first,
-            arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
-    return std::make_pair(
-        arith::AddIOp::create(b, loc, tileRow, first).getResult(),
-        getRingView(b, bytes, tileBytes, getWorkgroupMemRefType(box, elt)));
-  };
-  auto [aFirstRow, aDestination] =
-      getSlice(origin.aRow, 0, matmul.tileM, aSlices,
-               place ? place->n : Value(), aSliceBox);
-  nvgpu::TmaAsyncLoadOp::create(
-      b, loc, aDestination, barriers.full, maps.aLoad,
-      ValueRange{arith::AddIOp::create(b, loc, origin.aK, k),
-                 inBatch(origin.aBase, aFirstRow)},
-      stage, aSlices > 1 ? place->aMask : Value(), Value());
-  Value kB = arith::AddIOp::create(b, loc, origin.bK, k);
-  for (int64_t chunk = 0; chunk < matmul.numBChunks(); ++chunk) {
-    Value column = arith::AddIOp::create(
-        b, loc, origin.bColumn,
-        arith::ConstantIndexOp::create(b, loc, chunk * matmul.bChunkColumns()));
-    // B's rows are N (K contiguous) or K (N contiguous).
-    auto [bFirstRow, bDestination] = getSlice(
-        bKContiguous ? column : kB,
-        matmul.aTileBytes() + chunk * matmul.bChunkBytes(), matmul.bBox()[0],
-        bSlices, place ? place->m : Value(), bSliceBox);
-    Value bRow = inBatch(origin.bBase, bFirstRow);
-    nvgpu::TmaAsyncLoadOp::create(
-        b, loc, bDestination, barriers.full, maps.bLoad,
-        bKContiguous ? ValueRange{kB, bRow} : ValueRange{column, bRow}, stage,
-        bSlices > 1 ? place->bMask : Value(), Value());
-  }
+  WgmmaOperandTile aTile = matmul.getATile();
+  loadTile(aTile, 0, origin.aRow, origin.aK, origin.aBase, maps.aLoad,
+           plan.getASlices(), place ? place->n : Value(),
+           place ? place->aMask : Value());
+  loadTile(matmul.getBTile(), aTile.getBytes(), origin.bColumn, origin.bK,
+           origin.bBase, maps.bLoad, plan.getBSlices(),
+           place ? place->m : Value(), place ? place->bMask : Value());
 }
 
 /// Waits until barrier `stage` of `group` has completed phase `phase` (its
@@ -767,42 +767,48 @@ Value WgmmaKernelBuilder::waitForStage(OpBuilder &b, Value kTile) const {
 Value WgmmaKernelBuilder::multiply(OpBuilder &b, Value stage, Value acc,
                                    Value aRow, int64_t inFlight) const {
   Type elt = matmul.elementType;
+  WgmmaOperandTile aTile = matmul.getATile(), bTile = matmul.getBTile();
   Value base = getStageBase(b, stage);
+  // A's 64 rows: as many 128-byte K rows (K contiguous), or the chunk of
+  // 64 columns of M they are (M contiguous: aRow is a multiple of 64), which
+  // lies aRow * tileK elements into the tile all the same.
   Value aBytes = arith::AddIOp::create(
       b, loc, base,
       arith::MulIOp::create(
           b, loc, aRow, arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
-  auto multiplyTiles = [&](Value acc, int64_t offset, MemRefType aType,
-                           MemRefType bType, bool transposeB) -> Value {
+  auto multiplyTiles = [&](Value acc, int64_t aOffset, int64_t bOffset,
+                           MemRefType aType, MemRefType bType) -> Value {
     Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
         b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
-        getRingView(b, aBytes, offset, aType), maps.a);
+        getRingView(b, aBytes, aOffset, aType), maps.a);
     Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
         b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
-        getRingView(b, base, matmul.aTileBytes() + offset, bType), maps.b);
+        getRingView(b, base, aTile.getBytes() + bOffset, bType), maps.b);
+    // nvgpu's transposeA and transposeB are wgmma's MN-major layouts.
     return nvgpu::WarpgroupMmaOp::create(
         b, loc, acc.getType(), aDescriptor, bDescriptor,
-        static_cast<uint64_t>(inFlight), UnitAttr(),
-        transposeB ? b.getUnitAttr() : UnitAttr(), acc);
+        static_cast<uint64_t>(inFlight),
+        aTile.kContiguous ? UnitAttr() : b.getUnitAttr(),
+        bTile.kContiguous ? UnitAttr() : b.getUnitAttr(), acc);
   };
-  // B is K x N with N contiguous: wgmma's transposed-B form, the whole K
-  // tile in one op (nvgpu steps its descriptors 16 rows of B at a time).
-  if (!plan.isBKContiguous())
+  // A K-contiguous A times an N-contiguous B: the whole K tile in one op
+  // (nvgpu steps A's descriptor 32 bytes along its rows and B's 16 rows at
+  // a time).
+  if (!matmul.layouts.multipliesPerKStep())
     return multiplyTiles(
-        acc, 0, getWorkgroupMemRefType({kWarpgroupRows, matmul.tileK}, elt),
-        getWorkgroupMemRefType({matmul.tileK, matmul.tileN}, elt),
-        /*transposeB=*/true);
-  // B is N x K with K contiguous, laid out like A: nvgpu would step B's
-  // descriptor as for the other layout, so each K step is its own op on
-  // descriptors 32 bytes further along both tiles' swizzled rows.
-  auto aStepType =
-      getWorkgroupMemRefType({kWarpgroupRows, matmul.instructionK()}, elt);
-  auto bStepType =
-      getWorkgroupMemRefType({matmul.instructionK(), matmul.tileN}, elt);
-  int64_t stepBytes = wgmma::kInstructionKBytes;
+        acc, 0, 0, getWorkgroupMemRefType({kWarpgroupRows, matmul.tileK}, elt),
+        getWorkgroupMemRefType({matmul.tileK, matmul.tileN}, elt));
+  // Otherwise nvgpu would step a descriptor as for the other layout, so
+  // each K step is its own op on descriptors one step further along both
+  // tiles: 32 bytes along a K-contiguous tile's swizzled rows, a step's
+  // rows of K further down an M- or N-contiguous one's chunks.
+  int64_t stepK = matmul.instructionK();
+  auto aStepType = getWorkgroupMemRefType({kWarpgroupRows, stepK}, elt);
+  auto bStepType = getWorkgroupMemRefType({stepK, matmul.tileN}, elt);
   for (int64_t step = 0; step < plan.getOpsPerBlock(); ++step)
-    acc = multiplyTiles(acc, step * stepBytes, aStepType, bStepType,
-                        /*transposeB=*/false);
+    acc =
+        multiplyTiles(acc, step * aTile.getKStepBytes(stepK),
+                      step * bTile.getKStepBytes(stepK), aStepType, bStepType);
   return acc;
 }
 
@@ -1098,12 +1104,12 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
               b, loc, arith::CmpIPredicate::ult,
               arith::AddIOp::create(b, loc, first, offset), size);
         };
-        // (A dynamic M is A's rows at run time; a transposed tile's M is
-        // static.)
+        // (A dynamic M is A[m, k]'s rows at run time; a transposed tile's
+        // M is static.)
         Value cRows =
-            matmul.transposed
-                ? arith::ConstantIndexOp::create(b, loc, matmul.cRows())
-                : matmul.a.getRows(b, loc);
+            ShapedType::isDynamic(matmul.m)
+                ? matmul.a.getRows(b, loc)
+                : arith::ConstantIndexOp::create(b, loc, matmul.cRows());
         Value inside = arith::AndIOp::create(
             b, loc, isBelow(firstTileRow, row, cRows),
             isBelow(firstTileColumn, column,

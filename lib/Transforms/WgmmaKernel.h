@@ -55,6 +55,36 @@ struct ArgumentView {
   bool isBatched() const { return offsets.size() > 2; }
 };
 
+/// How one wgmma operand's tile lies in a stage of the ring, as TMA loads
+/// it: K-contiguous, one box of its `outer` rows (of M or N) of one
+/// 128-byte K row each; M- or N-contiguous, chunks of one swizzled row of
+/// M or N columns each, tileK rows, one after the other (the MN-major
+/// layout's leading byte offset is a chunk's bytes).
+struct WgmmaOperandTile {
+  bool kContiguous;
+  int64_t outer, tileK, elementBytes;
+
+  int64_t getChunkColumns() const {
+    return kContiguous ? outer : wgmma::kSwizzleBytes / elementBytes;
+  }
+  int64_t getNumChunks() const { return outer / getChunkColumns(); }
+  int64_t getChunkBytes() const {
+    return tileK * getChunkColumns() * elementBytes;
+  }
+  int64_t getBytes() const { return outer * tileK * elementBytes; }
+  /// The box of one chunk, outermost first (the argument's own dimensions).
+  SmallVector<int64_t> getBox() const {
+    if (kContiguous)
+      return {outer, tileK};
+    return {tileK, getChunkColumns()};
+  }
+  /// Bytes one wgmma K step of `stepK` elements moves along the tile: along
+  /// each 128-byte K row, or by that many rows of K.
+  int64_t getKStepBytes(int64_t stepK) const {
+    return kContiguous ? stepK * elementBytes : stepK * wgmma::kSwizzleBytes;
+  }
+};
+
 /// The tile and operands of one MatmulWgmma root, as wgmma multiplies
 /// them: `a`, `b`, m, n, tileM and tileN are wgmma's A, B, M and N, which
 /// are the matmul's own unless the tile is `transposed`.
@@ -85,7 +115,9 @@ struct WgmmaMatmul {
   /// zero fill starts it.
   Value priorC;
   memref::CopyOp priorCopy;
-  WgmmaBLayout bLayout;
+  /// wgmma's operands' layouts (a transposed tile's are the matmul's
+  /// swapped).
+  WgmmaLayouts layouts;
   Type elementType;
 
   int64_t elementBytes() const {
@@ -93,26 +125,15 @@ struct WgmmaMatmul {
   }
   /// K of one wgmma instruction (16 for 16-bit operands, 32 for 8-bit).
   int64_t instructionK() const { return wgmma::getInstructionK(elementType); }
-  int64_t aTileBytes() const { return tileM * tileK * elementBytes(); }
-  /// An N-contiguous B is loaded in column chunks of one swizzled row each;
-  /// a K-contiguous B in one box of tileN rows, like A.
-  int64_t bChunkColumns() const {
-    return bLayout == WgmmaBLayout::KContiguous
-               ? tileN
-               : wgmma::kSwizzleBytes / elementBytes();
+  /// wgmma's A and B tiles in a stage: A's first, then B's.
+  WgmmaOperandTile getATile() const {
+    return {layouts.aKContiguous, tileM, tileK, elementBytes()};
   }
-  int64_t bChunkBytes() const {
-    return tileK * bChunkColumns() * elementBytes();
-  }
-  int64_t numBChunks() const { return tileN / bChunkColumns(); }
-  /// The box of one B chunk, outermost first (B's own dimensions).
-  SmallVector<int64_t> bBox() const {
-    if (bLayout == WgmmaBLayout::KContiguous)
-      return {tileN, tileK};
-    return {tileK, bChunkColumns()};
+  WgmmaOperandTile getBTile() const {
+    return {layouts.bKContiguous, tileN, tileK, elementBytes()};
   }
   int64_t stageBytes() const {
-    return aTileBytes() + numBChunks() * bChunkBytes();
+    return getATile().getBytes() + getBTile().getBytes();
   }
   int64_t numKTiles() const { return llvm::divideCeil(k, tileK); }
   bool hasPartialTiles() const {
@@ -243,22 +264,19 @@ struct WgmmaKernelPlan {
   /// Whether a producer warpgroup loads for consumer warpgroups (else one
   /// warpgroup does everything).
   bool isWarpSpecialized() const { return matmul.consumers != 0; }
-  bool isBKContiguous() const {
-    return matmul.bLayout == WgmmaBLayout::KContiguous;
-  }
-  /// A's box: the whole tile, tileM rows of one 128-byte K row each.
-  SmallVector<int64_t> getABox() const { return {matmul.tileM, matmul.tileK}; }
   /// Slices a workgroup of a cluster loads of A's tile (one per workgroup of
   /// its cluster row, which share it) and of B's (one per workgroup of its
-  /// column): whole swizzle atoms along the tile's outer dimension.
+  /// column): whole swizzle atoms along each box's outer dimension.
   int64_t getASlices() const { return cluster ? cluster->n : 1; }
   int64_t getBSlices() const { return cluster ? cluster->m : 1; }
-  /// The boxes of those slices (the tiles' own without a cluster).
+  /// The boxes of those slices (the chunks' own without a cluster).
   SmallVector<int64_t> getASliceBox() const {
-    return {matmul.tileM / getASlices(), matmul.tileK};
+    SmallVector<int64_t> box = matmul.getATile().getBox();
+    box[0] /= getASlices();
+    return box;
   }
   SmallVector<int64_t> getBSliceBox() const {
-    SmallVector<int64_t> box = matmul.bBox();
+    SmallVector<int64_t> box = matmul.getBTile().getBox();
     box[0] /= getBSlices();
     return box;
   }
@@ -279,10 +297,13 @@ struct WgmmaKernelPlan {
   /// stage.
   int64_t getRetiredLag() const { return matmul.stages >= 2 ? 1 : 0; }
   /// wgmma ops (each its own group) per K step and 64-row accumulator: one
-  /// (B N-contiguous, wgmma's transposed form over the whole K tile), or
-  /// one per wgmma K step for a K-contiguous B.
+  /// (A K-contiguous, B N-contiguous: nvgpu steps both descriptors over the
+  /// whole K tile), or one per wgmma K step (WgmmaLayouts::
+  /// multipliesPerKStep).
   int64_t getOpsPerBlock() const {
-    return isBKContiguous() ? matmul.tileK / matmul.instructionK() : 1;
+    return matmul.layouts.multipliesPerKStep()
+               ? matmul.tileK / matmul.instructionK()
+               : 1;
   }
 };
 

@@ -18,6 +18,9 @@ std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
                                              int64_t m, int64_t n) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  // A slice is of the tile's box rows: its rows of M or N (K contiguous),
+  // or of K.
+  int64_t aSliced = facts.aKContiguous ? facts.tileM : facts.tileK;
   int64_t bSliced = facts.bKContiguous ? facts.tileN : facts.tileK;
   if (facts.transposed)
     os << "its tile of " << facts.tileM
@@ -35,8 +38,8 @@ std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
   else if (facts.nTiles % n != 0)
     os << "its " << facts.nTiles << " tiles along N are not a multiple of "
        << n;
-  else if (facts.tileM % (n * kSwizzleAtomRows) != 0)
-    os << "A's tile of " << facts.tileM << " rows does not split into " << n
+  else if (aSliced % (n * kSwizzleAtomRows) != 0)
+    os << "A's tile of " << aSliced << " rows does not split into " << n
        << " slices of whole " << kSwizzleAtomRows << "-row swizzle atoms";
   else if (bSliced % (m * kSwizzleAtomRows) != 0)
     os << "B's tile of " << bSliced << " rows does not split into " << m
@@ -81,17 +84,17 @@ std::string mlir::gpucg::wgmma::whyNoStagedStore(const LaunchFacts &facts,
   return text;
 }
 
-std::string mlir::gpucg::wgmma::whyNoBatchedKTail(bool batched,
-                                                  bool bKContiguous, int64_t k,
-                                                  int64_t tileK) {
+std::string mlir::gpucg::wgmma::whyNoBatchedKTail(StringRef operand,
+                                                  bool batched, bool kRows,
+                                                  int64_t k, int64_t tileK) {
   std::string text;
-  if (!batched || bKContiguous || k % tileK == 0)
+  if (!batched || !kRows || k % tileK == 0)
     return text;
   llvm::raw_string_ostream os(text);
-  os << "a batched B[k, n] with K = " << k << ", not a multiple of the K tile ("
-     << tileK
-     << " elements): TMA reads the batches of B as one matrix of their K "
-        "rows stacked, so the last K tile's rows past K would be the next "
-        "batch's, not zeros";
+  os << "a batched " << operand << " with K = " << k
+     << ", not a multiple of the K tile (" << tileK
+     << " elements): TMA reads the batches of " << operand.take_front(1)
+     << " as one matrix of their K rows stacked, so the last K tile's rows "
+        "past K would be the next batch's, not zeros";
   return text;
 }

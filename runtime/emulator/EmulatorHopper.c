@@ -617,6 +617,20 @@ static int64_t tileElement(int64_t offset, int64_t row, int64_t byteInRow,
   return swizzle(offset + row * pitch + byteInRow, pitch);
 }
 
+/* The workgroup memory offset of element (outer, k) of an operand tile at
+   `offset`: K-major, row `outer` of K; MN-major, row k of the
+   swizzle-wide block of M or N columns `outer` is in, the blocks
+   `leadingBytes` apart. */
+static int64_t operandElement(int64_t offset, int32_t outer, int32_t k,
+                              int32_t bytes, int32_t swizzleBytes,
+                              int32_t mnMajor, int64_t leadingBytes) {
+  if (!mnMajor)
+    return tileElement(offset, outer, (int64_t)k * bytes, swizzleBytes);
+  int32_t blockColumns = swizzleBytes / bytes;
+  return tileElement(offset + (int64_t)(outer / blockColumns) * leadingBytes, k,
+                     (int64_t)(outer % blockColumns) * bytes, swizzleBytes);
+}
+
 static void computeWgmma(const EmuThread *thread, const EmuWgmmaOp *op) {
   const unsigned char *memory = thread->cta->memory;
   int32_t inWarpgroup = thread->linear % EMU_WARPGROUP_THREADS;
@@ -625,22 +639,16 @@ static void computeWgmma(const EmuThread *thread, const EmuWgmmaOp *op) {
   int32_t bytes = emuElementBytes(op->abType);
   float *accumulator = (float *)(intptr_t)op->accumulator;
   int32_t perBlock = op->n / 2;
-  /* B's N-major column blocks: swizzle-wide, K rows each. */
-  int32_t blockColumns = op->bSwizzle / bytes;
   for (int32_t block = 0; block < op->m / 64; ++block)
     for (int32_t i = 0; i < perBlock; ++i) {
       int32_t column = 8 * (i / 4) + 2 * (lane % 4) + (i & 1);
       int32_t row = 64 * block + 16 * warp + lane / 4 + ((i & 2) ? 8 : 0);
       double sum = 0;
       for (int32_t k = 0; k < op->k; ++k) {
-        int64_t a = tileElement(op->a, row, (int64_t)k * bytes, op->aSwizzle);
-        int64_t b =
-            op->transposeB
-                ? tileElement(op->b + (int64_t)(column / blockColumns) * op->k *
-                                          op->bSwizzle,
-                              k, (int64_t)(column % blockColumns) * bytes,
-                              op->bSwizzle)
-                : tileElement(op->b, column, (int64_t)k * bytes, op->bSwizzle);
+        int64_t a = operandElement(op->a, row, k, bytes, op->aSwizzle,
+                                   op->transposeA, op->aLeadingBytes);
+        int64_t b = operandElement(op->b, column, k, bytes, op->bSwizzle,
+                                   op->transposeB, op->bLeadingBytes);
         sum += emuLoadElement(op->abType, memory + a) *
                emuLoadElement(op->abType, memory + b);
       }
@@ -677,9 +685,22 @@ void gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements,
   memset((void *)(intptr_t)accumulator, 0, (size_t)elements * sizeof(float));
 }
 
+/* Bytes an operand tile of `outer` rows (M or N) and K = `k` spans from
+   the start of its first swizzled row. */
+static int64_t operandSpan(int32_t outer, int32_t k, int32_t bytes,
+                           int32_t swizzleBytes, int32_t mnMajor,
+                           int64_t leadingBytes) {
+  if (!mnMajor)
+    return (int64_t)outer * swizzleBytes;
+  int64_t blocks = ((int64_t)outer * bytes + swizzleBytes - 1) / swizzleBytes;
+  return (blocks - 1) * leadingBytes + (int64_t)k * swizzleBytes;
+}
+
 void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
                      int32_t n, int32_t k, int32_t ab_type, int32_t a_swizzle,
-                     int32_t b_swizzle, int32_t transpose_b, int32_t wait_group,
+                     int32_t b_swizzle, int32_t transpose_a,
+                     int32_t transpose_b, int64_t a_leading_bytes,
+                     int64_t b_leading_bytes, int32_t wait_group,
                      const char *site) {
   EmuThread *thread = emuRequireThread("gpucg_emu_wgmma");
   site = site ? site : "(unknown nvgpu.warpgroup.mma)";
@@ -697,6 +718,10 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
     emuFatal("%s: a %dx%dx%d wgmma; the emulator models M a multiple of 64, "
              "N a multiple of 8 up to 256, K a multiple of %d",
              site, m, n, k, instructionK);
+  if (bytes == 1 && transpose_a)
+    emuFatal("%s: an 8-bit wgmma with an M-major (transposed) A; wgmma "
+             "transposes 16-bit operands only",
+             site);
   if (bytes == 1 && transpose_b)
     emuFatal("%s: an 8-bit wgmma with an N-major (transposed) B; wgmma "
              "transposes 16-bit operands only",
@@ -707,10 +732,21 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
   if (b_swizzle != 128 && b_swizzle != 64 && b_swizzle != 32)
     emuFatal("%s: B without a swizzle of 32, 64 or 128 bytes (%d)", site,
              b_swizzle);
-  if (k * bytes > a_swizzle || (!transpose_b && k * bytes > b_swizzle))
+  if ((!transpose_a && k * bytes > a_swizzle) ||
+      (!transpose_b && k * bytes > b_swizzle))
     emuFatal("%s: a K-major tile of K = %d does not fit one %d-byte swizzled "
              "row; the emulator models tiles of one row",
-             site, k, transpose_b ? a_swizzle : b_swizzle);
+             site, k, !transpose_a ? a_swizzle : b_swizzle);
+  /* An MN-major operand wider than one swizzle row takes a leading byte
+     offset past its own block of K rows. */
+  if ((transpose_a && m * bytes > a_swizzle &&
+       a_leading_bytes < (int64_t)k * a_swizzle) ||
+      (transpose_b && n * bytes > b_swizzle &&
+       b_leading_bytes < (int64_t)k * b_swizzle))
+    emuFatal("%s: an MN-major operand's column blocks overlap (leading byte "
+             "offset %" PRId64 " below K = %d rows of %d bytes)",
+             site, transpose_a ? a_leading_bytes : b_leading_bytes, k,
+             transpose_a ? a_swizzle : b_swizzle);
   if (wait_group < 0 || wait_group >= EMU_MAX_WGMMA_GROUPS)
     emuFatal("%s: wait_group %d is not in [0, %d)", site, wait_group,
              EMU_MAX_WGMMA_GROUPS);
@@ -725,19 +761,24 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
   op.abType = ab_type;
   op.aSwizzle = a_swizzle;
   op.bSwizzle = b_swizzle;
+  op.transposeA = transpose_a;
   op.transposeB = transpose_b;
+  op.aLeadingBytes = a_leading_bytes;
+  op.bLeadingBytes = b_leading_bytes;
   op.site = site;
   /* Both tiles lie in workgroup memory: the swizzled rows they touch, from
      the start of the first. */
   const EmuCta *cta = thread->cta;
   int64_t aStart = a - (a - (int64_t)(intptr_t)cta->memory) % a_swizzle;
   int64_t bStart = b - (b - (int64_t)(intptr_t)cta->memory) % b_swizzle;
-  workgroupOffset(cta, aStart, (int64_t)m * a_swizzle, "wgmma operand A", site);
-  workgroupOffset(cta, bStart,
-                  transpose_b ? (int64_t)(n * bytes + b_swizzle - 1) /
-                                    b_swizzle * k * b_swizzle
-                              : (int64_t)n * b_swizzle,
-                  "wgmma operand B", site);
+  workgroupOffset(
+      cta, aStart,
+      operandSpan(m, k, bytes, a_swizzle, transpose_a, a_leading_bytes),
+      "wgmma operand A", site);
+  workgroupOffset(
+      cta, bStart,
+      operandSpan(n, k, bytes, b_swizzle, transpose_b, b_leading_bytes),
+      "wgmma operand B", site);
   op.a = workgroupOffset(cta, a, 0, "wgmma operand A", site);
   op.b = workgroupOffset(cta, b, 0, "wgmma operand B", site);
   if (wgmmaReadsAtIssue()) {

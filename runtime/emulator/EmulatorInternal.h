@@ -99,7 +99,10 @@ typedef struct EmuAsyncCopy {
    workgroup memory; the accumulator is the thread's fragment. */
 typedef struct EmuWgmmaOp {
   int64_t accumulator, a, b;
-  int32_t m, n, k, abType, aSwizzle, bSwizzle, transposeB;
+  int32_t m, n, k, abType, aSwizzle, bSwizzle, transposeA, transposeB;
+  /* An MN-major operand's bytes from one swizzle-wide block of M or N
+     columns to the next (the descriptor's leading byte offset). */
+  int64_t aLeadingBytes, bLeadingBytes;
   int computed; /* GPUCG_EMU_WGMMA=issue: already added */
   const char *site;
 } EmuWgmmaOp;

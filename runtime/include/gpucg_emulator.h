@@ -475,15 +475,16 @@ GPUCG_EMULATOR_EXPORT void
 gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements, const char *site);
 
 /* nvgpu.warpgroup.mma as one wgmma group, then wait_group(wait_group):
-   D += A * B for the M x K tile A at `a` (K-major: row i at a + i *
-   a_swizzle bytes, K * element bytes <= a_swizzle) and the K x N tile B at
-   `b`, K-major (transpose_b 0: column n at b + n * b_swizzle) or N-major
-   (transpose_b 1: row k of each b_swizzle-wide column block at k *
-   b_swizzle, the blocks K * b_swizzle bytes apart), every byte address
-   swizzled like a TMA box. M is a multiple of 64, N of 8 up to 256, K of
-   32 bytes of elements; a and b are f16, bf16 (K a multiple of 16), e4m3 or
-   e5m2 (K a multiple of 32, B K-major only: wgmma transposes 16-bit types
-   only) (ab_type). The thread's accumulator holds,
+   D += A * B for the M x K tile A at `a` and the K x N tile B at `b`, each
+   K-major (transpose_a/transpose_b 0: row i of A, column n of B at i or n
+   times its swizzle bytes, K * element bytes <= the swizzle) or MN-major
+   (1: row k of each swizzle-wide block of M or N columns at k times the
+   swizzle, the blocks a_leading_bytes or b_leading_bytes apart: the
+   descriptor's leading byte offset), every byte address swizzled like a
+   TMA box. M is a multiple of 64, N of 8 up to 256, K of 32 bytes of
+   elements; a and b are f16, bf16 (K a multiple of 16), e4m3 or e5m2 (K a
+   multiple of 32, both K-major only: wgmma transposes 16-bit types only)
+   (ab_type). The thread's accumulator holds,
    for each 64-row block j and 8-column block c, f32 elements j*N/2 + 4c +
    0..3 at rows 64j + 16w + l/4 (+8 for elements 2, 3), columns 8c +
    2(l%4) (+1 for elements 1, 3), with w and l the thread's warp and lane
@@ -492,8 +493,9 @@ gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements, const char *site);
 GPUCG_EMULATOR_EXPORT void
 gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m, int32_t n,
                 int32_t k, int32_t ab_type, int32_t a_swizzle,
-                int32_t b_swizzle, int32_t transpose_b, int32_t wait_group,
-                const char *site);
+                int32_t b_swizzle, int32_t transpose_a, int32_t transpose_b,
+                int64_t a_leading_bytes, int64_t b_leading_bytes,
+                int32_t wait_group, const char *site);
 
 /* nvvm.wgmma.wait.group.sync: retires the thread's oldest wgmma groups
    until at most `pending` are in flight. Thread context. */

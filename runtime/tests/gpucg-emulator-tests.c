@@ -1633,7 +1633,7 @@ static int tmaCommand(void) {
 }
 
 typedef struct WgmmaRun {
-  int n, transposeB;
+  int n, transposeA, transposeB;
   float fragments[256][128];
   float stored[128 * 256];
   int stage; /* 1: A changed between issue and retirement */
@@ -1648,14 +1648,19 @@ static void wgmmaBody(void *closure) {
   WgmmaRun *run = closure;
   int thread = linearThreadId();
   unsigned char *memory = workgroupMemory();
-  /* A at 0: 64 or 128 rows of 128 bytes, 16 f16 used, swizzled. B at 16384:
-     K-major (n rows of 128 bytes) or N-major (16 rows of 128 bytes per
-     64-column block, the blocks 16 rows apart). */
+  /* A at 0: K-major (64 or 128 rows of 128 bytes, 16 f16 used, swizzled)
+     or M-major (16 rows of 128 bytes per 64-row block, the blocks 32 rows
+     apart: a leading byte offset of 4096, past a K tile of 16). B at
+     16384: K-major (n rows of 128 bytes) or N-major (16 rows of 128 bytes
+     per 64-column block, the blocks 16 rows apart). */
   if (thread == 0) {
     for (int r = 0; r < run->m; ++r)
       for (int k = 0; k < 16; ++k) {
         uint16_t value = halfOf(aValue(r, k));
-        memcpy(memory + swizzled128(r, 2 * k), &value, 2);
+        int64_t offset = run->transposeA
+                             ? (r / 64) * 4096 + swizzled128(k, 2 * (r % 64))
+                             : swizzled128(r, 2 * k);
+        memcpy(memory + offset, &value, 2);
       }
     for (int k = 0; k < 16; ++k)
       for (int c = 0; c < run->n; ++c) {
@@ -1673,12 +1678,14 @@ static void wgmmaBody(void *closure) {
                        "test.mlir:321:5: init.accumulator");
   gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
                   addressOf(memory + 16384), run->m, run->n, 16, GPUCG_EMU_F16,
-                  128, 128, run->transposeB, 1, "test.mlir:322:5: wgmma");
+                  128, 128, run->transposeA, run->transposeB, 4096, 2048, 1,
+                  "test.mlir:322:5: wgmma");
   if (run->stage == 1) {
     /* Everybody has issued; thread 0 then doubles A(0, 0) before the
        group retires. */
     gpucg_emu_barrier("test.mlir:323:5: gpu.barrier");
     if (thread == 0) {
+      /* Element (0, 0) is at 0 in either layout. */
       uint16_t value = halfOf(2 * aValue(0, 0));
       memcpy(memory + swizzled128(0, 0), &value, 2);
     }
@@ -1692,10 +1699,11 @@ static void wgmmaBody(void *closure) {
                         "test.mlir:326:5: mma.store");
 }
 
-static int wgmmaCommand(int n, int transposeB, int stage) {
+static int wgmmaCommand(int n, int transposeA, int transposeB, int stage) {
   static WgmmaRun run;
   memset(&run, 0, sizeof(run));
   run.n = n;
+  run.transposeA = transposeA;
   run.transposeB = transposeB;
   run.stage = stage == 1;
   run.m = stage == 2 ? 128 : 64;
@@ -1748,8 +1756,8 @@ static int wgmmaCommand(int n, int transposeB, int stage) {
           expected += aValue(row % 64, k) * bValue(k, col);
         storeMismatches += run.stored[row * n + col] != (float)expected;
       }
-  printf("wgmma m%dn%dk16 f16 %s-major B: %d mismatches", run.m, n,
-         transposeB ? "N" : "K", mismatches);
+  printf("wgmma m%dn%dk16 f16 %s%s-major B: %d mismatches", run.m, n,
+         transposeA ? "M-major A, " : "", transposeB ? "N" : "K", mismatches);
   if (stage == 1)
     printf(", A(0, 0) doubled before the group retired: row 0 has %s A",
            changedSeen == 0 ? "the issued" : "the doubled");
@@ -1820,7 +1828,7 @@ static void float8Body(void *closure) {
                        "test.mlir:381:5: init.accumulator");
   gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
                   addressOf(memory + 8192), 64, 8, 32, run->type, 128, 128, 0,
-                  0, "test.mlir:382:5: wgmma");
+                  0, 0, 0, 0, "test.mlir:382:5: wgmma");
   memcpy(run->fragments[thread], accumulator, sizeof(accumulator));
 }
 
@@ -1885,19 +1893,37 @@ static void inFlightBody(void *closure) {
   gpucg_emu_wgmma_init(addressOf(accumulator), 4, "test.mlir:350:5: init");
   gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
                   addressOf(memory + 8192), 64, 8, 16, GPUCG_EMU_F16, 128, 128,
-                  0, 1, "test.mlir:351:5: wgmma");
+                  0, 0, 0, 0, 1, "test.mlir:351:5: wgmma");
   gpucg_emu_wgmma_store(addressOf(accumulator), 64, 8, addressOf(stored), 8, 1,
                         "test.mlir:352:5: mma.store");
 }
 
+/* An 8-bit wgmma with a transposed operand: A if `closure` points to a
+   nonzero int, else B. */
 static void float8TransposedBody(void *closure) {
-  (void)closure;
+  int transposeA = *(const int *)closure;
   unsigned char *memory = workgroupMemory();
   float accumulator[4];
-  gpucg_emu_wgmma_init(addressOf(accumulator), 4, "test.mlir:390:5: init");
+  gpucg_emu_wgmma_init(addressOf(accumulator), 4,
+                       transposeA ? "test.mlir:392:5: init"
+                                  : "test.mlir:390:5: init");
+  gpucg_emu_wgmma(
+      addressOf(accumulator), addressOf(memory), addressOf(memory + 8192), 64,
+      8, 32, transposeA ? GPUCG_EMU_F8E5M2 : GPUCG_EMU_F8E4M3, 128, 128,
+      transposeA, !transposeA, transposeA ? 4096 : 0, transposeA ? 0 : 2048, 0,
+      transposeA ? "test.mlir:393:5: wgmma" : "test.mlir:391:5: wgmma");
+}
+
+/* An M-major A of 128 rows whose second 64-row block starts 8 rows after
+   the first, inside its 16 rows of K. */
+static void overlapBody(void *closure) {
+  (void)closure;
+  unsigned char *memory = workgroupMemory();
+  float accumulator[32];
+  gpucg_emu_wgmma_init(addressOf(accumulator), 32, "test.mlir:394:5: init");
   gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
-                  addressOf(memory + 8192), 64, 8, 32, GPUCG_EMU_F8E4M3, 128,
-                  128, 1, 0, "test.mlir:391:5: wgmma");
+                  addressOf(memory + 8192), 128, 32, 16, GPUCG_EMU_BF16, 128,
+                  128, 1, 0, 1024, 0, 0, "test.mlir:395:5: wgmma");
 }
 
 static void storeShapeBody(void *closure) {
@@ -1924,7 +1950,13 @@ static int hopperErrorCommand(const char *name) {
   } else if (strcmp(name, "wgmma-in-flight") == 0) {
     launch1d(1, 8192 + 128 * 8, inFlightBody, NULL);
   } else if (strcmp(name, "wgmma-f8-transposed") == 0) {
-    launch1d(1, 8192 + 32 * 128, float8TransposedBody, NULL);
+    static int transposeB = 0;
+    launch1d(1, 8192 + 32 * 128, float8TransposedBody, &transposeB);
+  } else if (strcmp(name, "wgmma-f8-transposed-a") == 0) {
+    static int transposeA = 1;
+    launch1d(1, 8192 + 32 * 128, float8TransposedBody, &transposeA);
+  } else if (strcmp(name, "wgmma-overlap") == 0) {
+    launch1d(1, 8192 + 32 * 128, overlapBody, NULL);
   } else if (strcmp(name, "wgmma-store-shape") == 0) {
     launch1d(1, 0, storeShapeBody, NULL);
   } else if (strcmp(name, "tensor-map-box") == 0) {
@@ -2660,7 +2692,9 @@ int main(int argc, char **argv) {
   else if (argc == 2 && strcmp(command, "cluster-negative-tx") == 0)
     status = clusterNegativeCommand();
   else if (argc == 5 && strcmp(command, "wgmma") == 0)
-    status = wgmmaCommand(atoi(argv[2]), strcmp(argv[3], "N") == 0,
+    /* B's layout, K or N, after an M for an M-major A. */
+    status = wgmmaCommand(atoi(argv[2]), argv[3][0] == 'M',
+                          strcmp(argv[3] + (argv[3][0] == 'M'), "N") == 0,
                           strcmp(argv[4], "changed") == 0 ? 1
                           : strcmp(argv[4], "tall") == 0  ? 2
                                                           : 0);

@@ -63,6 +63,16 @@
 // RUN: FileCheck %s --check-prefix=DYNAMIC < %t/linear_tokens_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_tokens_kernel.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/t.cubin | FileCheck %s --check-prefix=SASS-DYNAMIC %}
+// A transposed A (@weight_grad, dW = X^T * dY over 2048 tokens): A[k, m]
+// loaded in boxes of 64 columns of M by 64 rows of K and multiplied as
+// wgmma's transposed A times its transposed B (imm-trans-a and imm-trans-b
+// both 1), one m64n128k16 per k16 step; no spills, and HGMMA and TMA
+// loads in the SASS.
+// RUN: FileCheck %s --check-prefix=GRAD-ABI < %t/weight_grad_kernel.abi
+// RUN: FileCheck %s --check-prefix=GRAD < %t/weight_grad_kernel.ptx
+// RUN: FileCheck %s --check-prefix=GRAD-TRANSPOSED < %t/weight_grad_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/weight_grad_kernel.ptx -o %t/g.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/g.cubin | FileCheck %s --check-prefix=SASS-GRAD %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
 // RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
@@ -282,6 +292,19 @@
 // SASS-DYNAMIC-NEXT: QGMMA 0
 // SASS-DYNAMIC-NEXT: UTMALDG {{[1-9][0-9]*}}
 
+// GRAD-ABI: argument {{[0-9]+}} function_argument 0 tensor_map bf16 2048x1024 box 64x64 swizzle 128b
+// GRAD-ABI: argument {{[0-9]+}} function_argument 1 tensor_map bf16 2048x512 box 64x64 swizzle 128b
+// GRAD: .entry weight_grad_kernel(
+// GRAD-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
+// GRAD-TRANSPOSED-NOT: {{p, 1, 1, (0, [01]|1, 0);}}
+
+// SASS-GRAD:      kernel weight_grad_kernel
+// SASS-GRAD:      LDL 0
+// SASS-GRAD-NEXT: STL 0
+// SASS-GRAD:      HGMMA {{[1-9][0-9]*}}
+// SASS-GRAD-NEXT: QGMMA 0
+// SASS-GRAD-NEXT: UTMALDG {{[1-9][0-9]*}}
+
 // SASS:      kernel matmul_kernel
 // SASS:      LDL 0
 // SASS-NEXT: STL 0
@@ -325,6 +348,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
       linalg.yield %s : f32
     } -> tensor<2x8x512x512xf32>
     return %0 : tensor<2x8x512x512xf32>
+  }
+  func.func @weight_grad(%x: tensor<2048x1024xbf16>, %dy: tensor<2048x512xbf16>, %dw: tensor<1024x512xf32>) -> tensor<1024x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%dw : tensor<1024x512xf32>) -> tensor<1024x512xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %dy : tensor<2048x1024xbf16>, tensor<2048x512xbf16>) outs(%f : tensor<1024x512xf32>) -> tensor<1024x512xf32>
+    return %0 : tensor<1024x512xf32>
   }
   func.func @linear_tokens(%x: tensor<?x4096xbf16>, %w: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
     %zero = arith.constant 0.0 : f32

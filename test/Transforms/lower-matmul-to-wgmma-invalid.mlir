@@ -340,14 +340,15 @@ func.func @transposed_dynamic_m(%a: memref<?x128xf16>, %b: memref<64x128xf16>, %
 
 // -----
 
-// A transposed tile takes B as wgmma's A, K-major: not B[k, n].
+// A transposed tile takes B as wgmma's A, K-major: not B[k, n] (an M-major
+// A, which nvgpu multiplies only by an N-major B; A is wgmma's B, K-major).
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>
 
 func.func @transposed_b_kn(%a: memref<16x128xf16>, %b: memref<128x64xf16>, %c: memref<16x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<16x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has an M tile of 16 rows, fewer than 64, which pipeline MatmulWgmma computes as C^T = B^T * A^T with M as wgmma's N; that takes a K-contiguous B (B[n, k]) and an M tile that is a multiple of 8}}
+  // expected-error @+1 {{'linalg.matmul' op has an M tile of 16 rows, fewer than 64, which pipeline MatmulWgmma computes as C^T = B^T * A^T with M as wgmma's N; that takes K-contiguous operands (A[m, k], B[n, k]) and an M tile that is a multiple of 8}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<16x128xf16>, memref<128x64xf16>) outs(%c : memref<16x64xf32>)
   return
 }
@@ -372,14 +373,63 @@ func.func @k_contiguous_b_rows(%a: memref<128x128xf16>, %b: memref<64x128xf16>, 
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-// A transposed A.
-func.func @transposed_a(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+// A transposed C.
+func.func @transposed_c(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op is not a matmul over loops (m, n, k); pipeline MatmulWgmma lowers C[m, n] += A[m, k] * B[k, n] or A[m, k] * B[n, k]}}
+  // expected-error @+1 {{'linalg.matmul' op is not a matmul over loops (m, n, k); pipeline MatmulWgmma lowers C[m, n] += A * B with A[m, k] or A[k, m], and B[k, n] or B[n, k]}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d1, d0)>]
+    {gpucg.lowering_config = #config}
+    ins(%a, %b : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A[k, m] times B[n, k]: MLIR 22's nvgpu.warpgroup.mma refuses an M-major
+// A with a K-major B.
+func.func @a_km_b_nk(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op multiplies an M-contiguous A (A[k, m]) by a K-contiguous B (B[n, k]); MLIR 22's nvgpu.warpgroup.mma takes a transposed A only with a transposed (N-contiguous) B, B[k, n]}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.lowering_config = #config}
+    ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[128, 64, 64]]>
+
+// A[k, m] is multiplied one k16 step at a time, on 64 rows per warpgroup.
+func.func @a_km_rows(%a: memref<128x128xf16>, %b: memref<128x64xf16>, %c: memref<128x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op multiplies an M-contiguous A (A[k, m]) one k16 step at a time, which takes 64 rows per multiplying warpgroup, got 128}}
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
     {gpucg.lowering_config = #config}
-    ins(%a, %b : memref<128x64xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+    ins(%a, %b : memref<128x128xf16>, memref<128x64xf16>) outs(%c : memref<128x64xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
+
+// A dynamic M with A[k, m]: M is then A's row pitch.
+func.func @a_km_dynamic_m(%a: memref<128x?xf16>, %b: memref<128x64xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<128x?xf16>' and 'memref<128x64xf16>'; pipeline MatmulWgmma takes a dynamic M (A[m, k]'s rows) and static sizes otherwise}}
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.lowering_config = #config}
+    ins(%a, %b : memref<128x?xf16>, memref<128x64xf16>) outs(%c : memref<?x64xf32>)
   return
 }
 
@@ -407,7 +457,7 @@ func.func @odd_pitch(%a: memref<64x100xf16>, %b: memref<100x64xf16>, %c: memref<
 func.func @dynamic_n(%a: memref<64x128xf16>, %b: memref<128x?xf16>, %c: memref<64x?xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x?xf32>)
-  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<64x128xf16>' and 'memref<128x?xf16>'; pipeline MatmulWgmma takes a dynamic M (A's rows) and static sizes otherwise}}
+  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<64x128xf16>' and 'memref<128x?xf16>'; pipeline MatmulWgmma takes a dynamic M (A[m, k]'s rows) and static sizes otherwise}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x?xf16>) outs(%c : memref<64x?xf32>)
   return
 }
@@ -453,7 +503,7 @@ func.func @in_a_loop(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<
 func.func @box_rows(%a: memref<512x64xf16>, %b: memref<64x64xf16>, %c: memref<512x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<512x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has a 512x64 tile; its TMA boxes (A's, and a K-contiguous B's) have at most 256 rows}}
+  // expected-error @+1 {{'linalg.matmul' op has a 512x64 tile; its TMA boxes (a K-contiguous operand's) have at most 256 rows}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<512x64xf16>, memref<64x64xf16>) outs(%c : memref<512x64xf32>)
   return
 }
@@ -535,5 +585,23 @@ func.func @batch_b_kn_k_tail(%a: memref<2x64x96xf16>, %b: memref<2x96x64xf16>, %
   linalg.fill ins(%zero : f32) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
   // expected-error @+1 {{'linalg.generic' op has a batched B[k, n] with K = 96, not a multiple of the K tile (64 elements): TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
   linalg.batch_matmul {gpucg.lowering_config = #config} ins(%a1, %b1 : memref<1x64x96xf16, strided<[6144, 96, 1], offset: 6144>>, memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[1, 64, 64, 64]]>
+
+// A batched A[k, m] with a K tail, likewise.
+func.func @batch_a_km_k_tail(%a: memref<2x96x64xf16>, %b: memref<2x96x64xf16>, %c: memref<2x64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  %a1 = memref.subview %a[1, 0, 0] [1, 96, 64] [1, 1, 1] : memref<2x96x64xf16> to memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>
+  %b1 = memref.subview %b[1, 0, 0] [1, 96, 64] [1, 1, 1] : memref<2x96x64xf16> to memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>
+  %c1 = memref.subview %c[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf32> to memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>
+  linalg.fill ins(%zero : f32) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
+  // expected-error @+1 {{'linalg.generic' op has a batched A[k, m] with K = 96, not a multiple of the K tile (64 elements): TMA reads the batches of A as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+    {gpucg.lowering_config = #config} ins(%a1, %b1 : memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>, memref<1x96x64xf16, strided<[6144, 64, 1], offset: 6144>>) outs(%c1 : memref<1x64x64xf32, strided<[4096, 64, 1], offset: 4096>>)
   return
 }

@@ -229,3 +229,39 @@ func.func @k_contiguous_b(%arg0: memref<64x128xbf16>, %arg1: memref<128x128xbf16
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>} ins(%arg0, %arg1 : memref<64x128xbf16>, memref<128x128xbf16>) outs(%arg2 : memref<64x128xf32>)
   return %arg2 : memref<64x128xf32>
 }
+
+// An M-contiguous A (A[k, m], C = A^T * B): A is loaded like an
+// N-contiguous B, in a box of 64 columns of M by 64 rows of K at [m, k];
+// each k16 step is its own wgmma with transposeA and transposeB, on
+// descriptors 16 rows (2048 bytes) further down both tiles.
+// CHECK-LABEL: func.func @m_contiguous_a
+// CHECK: %[[MA:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%c64, %c64] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[MB:.+]] = nvgpu.tma.create.descriptor %{{.+}} box[%c64, %c64] : memref<*xbf16> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for %[[S:.+]] = %c0 to %c2 step %c1 {
+// CHECK: %[[STAGE:.+]] = arith.muli %[[S]], %c24576
+// CHECK: %[[K:.+]] = arith.muli %[[S]], %c64
+// CHECK: %[[VA:.+]] = memref.view %{{.+}}[%[[STAGE]]][] : {{.*}} to memref<64x64xbf16
+// CHECK: nvgpu.tma.async.load %[[MA]][%c0, %[[K]]], %{{.+}} to %[[VA]]
+// CHECK: nvgpu.tma.async.load %[[MB]][%c0, %[[K]]]
+// CHECK: nvgpu.tma.async.load %[[MB]][%c64, %[[K]]]
+// CHECK: scf.for
+// CHECK: %[[BASE:.+]] = arith.muli %{{.+}}, %c24576
+// CHECK: memref.view %{{.+}}[%[[BASE]]][] : {{.*}} to memref<64x16xbf16
+// CHECK: %[[B0:.+]] = arith.addi %[[BASE]], %c8192
+// CHECK: memref.view %{{.+}}[%[[B0]]][] : {{.*}} to memref<16x128xbf16
+// CHECK: %[[M0:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} {transposeA, transposeB, waitGroup = 4 : i64}
+// CHECK: %[[A1:.+]] = arith.addi %[[BASE]], %c2048
+// CHECK: memref.view %{{.+}}[%[[A1]]][] : {{.*}} to memref<64x16xbf16
+// CHECK: %[[B1:.+]] = arith.addi %[[BASE]], %c10240
+// CHECK: memref.view %{{.+}}[%[[B1]]][] : {{.*}} to memref<16x128xbf16
+// CHECK: %[[M1:.+]] = nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M0]] {transposeA, transposeB, waitGroup = 4 : i64}
+// CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %[[M1]] {transposeA, transposeB, waitGroup = 4 : i64}
+// CHECK: nvgpu.warpgroup.mma
+// CHECK-NOT: = nvgpu.warpgroup.mma %
+// CHECK: gpu.barrier
+func.func @m_contiguous_a(%arg0: memref<128x64xbf16>, %arg1: memref<128x128xbf16>, %arg2: memref<64x128xf32>) -> memref<64x128xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], subgroup_size = 32, pipeline_depth = 2>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  linalg.fill ins(%cst : f32) outs(%arg2 : memref<64x128xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>} ins(%arg0, %arg1 : memref<128x64xbf16>, memref<128x128xbf16>) outs(%arg2 : memref<64x128xf32>)
+  return %arg2 : memref<64x128xf32>
+}

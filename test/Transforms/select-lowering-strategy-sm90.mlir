@@ -68,13 +68,40 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // -----
 
 /// Small M with B[k, n]: the transposed tile would take B as wgmma's
-/// transposed A, which is not built.
+/// transposed A, which nvgpu multiplies only by a transposed B.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @decode_b_kn(%a: tensor<16x256xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): M = 16 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with B as wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would be wgmma's transposed A, which is not built}}
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): M = 16 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with B as wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would be wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes only with a transposed B (A[m, k] is not)}}
     %0 = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+    return %0 : tensor<16x256xf32>
+  }
+}
+
+// -----
+
+/// A[k, m] times B[n, k]: wgmma's transposed A times its untransposed B.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @a_km_b_nk(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): its A is A[k, m] and its B is B[n, k]: an M-contiguous A is wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes only with a transposed (N-contiguous) B, B[k, n]}}
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  }
+}
+
+// -----
+
+/// Small M with A[k, m]: the transposed tile would take A as wgmma's B,
+/// N-contiguous and narrower than its 64-column boxes.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @decode_a_km(%a: tensor<256x16xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): M = 16 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with A as wgmma's B; that takes A[m, k] (K-contiguous), and A[k, m] would be an N-major B of fewer than 64 columns}}
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x16xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
     return %0 : tensor<16x256xf32>
   }
 }
@@ -90,6 +117,34 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): it has a batched B[k, n] with K = 104, not a multiple of the K tile (64 elements): TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
     %0 = linalg.batch_matmul ins(%a, %b : tensor<2x256x104xf16>, tensor<2x104x256xf16>) outs(%f : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
     return %0 : tensor<2x256x256xf32>
+  }
+}
+
+// -----
+
+/// A batched A[k, m] with a K tail, likewise (A is named first; B[k, n]
+/// has the same rows of K).
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @batch_a_km_k_tail(%a: tensor<2x104x256xf16>, %b: tensor<2x104x256xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): it has a batched A[k, m] with K = 104, not a multiple of the K tile (64 elements): TMA reads the batches of A as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
+    %0 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%a, %b : tensor<2x104x256xf16>, tensor<2x104x256xf16>) outs(%f : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+    return %0 : tensor<2x256x256xf32>
+  }
+}
+
+// -----
+
+/// A dynamic M with A[k, m]: M is A's row pitch, which TMA needs known to be
+/// a multiple of 16 bytes.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @dynamic_m_a_km(%a: tensor<4096x?xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): its M is dynamic and A is A[k, m], whose rows of M elements are TMA's row pitch; pipeline MatmulWgmma takes a dynamic M with A[m, k] only}}
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4096x?xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    return %0 : tensor<?x4096xf32>
   }
 }
 

@@ -122,7 +122,7 @@ func.func @fill_of_two(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: ten
 func.func @small_m(%a: tensor<32x256xf16>, %b: tensor<256x256xf16>, %c: tensor<32x256xf32>) -> tensor<32x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<32x256xf32>) -> tensor<32x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: M = 32 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with B as wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would be wgmma's transposed A, which is not built}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: M = 32 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with B as wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would be wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes only with a transposed B (A[m, k] is not)}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<32x256xf16>, tensor<256x256xf16>) outs(%f : tensor<32x256xf32>) -> tensor<32x256xf32>
   return %0 : tensor<32x256xf32>
@@ -273,7 +273,7 @@ func.func @batch_tile(%a: tensor<2x256x256xf16>, %b: tensor<2x256x256xf16>, %c: 
 func.func @batch_inside_matrix(%a: tensor<256x2x64xf16>, %b: tensor<2x256x64xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n], after the same batch dimensions if any (a transposed A or C, or a batch dimension inside a matrix, is not supported)}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its operands are not A[m, k] or A[k, m], B[k, n] or B[n, k], and C[m, n], after the same batch dimensions if any (a transposed C, or a batch dimension inside a matrix, is not supported)}}
   %0 = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, b, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
     {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x2x64xf16>, tensor<2x256x64xf16>) outs(%f : tensor<2x256x256xf32>) {
@@ -289,10 +289,11 @@ func.func @batch_inside_matrix(%a: tensor<256x2x64xf16>, %b: tensor<2x256x64xf16
 
 // -----
 
+// A[k, m] is multiplied one k16 step at a time: 64 rows per warpgroup.
 func.func @transposed_a(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its operands are not A[m, k], B[k, n] or B[n, k], and C[m, n], after the same batch dimensions if any (a transposed A or C, or a batch dimension inside a matrix, is not supported)}}
+  // expected-error @+1 {{pipeline MatmulWgmma multiplies an M-contiguous A (A[k, m]) one k16 step at a time, which takes 64 rows per multiplying warpgroup, got 128}}
   %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
     {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
@@ -489,14 +490,40 @@ func.func @transposed_tile_of_12(%a: tensor<128x256xf16>, %b: tensor<256x256xf16
 
 // -----
 
-// A transposed tile takes B as wgmma's A: B[n, k], not B[k, n].
+// A transposed tile takes B as wgmma's A: B[n, k], not B[k, n]; and A as
+// its B: A[m, k], not A[k, m].
 func.func @transposed_tile_b_kn(%a: tensor<128x256xf16>, %b: tensor<256x256xf16>, %c: tensor<128x256xf32>) -> tensor<128x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
-  // expected-error @+1 {{pipeline MatmulWgmma computes an M tile of fewer than 64 rows as C^T = B^T * A^T, which takes B[n, k] (K-contiguous), got an M tile of 16 and B[k, n]}}
+  // expected-error @+1 {{pipeline MatmulWgmma computes an M tile of fewer than 64 rows as C^T = B^T * A^T, which takes A[m, k] and B[n, k] (K-contiguous), got an M tile of 16 and B[k, n]}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<128x256xf16>, tensor<256x256xf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
   return %0 : tensor<128x256xf32>
+}
+
+// -----
+
+func.func @transposed_tile_a_km(%a: tensor<256x128xf16>, %b: tensor<256x256xf16>, %c: tensor<128x256xf32>) -> tensor<128x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma computes an M tile of fewer than 64 rows as C^T = B^T * A^T, which takes A[m, k] and B[n, k] (K-contiguous), got an M tile of 16 and A[k, m]}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[16, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x128xf16>, tensor<256x256xf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %0 : tensor<128x256xf32>
+}
+
+// -----
+
+// A[k, m] times B[n, k]: nvgpu's transposed A takes a transposed B only.
+func.func @a_km_b_nk(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its A is A[k, m] and its B is B[n, k]: an M-contiguous A is wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes only with a transposed (N-contiguous) B, B[k, n]}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
 }
 
 // -----

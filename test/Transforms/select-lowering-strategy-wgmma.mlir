@@ -57,7 +57,8 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // its product staged like a fused epilogue's (in the ring of 4 stages).
 // What MatmulWgmma does not take falls back to mma.sync: an accumulator that
 // starts at a non-zero fill, sm_90 (no `a` features), a consumer that reads
-// the result as its output, a transposed A.
+// the result as its output. A transposed A (A[k, m]) is MatmulWgmma, one
+// k16 step per op, so 64 rows per consumer.
 // CHECK-LABEL: func.func @accumulate
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
 // CHECK: tile_sizes = {{\[\[}}128, 128, 64]]
@@ -68,7 +69,8 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // CHECK-LABEL: func.func @consumer
 // CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
 // CHECK-LABEL: func.func @transposed_a
-// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}128, 128, 64]]
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @accumulate(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
@@ -261,7 +263,8 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_100a", warp_size = 32
 // one consumer), neither every SM: the one with the most. N = 28672 gives
 // 224 of 128 columns, every SM. M = 7 rounds up to 8; M = 57 to 64, a
 // whole wgmma tile, which is not transposed; B[k, n] with small M would be
-// wgmma's transposed A and keeps mma.sync.
+// wgmma's transposed A times an untransposed B, which nvgpu does not take,
+// and keeps mma.sync (select-lowering-strategy-sm90 has the warning).
 // CHECK-LABEL: func.func @decode_16x4096
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 4
 // CHECK: tile_sizes = {{\[\[}}16, 64, 64]]

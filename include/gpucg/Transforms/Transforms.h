@@ -439,13 +439,16 @@ inline int64_t getInstructionK(Type elementType) {
 inline bool isFloat8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
-/// Why pipeline MatmulWgmma cannot compute `c += a * b` with B K-contiguous
-/// (`bKContiguous`, B[n, k]) or not (B[k, n]), in words that follow "it
-/// computes C += A * B; " (empty when it can): both operands f16, both bf16, or both the same 8-bit float
-/// (f8E4M3FN, f8E5M2), into an f32 accumulator. wgmma transposes only 16-bit
-/// operands in workgroup memory, so an 8-bit B must be K-contiguous (B[n,
-/// k], `A * B^T`); e4m3 times e5m2 is a wgmma form nvgpu does not lower.
-std::string whyNoElementTypes(Type a, Type b, Type c, bool bKContiguous);
+/// Why pipeline MatmulWgmma cannot compute `c += a * b` with A and B laid
+/// out as `aKContiguous` and `bKContiguous` say (WgmmaLayouts), in words
+/// that follow "it computes C += A * B; " (empty when it can): both
+/// operands f16, both bf16, or both the same 8-bit float (f8E4M3FN,
+/// f8E5M2), into an f32 accumulator. wgmma transposes only 16-bit operands
+/// in workgroup memory, so 8-bit ones must both be K-contiguous (A[m, k],
+/// B[n, k]: `A * B^T`); e4m3 times e5m2 is a wgmma form nvgpu does not
+/// lower.
+std::string whyNoElementTypes(Type a, Type b, Type c, bool aKContiguous,
+                              bool bKContiguous);
 /// wgmma's widest N, and the step of its N (8 to 256 in steps of 8).
 constexpr int64_t kMaxN = 256;
 constexpr int64_t kNStep = 8;
@@ -489,21 +492,50 @@ inline bool isStagedInRing(int64_t ringBytes, int64_t tileM, int64_t tileN,
 }
 } // namespace wgmma
 
-/// How a MatmulWgmma matmul holds B in memory.
-enum class WgmmaBLayout {
-  /// B[k, n], N contiguous (`C = A * B`): loaded in 64-column boxes and
-  /// multiplied as wgmma's transposed B.
-  NContiguous,
-  /// B[n, k], K contiguous (`C = A * B^T`, a linear layer's weights): loaded
-  /// like A, multiplied as wgmma's own B layout.
-  KContiguous,
+/// How a MatmulWgmma matmul holds A and B in memory. Each operand is
+/// K-contiguous (A[m, k], B[n, k]: a TMA box of its tile's rows of one
+/// 128-byte K row each, wgmma's own K-major layout) or M- and N-contiguous
+/// (A[k, m], B[k, n]: boxes of 64 columns, K rows each, multiplied through
+/// wgmma's transposed, MN-major layout, which 16-bit operands only have).
+struct WgmmaLayouts {
+  bool aKContiguous = true;
+  bool bKContiguous = false;
+
+  /// The layouts of wgmma's operands when the tile is computed as C^T =
+  /// B^T * A^T (wgmma::isTransposedTile): B is then wgmma's A, A its B.
+  WgmmaLayouts getTransposed() const { return {bKContiguous, aKContiguous}; }
+  /// Whether each wgmma K step (wgmma::getInstructionK) is its own
+  /// `nvgpu.warpgroup.mma`: nvgpu steps A's descriptor along a K-major row
+  /// and B's by 16 rows of an N-major one, whatever their layout, so only
+  /// a K-contiguous A times an N-contiguous B takes a whole K tile in one
+  /// op. The one-step ops take 64 rows per multiplying warpgroup.
+  bool multipliesPerKStep() const { return !aKContiguous || bKContiguous; }
+  /// Whether MLIR 22's `nvgpu.warpgroup.mma` takes these (wgmma's)
+  /// layouts: its verifier refuses a transposed (M-contiguous) A with an
+  /// untransposed (K-contiguous) B, though wgmma has that form.
+  bool isNvgpuForm() const { return aKContiguous || !bKContiguous; }
+  /// The operand that makes these (wgmma's) layouts take one op per K
+  /// step, in words; `transposed` names the matmul's operand of a tile
+  /// computed as C^T = B^T * A^T (whose A is B[n, k], K-contiguous, by
+  /// isNvgpuForm).
+  const char *getKStepOperandName(bool transposed) const {
+    if (!aKContiguous)
+      return "an M-contiguous A (A[k, m])";
+    return transposed ? "A[m, k] as wgmma's K-contiguous B"
+                      : "a K-contiguous B (B[n, k])";
+  }
+  bool operator==(const WgmmaLayouts &other) const {
+    return aKContiguous == other.aKContiguous &&
+           bKContiguous == other.bKContiguous;
+  }
 };
 
-/// The layout of B when `op` is a contraction with one m, one n and one k
-/// loop, and any number of batch loops, with A[b..., m, k], C[b..., m, n]
-/// and B[b..., k, n] or B[b..., n, k]: the batch loops outermost in each
-/// operand, in the same order; std::nullopt otherwise.
-std::optional<WgmmaBLayout> getWgmmaBLayout(linalg::LinalgOp op);
+/// The layouts of A and B when `op` is a contraction with one m, one n and
+/// one k loop, and any number of batch loops, with C[b..., m, n], A[b...,
+/// m, k] or A[b..., k, m], and B[b..., k, n] or B[b..., n, k]: the batch
+/// loops outermost in each operand, in the same order; std::nullopt
+/// otherwise.
+std::optional<WgmmaLayouts> getWgmmaLayouts(linalg::LinalgOp op);
 
 /// Why `consumer`, an op after a MatmulWgmma matmul whose accumulator (the
 /// matmul's result tensor, or its buffer after bufferization) is

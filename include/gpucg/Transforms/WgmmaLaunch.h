@@ -21,6 +21,8 @@
 #ifndef GPUCG_TRANSFORMS_WGMMALAUNCH_H
 #define GPUCG_TRANSFORMS_WGMMALAUNCH_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
 #include <string>
 
@@ -42,10 +44,11 @@ struct LaunchFacts {
   int64_t consumers = 0;
   /// Bytes of the ring of stages.
   int64_t ringBytes = 0;
-  /// Whether B is N x K (K contiguous), and whether the accumulator is
-  /// staged in workgroup memory anyway: a fused epilogue consumes it, the
-  /// epilogue adds C's prior contents (C += A * B), or tiles are partial.
-  bool bKContiguous = false, staged = false;
+  /// Whether A is M x K and B is N x K (K contiguous; WgmmaLayouts), and
+  /// whether the accumulator is staged in workgroup memory anyway: a fused
+  /// epilogue consumes it, the epilogue adds C's prior contents (C += A *
+  /// B), or tiles are partial.
+  bool aKContiguous = true, bKContiguous = false, staged = false;
   /// Whether the tile is computed as C^T = B^T * A^T
   /// (wgmma::isTransposedTile).
   bool transposed = false;
@@ -71,15 +74,16 @@ std::string whyNoPersistentGrid(const LaunchFacts &facts, int64_t workgroups,
 /// workgroup's ring never has.
 std::string whyNoStagedStore(const LaunchFacts &facts, bool persistent);
 
-/// Why a batched matmul with B[k, n] (`bKContiguous` false) cannot run with
-/// K = `k` in K tiles of `tileK` elements, in words (completing "it has
-/// ..."); empty when it can. One tensor map reads the batch's matrices as
-/// one, their rows stacked, so the last K tile's rows past K would be the
-/// next matrix's, not zeros, and A's zeros past K times an inf or NaN
-/// there would make the sum NaN. Past M or N the next matrix's rows only
-/// fill what the store leaves out.
-std::string whyNoBatchedKTail(bool batched, bool bKContiguous, int64_t k,
-                              int64_t tileK);
+/// Why a batched matmul whose operand `operand` ("A[k, m]" or "B[k, n]")
+/// has rows of K (`kRows`) cannot run with K = `k` in K tiles of `tileK`
+/// elements, in words (completing "it has ..."); empty when it can. One
+/// tensor map reads the batch's matrices as one, their rows stacked, so the
+/// last K tile's rows past K would be the next matrix's, not zeros, and the
+/// other operand's zeros past K times an inf or NaN there would make the
+/// sum NaN (or both operands' next matrices would add to it). Past M or N
+/// the next matrix's rows only fill what the store leaves out.
+std::string whyNoBatchedKTail(llvm::StringRef operand, bool batched, bool kRows,
+                              int64_t k, int64_t tileK);
 
 } // namespace wgmma
 } // namespace gpucg

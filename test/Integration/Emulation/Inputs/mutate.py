@@ -30,6 +30,8 @@ Mutations (N counts matches from 1, in print order):
                      delete the N-th nvgpu.mbarrier.try_wait.parity
   deepen-wgmma N     let the N-th nvgpu.warpgroup.mma leave one more group
                      in flight (waitGroup + 1; the default is 1)
+  untranspose-a N    drop transposeA from the N-th nvgpu.warpgroup.mma that
+                     has it: wgmma reads its M-major A tile as K-major
   drop-wgmma-wait N  delete the N-th nvvm.wgmma.wait.group.sync.aligned
   drop-named-barrier N
                      delete the N-th nvvm.barrier (a barrier of some of the
@@ -177,6 +179,9 @@ def main():
             line = re.sub(r"(nvgpu\.warpgroup\.mma %[\w#]+, %[\w#]+, %[\w#]+)",
                           r"\1 {waitGroup = 2 : i64}", line)
         lines[index] = line
+    elif mutation == "untranspose-a":
+        index = nth_line(lines, r"= nvgpu\.warpgroup\.mma %.*\{transposeA, ", n)
+        lines[index] = lines[index].replace("{transposeA, ", "{", 1)
     elif mutation == "weaken-wait":
         index = nth_line(lines, r"\bnvgpu\.device_async_wait\b", n)
         line = lines[index]

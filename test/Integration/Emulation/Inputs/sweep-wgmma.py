@@ -23,7 +23,8 @@ tile, N and K short of whole tiles by multiples of 8: partial tiles and a
 K tail), and sometimes small M (1 to 56 rows, computed transposed as C^T =
 B^T * A^T, with B[n, k]), and sometimes a batch of 2 or 3 matrices
 (linalg.batch_matmul, one matrix per workgroup; a batched B[k, n] keeps K
-in whole 64-element tiles). Each runs twice: in order, and in reverse with TMA
+in whole 64-element tiles), sometimes a dynamic M, and sometimes, with
+B[k, n], a transposed A (A[k, m], a weight gradient's X^T). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -66,6 +67,14 @@ B_TRANSPOSED_MAPS = (
 B_TRANSPOSED_BATCH_MAPS = (
     "indexing_maps = [affine_map<(b, d0, d1, d2) -> (b, d0, d2)>, "
     "affine_map<(b, d0, d1, d2) -> (b, d1, d2)>, "
+    "affine_map<(b, d0, d1, d2) -> (b, d0, d1)>] ")
+A_TRANSPOSED_MAPS = (
+    "indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, "
+    "affine_map<(d0, d1, d2) -> (d2, d1)>, "
+    "affine_map<(d0, d1, d2) -> (d0, d1)>] ")
+A_TRANSPOSED_BATCH_MAPS = (
+    "indexing_maps = [affine_map<(b, d0, d1, d2) -> (b, d2, d0)>, "
+    "affine_map<(b, d0, d1, d2) -> (b, d2, d1)>, "
     "affine_map<(b, d0, d1, d2) -> (b, d0, d1)>] ")
 
 
@@ -172,7 +181,20 @@ def make_case(seed, index):
     # small M, whose transposed tile takes M as wgmma's N. Clusters along M
     # and persistent grids asked for are not taken (the plan says why).
     dynamic = not small and rng.random() < 0.2
+    # A transposed A (A[k, m], a weight gradient's X^T), drawn last: with
+    # B[k, n] only (nvgpu multiplies wgmma's transposed A only by a
+    # transposed B), not with small or dynamic M. It is multiplied one k16
+    # step at a time, on 64 rows per warpgroup (a plan of 128 keeps its
+    # warpgroups on 64 each, with more tiles along M), and its rows of M
+    # are TMA's pitch: M a multiple of 8.
+    a_transposed = (not small and not dynamic and not b_transposed and
+                    rng.random() < 0.3)
+    if a_transposed:
+        m -= m % 8
+        if plan and plan[0] > 64 * max(1, consumers):
+            plan = (64 * max(1, consumers),) + plan[1:]
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
+                a_transposed=a_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
                 odd=odd, small=small, batch=batch, dynamic=dynamic)
@@ -192,8 +214,9 @@ def fit_staging(plan, stage_bytes):
 
 def describe(case):
     plan = case["plan"]
-    return "%dx%dx%d %s B%s, %s%s" % (
+    return "%dx%dx%d %s %sB%s, %s%s" % (
         case["m"], case["n"], case["k"], case["element"],
+        "A[k,m] " if case.get("a_transposed") else "",
         "[n,k]" if case["b_transposed"] else "[k,n]",
         "the strategy's plan" if plan is None else
         "tile %dx%dx%d, %d threads, %d stages" % plan,
@@ -241,7 +264,9 @@ def make_module(case):
     batch = case["batch"]
     # A batch's leading dimension, of every operand but the vectors.
     lead = "%dx" % batch if batch else ""
-    a_type = "tensor<%s%dx%dx%s>" % (lead, m, k, element)
+    a_transposed = case.get("a_transposed")
+    a_shape = lead + "%dx%d" % ((k, m) if a_transposed else (m, k))
+    a_type = "tensor<%sx%s>" % (a_shape, element)
     b_shape = lead + "%dx%d" % ((n, k) if case["b_transposed"] else (k, n))
     b_type = "tensor<%sx%s>" % (b_shape, element)
     mn = "%s%dx%d" % (lead, m, n)
@@ -249,7 +274,8 @@ def make_module(case):
     # The kernel's own types: `?` rows for a dynamic M (main casts its
     # tensors to them, and the result back).
     rows = "?" if case["dynamic"] else str(m)
-    ka_type = "tensor<%s%sx%dx%s>" % (lead, rows, k, element)
+    ka_type = a_type if a_transposed else "tensor<%s%sx%dx%s>" % (
+        lead, rows, k, element)
     kmn = "%s%sx%d" % (lead, rows, n)
     kc_type = "tensor<%sxf32>" % kmn
     attributes = ""
@@ -265,9 +291,10 @@ def make_module(case):
     maps = ""
     if case["b_transposed"]:
         maps = B_TRANSPOSED_BATCH_MAPS if batch else B_TRANSPOSED_MAPS
+    if a_transposed:
+        maps = A_TRANSPOSED_BATCH_MAPS if batch else A_TRANSPOSED_MAPS
     matmul = "linalg.batch_matmul" if batch else "linalg.matmul"
-    inputs = (generate_input("a", lead + "%dx%d" % (m, k), element, 3, 5, 7,
-                             3) +
+    inputs = (generate_input("a", a_shape, element, 3, 5, 7, 3) +
               generate_input("b", b_shape, element, 2, 3, 5, 2))
     # C's prior contents, for C += A * B.
     prior = generate_input("c", mn, "f32", 1, 4, 9, 4)
