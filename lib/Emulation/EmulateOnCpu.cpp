@@ -341,6 +341,8 @@ static FailureOr<EmulatorType> getWgmmaOperandType(Type type) {
     return EmulatorType::F16;
   if (type.isBF16())
     return EmulatorType::BF16;
+  if (type.isTF32())
+    return EmulatorType::TF32;
   if (isa<Float8E4M3FNType>(type))
     return EmulatorType::F8E4M3;
   if (isa<Float8E5M2Type>(type))
@@ -1767,12 +1769,15 @@ static LogicalResult checkHopperOp(Operation *op) {
               "host made; the emulator makes its own there";
   if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op)) {
     Type element = mma.getDescriptorA().getType().getTensor().getElementType();
+    Type bElement = mma.getDescriptorB().getType().getTensor().getElementType();
     Type accumulator =
         mma.getMatrixC().getType().getFragmented().getElementType();
-    if (failed(getWgmmaOperandType(element)))
+    // (The runtime takes one operand type, A's.)
+    if (failed(getWgmmaOperandType(element)) || bElement != element)
       return op->emitOpError()
-             << "multiplies " << element
-             << "; the emulator models f16, bf16, f8E4M3FN and f8E5M2 wgmma";
+             << "multiplies " << element << " by " << bElement
+             << "; the emulator models wgmma of two f16, two bf16, two tf32, "
+                "two f8E4M3FN or two f8E5M2 operands";
     if (!accumulator.isF32())
       return op->emitOpError() << "accumulates in " << accumulator
                                << "; the emulator models f32 accumulators";

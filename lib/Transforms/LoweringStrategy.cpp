@@ -2599,7 +2599,7 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
        << " rows";
   os << " on " << target.getChip();
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
-  if (kind && shape && shape->aType.isF32())
+  if ((kind || wgmma) && shape && shape->aType.isF32())
     os << "; f32 operands as TF32 (10-bit mantissa, f32 accumulation)";
   if (!kind && !wgmma && shape)
     os << "; not on tensor cores: "

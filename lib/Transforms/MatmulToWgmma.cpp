@@ -121,16 +121,23 @@ std::optional<WgmmaLayouts> mlir::gpucg::getWgmmaLayouts(linalg::LinalgOp op) {
 std::string mlir::gpucg::wgmma::whyNoElementTypes(Type a, Type b, Type c,
                                                   bool aKContiguous,
                                                   bool bKContiguous) {
-  bool supported = a.isF16() || a.isBF16() || isFloat8(a);
+  bool supported = a.isF16() || a.isBF16() || a.isF32() || isFloat8(a);
   if (!supported || a != b || !c.isF32())
-    return "MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 "
-           "operands with an f32 accumulator";
-  if (isFloat8(a) && !aKContiguous)
-    return "MatmulWgmma multiplies 8-bit floats only with a K-contiguous A "
-           "(A[m, k]): wgmma transposes 16-bit operands only";
-  if (isFloat8(a) && !bKContiguous)
-    return "MatmulWgmma multiplies 8-bit floats only with a K-contiguous B "
-           "(B[n, k], A * B^T): wgmma transposes 16-bit operands only";
+    return "MatmulWgmma takes two f16, two bf16, two f32 (multiplied as "
+           "TF32), two f8E4M3FN or two f8E5M2 operands with an f32 "
+           "accumulator";
+  // wgmma reads only 16-bit operands MN-major (transposed).
+  if (a.getIntOrFloatBitWidth() == 16)
+    return "";
+  std::string operands = isFloat8(a) ? "8-bit floats" : "f32 (as TF32)";
+  if (!aKContiguous)
+    return "MatmulWgmma multiplies " + operands +
+           " only with a K-contiguous A (A[m, k]): wgmma transposes 16-bit "
+           "operands only";
+  if (!bKContiguous)
+    return "MatmulWgmma multiplies " + operands +
+           " only with a K-contiguous B (B[n, k], A * B^T): wgmma transposes "
+           "16-bit operands only";
   return "";
 }
 

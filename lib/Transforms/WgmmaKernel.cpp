@@ -776,13 +776,21 @@ Value WgmmaKernelBuilder::multiply(OpBuilder &b, Value stage, Value acc,
       b, loc, base,
       arith::MulIOp::create(
           b, loc, aRow, arith::ConstantIndexOp::create(b, loc, kSwizzleBytes)));
+  // The descriptors' tiles are of what wgmma multiplies: f32 as TF32 (the
+  // tensor cores read its top 19 bits), which nvgpu takes as tf32.
+  auto getDescriptorType = [&](MemRefType type) {
+    if (!type.getElementType().isF32())
+      return nvgpu::WarpgroupMatrixDescriptorType::get(ctx, type);
+    return nvgpu::WarpgroupMatrixDescriptorType::get(
+        ctx, getWorkgroupMemRefType(type.getShape(), b.getTF32Type()));
+  };
   auto multiplyTiles = [&](Value acc, int64_t aOffset, int64_t bOffset,
                            MemRefType aType, MemRefType bType) -> Value {
     Value aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aType),
+        b, loc, getDescriptorType(aType),
         getRingView(b, aBytes, aOffset, aType), maps.a);
     Value bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bType),
+        b, loc, getDescriptorType(bType),
         getRingView(b, base, aTile.getBytes() + bOffset, bType), maps.b);
     // nvgpu's transposeA and transposeB are wgmma's MN-major layouts.
     return nvgpu::WarpgroupMmaOp::create(

@@ -705,12 +705,13 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
   EmuThread *thread = emuRequireThread("gpucg_emu_wgmma");
   site = site ? site : "(unknown nvgpu.warpgroup.mma)";
   if (ab_type != GPUCG_EMU_F16 && ab_type != GPUCG_EMU_BF16 &&
-      ab_type != GPUCG_EMU_F8E4M3 && ab_type != GPUCG_EMU_F8E5M2)
+      ab_type != GPUCG_EMU_TF32 && ab_type != GPUCG_EMU_F8E4M3 &&
+      ab_type != GPUCG_EMU_F8E5M2)
     emuFatal("%s: wgmma of element type %d; the emulator models f16, bf16, "
-             "e4m3 and e5m2",
+             "tf32, e4m3 and e5m2",
              site, ab_type);
-  /* One wgmma reads 32 bytes of each row along K: k16 of 16-bit types, k32
-     of 8-bit ones. */
+  /* One wgmma reads 32 bytes of each row along K: k16 of 16-bit types, k8
+     of tf32, k32 of 8-bit ones. */
   int32_t bytes = emuElementBytes(ab_type);
   int32_t instructionK = 32 / bytes;
   if (m < 64 || m % 64 != 0 || n < 8 || n > 256 || n % 8 != 0 ||
@@ -718,14 +719,14 @@ void gpucg_emu_wgmma(int64_t accumulator, int64_t a, int64_t b, int32_t m,
     emuFatal("%s: a %dx%dx%d wgmma; the emulator models M a multiple of 64, "
              "N a multiple of 8 up to 256, K a multiple of %d",
              site, m, n, k, instructionK);
-  if (bytes == 1 && transpose_a)
-    emuFatal("%s: an 8-bit wgmma with an M-major (transposed) A; wgmma "
+  if (bytes != 2 && transpose_a)
+    emuFatal("%s: %s %d-bit wgmma with an M-major (transposed) A; wgmma "
              "transposes 16-bit operands only",
-             site);
-  if (bytes == 1 && transpose_b)
-    emuFatal("%s: an 8-bit wgmma with an N-major (transposed) B; wgmma "
+             site, bytes == 1 ? "an" : "a", 8 * bytes);
+  if (bytes != 2 && transpose_b)
+    emuFatal("%s: %s %d-bit wgmma with an N-major (transposed) B; wgmma "
              "transposes 16-bit operands only",
-             site);
+             site, bytes == 1 ? "an" : "a", 8 * bytes);
   if (a_swizzle != 128 && a_swizzle != 64 && a_swizzle != 32)
     emuFatal("%s: A without a swizzle of 32, 64 or 128 bytes (%d)", site,
              a_swizzle);

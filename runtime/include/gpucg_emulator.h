@@ -482,9 +482,10 @@ gpucg_emu_wgmma_init(int64_t accumulator, int64_t elements, const char *site);
    swizzle, the blocks a_leading_bytes or b_leading_bytes apart: the
    descriptor's leading byte offset), every byte address swizzled like a
    TMA box. M is a multiple of 64, N of 8 up to 256, K of 32 bytes of
-   elements; a and b are f16, bf16 (K a multiple of 16), e4m3 or e5m2 (K a
-   multiple of 32, both K-major only: wgmma transposes 16-bit types only)
-   (ab_type). The thread's accumulator holds,
+   elements; a and b are f16, bf16 (K a multiple of 16), tf32 (f32 in
+   memory, its low 13 mantissa bits dropped; K a multiple of 8), e4m3 or
+   e5m2 (K a multiple of 32); tf32 and 8-bit types K-major only: wgmma
+   transposes 16-bit types only (ab_type). The thread's accumulator holds,
    for each 64-row block j and 8-column block c, f32 elements j*N/2 + 4c +
    0..3 at rows 64j + 16w + l/4 (+8 for elements 2, 3), columns 8c +
    2(l%4) (+1 for elements 1, 3), with w and l the thread's warp and lane

@@ -1869,6 +1869,75 @@ static int float8Command(const char *name) {
   return mismatches ? 1 : 0;
 }
 
+/* wgmma m64n8k8 of tf32: A one-hot (A[r][k] = 1 for k = r % 8), B K-major
+   with f32 values whose low mantissa bits are set, so that D[r][c] =
+   B[r % 8][c] as the tensor cores read it: the low 13 mantissa bits
+   dropped. The expected values mask the bits here, not through the
+   emulator's decoder. */
+typedef struct Tf32Run {
+  float fragments[128][4];
+} Tf32Run;
+
+static uint32_t tf32Input(int k, int c) {
+  /* 1 + (8k + c) / 64, and low bits 0x1A5 << (k % 4) below bit 13. */
+  return 0x3F800000u + ((uint32_t)(8 * k + c) << 17) +
+         ((uint32_t)0x1A5 << (k % 4));
+}
+
+static void tf32Body(void *closure) {
+  Tf32Run *run = closure;
+  int thread = linearThreadId();
+  unsigned char *memory = workgroupMemory();
+  /* A at 0: 64 rows of 128 bytes (32 used), swizzled; B at 8192: 8 rows
+     (columns of B) of 128 bytes, K-major. */
+  if (thread == 0) {
+    for (int r = 0; r < 64; ++r)
+      for (int k = 0; k < 8; ++k) {
+        float value = k == r % 8 ? 1.0f : 0.0f;
+        memcpy(memory + swizzled128(r, 4 * k), &value, 4);
+      }
+    for (int c = 0; c < 8; ++c)
+      for (int k = 0; k < 8; ++k) {
+        uint32_t bits = tf32Input(k, c);
+        memcpy(memory + 8192 + swizzled128(c, 4 * k), &bits, 4);
+      }
+  }
+  gpucg_emu_barrier("test.mlir:383:5: gpu.barrier");
+  float accumulator[4];
+  gpucg_emu_wgmma_init(addressOf(accumulator), 4,
+                       "test.mlir:384:5: init.accumulator");
+  gpucg_emu_wgmma(addressOf(accumulator), addressOf(memory),
+                  addressOf(memory + 8192), 64, 8, 8, GPUCG_EMU_TF32, 128, 128,
+                  0, 0, 0, 0, 0, "test.mlir:385:5: wgmma");
+  memcpy(run->fragments[thread], accumulator, sizeof(accumulator));
+}
+
+static int tf32Command(void) {
+  static Tf32Run run;
+  memset(&run, 0, sizeof(run));
+  launch1d(128, 8192 + 8 * 128, tf32Body, &run);
+  int mismatches = 0, truncated = 0;
+  for (int thread = 0; thread < 128; ++thread)
+    for (int i = 0; i < 4; ++i) {
+      int row, col;
+      wgmmaD(thread / 32, thread % 32, i, &row, &col);
+      uint32_t bits = tf32Input(row % 8, col) & ~(uint32_t)0x1FFF;
+      float expected;
+      memcpy(&expected, &bits, 4);
+      if (row < 8)
+        truncated += bits != tf32Input(row % 8, col);
+      if (run.fragments[thread][i] != expected) {
+        ++mismatches;
+        CHECK(0, "tf32: row %d col %d: %.9g, expected %.9g", row, col,
+              run.fragments[thread][i], expected);
+      }
+    }
+  printf("wgmma m64n8k8 tf32 K-major B: %d inputs with low mantissa bits, %d "
+         "mismatches\n",
+         truncated, mismatches);
+  return mismatches ? 1 : 0;
+}
+
 static void deadlockBody(void *closure) {
   (void)closure;
   int64_t group = gpucg_emu_mbarrier_group(1, "test.mlir:330:5: create");
@@ -2630,7 +2699,8 @@ static const char *Commands[] = {
     "THREADS WIDTH | barrier | named-barrier | order | ids | async-copy | "
     "stack | tma | cvt | cluster-ids | cluster-barrier | cluster-tma | "
     "cluster-negative-tx | "
-    "wgmma N {K,N} {plain,changed,tall} | wgmma-f8 {e4m3,e5m2} | "
+    "wgmma N {K,N,MK,MN} {plain,changed,tall} | wgmma-tf32 | "
+    "wgmma-f8 {e4m3,e5m2} | "
     "NAME-error | list",
 };
 
@@ -2698,6 +2768,8 @@ int main(int argc, char **argv) {
                           strcmp(argv[4], "changed") == 0 ? 1
                           : strcmp(argv[4], "tall") == 0  ? 2
                                                           : 0);
+  else if (argc == 2 && strcmp(command, "wgmma-tf32") == 0)
+    status = tf32Command();
   else if (argc == 3 && strcmp(command, "wgmma-f8") == 0)
     status = float8Command(argv[2]);
   else if (argc == 2 && strcmp(command, "list") == 0)

@@ -268,12 +268,12 @@ func.func @tensor_map_nan(%a: memref<64x64xf16>) {
 
 // -----
 
-// wgmma of tf32 (whose tiles no TMA box of 128-byte rows holds: the map
-// is of f16).
+// wgmma of e4m3 by e5m2 (nvgpu takes it; the emulator's wgmma takes one
+// operand type).
 !map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
-!da = !nvgpu.warpgroup.descriptor<tensor = memref<64x8xtf32, #gpu.address_space<workgroup>>>
-!db = !nvgpu.warpgroup.descriptor<tensor = memref<8x64xtf32, #gpu.address_space<workgroup>>>
-func.func @wgmma_tf32(%t: memref<64x64xf16>) {
+!da = !nvgpu.warpgroup.descriptor<tensor = memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>>
+!db = !nvgpu.warpgroup.descriptor<tensor = memref<32x64xf8E5M2, #gpu.address_space<workgroup>>>
+func.func @wgmma_mixed_f8(%t: memref<64x64xf16>) {
   %c64 = arith.constant 64 : index
   %u = memref.cast %t : memref<64x64xf16> to memref<*xf16>
   %m = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !map
@@ -283,12 +283,12 @@ func.func @wgmma_tf32(%t: memref<64x64xf16>) {
              workgroup(%w : memref<4096xi8, #gpu.address_space<workgroup>>) {
     %c0 = arith.constant 0 : index
     %c2048 = arith.constant 2048 : index
-    %wa = memref.view %w[%c0][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<64x8xtf32, #gpu.address_space<workgroup>>
-    %wb = memref.view %w[%c2048][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<8x64xtf32, #gpu.address_space<workgroup>>
-    %da = nvgpu.warpgroup.generate.descriptor %wa, %m : memref<64x8xtf32, #gpu.address_space<workgroup>>, !map -> !da
-    %db = nvgpu.warpgroup.generate.descriptor %wb, %m : memref<8x64xtf32, #gpu.address_space<workgroup>>, !map -> !db
+    %wa = memref.view %w[%c0][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>
+    %wb = memref.view %w[%c2048][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<32x64xf8E5M2, #gpu.address_space<workgroup>>
+    %da = nvgpu.warpgroup.generate.descriptor %wa, %m : memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, !map -> !da
+    %db = nvgpu.warpgroup.generate.descriptor %wb, %m : memref<32x64xf8E5M2, #gpu.address_space<workgroup>>, !map -> !db
     %acc = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
-    // expected-error @below {{multiplies 'tf32'; the emulator models f16, bf16, f8E4M3FN and f8E5M2 wgmma}}
+    // expected-error @below {{multiplies 'f8E4M3FN' by 'f8E5M2'; the emulator models wgmma of two f16, two bf16, two tf32, two f8E4M3FN or two f8E5M2 operands}}
     %r = nvgpu.warpgroup.mma %da, %db, %acc : !da, !db, !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>> -> !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
     gpu.terminator
   }

@@ -210,7 +210,8 @@ TENSOR_CORE_TYPES = {
     "mma-sync": [("f16", "f32"), ("f16", "f16"), ("i8", "i32")],
     "wmma": [("f16", "f32"), ("f16", "f16"), ("f32", "f32")],
     "auto": [("f16", "f32"), ("f16", "f16"), ("i8", "i32"), ("f32", "f32")],
-    "wgmma": [("f16", "f32"), ("bf16", "f32"), ("f8E4M3FN", "f32"), ("f8E5M2", "f32")],
+    "wgmma": [("f16", "f32"), ("bf16", "f32"), ("f8E4M3FN", "f32"), ("f8E5M2", "f32"),
+              ("f32", "f32")],
 }
 PIPELINE_KINDS = ["None", "SimtDistribute", "Vectorize", "MatmulSimt", "MatmulTensorCore",
                   "MatmulTensorCoreMmaSync", "WarpReduction", "MatmulWgmma"]

@@ -73,6 +73,13 @@
 // RUN: FileCheck %s --check-prefix=GRAD-TRANSPOSED < %t/weight_grad_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/weight_grad_kernel.ptx -o %t/g.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/g.cubin | FileCheck %s --check-prefix=SASS-GRAD %}
+// f32 operands (@linear_f32, x * W^T in f32): TF32 on wgmma, f32 tensor
+// maps in boxes of 32 columns (128 bytes), m64n256k8.f32.tf32.tf32 per k8
+// step; no spills, and HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=F32-ABI < %t/linear_f32_kernel.abi
+// RUN: FileCheck %s --check-prefix=F32 < %t/linear_f32_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_f32_kernel.ptx -o %t/f.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/f.cubin | FileCheck %s --check-prefix=SASS-F32 %}
 // A persistent grid of 4 workgroups: the warp-specialized @matmul (16 tiles)
 // launches 4; the others keep one workgroup per tile.
 // RUN: rm -rf %t.p && mkdir %t.p && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a wgmma-persistent=true wgmma-persistent-workgroups=4},gpucg-lower-to-nvvm{chip=sm_90a format=isa},gpucg-export-kernels{output-dir=%t.p})' -o /dev/null
@@ -305,6 +312,18 @@
 // SASS-GRAD-NEXT: QGMMA 0
 // SASS-GRAD-NEXT: UTMALDG {{[1-9][0-9]*}}
 
+// F32-ABI: argument {{[0-9]+}} function_argument 0 tensor_map f32 2048x1024 box 128x32 swizzle 128b
+// F32-ABI: argument {{[0-9]+}} function_argument 1 tensor_map f32 4096x1024 box 256x32 swizzle 128b
+// F32: .entry linear_f32_kernel(
+// F32-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
+
+// SASS-F32:      kernel linear_f32_kernel
+// SASS-F32:      LDL 0
+// SASS-F32-NEXT: STL 0
+// SASS-F32:      HGMMA {{[1-9][0-9]*}}
+// SASS-F32-NEXT: QGMMA 0
+// SASS-F32-NEXT: UTMALDG {{[1-9][0-9]*}}
+
 // SASS:      kernel matmul_kernel
 // SASS:      LDL 0
 // SASS-NEXT: STL 0
@@ -355,6 +374,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%x, %dy : tensor<2048x1024xbf16>, tensor<2048x512xbf16>) outs(%f : tensor<1024x512xf32>) -> tensor<1024x512xf32>
     return %0 : tensor<1024x512xf32>
+  }
+  func.func @linear_f32(%x: tensor<2048x1024xf32>, %w: tensor<4096x1024xf32>, %y: tensor<2048x4096xf32>) -> tensor<2048x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%y : tensor<2048x4096xf32>) -> tensor<2048x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %w : tensor<2048x1024xf32>, tensor<4096x1024xf32>) outs(%f : tensor<2048x4096xf32>) -> tensor<2048x4096xf32>
+    return %0 : tensor<2048x4096xf32>
   }
   func.func @linear_tokens(%x: tensor<?x4096xbf16>, %w: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
     %zero = arith.constant 0.0 : f32

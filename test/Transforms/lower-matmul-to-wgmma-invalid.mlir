@@ -252,7 +252,7 @@ func.func @untiled(%a: memref<128x128xf16>, %b: memref<128x64xf16>, %c: memref<1
 func.func @integer(%a: memref<64x128xi8>, %b: memref<128x64xi8>, %c: memref<64x64xi32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0 : i32
   linalg.fill ins(%zero : i32) outs(%c : memref<64x64xi32>)
-  // expected-error @+1 {{'linalg.matmul' op computes 'i32' += 'i8' * 'i8'; pipeline MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 operands with an f32 accumulator}}
+  // expected-error @+1 {{'linalg.matmul' op computes 'i32' += 'i8' * 'i8'; pipeline MatmulWgmma takes two f16, two bf16, two f32 (multiplied as TF32), two f8E4M3FN or two f8E5M2 operands with an f32 accumulator}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xi8>, memref<128x64xi8>) outs(%c : memref<64x64xi32>)
   return
 }

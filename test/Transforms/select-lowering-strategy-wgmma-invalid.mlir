@@ -96,11 +96,25 @@ func.func @levels(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<2
 
 // -----
 
+// f32 (TF32) with B[k, n]: wgmma reads 32-bit operands K-major only.
 func.func @f32_operands(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 operands with an f32 accumulator}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma multiplies f32 (as TF32) only with a K-contiguous B (B[n, k], A * B^T): wgmma transposes 16-bit operands only}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// f32 (TF32) with A[k, m], likewise.
+func.func @f32_a_km(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma multiplies f32 (as TF32) only with a K-contiguous A (A[m, k]): wgmma transposes 16-bit operands only}}
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }

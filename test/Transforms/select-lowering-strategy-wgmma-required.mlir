@@ -61,7 +61,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @e4m3_times_e5m2(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E5M2>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: it computes f32 += f8E4M3FN * f8E5M2; MatmulWgmma takes two f16, two bf16, two f8E4M3FN or two f8E5M2 operands with an f32 accumulator}}
+    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: it computes f32 += f8E4M3FN * f8E5M2; MatmulWgmma takes two f16, two bf16, two f32 (multiplied as TF32), two f8E4M3FN or two f8E5M2 operands with an f32 accumulator}}
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%a, %b : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E5M2>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
     return %0 : tensor<256x256xf32>

@@ -380,3 +380,29 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %0 : tensor<1024x?xf32>
   }
 }
+
+// -----
+
+// f32 operands with B[n, k] (a linear layer in f32) are MatmulWgmma, as
+// TF32: K tiles of 32 f32 (one 128-byte row), the 16-bit kernel's stage
+// bytes; 1024 x 1024 gives 128x128 tiles as for f16. f32 with B[k, n] keeps
+// WMMA (wgmma reads 32-bit operands K-major only).
+// CHECK-LABEL: func.func @f32_linear
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}128, 128, 32]]
+// CHECK-LABEL: func.func @f32_plain
+// CHECK-SAME: pipeline = MatmulTensorCore,
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @f32_linear(%a: tensor<1024x512xf32>, %b: tensor<1024x512xf32>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<1024x512xf32>, tensor<1024x512xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    return %0 : tensor<1024x1024xf32>
+  }
+  func.func @f32_plain(%a: tensor<1024x512xf32>, %b: tensor<512x1024xf32>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<1024x512xf32>, tensor<512x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+    return %0 : tensor<1024x1024xf32>
+  }
+}

@@ -442,11 +442,11 @@ inline bool isFloat8(Type type) {
 /// Why pipeline MatmulWgmma cannot compute `c += a * b` with A and B laid
 /// out as `aKContiguous` and `bKContiguous` say (WgmmaLayouts), in words
 /// that follow "it computes C += A * B; " (empty when it can): both
-/// operands f16, both bf16, or both the same 8-bit float (f8E4M3FN,
-/// f8E5M2), into an f32 accumulator. wgmma transposes only 16-bit operands
-/// in workgroup memory, so 8-bit ones must both be K-contiguous (A[m, k],
-/// B[n, k]: `A * B^T`); e4m3 times e5m2 is a wgmma form nvgpu does not
-/// lower.
+/// operands f16, both bf16, both f32 (multiplied as TF32), or both the
+/// same 8-bit float (f8E4M3FN, f8E5M2), into an f32 accumulator. wgmma
+/// transposes only 16-bit operands in workgroup memory, so f32 and 8-bit
+/// ones must both be K-contiguous (A[m, k], B[n, k]: `A * B^T`); e4m3
+/// times e5m2 is a wgmma form nvgpu does not lower.
 std::string whyNoElementTypes(Type a, Type b, Type c, bool aKContiguous,
                               bool bKContiguous);
 /// wgmma's widest N, and the step of its N (8 to 256 in steps of 8).

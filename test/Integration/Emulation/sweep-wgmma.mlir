@@ -4,8 +4,10 @@
 // warp-specialized plans with one stage and warpgroups of 128 rows with
 // N != 128, the two plans this sweep found broken (a hang, wrong rows),
 // and seven fused epilogues (f32 ReLU, f16, bf16 and i8 casts, with a row
-// scale and a column bias), some on persistent grids, and six kernels that
-// accumulate into C (C += A * B), in clusters and on persistent grids too.
+// scale and a column bias), some on persistent grids, six kernels that
+// accumulate into C (C += A * B), in clusters and on persistent grids too,
+// a transposed A (case 0: A[k, m], in clusters, batched) and two of f32
+// operands multiplied as TF32 (cases 4 and 6).
 // Longer sweeps:
 //   python3 test/Integration/Emulation/Inputs/sweep-wgmma.py --help
 // RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \

@@ -24,7 +24,8 @@ K tail), and sometimes small M (1 to 56 rows, computed transposed as C^T =
 B^T * A^T, with B[n, k]), and sometimes a batch of 2 or 3 matrices
 (linalg.batch_matmul, one matrix per workgroup; a batched B[k, n] keeps K
 in whole 64-element tiles), sometimes a dynamic M, and sometimes, with
-B[k, n], a transposed A (A[k, m], a weight gradient's X^T). Each runs twice: in order, and in reverse with TMA
+B[k, n], a transposed A (A[k, m], a weight gradient's X^T), and sometimes,
+with B[n, k], f32 operands (TF32, small integers: exact). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -193,6 +194,13 @@ def make_case(seed, index):
         m -= m % 8
         if plan and plan[0] > 64 * max(1, consumers):
             plan = (64 * max(1, consumers),) + plan[1:]
+    # f32 operands (multiplied as TF32), drawn last: with A[m, k] and
+    # B[n, k] only (wgmma reads 32-bit operands K-major only), in K tiles of
+    # 32 (one 128-byte row; a stage takes the same bytes as 64 16-bit).
+    if b_transposed and not a_transposed and rng.random() < 0.3:
+        element = "f32"
+        if plan:
+            plan = plan[:2] + (32,) + plan[3:]
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 a_transposed=a_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
