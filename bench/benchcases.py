@@ -5,11 +5,13 @@ key, which joins the rows of gpucg-bench's CSV, triton_matmul.py's CSV and
 the kernel manifest of compile_kernels.py. Format (docs/Benchmark.md):
 
     # comment
-    M N K in_type acc_type [nn|nt] [name]
+    M N K in_type acc_type [nn|nt|tn] [name]
 
-`nn`: B is K x N; `nt`: B is N x K (C = A * B^T, a PyTorch Linear weight).
-Type pairs: f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32 (TF32), i8 -> i32,
-f8E4M3FN -> f32, f8E5M2 -> f32.
+The layout, in cuBLAS's names (A's letter, then B's): `nn`: A is M x K, B is
+K x N (C = A * B); `nt`: B is N x K (C = A * B^T, a PyTorch Linear weight);
+`tn`: A is K x M (C = A^T * B, a weight gradient dY^T X), f16, bf16 and f32
+inputs only. Type pairs: f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32
+(TF32), i8 -> i32, f8E4M3FN -> f32, f8E5M2 -> f32.
 """
 
 import re
@@ -23,6 +25,8 @@ IN_TYPES = ("f16", "bf16", "f32", "i8", "f8E4M3FN", "f8E5M2")
 ACC_TYPES = ("f32", "f16", "i32")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.+-]{1,95}")
 INT32_MAX = 2147483647
+# The 6th field: (transpose_a, transpose_b) of each layout. `tt` is not one.
+LAYOUTS = {"nn": (False, False), "nt": (False, True), "tn": (True, False)}
 
 
 @dataclass
@@ -32,14 +36,28 @@ class Case:
     k: int
     in_type: str
     acc_type: str
-    transpose_b: bool
+    transpose_a: bool  # A stored K x M (`tn`)
+    transpose_b: bool  # B stored N x K (`nt`)
     name: str
     file: str
     line: int
 
     @property
     def layout(self):
-        return "nt" if self.transpose_b else "nn"
+        for name, transposes in LAYOUTS.items():
+            if transposes == (self.transpose_a, self.transpose_b):
+                return name
+        return "tt"  # no shapes file gives it
+
+    @property
+    def a_shape(self):
+        """A as stored: M x K, or K x M for `tn`."""
+        return (self.k, self.m) if self.transpose_a else (self.m, self.k)
+
+    @property
+    def b_shape(self):
+        """B as stored: K x N, or N x K for `nt`."""
+        return (self.n, self.k) if self.transpose_b else (self.k, self.n)
 
     @property
     def key(self):
@@ -72,9 +90,10 @@ def _parse_dimension(text):
 
 
 def _parse_line(fields):
-    """Returns (m, n, k, in, acc, transpose_b, name or None) or an error."""
+    """Returns (m, n, k, in, acc, transpose_a, transpose_b, name or None) or
+    an error."""
     if not 5 <= len(fields) <= 7:
-        return (f"expected 5 to 7 fields (M N K in_type acc_type [nn|nt] "
+        return (f"expected 5 to 7 fields (M N K in_type acc_type [nn|nt|tn] "
                 f"[name]), got {len(fields)}")
     dims = []
     for label, text in zip("MNK", fields[:3]):
@@ -92,19 +111,24 @@ def _parse_line(fields):
         return (f"unsupported types {in_type} -> {acc_type} (supported: "
                 "f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32 (TF32), "
                 "i8 -> i32, f8E4M3FN -> f32, f8E5M2 -> f32)")
-    transpose_b = False
+    transpose_a = transpose_b = False
     if len(fields) >= 6:
-        if fields[5] not in ("nn", "nt"):
-            return ("the 6th field is the layout of B, 'nn' (K x N) or 'nt' "
-                    f"(N x K), got '{fields[5]}'")
-        transpose_b = fields[5] == "nt"
+        if fields[5] not in LAYOUTS:
+            return ("the 6th field is the layout, 'nn' (A M x K, B K x N), "
+                    "'nt' (A M x K, B N x K) or 'tn' (A K x M, B K x N), "
+                    f"got '{fields[5]}'")
+        transpose_a, transpose_b = LAYOUTS[fields[5]]
+    if transpose_a and in_type in ("i8", "f8E4M3FN", "f8E5M2"):
+        return (f"layout 'tn' takes f16, bf16 or f32 inputs, got {in_type} "
+                "(wgmma and cuBLAS's 8-bit tensor-core GEMMs read 8-bit "
+                "operands K-contiguous only)")
     name = None
     if len(fields) == 7:
         if not NAME_PATTERN.fullmatch(fields[6]):
             return (f"invalid name '{fields[6]}' (1 to 95 characters of "
                     "A-Z a-z 0-9 _ - . +)")
         name = fields[6]
-    return (*dims, in_type, acc_type, transpose_b, name)
+    return (*dims, in_type, acc_type, transpose_a, transpose_b, name)
 
 
 def read_shapes(paths):
@@ -127,9 +151,8 @@ def read_shapes(paths):
             if isinstance(parsed, str):
                 errors.append(f"{path}:{number}: error: {parsed}")
                 continue
-            m, n, k, in_type, acc_type, transpose_b, name = parsed
-            case = Case(m, n, k, in_type, acc_type, transpose_b, "", path,
-                        number)
+            case = Case(*parsed[:-1], "", path, number)
+            name = parsed[-1]
             case.name = name or case.key
             if case.key in seen:
                 first = seen[case.key]

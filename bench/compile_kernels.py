@@ -5,8 +5,8 @@
     bench/compile_kernels.py --shapes FILE --out DIR --chip sm_80 -j 8
 
 For every case of the shapes files (format: docs/Benchmark.md) it writes the
-linalg source DIR/src/<key>.mlir (C = 0, then C += A * B or A * B^T, for
-`#gpucg.target<chip = CHIP>`) and runs
+linalg source DIR/src/<key>.mlir (C = 0, then C += A * B, A * B^T or
+A^T * B, for `#gpucg.target<chip = CHIP>`) and runs
 
     gpucg-opt DIR/src/<key>.mlir --pass-pipeline='builtin.module(
         gpucg-compile{chip=CHIP format=FORMAT output-dir=DIR})'
@@ -107,21 +107,27 @@ def git_commit():
     return commit + ("+changes" if dirty.stdout.strip() else "")
 
 
+LAYOUT_TEXT = {"nn": "C = A * B, B is K x N (nn)",
+               "nt": "C = A * B^T, B is N x K (nt)",
+               "tn": "C = A^T * B, A is K x M (tn)"}
+
+
 def mlir_source(case, chip):
-    """C = 0; C += A * B (nn) or A * B^T (nt), all row-major, on tensors."""
+    """C = 0; C += A * B (nn), A * B^T (nt) or A^T * B (tn), all row-major,
+    on tensors. A transposed operand is an indexing map of linalg.matmul."""
     t_in, t_acc = case.in_type, case.acc_type
-    a_type = f"tensor<{case.m}x{case.k}x{t_in}>"
-    b_shape = (case.n, case.k) if case.transpose_b else (case.k, case.n)
-    b_type = f"tensor<{b_shape[0]}x{b_shape[1]}x{t_in}>"
+    a_type = f"tensor<{case.a_shape[0]}x{case.a_shape[1]}x{t_in}>"
+    b_type = f"tensor<{case.b_shape[0]}x{case.b_shape[1]}x{t_in}>"
     c_type = f"tensor<{case.m}x{case.n}x{t_acc}>"
     zero = "0" if t_acc.startswith("i") else "0.0"
     maps = ""
-    if case.transpose_b:
-        maps = ("indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
-                "affine_map<(m, n, k) -> (n, k)>, "
+    if case.transpose_a or case.transpose_b:
+        a_map = "(k, m)" if case.transpose_a else "(m, k)"
+        b_map = "(n, k)" if case.transpose_b else "(k, n)"
+        maps = (f"indexing_maps = [affine_map<(m, n, k) -> {a_map}>, "
+                f"affine_map<(m, n, k) -> {b_map}>, "
                 "affine_map<(m, n, k) -> (m, n)>]\n                       ")
-    layout = ("C = A * B^T, B is N x K (nt)" if case.transpose_b
-              else "C = A * B, B is K x N (nn)")
+    layout = LAYOUT_TEXT[case.layout]
     return f"""\
 // gpucg-bench case {case.key} ({case.name}, {case.file}:{case.line}),
 // written by bench/compile_kernels.py: {layout}, row-major, C zeroed first.

@@ -141,6 +141,9 @@ FAMILIES = (
     Family("fp8", "8-bit floats: squares, Llama-3-8B at M = 4096",
            "fp8.txt", lambda c: not c.name.startswith("check-") and (
                c.name.startswith("square-") or c.m == 4096), WGMMA),
+    Family("wgrad-t4096", "Llama-3 8B weight gradients dW = dY^T x, "
+           "4096 tokens (bf16, tn)", "weight-gradients.txt",
+           lambda c: c.k == 4096, ALL),
     Family("llama-m16", "Llama-3 8B/70B linear layers, M = 16 (bf16)",
            "llama3.txt", lambda c: c.m == 16, BOTH),
     Family("llama-m1", "Llama-3 8B/70B linear layers, M = 1 (bf16)",
@@ -202,8 +205,8 @@ class Step:
 STEP_SHARES = (  # fractions of the budget, in order
     ("correctness", "build the C side; the GPU tests; compute-sanitizer "
      "memcheck", 0.18),
-    ("matmul-gpucg", "gpucg-bench: every variant against cuBLAS", 0.34),
-    ("matmul-triton", "Triton's GEMM on the same cases", 0.22),
+    ("matmul-gpucg", "gpucg-bench: every variant against cuBLAS", 0.33),
+    ("matmul-triton", "Triton's GEMM on the same cases", 0.23),
     ("memory", "memory-bound kernels against the copy bandwidth", 0.05),
     ("fused", "linear layers with fused epilogues against cuBLASLt and "
      "Triton", 0.10),
@@ -321,8 +324,11 @@ def cublas_seconds(c, previous):
     if known:
         return known
     rate = CUBLAS_TFLOPS[c.in_type]
-    if c.in_type == "i8" and not c.transpose_b:
-        rate = 130  # cuBLAS's i8 with B as K x N
+    if c.in_type == "i8" and c.layout != "nt":
+        # cuBLAS's int8 GEMM is fast only in its TN form, gpucg's `nt`
+        # (H100, bench/results/2026-11-24-h100: 1380 TFLOP/s, `nn` 129);
+        # shapes files refuse i8 `tn`.
+        rate = 130
     return max(c.flops / (rate * 1e12), case_bytes(c) / MEMORY_BANDWIDTH)
 
 
@@ -375,10 +381,10 @@ def estimate_triton_case(c, previous):
 
 
 def triton_specializations(cases):
+    import triton_matmul  # torch and Triton only when it runs a case
     keys = set()
     for c in cases:
-        b = (1, c.k) if c.transpose_b else (c.n, 1)
-        scalars = (c.m, c.n, c.k, c.k, 1, *b, c.n, 1)
+        scalars = triton_matmul.kernel_scalars(c)
         keys.add((c.in_type, c.acc_type,
                   tuple((v == 1, v % 16 == 0) for v in scalars)))
     return len(keys)

@@ -22,8 +22,8 @@
 #
 # Options:
 #   --shapes FILE       a shapes file (repeatable); default: bench/shapes/
-#                       squares.txt unaligned.txt llama3.txt other-types.txt
-#                       (--run-only: OUT/shapes/*.txt)
+#                       {squares,unaligned,llama3,weight-gradients,
+#                       other-types}.txt (--run-only: OUT/shapes/*.txt)
 #   --chip sm_XY        the kernels' chip; default: the GPU's (whole run),
 #                       sm_90 (--compile-only: H100, H200)
 #   --filter TEXT       only cases whose key or name contains TEXT (repeatable)
@@ -74,7 +74,7 @@ TRITON_ARGS=()
 CHECK=0
 
 usage() {
-  sed -n '2,/^#===-.*===#$/{/^#===/d;s/^# \{0,1\}//;p}' "$0" | sed -n '1,45p'
+  sed -n '2,/^#===-.*===#$/{/^#===/d;s/^# \{0,1\}//;p}' "$0" | sed -n '1,46p'
 }
 
 die() {
@@ -127,7 +127,7 @@ done
 
 default_shapes() {
   local name
-  for name in squares unaligned llama3 other-types; do
+  for name in squares unaligned llama3 weight-gradients other-types; do
     SHAPES+=("$BENCH_DIR/shapes/$name.txt")
   done
 }

@@ -217,10 +217,9 @@ class Runner:
         seed = (self.args.seed * 1000003 + zlib.crc32(case.key.encode())) % (1 << 63)
         generator = torch.Generator(device="cuda").manual_seed(seed)
         r = case.value_range
-        b_shape = (case.n, case.k) if case.transpose_b else (case.k, case.n)
-        a = torch.randint(-r, r + 1, (case.m, case.k), generator=generator,
+        a = torch.randint(-r, r + 1, case.a_shape, generator=generator,
                           device="cuda", dtype=torch.int32)
-        b = torch.randint(-r, r + 1, b_shape, generator=generator,
+        b = torch.randint(-r, r + 1, case.b_shape, generator=generator,
                           device="cuda", dtype=torch.int32)
         dtype = self.dtypes[case.in_type]
         if case.in_type.startswith("f8"):
@@ -229,13 +228,13 @@ class Runner:
         return a.to(dtype), b.to(dtype)
 
     def launch(self, case, a, b, c):
-        # B as K x N through its strides: for `nt` it is the transposed view
-        # of the N x K tensor (no copy).
-        b_kn = b.t() if case.transpose_b else b
+        # A as M x K and B as K x N through their strides (kernel_scalars):
+        # the kernel takes the tensors as stored, K x M for a `tn` A, N x K
+        # for an `nt` B (no copy).
         grid = lambda meta: (  # noqa: E731
             self.triton.cdiv(case.m, meta["BLOCK_M"]) *
             self.triton.cdiv(case.n, meta["BLOCK_N"]),)
-        self.kernel[grid](a, b_kn, c, *kernel_scalars(case),
+        self.kernel[grid](a, b, c, *kernel_scalars(case),
                           **kernel_constants(case))
 
     def precompile(self, case):
@@ -303,8 +302,8 @@ class Runner:
             c = torch.full((case.m, case.n), fill,
                            dtype=self.dtypes[case.acc_type], device="cuda")
             self.launch(case, a, b, c)
-            b_kn = b.t() if case.transpose_b else b
-            reference = torch.matmul(a.double(), b_kn.double())
+            a_mk, b_kn = operands_mk_kn(case, a, b)
+            reference = torch.matmul(a_mk.double(), b_kn.double())
             got = c.double()
             differ = got != reference
             mismatches = int(differ.sum().item())
@@ -338,10 +337,19 @@ class Runner:
         return row
 
 
+def operands_mk_kn(case, a, b):
+    """A as M x K and B as K x N: the transposed views of a `tn` A (K x M)
+    and an `nt` B (N x K), no copy."""
+    return (a.t() if case.transpose_a else a,
+            b.t() if case.transpose_b else b)
+
+
 def kernel_scalars(case):
-    """M, N, K and the strides of A, B (as K x N) and C, row-major."""
+    """M, N, K and the strides of A (as M x K), B (as K x N) and C, each
+    stored row-major: a stored-transposed operand swaps its strides."""
+    a_strides = (1, case.m) if case.transpose_a else (case.k, 1)
     b_strides = (1, case.k) if case.transpose_b else (case.n, 1)
-    return (case.m, case.n, case.k, case.k, 1, *b_strides, case.n, 1)
+    return (case.m, case.n, case.k, *a_strides, *b_strides, case.n, 1)
 
 
 def kernel_constants(case):

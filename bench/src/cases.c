@@ -153,10 +153,46 @@ static int appendCase(bench_case_list *list, const bench_case *c) {
   return 1;
 }
 
+/* The layouts of the 6th field (cases.h): which of A and B is stored
+   transposed. */
+static const struct {
+  const char *name;
+  int transpose_a, transpose_b;
+} kLayouts[] = {{"nn", 0, 0}, {"nt", 0, 1}, {"tn", 1, 0}};
+
+const char *bench_case_layout(const bench_case *c) {
+  for (size_t i = 0; i < sizeof kLayouts / sizeof kLayouts[0]; ++i)
+    if (kLayouts[i].transpose_a == !!c->transpose_a &&
+        kLayouts[i].transpose_b == !!c->transpose_b)
+      return kLayouts[i].name;
+  return "tt"; /* no shapes file gives it */
+}
+
+void bench_case_operand_shapes(const bench_case *c, int64_t shapes[3][2]) {
+  shapes[0][0] = c->transpose_a ? c->k : c->m;
+  shapes[0][1] = c->transpose_a ? c->m : c->k;
+  shapes[1][0] = c->transpose_b ? c->n : c->k;
+  shapes[1][1] = c->transpose_b ? c->k : c->n;
+  shapes[2][0] = c->m;
+  shapes[2][1] = c->n;
+}
+
 static void formatKey(bench_case *c) {
   snprintf(c->key, sizeof c->key, "%s_%s_%s_%" PRId64 "x%" PRId64 "x%" PRId64,
            bench_type_name(c->in), bench_type_name(c->acc),
-           c->transpose_b ? "nt" : "nn", c->m, c->n, c->k);
+           bench_case_layout(c), c->m, c->n, c->k);
+}
+
+/* Parses the 6th field into c->transpose_a and c->transpose_b. */
+static int parseLayout(const char *text, bench_case *c) {
+  for (size_t i = 0; i < sizeof kLayouts / sizeof kLayouts[0]; ++i) {
+    if (strcmp(text, kLayouts[i].name) == 0) {
+      c->transpose_a = kLayouts[i].transpose_a;
+      c->transpose_b = kLayouts[i].transpose_b;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* Parses the tokens of one non-empty line into `c`; on error writes the
@@ -166,8 +202,8 @@ static int parseCaseLine(char **tokens, int count, bench_case *c,
   static const char *const dimensionNames[3] = {"M", "N", "K"};
   if (count < 5 || count > 7) {
     snprintf(message, size,
-             "expected 5 to 7 fields (M N K in_type acc_type [nn|nt] [name]), "
-             "got %d",
+             "expected 5 to 7 fields (M N K in_type acc_type [nn|nt|tn] "
+             "[name]), got %d",
              count);
     return 0;
   }
@@ -202,17 +238,21 @@ static int parseCaseLine(char **tokens, int count, bench_case *c,
              tokens[3], tokens[4]);
     return 0;
   }
-  c->transpose_b = 0;
-  if (count >= 6) {
-    if (strcmp(tokens[5], "nt") == 0) {
-      c->transpose_b = 1;
-    } else if (strcmp(tokens[5], "nn") != 0) {
-      snprintf(message, size,
-               "the 6th field is the layout of B, 'nn' (K x N) or 'nt' "
-               "(N x K), got '%s'",
-               tokens[5]);
-      return 0;
-    }
+  c->transpose_a = c->transpose_b = 0;
+  if (count >= 6 && !parseLayout(tokens[5], c)) {
+    snprintf(message, size,
+             "the 6th field is the layout, 'nn' (A M x K, B K x N), 'nt' "
+             "(A M x K, B N x K) or 'tn' (A K x M, B K x N), got '%s'",
+             tokens[5]);
+    return 0;
+  }
+  if (c->transpose_a && bench_type_size(c->in) == 1) {
+    snprintf(message, size,
+             "layout 'tn' takes f16, bf16 or f32 inputs, got %s (wgmma and "
+             "cuBLAS's 8-bit tensor-core GEMMs read 8-bit operands "
+             "K-contiguous only)",
+             tokens[3]);
+    return 0;
   }
   formatKey(c);
   if (count == 7) {
@@ -727,14 +767,15 @@ double bench_decode(const void *data, bench_type type, size_t index) {
 /* Reference and comparison                                                   */
 /*===----------------------------------------------------------------------===*/
 
-/* Row i of C in 64-bit integers, into `out` (N doubles); `row` is scratch. */
+/* Row i of C in 64-bit integers, into `out` (N doubles); `row` is scratch.
+   A(i, kk) is a[i * K + kk], or a[kk * M + i] when A is stored K x M. */
 static void hostReferenceRow(const bench_case *c, const int8_t *a,
                              const int8_t *b, size_t i, int64_t *row,
                              double *out) {
-  const size_t n = (size_t)c->n, k = (size_t)c->k;
+  const size_t m = (size_t)c->m, n = (size_t)c->n, k = (size_t)c->k;
   memset(row, 0, n * sizeof *row);
   for (size_t kk = 0; kk < k; ++kk) {
-    int64_t x = a[i * k + kk];
+    int64_t x = c->transpose_a ? a[kk * m + i] : a[i * k + kk];
     if (x == 0)
       continue;
     if (c->transpose_b) {

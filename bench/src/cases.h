@@ -41,15 +41,20 @@ size_t bench_type_size(bench_type type);
 #define BENCH_NAME_MAX 96
 #define BENCH_KEY_MAX 96
 
-/* One GEMM: C[M,N] = A[M,K] * B, all row-major; B is K x N (`nn`) or N x K
-   (`nt`, C = A * B^T, the layout of a PyTorch Linear weight). */
+/* One GEMM, C[M,N] = op(A) * op(B), all row-major, in one of three layouts
+   (cuBLAS's names: the first letter A's, the second B's):
+     `nn`  A is M x K, B is K x N: C = A * B;
+     `nt`  A is M x K, B is N x K: C = A * B^T (a PyTorch Linear weight);
+     `tn`  A is K x M, B is K x N: C = A^T * B (a weight gradient dY^T X).
+   `tt` is not a layout of the benchmark. */
 typedef struct bench_case {
   int64_t m, n, k;
-  bench_type in;  /* type of A and B */
-  bench_type acc; /* type of C (and of the accumulation) */
-  int transpose_b;
+  bench_type in;             /* type of A and B */
+  bench_type acc;            /* type of C (and of the accumulation) */
+  int transpose_a;           /* A stored K x M (`tn`) */
+  int transpose_b;           /* B stored N x K (`nt`) */
   char name[BENCH_NAME_MAX]; /* label; the key when the line gives none */
-  char key[BENCH_KEY_MAX];   /* <in>_<acc>_<nn|nt>_<M>x<N>x<K> */
+  char key[BENCH_KEY_MAX];   /* <in>_<acc>_<nn|nt|tn>_<M>x<N>x<K> */
   const char *file;          /* the shapes file (owned by the list) */
   int line;
 } bench_case;
@@ -67,6 +72,13 @@ typedef struct bench_case_list {
    of errors (0: all lines were good). A key already in `list` is an error. */
 int bench_read_shapes(const char *path, bench_case_list *list, FILE *errors);
 void bench_case_list_free(bench_case_list *list);
+
+/* The layout's name: "nn", "nt" or "tn". */
+const char *bench_case_layout(const bench_case *c);
+
+/* The stored shapes (rows, columns) of A, B and C, in that order: A M x K
+   or K x M, B K x N or N x K, C M x N. What the kernels' ABI must name. */
+void bench_case_operand_shapes(const bench_case *c, int64_t shapes[3][2]);
 
 /* 2*M*N*K. */
 double bench_case_flops(const bench_case *c);
@@ -141,7 +153,8 @@ void bench_encode(const int8_t *values, size_t count, bench_type type,
    exactly, NaN and infinities included). */
 double bench_decode(const void *data, bench_type type, size_t index);
 
-/* C = A * B (or A * B^T) on the host in 64-bit integers, as doubles. */
+/* C = op(A) * op(B) on the host in 64-bit integers, as doubles; `a` and
+   `b` hold A and B as stored (bench_case_operand_shapes). */
 void bench_host_reference(const bench_case *c, const int8_t *a,
                           const int8_t *b, double *out);
 

@@ -83,7 +83,7 @@ static void printUsage(FILE *out) {
       "and times both (docs/Benchmark.md).\n"
       "\n"
       "  --shapes FILE        cases, one per line: M N K in_type acc_type "
-      "[nn|nt] [name]\n"
+      "[nn|nt|tn] [name]\n"
       "  --kernels [NAME=]DIR kernels and manifest.txt from "
       "bench/compile_kernels.py;\n"
       "                       repeatable: each DIR is a variant (NAME, else "
@@ -422,11 +422,13 @@ static void listCases(const bench_case_list *cases, const options *opt,
     if (!isSelected(opt, c))
       continue;
     printf("%s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
-           " in=%s acc=%s B=%s values=[-%d,%d] gflop=%.3f name=%s at=%s:%d",
+           " in=%s acc=%s A=%s B=%s values=[-%d,%d] gflop=%.3f name=%s "
+           "at=%s:%d",
            c->key, c->m, c->n, c->k, bench_type_name(c->in),
-           bench_type_name(c->acc), c->transpose_b ? "NxK" : "KxN",
-           bench_case_value_range(c), bench_case_value_range(c),
-           bench_case_flops(c) * 1e-9, c->name, c->file, c->line);
+           bench_type_name(c->acc), c->transpose_a ? "KxM" : "MxK",
+           c->transpose_b ? "NxK" : "KxN", bench_case_value_range(c),
+           bench_case_value_range(c), bench_case_flops(c) * 1e-9, c->name,
+           c->file, c->line);
     for (int v = 0; v < numVariants; ++v) {
       const bench_manifest_entry *entry =
           bench_manifest_find(&variants[v].manifest, c->key);
@@ -793,10 +795,10 @@ static int isFloat8(bench_type type) {
    is the column-major C^T = op(W) * A^T with W seen as K x N (ld K) and
    transposed, A^T as K x M (ld K). The heuristic's first algorithm;
    CUBLAS_STATUS_NOT_SUPPORTED when there is none (e5m2 x e5m2 has none)
-   or B is K x N. */
+   or the case is not `nt`. */
 static cublasStatus_t planCublasLt(const session *s, case_run *run) {
   const bench_case *c = run->c;
-  if (!c->transpose_b)
+  if (!c->transpose_b || c->transpose_a)
     return CUBLAS_STATUS_NOT_SUPPORTED;
   const uint64_t m = (uint64_t)c->m, n = (uint64_t)c->n, k = (uint64_t)c->k;
   const cudaDataType type = cudaTypeOf(c->in);
@@ -871,8 +873,24 @@ static cublasStatus_t runCublasLt(const session *s, case_run *run) {
 
 /* cuBLAS with the types gpucg uses: f32 accumulation for f16/bf16 -> f32,
    f16 for f16 -> f16, TF32 tensor cores for f32 (gpucg's WMMA TF32), i32 for
-   i8; 8-bit floats through cuBLASLt (runCublasLt). Row-major C = A * op(B)
-   is column-major C^T = op(B)^T * A^T. */
+   i8; 8-bit floats through cuBLASLt (runCublasLt).
+
+   cuBLAS is column-major: a row-major R x C array (row pitch C) is, to
+   cuBLAS, the column-major C x R matrix (its transpose) with leading
+   dimension C. The row-major C = op(A) * op(B) (M x N) is therefore the
+   column-major C^T = op(B)^T * op(A)^T (N x M, ldc N): cuBLAS's first
+   operand is B, its second A, its m, n, k are N, M, K, and each op makes
+   cuBLAS see op(B)^T (N x K) and op(A)^T (K x M):
+     - B stored K x N (nn, tn): cuBLAS reads the N x K matrix B^T (ld N),
+       what it needs: CUBLAS_OP_N, ld N. B stored N x K (nt, op(B) = B^T):
+       it reads the K x N matrix B^T (ld K) and needs (B^T)^T = B, N x K,
+       its transpose: CUBLAS_OP_T, ld K.
+     - A stored M x K (nn, nt): cuBLAS reads the K x M matrix A^T (ld K):
+       CUBLAS_OP_N, ld K. A stored K x M (tn, C = A^T * B, op(A) = A^T):
+       it reads the M x K matrix A^T (ld M) and needs (A^T)^T = A, K x M,
+       its transpose: CUBLAS_OP_T, ld M.
+   So cublasGemmEx(nt ? T : N, tn ? T : N, N, M, K, B, nt ? K : N, A,
+   tn ? M : K, C, N): gpucg's nn is cuBLAS's NN, nt its TN, tn its NT. */
 static cublasStatus_t runCublas(const session *s, case_run *run) {
   const bench_case *c = run->c;
   if (isFloat8(c->in))
@@ -902,10 +920,11 @@ static cublasStatus_t runCublas(const session *s, case_run *run) {
   }
   const int m = (int)c->m, n = (int)c->n, k = (int)c->k;
   return cublasGemmEx(s->cublas, c->transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N,
-                      CUBLAS_OP_N, n, m, k, &alpha,
-                      (const void *)(uintptr_t)run->b, cudaTypeOf(c->in),
-                      c->transpose_b ? k : n, (const void *)(uintptr_t)run->a,
-                      cudaTypeOf(c->in), k, &beta,
+                      c->transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k,
+                      &alpha, (const void *)(uintptr_t)run->b,
+                      cudaTypeOf(c->in), c->transpose_b ? k : n,
+                      (const void *)(uintptr_t)run->a, cudaTypeOf(c->in),
+                      c->transpose_a ? m : k, &beta,
                       (void *)(uintptr_t)run->c_cublas, cudaTypeOf(c->acc), n,
                       compute, CUBLAS_GEMM_DEFAULT);
 }
@@ -1390,10 +1409,7 @@ static void runCase(session *s, const bench_case *c, const variant *variants,
   case_run run;
   memset(&run, 0, sizeof run);
   run.c = c;
-  run.sizes[0][0] = c->m, run.sizes[0][1] = c->k;
-  run.sizes[1][0] = c->transpose_b ? c->n : c->k;
-  run.sizes[1][1] = c->transpose_b ? c->k : c->n;
-  run.sizes[2][0] = c->m, run.sizes[2][1] = c->n;
+  bench_case_operand_shapes(c, run.sizes);
   case_baseline base;
   memset(&base, 0, sizeof base);
   error_buffer error = {{0}};
@@ -1532,10 +1548,8 @@ static void dryRunVariant(const bench_case *c, const variant *v,
                    : "not in the kernel manifest");
     return;
   }
-  int64_t sizes[3][2] = {{c->m, c->k},
-                         {c->transpose_b ? c->n : c->k,
-                          c->transpose_b ? c->k : c->n},
-                         {c->m, c->n}};
+  int64_t sizes[3][2];
+  bench_case_operand_shapes(c, sizes);
   char path[8192];
   r->status = CASE_DRY_RUN;
   for (int i = 0; i < entry->num_launches; ++i) {
@@ -1692,7 +1706,7 @@ static void csvRow(FILE *out, const bench_case *c, const char *variantName,
                    const case_result *r) {
   fprintf(out, "%s,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%s,%s,%s,%s",
           c->key, c->name, c->m, c->n, c->k, bench_type_name(c->in),
-          bench_type_name(c->acc), c->transpose_b ? "nt" : "nn", variantName,
+          bench_type_name(c->acc), bench_case_layout(c), variantName,
           caseStatusNames[r->status]);
   csvTiming(out, c, &r->gpucg);
   csvTiming(out, c, &r->cublas);

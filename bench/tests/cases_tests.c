@@ -6,13 +6,14 @@
 |*                                                                            *|
 |*===----------------------------------------------------------------------===*|
 |*                                                                            *|
-|* gpucg-bench-cases-tests: every input type's encoding of the small        *|
-|* integers the cases' data is made of (bench_encode), decoded back          *|
-|* (bench_decode), and the bit patterns of the 8-bit floats against values  *|
-|* written out here from the OCP definitions; the rows a large case without *|
-|* cuBLAS is checked on (bench_sample_rows) and their host reference. Prints *|
-|* one line per check and exits non-zero on a mismatch                      *|
-|* (test/Integration/GPU/bench-encodings.test).                             *|
+|* gpucg-bench-cases-tests: every input type's encoding of the small          *|
+|* integers the cases' data is made of (bench_encode), decoded back           *|
+|* (bench_decode), and the bit patterns of the 8-bit floats against values    *|
+|* written out here from the OCP definitions; the rows a large case without   *|
+|* cuBLAS is checked on (bench_sample_rows), their host reference, and the    *|
+|* host reference of each layout (nn, nt, tn) on operands as stored. Prints   *|
+|* one line per check and exits non-zero on a mismatch                        *|
+|* (test/Integration/GPU/bench-encodings.test).                               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -75,12 +76,19 @@ static void sampleRows(int64_t m, int64_t n, int64_t k, double limit) {
   printf("\n");
 }
 
-/* Sampled rows of the host reference are the full reference's rows, for
-   both layouts of B. */
-static void sampledReference(int transposeB) {
+/* A 7 x 5 x 9 case with A and/or B stored transposed. */
+static bench_case smallCase(int transposeA, int transposeB) {
   bench_case c;
   memset(&c, 0, sizeof c);
-  c.m = 7, c.n = 5, c.k = 9, c.transpose_b = transposeB;
+  c.m = 7, c.n = 5, c.k = 9;
+  c.transpose_a = transposeA, c.transpose_b = transposeB;
+  return c;
+}
+
+/* Sampled rows of the host reference are the full reference's rows, for
+   every layout. */
+static void sampledReference(int transposeA, int transposeB) {
+  bench_case c = smallCase(transposeA, transposeB);
   int8_t a[7 * 9], b[9 * 5];
   for (int i = 0; i < 7 * 9; ++i)
     a[i] = (int8_t)(i % 7 - 3);
@@ -95,8 +103,43 @@ static void sampledReference(int transposeB) {
     for (int j = 0; j < 5; ++j)
       mismatches += sampled[r * 5 + j] != full[rows[r] * 5 + j];
   failures += mismatches;
-  printf("sampled reference (%s): %d mismatches\n", transposeB ? "nt" : "nn",
+  printf("sampled reference (%s): %d mismatches\n", bench_case_layout(&c),
          mismatches);
+}
+
+/* The host reference reads each layout's operands as stored: `nt` given B
+   transposed (N x K) and `tn` given A transposed (K x M) compute the `nn`
+   product of the untransposed A and B. Also the stored shapes the kernels'
+   ABI must name. */
+static void layoutReference(int transposeA, int transposeB) {
+  enum { M = 7, N = 5, K = 9 };
+  int8_t a[M * K], b[K * N], aStored[M * K], bStored[K * N];
+  for (int i = 0; i < M; ++i)
+    for (int kk = 0; kk < K; ++kk) {
+      a[i * K + kk] = (int8_t)((3 * i + kk) % 5 - 2);
+      aStored[transposeA ? kk * M + i : i * K + kk] = a[i * K + kk];
+    }
+  for (int kk = 0; kk < K; ++kk)
+    for (int j = 0; j < N; ++j) {
+      b[kk * N + j] = (int8_t)((kk + 2 * j) % 5 - 2);
+      bStored[transposeB ? j * K + kk : kk * N + j] = b[kk * N + j];
+    }
+  bench_case plain = smallCase(0, 0), c = smallCase(transposeA, transposeB);
+  double expected[M * N], got[M * N];
+  bench_host_reference(&plain, a, b, expected);
+  bench_host_reference(&c, aStored, bStored, got);
+  int mismatches = 0;
+  for (int i = 0; i < M * N; ++i)
+    mismatches += got[i] != expected[i];
+  failures += mismatches;
+  int64_t shapes[3][2];
+  bench_case_operand_shapes(&c, shapes);
+  printf("reference (%s): A %lldx%lld, B %lldx%lld, C %lldx%lld, %d "
+         "mismatches against nn\n",
+         bench_case_layout(&c), (long long)shapes[0][0],
+         (long long)shapes[0][1], (long long)shapes[1][0],
+         (long long)shapes[1][1], (long long)shapes[2][0],
+         (long long)shapes[2][1], mismatches);
 }
 
 int main(void) {
@@ -116,7 +159,11 @@ int main(void) {
   sampleRows(3, 8192, 8192, 134217728.0);
   sampleRows(1, 16, 16, 134217728.0);
   sampleRows(1000, 10, 10, 134217728.0);
-  sampledReference(0);
-  sampledReference(1);
+  sampledReference(0, 0);
+  sampledReference(0, 1);
+  sampledReference(1, 0);
+  layoutReference(0, 0);
+  layoutReference(0, 1);
+  layoutReference(1, 0);
   return failures ? 1 : 0;
 }
