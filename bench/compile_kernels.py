@@ -339,7 +339,8 @@ def main():
                         metavar="G",
                         help="start the tiles in groups of G rows, column "
                         "by column, for L2 reuse (gpucg-compile's "
-                        "workgroup-group-size; default 0: row by row)")
+                        "workgroup-group-size; 1: row by row; default 0: "
+                        "the strategy's default order)")
     parser.add_argument("--quiet", action="store_true",
                         help="print failures and the summary only")
     args = parser.parse_args()

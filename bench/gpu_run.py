@@ -105,8 +105,11 @@ VARIANTS = (
             "sm_90a, 2x1 thread-block clusters sharing B by TMA multicast"),
     Variant("sm_90a-staged", "sm_90a", ("--wgmma-staged-store",),
             "sm_90a, C stored through shared memory in 16-byte stores"),
-    Variant("sm_90a-group8", "sm_90a", ("--workgroup-group-size", "8"),
-            "sm_90a, tiles started in groups of 8 rows"),
+    # The default order groups a wgmma matmul's tiles by 8 rows where it
+    # has more than one wave (getDefaultWorkgroupOrder): this variant
+    # measures the launch order against it.
+    Variant("sm_90a-rows", "sm_90a", ("--workgroup-group-size", "1"),
+            "sm_90a, tiles started row by row (the launch order)"),
 )
 VARIANT = {variant.name: variant for variant in VARIANTS}
 BOTH = ("sm_90", "sm_90a")

@@ -52,7 +52,7 @@ MATMUL_VARIANTS = (
     ("matmul-sm_90a-persistent", "sm_90a", ("--wgmma-persistent",)),
     ("matmul-sm_90a-cluster2x1", "sm_90a", ("--wgmma-cluster", "2x1")),
     ("matmul-sm_90a-staged", "sm_90a", ("--wgmma-staged-store",)),
-    ("matmul-sm_90a-group8", "sm_90a", ("--workgroup-group-size", "8")),
+    ("matmul-sm_90a-rows", "sm_90a", ("--workgroup-group-size", "1")),
 )
 MEMORY_CHIPS = ("sm_80", "sm_90")
 

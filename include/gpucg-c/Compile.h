@@ -96,8 +96,9 @@ typedef struct MlirGpucgCompileOptions {
   /// ring holds the staging buffer.
   bool wgmmaStagedStore;
   /// gpucg-compile's workgroup-group-size: the workgroup loop's tiles start
-  /// in groups of this many rows, column by column, for L2 reuse (0 or 1:
-  /// row by row; negative: an error).
+  /// in groups of this many rows, column by column, for L2 reuse (1: row by
+  /// row; 0: the strategy's default, groups of 8 rows for a wgmma matmul of
+  /// more than one wave; negative: an error).
   int64_t workgroupGroupSize;
   /// gpucg-compile's nvvm-float8: f8E4M3FN and f8E5M2 conversions with
   /// NVVM's cvt instructions (sm_89+) instead of integer arithmetic.

@@ -69,7 +69,8 @@ WorkgroupOrderOptions::WorkgroupOrderOptions(::mlir::detail::PassOptions &owner)
           llvm::cl::desc("Start the workgroup loop's tiles in groups of this "
                          "many rows, column by column, for L2 reuse "
                          "(workgroup_group_size, gpucg-reorder-workgroups); "
-                         "0 or 1: row by row"),
+                         "1: row by row; 0: the strategy's default, groups "
+                         "of 8 rows for a wgmma matmul of more than one wave"),
           llvm::cl::init(0)) {}
 
 void WorkgroupOrderOptions::applyTo(

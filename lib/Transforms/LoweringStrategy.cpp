@@ -1256,6 +1256,48 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
   return result;
 }
 
+WorkgroupOrder
+mlir::gpucg::getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
+                                      const LoweringStrategy &strategy,
+                                      TargetAttr target) {
+  // Measured for MatmulWgmma only; the mma.sync and WMMA kernels keep the
+  // launch order (grouped, their workgroup-specialized kernels of partial
+  // tiles took up to 54 more registers than their aligned neighbours).
+  WorkgroupOrder order;
+  if (strategy.translationInfo.getPipeline() != Pipeline::MatmulWgmma ||
+      !getMatmulShape(rootOp))
+    return order;
+  // The workgroup grid: the innermost tiled parallel loop on x (columns of
+  // tiles), the next on y (rows), the rest on z.
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = rootOp.getIteratorTypesArray();
+  SmallVector<int64_t> counts;
+  for (int64_t d = static_cast<int64_t>(level0.size()) - 1; d >= 0; --d) {
+    if (iterators[d] != utils::IteratorType::parallel || level0[d] == 0)
+      continue;
+    if (ShapedType::isDynamic(ranges[d]))
+      return order;
+    counts.push_back(ceilDiv(ranges[d], level0[d]));
+  }
+  if (counts.size() < 2)
+    return order;
+  int64_t columns = counts[0], rows = counts[1];
+  int64_t workgroups = 1;
+  for (int64_t count : counts)
+    workgroups = mulSat(workgroups, count);
+  if (rows < 2 || columns < 2 || workgroups <= target.getNumSms())
+    return order;
+  order.groupSize = std::min(rows, kDefaultWorkgroupGroupRows);
+  llvm::raw_string_ostream os(order.reason);
+  os << "the default workgroup order: " << workgroups
+     << " workgroups are more than the " << target.getNumSms()
+     << " SMs run at once, which in the launch order would take whole rows "
+        "of "
+     << columns << " tiles, each reading every column block of B";
+  return order;
+}
+
 static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
                                          const LoweringStrategy &strategy,
                                          TargetAttr target) {

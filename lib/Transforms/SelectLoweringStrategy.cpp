@@ -147,6 +147,8 @@ struct SelectLoweringStrategyPass
       return signalPassFailure();
     }
     LoweringStrategy strategy;
+    // Whether the strategy chose the plan (not a user's or an earlier run's).
+    bool chosenHere = false;
     TranslationInfoAttr existingInfo = translationInfoHelper.getAttr(funcOp);
     LoweringConfigAttr existingConfig = loweringConfigHelper.getAttr(*root);
     if (CompilationInfoAttr user = compilationInfoHelper.getAttr(*root)) {
@@ -164,6 +166,7 @@ struct SelectLoweringStrategyPass
       return signalPassFailure();
     } else {
       strategy = selectLoweringStrategy(*root, target, options);
+      chosenHere = true;
       warnAboutMmaSyncOnSm90(*root, target, strategy.translationInfo, options);
       warnAboutNoWgmma(*root, target, strategy.translationInfo, options);
       if (requireTensorCores &&
@@ -199,10 +202,20 @@ struct SelectLoweringStrategyPass
     if (failed(verifyLoweringStrategy(*root, strategy, target, options)))
       return signalPassFailure();
     strategy = completeLoweringStrategy(*root, strategy, target);
-    // The launch shape asked for, where the plan has none of its own.
+    // The launch shape asked for, where the plan has none of its own; a
+    // plan chosen here, with no group size or cluster asked for, takes the
+    // default workgroup order.
     SmallVector<std::string> launchNotes;
-    strategy = applyLaunchRequest(*root, strategy, target, options.launch,
-                                  &launchNotes);
+    LaunchRequest request = options.launch;
+    if (chosenHere && request.workgroupGroupSize == 0 &&
+        request.wgmmaClusterM * request.wgmmaClusterN == 1) {
+      WorkgroupOrder order = getDefaultWorkgroupOrder(*root, strategy, target);
+      request.workgroupGroupSize = order.groupSize;
+      if (!order.reason.empty())
+        launchNotes.push_back(order.reason);
+    }
+    strategy =
+        applyLaunchRequest(*root, strategy, target, request, &launchNotes);
 
     if (report)
       root->emitRemark() << describePlan(*root, strategy, target, options,

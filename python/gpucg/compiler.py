@@ -198,9 +198,11 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     through shared memory in 16-byte pieces (gpucg-compile's
     wgmma-staged-store). `workgroup_group_size` starts the tiles in groups
     of that many rows, column by column (gpucg-compile's
-    workgroup-group-size; 0: row by row). `nvvm_float8` converts f8E4M3FN
-    and f8E5M2 with NVVM's cvt instructions (sm_89 and newer) instead of
-    integer arithmetic (gpucg-compile's nvvm-float8). `wgmma_cluster`
+    workgroup-group-size; 1: row by row; 0: the strategy's default, groups
+    of 8 rows for a wgmma matmul of more than one wave). `nvvm_float8`
+    converts f8E4M3FN and f8E5M2 with NVVM's cvt instructions (sm_89 and
+    newer) instead of integer arithmetic (gpucg-compile's nvvm-float8).
+    `wgmma_cluster`
     (m, n) runs warp-specialized wgmma kernels in thread-block clusters of
     m x n workgroups that share tiles of B (along M) and A (along N) by TMA
     multicast (gpucg-compile's wgmma-cluster-m and wgmma-cluster-n).
@@ -255,8 +257,9 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
         options.wgmmaPersistent = True
         options.wgmmaPersistentWorkgroups = wgmma_persistent
     if workgroup_group_size < 0:
-        raise ValueError("workgroup_group_size is a number of tile rows (0: "
-                         f"row by row), not {workgroup_group_size}")
+        raise ValueError("workgroup_group_size is a number of tile rows (1: "
+                         "row by row; 0: the strategy's default), not "
+                         f"{workgroup_group_size}")
     options.wgmmaStagedStore = wgmma_staged_store
     options.workgroupGroupSize = workgroup_group_size
     options.nvvmFloat8 = nvvm_float8

@@ -31,14 +31,14 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @wgmma(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
-    // expected-remark @+1 {{plan of @wgmma: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x256x64, 4 stages on sm_90a}}
+    // expected-remark @+1 {{plan of @wgmma: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x256x64, 4 stages, workgroups in groups of 8 rows on sm_90a; the default workgroup order: 512 workgroups are more than the 132 SMs run at once, which in the launch order would take whole rows of 16 tiles, each reading every column block of B}}
     %0 = linalg.matmul ins(%a, %b : tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
     return %0 : tensor<4096x4096xf32>
   }  // f32 with B[n, k] on wgmma: TF32 too.
   func.func @wgmma_f32(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
-    // expected-remark @+1 {{plan of @wgmma_f32: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x256x32, 4 stages on sm_90a; f32 operands as TF32 (10-bit mantissa, f32 accumulation)}}
+    // expected-remark @+1 {{plan of @wgmma_f32: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x256x32, 4 stages, workgroups in groups of 8 rows on sm_90a; f32 operands as TF32 (10-bit mantissa, f32 accumulation); the default workgroup order: 512 workgroups are more than the 132 SMs run at once, which in the launch order would take whole rows of 16 tiles, each reading every column block of B}}
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
     return %0 : tensor<4096x4096xf32>
   }

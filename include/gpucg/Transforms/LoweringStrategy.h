@@ -64,7 +64,9 @@ enum class F32Precision {
 /// (applyLaunchRequest) and its translation_info records what it took.
 struct LaunchRequest {
   /// Start the workgroup loop's tiles in groups of this many rows, column
-  /// by column (`workgroup_group_size`); 0 or 1: the launch order.
+  /// by column (`workgroup_group_size`); 1: the launch order; 0: the
+  /// strategy's default for the plans it chooses
+  /// (getDefaultWorkgroupOrder).
   int64_t workgroupGroupSize = 0;
   /// Warp-specialized MatmulWgmma kernels loop over their tiles on a
   /// persistent grid of `wgmmaPersistentWorkgroups` workgroups (0: the
@@ -181,6 +183,29 @@ LoweringStrategy applyLaunchRequest(linalg::LinalgOp rootOp,
                                     TargetAttr target,
                                     const LaunchRequest &request,
                                     SmallVectorImpl<std::string> *notTaken);
+
+/// Rows of tiles in a group of the default workgroup order (Triton's
+/// GROUP_M).
+constexpr int64_t kDefaultWorkgroupGroupRows = 8;
+
+/// The workgroup group size the strategy gives a MatmulWgmma plan it
+/// chooses when no group size is asked for, and why, in words (empty with
+/// a group size of 1). In the launch order the workgroups resident at one time
+/// take whole rows of tiles, each reading every column block of B, so a grid of
+/// more than one wave (more workgroups than `target`'s SMs) with two or more
+/// rows and columns of tiles starts them in groups of
+/// kDefaultWorkgroupGroupRows rows (fewer where it has fewer), column by
+/// column (gpucg-reorder-workgroups), as measured on an H100
+/// (docs/passes/select-lowering-strategy.md). Other pipelines keep the
+/// launch order. `strategy` is a plan
+/// verifyLoweringStrategy accepts.
+struct WorkgroupOrder {
+  int64_t groupSize = 1;
+  std::string reason;
+};
+WorkgroupOrder getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
+                                        const LoweringStrategy &strategy,
+                                        TargetAttr target);
 
 /// `strategy`, the plan of the kernel whose root is `rootOp`, in words for
 /// people: `plan of @F: pipeline P (MMA instruction), workgroup X x Y x Z

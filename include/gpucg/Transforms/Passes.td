@@ -336,7 +336,9 @@ def SelectLoweringStrategy
            /*default=*/"0",
            "Start the workgroup loop's tiles in groups of this many rows, "
            "column by column, for L2 reuse (workgroup_group_size, "
-           "gpucg-reorder-workgroups); 0 or 1: row by row">,
+           "gpucg-reorder-workgroups); 1: row by row; 0: the strategy's "
+           "default, groups of 8 rows for a wgmma matmul of more than one "
+           "wave">,
     Option<"wgmmaPersistent", "wgmma-persistent", "bool", /*default=*/"false",
            "Warp-specialized MatmulWgmma kernels with more tiles than "
            "`wgmma-persistent-workgroups` loop over them on that many "
