@@ -132,9 +132,8 @@ struct Barriers {
 
 /// Where the workgroup's tile starts in wgmma's A and B: its first row
 /// (M) of A and column (N) of B, where K starts in each; and, for batched
-/// operands, the
-/// first row of the tile's matrix of A and of B among their batches' rows
-/// stacked, which the tensor maps read (null: not batched).
+/// operands, the first row of the tile's matrix of A and of B among their
+/// batches' rows stacked, which the tensor maps read (null: not batched).
 struct TileCoordinates {
   Value aRow, aK, bK, bColumn;
   Value aBase, bBase;
@@ -324,8 +323,8 @@ Value WgmmaKernelBuilder::createTensorMap(const ArgumentView &view,
 /// (gpucg-build-gpu-launch keeps them outside the launch). In a cluster, a
 /// shared tile is loaded in slices of whole swizzle atoms along its boxes'
 /// outer dimension (rows of M or N for a K-contiguous operand, of K
-/// otherwise), through a map of the slice's box; the warpgroup descriptors keep
-/// the whole tile's map, whose box gives wgmma the tile's layout.
+/// otherwise), through a map of the slice's box; the warpgroup descriptors
+/// keep the whole tile's map, whose box gives wgmma the tile's layout.
 void WgmmaKernelBuilder::buildTensorMaps() {
   rewriter.setInsertionPointToStart(&plan.funcOp->getRegion(0).front());
   maps.a = createTensorMap(matmul.a, matmul.getATile().getBox());
@@ -587,13 +586,12 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
   // the stage, whose outer dimension (M or N) starts at `outer` and K at
   // `kStart` in a matrix whose first row in the map is `batchBase` (null:
   // not batched); in a cluster, slice `slice` of `slices` of each chunk's
-  // box rows (whole 128-byte swizzle rows), multicast by `mask`.
+  // box rows (`sliceBox`: whole 128-byte swizzle rows), multicast by
+  // `mask`.
   auto loadTile = [&](const WgmmaOperandTile &operand, int64_t tileBytes,
                       Value outer, Value kStart, Value batchBase, Value map,
-                      int64_t slices, Value slice, Value mask) {
-    SmallVector<int64_t> box = operand.getBox();
-    SmallVector<int64_t> sliceBox(box);
-    sliceBox[0] /= slices;
+                      int64_t slices, ArrayRef<int64_t> sliceBox, Value slice,
+                      Value mask) {
     MemRefType sliceType = getWorkgroupMemRefType(sliceBox, elt);
     Value kIndex = arith::AddIOp::create(b, loc, kStart, k);
     for (int64_t chunk = 0; chunk < operand.getNumChunks(); ++chunk) {
@@ -625,10 +623,10 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
   };
   WgmmaOperandTile aTile = matmul.getATile();
   loadTile(aTile, 0, origin.aRow, origin.aK, origin.aBase, maps.aLoad,
-           plan.getASlices(), place ? place->n : Value(),
+           plan.getASlices(), plan.getASliceBox(), place ? place->n : Value(),
            place ? place->aMask : Value());
   loadTile(matmul.getBTile(), aTile.getBytes(), origin.bColumn, origin.bK,
-           origin.bBase, maps.bLoad, plan.getBSlices(),
+           origin.bBase, maps.bLoad, plan.getBSlices(), plan.getBSliceBox(),
            place ? place->m : Value(), place ? place->bMask : Value());
 }
 
