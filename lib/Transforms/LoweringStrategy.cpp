@@ -1256,48 +1256,6 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
   return result;
 }
 
-WorkgroupOrder
-mlir::gpucg::getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
-                                      const LoweringStrategy &strategy,
-                                      TargetAttr target) {
-  // Measured for MatmulWgmma only; the mma.sync and WMMA kernels keep the
-  // launch order (grouped, their workgroup-specialized kernels of partial
-  // tiles took up to 54 more registers than their aligned neighbours).
-  WorkgroupOrder order;
-  if (strategy.translationInfo.getPipeline() != Pipeline::MatmulWgmma ||
-      !getMatmulShape(rootOp))
-    return order;
-  // The workgroup grid: the innermost tiled parallel loop on x (columns of
-  // tiles), the next on y (rows), the rest on z.
-  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
-  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = rootOp.getIteratorTypesArray();
-  SmallVector<int64_t> counts;
-  for (int64_t d = static_cast<int64_t>(level0.size()) - 1; d >= 0; --d) {
-    if (iterators[d] != utils::IteratorType::parallel || level0[d] == 0)
-      continue;
-    if (ShapedType::isDynamic(ranges[d]))
-      return order;
-    counts.push_back(ceilDiv(ranges[d], level0[d]));
-  }
-  if (counts.size() < 2)
-    return order;
-  int64_t columns = counts[0], rows = counts[1];
-  int64_t workgroups = 1;
-  for (int64_t count : counts)
-    workgroups = mulSat(workgroups, count);
-  if (rows < 2 || columns < 2 || workgroups <= target.getNumSms())
-    return order;
-  order.groupSize = std::min(rows, kDefaultWorkgroupGroupRows);
-  llvm::raw_string_ostream os(order.reason);
-  os << "the default workgroup order: " << workgroups
-     << " workgroups are more than the " << target.getNumSms()
-     << " SMs run at once, which in the launch order would take whole rows "
-        "of "
-     << columns << " tiles, each reading every column block of B";
-  return order;
-}
-
 static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
                                          const LoweringStrategy &strategy,
                                          TargetAttr target) {
@@ -1527,18 +1485,25 @@ selectSimtMatmulStrategy(linalg::LinalgOp op, const MatmulShape &shape,
   return std::nullopt;
 }
 
-/// The parallel loops tiled at level 0, innermost first (at most three):
-/// the loops gpucg-tile-and-distribute-to-workgroups maps to grid x, y and
-/// z, and those a SIMT workgroup tile is distributed over, to thread x, y
-/// and z.
-static SmallVector<unsigned>
-getDistributedParallelLoops(linalg::LinalgOp op, ArrayRef<int64_t> level0) {
+/// The parallel loops tiled at level 0, innermost first: the loops
+/// gpucg-tile-and-distribute-to-workgroups maps to grid x, y and z (the
+/// ones beyond the innermost two sharing z: getGridZLoops).
+static SmallVector<unsigned> getTiledParallelLoops(linalg::LinalgOp op,
+                                                   ArrayRef<int64_t> level0) {
   SmallVector<unsigned> loops;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (int64_t d = static_cast<int64_t>(level0.size()) - 1;
-       d >= 0 && loops.size() < 3; --d)
+  for (int64_t d = static_cast<int64_t>(level0.size()) - 1; d >= 0; --d)
     if (iterators[d] == utils::IteratorType::parallel && level0[d] != 0)
       loops.push_back(d);
+  return loops;
+}
+
+/// The first three of them: the loops on grid x, y and z, and those a SIMT
+/// workgroup tile is distributed over, to thread x, y and z.
+static SmallVector<unsigned>
+getDistributedParallelLoops(linalg::LinalgOp op, ArrayRef<int64_t> level0) {
+  SmallVector<unsigned> loops = getTiledParallelLoops(op, level0);
+  loops.truncate(std::min<size_t>(loops.size(), 3));
   return loops;
 }
 
@@ -1563,18 +1528,49 @@ struct GridOverflow {
 /// first: the loops on grid z, linearized into it when there are several.
 static SmallVector<unsigned> getGridZLoops(linalg::LinalgOp op,
                                            ArrayRef<int64_t> level0) {
-  SmallVector<unsigned> loops;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  int64_t inner = 0;
-  for (int64_t d = static_cast<int64_t>(level0.size()) - 1; d >= 0; --d) {
-    if (iterators[d] != utils::IteratorType::parallel || level0[d] == 0)
-      continue;
-    if (inner < 2)
-      ++inner;
-    else
-      loops.insert(loops.begin(), d);
+  SmallVector<unsigned> loops = getTiledParallelLoops(op, level0);
+  if (loops.size() <= 2)
+    return {};
+  return llvm::to_vector(llvm::reverse(ArrayRef(loops).drop_front(2)));
+}
+
+WorkgroupOrder
+mlir::gpucg::getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
+                                      const LoweringStrategy &strategy,
+                                      TargetAttr target) {
+  // Measured for MatmulWgmma only; the mma.sync and WMMA kernels keep the
+  // launch order (grouped, their workgroup-specialized kernels of partial
+  // tiles took up to 54 more registers than their aligned neighbours).
+  WorkgroupOrder order;
+  if (strategy.translationInfo.getPipeline() != Pipeline::MatmulWgmma ||
+      !getMatmulShape(rootOp))
+    return order;
+  // The workgroup grid: the innermost tiled parallel loop on x (columns of
+  // tiles), the next on y (rows), the rest on z.
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  SmallVector<int64_t> ranges = rootOp.getStaticLoopRanges();
+  SmallVector<int64_t> counts;
+  for (unsigned d : getTiledParallelLoops(rootOp, level0)) {
+    if (ShapedType::isDynamic(ranges[d]))
+      return order;
+    counts.push_back(ceilDiv(ranges[d], level0[d]));
   }
-  return loops;
+  if (counts.size() < 2)
+    return order;
+  int64_t columns = counts[0], rows = counts[1];
+  int64_t workgroups = 1;
+  for (int64_t count : counts)
+    workgroups = mulSat(workgroups, count);
+  if (rows < 2 || columns < 2 || workgroups <= target.getNumSms())
+    return order;
+  order.groupSize = std::min(rows, kDefaultWorkgroupGroupRows);
+  llvm::raw_string_ostream os(order.reason);
+  os << "the default workgroup order: " << workgroups
+     << " workgroups are more than the " << target.getNumSms()
+     << " SMs run at once, which in the launch order would take whole rows "
+        "of "
+     << columns << " tiles, each reading every column block of B";
+  return order;
 }
 
 /// The first grid dimension, x first, along which level-0 tiles `level0`
