@@ -151,6 +151,10 @@ mlirGpucgTranslationInfoAttrGetClusterN(MlirAttribute attr);
 MLIR_CAPI_EXPORTED bool
 mlirGpucgTranslationInfoAttrGetStagedStore(MlirAttribute attr);
 
+/// The `split_k`: parts of K, one per workgroup along grid z (1: no split).
+MLIR_CAPI_EXPORTED int64_t
+mlirGpucgTranslationInfoAttrGetSplitK(MlirAttribute attr);
+
 MLIR_CAPI_EXPORTED MlirTypeID mlirGpucgTranslationInfoAttrGetTypeID(void);
 
 /*===----------------------------------------------------------------------===*/

@@ -116,13 +116,19 @@ typedef struct MlirGpucgCompileOptions {
   /// on tensor cores as TF32, where a tensor-core plan takes them) or
   /// "ieee" (IEEE f32 on the SIMT cores). Empty: "tf32".
   MlirStringRef f32Precision;
+  /// gpucg-compile's split-k: MatmulTensorCoreMmaSync kernels split each
+  /// output tile's K loop into this many parts, one workgroup each, added
+  /// in a fixed order (1: no split; 0: the strategy's default, the fewest
+  /// parts that give a workgroup to every SM where the tiles alone are
+  /// fewer than the SMs; negative: an error).
+  int64_t splitK;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
 /// deterministicReductions, no wgmmaPersistent (0 workgroups), no
 /// wgmmaStagedStore, workgroupGroupSize 0, no nvvmFloat8, wgmmaClusterM and
-/// wgmmaClusterN 1, no report, f32Precision empty ("tf32").
+/// wgmmaClusterN 1, no report, f32Precision empty ("tf32"), splitK 0.
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

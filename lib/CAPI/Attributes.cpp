@@ -183,7 +183,8 @@ MlirAttribute mlirGpucgTranslationInfoAttrGet(
       pipelineDepth, storeStage, *cppMmaKind,
       /*workgroupGroupSize=*/int64_t(1),
       /*persistentWorkgroups=*/std::optional<int64_t>(),
-      /*cluster=*/ArrayRef<int64_t>(), /*stagedStore=*/false));
+      /*cluster=*/ArrayRef<int64_t>(), /*stagedStore=*/false,
+      /*splitK=*/int64_t(1)));
 }
 
 MlirGpucgPipeline mlirGpucgTranslationInfoAttrGetPipeline(MlirAttribute attr) {
@@ -237,6 +238,10 @@ int64_t mlirGpucgTranslationInfoAttrGetClusterN(MlirAttribute attr) {
 
 bool mlirGpucgTranslationInfoAttrGetStagedStore(MlirAttribute attr) {
   return cast<TranslationInfoAttr>(unwrap(attr)).getStagedStore();
+}
+
+int64_t mlirGpucgTranslationInfoAttrGetSplitK(MlirAttribute attr) {
+  return cast<TranslationInfoAttr>(unwrap(attr)).getSplitK();
 }
 
 MlirTypeID mlirGpucgTranslationInfoAttrGetTypeID(void) {

@@ -60,6 +60,7 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.nvvmFloat8 = false;
   options.wgmmaClusterM = 1;
   options.wgmmaClusterN = 1;
+  options.splitK = 0;
   return options;
 }
 
@@ -228,6 +229,7 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.wgmmaLaunch.persistentWorkgroups = options.wgmmaPersistentWorkgroups;
   compile.wgmmaLaunch.stagedStore = options.wgmmaStagedStore;
   compile.workgroupOrder.workgroupGroupSize = options.workgroupGroupSize;
+  compile.workgroupOrder.splitK = options.splitK;
   compile.nvvmFloat8 = options.nvvmFloat8;
   compile.wgmmaLaunch.clusterM = options.wgmmaClusterM;
   compile.wgmmaLaunch.clusterN = options.wgmmaClusterN;

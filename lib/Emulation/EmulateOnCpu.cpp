@@ -178,6 +178,7 @@ void EmulatorRuntime::declareAll() {
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_commit),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_wait),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_access),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_global_store),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_set_race_detection),
       // Hopper.
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_tensor_map),
@@ -650,7 +651,7 @@ LogicalResult BodyRewriter::rewriteSimpleOps() {
             NVVM::ClusterWaitOp, gpu::ShuffleOp, gpu::DynamicSharedMemoryOp,
             nvgpu::LdMatrixOp, nvgpu::MmaSyncOp, NVVM::WgmmaWaitGroupSyncOp,
             NVVM::SetMaxRegisterOp, NVVM::FenceMbarrierInitOp,
-            NVVM::FenceProxyOp, nvgpu::TmaPrefetchOp>(op))
+            NVVM::FenceProxyOp, NVVM::MembarOp, nvgpu::TmaPrefetchOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops)
@@ -761,13 +762,16 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
         return success();
       })
       // Register reallocation, the fences between the generic and the
-      // async proxy (the emulator's memory has one) and tensor-map
-      // prefetches change no value the emulator computes.
+      // async proxy (the emulator's memory has one), memory barriers (its
+      // workgroups run one after another, each seeing all that the ones
+      // before it wrote) and tensor-map prefetches change no value the
+      // emulator computes.
       .Case<NVVM::SetMaxRegisterOp, NVVM::FenceMbarrierInitOp,
-            NVVM::FenceProxyOp, nvgpu::TmaPrefetchOp>([&](Operation *) {
-        builder.eraseOp(op);
-        return success();
-      })
+            NVVM::FenceProxyOp, NVVM::MembarOp, nvgpu::TmaPrefetchOp>(
+          [&](Operation *) {
+            builder.eraseOp(op);
+            return success();
+          })
       .Default([](Operation *) { return success(); });
 }
 
@@ -1969,12 +1973,14 @@ static LogicalResult convertTypedOps(func::FuncOp body,
 //===----------------------------------------------------------------------===//
 
 /// Reports the bytes `op` reads or writes in workgroup memory to the
-/// runtime: `rows` contiguous runs of `rowElements` elements each, starting
-/// at `memref[indices]` with the rows along dimension `rank - 2`.
+/// runtime (gpucg_emu_access), or with `global` those it stores in global
+/// memory (gpucg_emu_global_store): `rows` contiguous runs of `rowElements`
+/// elements each, starting at `memref[indices]` with the rows along
+/// dimension `rank - 2`.
 static void reportAccess(OpBuilder &b, EmulatorRuntime &runtime, Operation *op,
                          Value memref, ValueRange indices,
                          ArrayRef<int64_t> leadingShape, int64_t rowElements,
-                         bool isWrite) {
+                         bool isWrite, bool global = false) {
   Location loc = op->getLoc();
   auto type = cast<MemRefType>(memref.getType());
   int64_t elementBytes = *getElementBytes(type.getElementType());
@@ -2000,7 +2006,68 @@ static void reportAccess(OpBuilder &b, EmulatorRuntime &runtime, Operation *op,
             arith::ConstantIndexOp::create(b, loc, position));
     }
     Value address = getElementAddress(b, loc, memref, rowIndices, elementBytes);
-    runtime.call(b, loc, "gpucg_emu_access", {address, bytes, write, site});
+    if (global)
+      runtime.call(b, loc, "gpucg_emu_global_store", {address, bytes, site});
+    else
+      runtime.call(b, loc, "gpucg_emu_access", {address, bytes, write, site});
+  }
+}
+
+/// Whether `memref` views memory the body's caller gave it (an argument of
+/// `body`: a kernel argument) or a module-level global: global memory that
+/// outlives a workgroup, unlike an alloca on a thread's stack, which the
+/// emulator's fibers reuse across workgroups.
+static bool isGlobalMemoryOf(Value memref, func::FuncOp body) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  if (auto argument = dyn_cast<BlockArgument>(memref))
+    return argument.getOwner() == &body.getBody().front();
+  return memref.getDefiningOp<memref::GetGlobalOp>() != nullptr;
+}
+
+/// Reports each store to global memory in `body` that writes whole vectors
+/// (memref.store, vector.store, and vector.transfer_write without a mask
+/// and in bounds) to gpucg_emu_global_store, which finds two workgroups of
+/// a launch that store the same byte. Masked and out-of-bounds transfers (a
+/// partial tile's edge) are not reported: their lanes past the matrix would
+/// alias the next row's, which another workgroup stores.
+static void instrumentGlobalStores(func::FuncOp body,
+                                   EmulatorRuntime &runtime) {
+  SmallVector<Operation *> stores;
+  body.walk([&](Operation *op) {
+    Value base;
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      base = store.getMemRef();
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      base = store.getBase();
+    else if (auto write = dyn_cast<vector::TransferWriteOp>(op);
+             write && !write.getMask() &&
+             write.getPermutationMap().isMinorIdentity() &&
+             llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; }))
+      base = write.getBase();
+    if (base && isa<MemRefType>(base.getType()) &&
+        !isWorkgroupMemory(base.getType()) && isGlobalMemoryOf(base, body))
+      stores.push_back(op);
+  });
+  OpBuilder b(body.getContext());
+  for (Operation *op : stores) {
+    b.setInsertionPoint(op);
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      reportAccess(b, runtime, op, store.getMemRef(), store.getIndices(), {}, 1,
+                   /*isWrite=*/true, /*global=*/true);
+      continue;
+    }
+    auto shape = cast<VectorType>(op->getOperand(0).getType()).getShape();
+    Value base = isa<vector::StoreOp>(op)
+                     ? cast<vector::StoreOp>(op).getBase()
+                     : cast<vector::TransferWriteOp>(op).getBase();
+    ValueRange indices = isa<vector::StoreOp>(op)
+                             ? cast<vector::StoreOp>(op).getIndices()
+                             : cast<vector::TransferWriteOp>(op).getIndices();
+    reportAccess(b, runtime, op, base, indices,
+                 shape.empty() ? ArrayRef<int64_t>() : shape.drop_back(),
+                 shape.empty() ? 1 : shape.back(), /*isWrite=*/true,
+                 /*global=*/true);
   }
 }
 
@@ -2150,6 +2217,8 @@ struct TestEmulateGpuPass
         return signalPassFailure();
       if (checkRaces && failed(instrumentWorkgroupAccesses(*body, runtime)))
         return signalPassFailure();
+      if (checkRaces)
+        instrumentGlobalStores(*body, runtime);
       body->walk([](Operation *op) { op->removeAttr(kSourceOpAttr); });
     }
     // The host's tensor-map casts, whose uses the bodies took over.

@@ -71,16 +71,28 @@ WorkgroupOrderOptions::WorkgroupOrderOptions(::mlir::detail::PassOptions &owner)
                          "(workgroup_group_size, gpucg-reorder-workgroups); "
                          "1: row by row; 0: the strategy's default, groups "
                          "of 8 rows for a wgmma matmul of more than one wave"),
-          llvm::cl::init(0)) {}
+          llvm::cl::init(0)),
+      splitK(owner, "split-k",
+             llvm::cl::desc(
+                 "Split the K loop of each output tile of "
+                 "MatmulTensorCoreMmaSync kernels into this many parts, one "
+                 "workgroup each on grid z (split_k): the parts meet in a "
+                 "workspace, added in a fixed order by the last "
+                 "workgroup of the tile; 1: no split; 0: the strategy's "
+                 "default, the fewest parts that give a workgroup to "
+                 "every SM where the tiles alone are fewer than the SMs"),
+             llvm::cl::init(0)) {}
 
 void WorkgroupOrderOptions::applyTo(
     SelectLoweringStrategyOptions &strategy) const {
   strategy.workgroupGroupSize = workgroupGroupSize;
+  strategy.splitK = splitK;
 }
 
 std::string WorkgroupOrderOptions::validate() const {
   LaunchRequest request;
   request.workgroupGroupSize = workgroupGroupSize;
+  request.splitK = splitK;
   return whyInvalidLaunchRequest(request);
 }
 
@@ -149,6 +161,8 @@ void mlir::gpucg::buildWorkgroupFrontPipeline(
   // launch order).
   onTensors.addPass(createReorderWorkgroups());
   buildBufferizePipeline(pm);
+  // The buffers of split-K kernels (split_k), which their workgroups share.
+  pm.addPass(createCreateSplitKWorkspace());
 }
 
 void mlir::gpucg::buildTensorCorePipeline(
@@ -171,6 +185,9 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
     const TensorCorePipelineOptions &options) {
   MmaPreference mma =
       kind == MmaKind::Wmma ? MmaPreference::Wmma : MmaPreference::MmaSync;
+  // A split-K plan's parts of K on grid z (split_k), before anything
+  // depends on the tile's K.
+  fpm.addPass(createSplitKAcrossWorkgroups());
   // Inside the workgroup: IREE's LLVMGPUMatmulTensorCore order.
   fpm.addPass(createWorkgroupSpecialization());
   fpm.addPass(createTileAndDistribute(
@@ -196,6 +213,9 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   toGpu.swizzle = swizzlesWorkgroupMemory(kind);
   fpm.addPass(createVectorToGPU(toGpu));
   fpm.addPass(createLoopInvariantCodeMotionPass());
+  // The parts' sums meet after the K loop, which the accumulators leave as
+  // vectors here (and software pipelining leaves alone).
+  fpm.addPass(createCombineSplitK());
   SoftwarePipeliningOptions pipelining;
   pipelining.epiloguePeeling = options.epiloguePeeling;
   pipelining.schedule = options.schedule;

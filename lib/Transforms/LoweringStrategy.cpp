@@ -17,9 +17,11 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -1189,6 +1191,10 @@ std::string mlir::gpucg::whyInvalidLaunchRequest(const LaunchRequest &request) {
     os << "wgmma-cluster-m x wgmma-cluster-n must be 1 to "
        << kMaxClusterWorkgroups
        << " workgroups (the portable cluster size), got " << m << " x " << n;
+  else if (request.splitK < 0 ||
+           request.splitK > TranslationInfoAttr::kMaxSplitK)
+    os << "split-k must be from 0 (the strategy's default) to "
+       << TranslationInfoAttr::kMaxSplitK << ", got " << request.splitK;
   return text;
 }
 
@@ -1199,7 +1205,8 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
                                 SmallVectorImpl<std::string> *notTaken) {
   TranslationInfoAttr info = strategy.translationInfo;
   if (info.getWorkgroupGroupSize() != 1 || info.getPersistentWorkgroups() ||
-      !info.getCluster().empty() || info.getStagedStore())
+      !info.getCluster().empty() || info.getStagedStore() ||
+      info.getSplitK() != 1)
     return strategy;
   auto note = [&](const Twine &part, const std::string &reason) {
     if (notTaken && !reason.empty())
@@ -1248,11 +1255,24 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
       stagedStore = why.empty();
     }
   }
+  int64_t splitK = 1;
+  int64_t depth = info.getPipelineDepth();
+  if (request.splitK > 1) {
+    std::string why = whyNoSplitK(rootOp, strategy, request.splitK);
+    note("a split of K into " + Twine(request.splitK) + " parts", why);
+    if (why.empty()) {
+      splitK = request.splitK;
+      // At most one stage per K step of a part.
+      MatmulShape shape = *getMatmulShape(rootOp);
+      int64_t tileK = strategy.loweringConfig.getTileSizes(0)[shape.kPos];
+      depth = std::min(depth, ceilDiv(shape.k() / splitK, tileK));
+    }
+  }
   LoweringStrategy result = strategy;
   result.translationInfo = TranslationInfoAttr::get(
       info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
-      info.getSubgroupSize(), info.getPipelineDepth(), info.getStoreStage(),
-      info.getMmaKind(), groupSize, persistentWorkgroups, cluster, stagedStore);
+      info.getSubgroupSize(), depth, info.getStoreStage(), info.getMmaKind(),
+      groupSize, persistentWorkgroups, cluster, stagedStore, splitK);
   return result;
 }
 
@@ -1571,6 +1591,137 @@ mlir::gpucg::getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
         "of "
      << columns << " tiles, each reading every column block of B";
   return order;
+}
+
+std::string mlir::gpucg::whyNoSplitK(linalg::LinalgOp rootOp,
+                                     const LoweringStrategy &strategy,
+                                     int64_t splitK) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  TranslationInfoAttr info = strategy.translationInfo;
+  if (splitK < 1 || splitK > TranslationInfoAttr::kMaxSplitK) {
+    os << "a split of K into " << splitK << " parts is not from 1 to "
+       << TranslationInfoAttr::kMaxSplitK;
+    return text;
+  }
+  if (info.getPipeline() != Pipeline::MatmulTensorCoreMmaSync) {
+    os << "split-K is built for pipeline MatmulTensorCoreMmaSync, and this "
+          "kernel is planned for "
+       << stringifyPipeline(info.getPipeline());
+    return text;
+  }
+  std::optional<MatmulShape> shape = getMatmulShape(rootOp);
+  if (!shape) {
+    os << "the root is not a matmul (one M, one N and one K loop)";
+    return text;
+  }
+  if (!shape->batchPos.empty()) {
+    os << "the matmul has batch loops, which take grid z";
+    return text;
+  }
+  if (!shape->isStatic()) {
+    os << "the matmul has dynamic sizes (M x N x K = ";
+    printShape(os, {shape->m(), shape->n(), shape->k()});
+    os << "), and split-K counts its tiles and parts when it compiles";
+    return text;
+  }
+  if (!rootOp.hasPureTensorSemantics()) {
+    os << "the matmul is not on tensors";
+    return text;
+  }
+  for (OpOperand *input : rootOp.getDpsInputOperands())
+    if (!isa<BlockArgument>(input->get())) {
+      os << "operand #" << input->getOperandNumber()
+         << " of the matmul is computed in the kernel (a fused producer), "
+            "and each part of K reads its slice of a kernel argument";
+      return text;
+    }
+  if (!isZeroFilled(rootOp)) {
+    os << "the accumulator does not start from a linalg.fill of zero (each "
+          "part sums its own products, and the parts are added once)";
+    return text;
+  }
+  int64_t k = shape->k();
+  if (k % splitK != 0) {
+    os << "K = " << k << " is not a multiple of " << splitK << " parts";
+    return text;
+  }
+  int64_t part = k / splitK;
+  for (Type type : {shape->aType, shape->bType}) {
+    int64_t bytes = getByteWidth(type);
+    if (part * bytes % 16 != 0) {
+      os << "a part of K of " << part << " " << type << " elements is "
+         << part * bytes
+         << " bytes, not a multiple of 16: the next part's rows would start "
+            "off the 16-byte alignment of the operands' async copies";
+      return text;
+    }
+  }
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  int64_t tileK = level0[shape->kPos];
+  if (tileK <= 0 || part < 2 * tileK) {
+    os << "a part of K of " << part << " elements is less than two K steps of "
+       << tileK << " (the K loop a part's sum is published after)";
+    return text;
+  }
+  return text;
+}
+
+SplitK mlir::gpucg::getDefaultSplitK(linalg::LinalgOp rootOp,
+                                     const LoweringStrategy &strategy,
+                                     TargetAttr target) {
+  SplitK split;
+  std::optional<MatmulShape> shape = getMatmulShape(rootOp);
+  if (strategy.translationInfo.getPipeline() !=
+          Pipeline::MatmulTensorCoreMmaSync ||
+      !shape || !shape->isStatic() || !shape->batchPos.empty())
+    return split;
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  int64_t tiles = mulSat(ceilDiv(shape->m(), level0[shape->mPos]),
+                         ceilDiv(shape->n(), level0[shape->nPos]));
+  int64_t sms = target.getNumSms();
+  if (tiles >= sms)
+    return split;
+  int64_t tileK = level0[shape->kPos];
+  int64_t best = 1;
+  std::string whyNotTwo;
+  for (int64_t parts = 2; parts <= kDefaultMaxSplitK; ++parts) {
+    // A K too short to split needs no word: there is nothing to share.
+    if (tileK <= 0 || shape->k() / parts < kDefaultMinSplitKSteps * tileK)
+      break;
+    std::string why = whyNoSplitK(rootOp, strategy, parts);
+    if (!why.empty()) {
+      if (parts == 2)
+        whyNotTwo = why;
+      continue;
+    }
+    best = parts;
+    if (tiles * parts >= sms)
+      break;
+  }
+  if (best == 1) {
+    // A kernel that leaves SMs idle with a K long enough to share says why
+    // it does not split it.
+    if (!whyNotTwo.empty())
+      split.reason = "no split-K: " + std::to_string(tiles) +
+                     " tiles are fewer than the " + std::to_string(sms) +
+                     " SMs, but " + whyNotTwo;
+    else if (shape->k() / 2 >= kDefaultMinSplitKSteps * tileK)
+      split.reason = "no split-K: " + std::to_string(tiles) +
+                     " tiles are fewer than the " + std::to_string(sms) +
+                     " SMs, but no part count up to " +
+                     std::to_string(kDefaultMaxSplitK) +
+                     " splits K = " + std::to_string(shape->k()) +
+                     " into parts the kernel can take";
+    return split;
+  }
+  split.parts = best;
+  llvm::raw_string_ostream os(split.reason);
+  os << "split-K by default: " << tiles << " tiles are fewer than the " << sms
+     << " SMs, so K = " << shape->k() << " is split into " << best
+     << " parts of " << shape->k() / best << " (" << tiles * best
+     << " workgroups), added in a fixed order";
+  return split;
 }
 
 /// The first grid dimension, x first, along which level-0 tiles `level0`
@@ -2113,7 +2264,7 @@ mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
       info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
       info.getSubgroupSize(), depth, info.getStoreStage(), info.getMmaKind(),
       info.getWorkgroupGroupSize(), info.getPersistentWorkgroups(),
-      info.getCluster(), info.getStagedStore());
+      info.getCluster(), info.getStagedStore(), info.getSplitK());
   return strategy;
 }
 
@@ -2400,6 +2551,29 @@ static LogicalResult verifyVectorizeStrategy(linalg::LinalgOp op,
   return success();
 }
 
+/// Checks the split-K of `strategy` (a plan whose tiles the pipeline's own
+/// checks accepted) against the kernel and its K steps.
+static LogicalResult verifySplitK(linalg::LinalgOp rootOp,
+                                  const LoweringStrategy &strategy) {
+  TranslationInfoAttr info = strategy.translationInfo;
+  LoweringConfigAttr config = strategy.loweringConfig;
+  if (info.getSplitK() == 1)
+    return success();
+  std::string reason = whyNoSplitK(rootOp, strategy, info.getSplitK());
+  if (!reason.empty())
+    return rootOp.emitOpError() << "cannot split K into " << info.getSplitK()
+                                << " parts (split_k): " << reason;
+  MatmulShape shape = *getMatmulShape(rootOp);
+  int64_t steps =
+      ceilDiv(shape.k() / info.getSplitK(), config.getTileSizes(0)[shape.kPos]);
+  if (info.getPipelineDepth() > steps)
+    return rootOp.emitOpError()
+           << "has pipeline_depth = " << info.getPipelineDepth()
+           << ", more stages than the " << steps << " K steps of each of its "
+           << info.getSplitK() << " parts of K (split_k)";
+  return success();
+}
+
 LogicalResult mlir::gpucg::verifyLoweringStrategy(
     linalg::LinalgOp rootOp, const LoweringStrategy &strategy,
     TargetAttr target, const StrategyOptions &options) {
@@ -2499,7 +2673,9 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
   switch (info.getPipeline()) {
   case Pipeline::MatmulTensorCore:
   case Pipeline::MatmulTensorCoreMmaSync:
-    return verifyTensorCoreStrategy(rootOp, strategy, target);
+    if (failed(verifyTensorCoreStrategy(rootOp, strategy, target)))
+      return failure();
+    return verifySplitK(rootOp, strategy);
   case Pipeline::MatmulSimt:
     return verifyMatmulSimtStrategy(rootOp, strategy, target);
   case Pipeline::MatmulWgmma:
@@ -2632,6 +2808,9 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
        << " workgroups";
   if (info.getStagedStore())
     os << ", staged store";
+  if (info.getSplitK() != 1)
+    os << ", K split into " << info.getSplitK()
+       << " parts (split-K, one workgroup each)";
   if (info.getWorkgroupGroupSize() != 1)
     os << ", workgroups in groups of " << info.getWorkgroupGroupSize()
        << " rows";

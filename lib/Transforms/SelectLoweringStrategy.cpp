@@ -141,6 +141,7 @@ struct SelectLoweringStrategyPass
     options.launch.wgmmaStagedStore = wgmmaStagedStore;
     options.launch.wgmmaClusterM = wgmmaClusterM;
     options.launch.wgmmaClusterN = wgmmaClusterN;
+    options.launch.splitK = splitK;
     std::string invalid = whyInvalidLaunchRequest(options.launch);
     if (!invalid.empty()) {
       funcOp.emitOpError() << "gpucg-select-lowering-strategy: " << invalid;
@@ -213,6 +214,12 @@ struct SelectLoweringStrategyPass
       request.workgroupGroupSize = order.groupSize;
       if (!order.reason.empty())
         launchNotes.push_back(order.reason);
+    }
+    if (chosenHere && request.splitK == 0) {
+      SplitK split = getDefaultSplitK(*root, strategy, target);
+      request.splitK = split.parts;
+      if (!split.reason.empty())
+        launchNotes.push_back(split.reason);
     }
     strategy =
         applyLaunchRequest(*root, strategy, target, request, &launchNotes);

@@ -56,6 +56,32 @@ bool mlir::gpucg::isAtomicallyCombinable(gpu::AllReduceOperation kind,
   return bits == 8 || bits == 16 || bits == 32;
 }
 
+scf::ForallOp mlir::gpucg::addWorkgroupLoopDimension(RewriterBase &rewriter,
+                                                     scf::ForallOp forallOp,
+                                                     int64_t count,
+                                                     unsigned gridDim) {
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<OpFoldResult> lbs = forallOp.getMixedLowerBound();
+  SmallVector<OpFoldResult> ubs = forallOp.getMixedUpperBound();
+  SmallVector<OpFoldResult> steps = forallOp.getMixedStep();
+  SmallVector<Attribute> mapping(forallOp.getMappingAttr().getValue());
+  lbs.push_back(rewriter.getIndexAttr(0));
+  ubs.push_back(rewriter.getIndexAttr(count));
+  steps.push_back(rewriter.getIndexAttr(1));
+  mapping.push_back(
+      gpu::GPUBlockMappingAttr::get(ctx, static_cast<gpu::MappingId>(gridDim)));
+  rewriter.setInsertionPoint(forallOp);
+  auto newForall =
+      scf::ForallOp::create(rewriter, forallOp.getLoc(), lbs, ubs, steps,
+                            ValueRange(), rewriter.getArrayAttr(mapping));
+  Block *body = newForall.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.mergeBlocks(forallOp.getBody(), body,
+                       body->getArguments().drop_back());
+  rewriter.eraseOp(forallOp);
+  return newForall;
+}
+
 std::optional<unsigned>
 mlir::gpucg::findInputNotViewableAlongRow(linalg::LinalgOp op) {
   unsigned rowLoop = op.getNumLoops() - 1;
@@ -204,34 +230,16 @@ static scf::ForallOp addPartDimension(RewriterBase &rewriter,
                                       linalg::LinalgOp root,
                                       scf::ForallOp forallOp, int64_t split,
                                       unsigned gridDim) {
-  MLIRContext *ctx = rewriter.getContext();
-  SmallVector<OpFoldResult> lbs, ubs, steps;
-  SmallVector<Attribute> mapping;
-  if (forallOp) {
-    lbs = forallOp.getMixedLowerBound();
-    ubs = forallOp.getMixedUpperBound();
-    steps = forallOp.getMixedStep();
-    llvm::append_range(mapping, forallOp.getMappingAttr().getValue());
-  }
-  lbs.push_back(rewriter.getIndexAttr(0));
-  ubs.push_back(rewriter.getIndexAttr(split));
-  steps.push_back(rewriter.getIndexAttr(1));
-  mapping.push_back(
-      gpu::GPUBlockMappingAttr::get(ctx, static_cast<gpu::MappingId>(gridDim)));
-  Operation *anchor = forallOp ? forallOp.getOperation() : root.getOperation();
-  rewriter.setInsertionPoint(anchor);
-  auto newForall =
-      scf::ForallOp::create(rewriter, anchor->getLoc(), lbs, ubs, steps,
-                            ValueRange(), rewriter.getArrayAttr(mapping));
-  Block *body = newForall.getBody();
-  if (!forallOp) {
-    rewriter.moveOpBefore(root, body->getTerminator());
-    return newForall;
-  }
-  rewriter.eraseOp(body->getTerminator());
-  rewriter.mergeBlocks(forallOp.getBody(), body,
-                       body->getArguments().drop_back());
-  rewriter.eraseOp(forallOp);
+  if (forallOp)
+    return addWorkgroupLoopDimension(rewriter, forallOp, split, gridDim);
+  rewriter.setInsertionPoint(root);
+  auto newForall = scf::ForallOp::create(
+      rewriter, root.getLoc(), ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(split)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)}, ValueRange(),
+      rewriter.getArrayAttr({gpu::GPUBlockMappingAttr::get(
+          rewriter.getContext(), static_cast<gpu::MappingId>(gridDim))}));
+  rewriter.moveOpBefore(root, newForall.getBody()->getTerminator());
   return newForall;
 }
 

@@ -128,6 +128,7 @@ class MlirGpucgCompileOptions(Structure):
         ("wgmmaClusterN", c_int64),
         ("report", c_bool),
         ("f32Precision", MlirStringRef),
+        ("splitK", c_int64),
     ]
 
 
@@ -276,6 +277,7 @@ _FUNCTIONS = {
     "mlirGpucgTranslationInfoAttrGetClusterM": (c_int64, [_A]),
     "mlirGpucgTranslationInfoAttrGetClusterN": (c_int64, [_A]),
     "mlirGpucgTranslationInfoAttrGetStagedStore": (c_bool, [_A]),
+    "mlirGpucgTranslationInfoAttrGetSplitK": (c_int64, [_A]),
     "mlirAttributeIsAGpucgCompilationInfoAttr": (c_bool, [_A]),
     "mlirGpucgCompilationInfoAttrGet": (_A, [_C, _A, _A]),
     "mlirGpucgCompilationInfoAttrGetLoweringConfig": (_A, [_A]),

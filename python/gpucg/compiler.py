@@ -146,7 +146,7 @@ _KEYWORDS = {
     "bare-pointers": "bare_pointers", "opt-level": "opt_level",
     "deterministic-reductions": "deterministic_reductions",
     "nvvm-float8": "nvvm_float8", "wgmma-staged-store": "wgmma_staged_store",
-    "workgroup-group-size": "workgroup_group_size",
+    "workgroup-group-size": "workgroup_group_size", "split-k": "split_k",
     "wgmma-persistent-workgroups": "wgmma_persistent",
     "wgmma-persistent": "wgmma_persistent", "chip": "chip",
     "f32-precision": "f32_precision",
@@ -177,7 +177,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
             workgroup_group_size=0, nvvm_float8=False, wgmma_cluster=(1, 1),
-            report=False, f32_precision="tf32", cache=None,
+            report=False, f32_precision="tf32", split_k=0, cache=None,
             source_name=None) -> CompileResult:
     """Compiles MLIR `source`: text, a pathlib.Path to read, or a str of
     one line naming a file (`"kernel.mlir"`).
@@ -206,6 +206,11 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     (m, n) runs warp-specialized wgmma kernels in thread-block clusters of
     m x n workgroups that share tiles of B (along M) and A (along N) by TMA
     multicast (gpucg-compile's wgmma-cluster-m and wgmma-cluster-n).
+    `split_k` splits the K loop of each output tile of mma.sync kernels
+    into that many parts, one workgroup each, added in a fixed order by the
+    last workgroup of the tile (gpucg-compile's split-k; 1: no split; 0:
+    the strategy's default, the fewest parts that give a workgroup to every
+    SM where the tiles alone are fewer than the SMs).
 
     `f32_precision` says how contractions of f32 operands multiply them:
     "tf32" (the default, as Triton's `tl.dot`) on tensor cores as TF32
@@ -260,6 +265,10 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
         raise ValueError("workgroup_group_size is a number of tile rows (1: "
                          "row by row; 0: the strategy's default), not "
                          f"{workgroup_group_size}")
+    if split_k < 0:
+        raise ValueError("split_k is a number of parts of K (1: no split; "
+                         f"0: the strategy's default), not {split_k}")
+    options.splitK = split_k
     options.wgmmaStagedStore = wgmma_staged_store
     options.workgroupGroupSize = workgroup_group_size
     options.nvvmFloat8 = nvvm_float8
@@ -285,7 +294,8 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
                  wgmma_staged_store=wgmma_staged_store,
                  workgroup_group_size=workgroup_group_size,
                  nvvm_float8=nvvm_float8, wgmma_cluster=list(cluster),
-                 report=report, f32_precision=f32_precision),
+                 report=report, f32_precision=f32_precision,
+                 split_k=split_k),
             version(), _capi.library_path())
         stored = cache_module.load(entry_key)
         if stored is not None:

@@ -319,6 +319,12 @@ class Attribute:
         return bool(_capi.lib().mlirGpucgTranslationInfoAttrGetStagedStore(
             self.handle))
 
+    @property
+    def split_k(self):
+        """Parts K is split into, one workgroup each (1: no split-K)."""
+        self._expect("translation_info")
+        return _capi.lib().mlirGpucgTranslationInfoAttrGetSplitK(self.handle)
+
     # compilation_info
     @property
     def lowering_config(self):

@@ -228,6 +228,8 @@ const char *emuClusterName(char buffer[80]);
 void emuMemoryPrepare(void);      /* a launch's memories and shadows */
 void emuMemoryBeginCluster(void); /* poison, new epochs */
 void emuNewEpoch(EmuCta *cta);
+/* Forgets the global stores of the launch before (gpucg_emu_global_store). */
+void emuGlobalStoresBeginLaunch(void);
 void emuRecordAccess(const EmuThread *thread, int64_t address, int64_t bytes,
                      int isWrite, const char *site);
 void emuLandCopies(EmuThread *thread, int32_t pendingGroups,

@@ -358,6 +358,16 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_access(int64_t address, int64_t bytes,
                                             int32_t is_write,
                                             const char *site);
 
+/* Records that the caller stores the `bytes` bytes at `address` in global
+   memory (any memory outside workgroup memory), without an atomic. Two
+   different workgroups of one launch that store the same byte race: the
+   GPU runs workgroups in any order and at once, so which value remains is
+   not the kernel's to say (a split-K tile's sum written by two of its
+   workgroups). Reported with both workgroups, both sites and the byte's
+   address. Thread context; off with race detection. */
+GPUCG_EMULATOR_EXPORT void
+gpucg_emu_global_store(int64_t address, int64_t bytes, const char *site);
+
 /* Turns race detection on (enabled != 0, the default) or off, for the
    launches that follow: off, gpucg_emu_access and the emulator's own
    records (ldmatrix reads, async-copy landings) are ignored, so that a bug

@@ -149,6 +149,15 @@ static void testTranslationInfo(MlirContext ctx) {
   printf("staged: group %" PRId64 " staged %d\n",
          mlirGpucgTranslationInfoAttrGetWorkgroupGroupSize(staged),
          (int)mlirGpucgTranslationInfoAttrGetStagedStore(staged));
+  /* Split-K: 1 unless given (on the mma.sync pipeline only). */
+  MlirAttribute split = mlirAttributeParseGet(
+      ctx, mlirStringRefCreateFromCString(
+               "#gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, "
+               "split_k = 4>"));
+  // CHECK: split: 4 default 1
+  printf("split: %" PRId64 " default %" PRId64 "\n",
+         mlirGpucgTranslationInfoAttrGetSplitK(split),
+         mlirGpucgTranslationInfoAttrGetSplitK(info));
 
   MlirGpucgPipeline parsed;
   EXPECT(mlirGpucgPipelineFromName(

@@ -162,6 +162,29 @@ class CompileTest(unittest.TestCase):
         self.assertIn("ld.shared.v4.b32", staged)
         self.assertIn("st.global.v4.b32", staged)
 
+    def test_split_k(self):
+        # A 64 x 64 output with K = 1024 on sm_80: split_k=4 gives 4 parts
+        # on grid z, the report says so; split_k=1 keeps K whole.
+        source = """
+module {
+  func.func @deep(%a: tensor<64x1024xf16>, %b: tensor<1024x64xf16>) -> tensor<64x64xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<64x1024xf16>, tensor<1024x64xf16>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %0 : tensor<64x64xf32>
+  }
+}
+"""
+        split = gpucg.compile(source, chip="sm_80", split_k=4, report=True)
+        self.assertIn("grid_z 4", split.abi)
+        self.assertIn("K split into 4 parts", split.kernels[0].plan)
+        self.assertIn("atom.global.add.u32", split.output)
+        whole = gpucg.compile(source, chip="sm_80", split_k=1)
+        self.assertIn("grid_z 1", whole.abi)
+        with self.assertRaises(ValueError):
+            gpucg.compile(source, chip="sm_80", split_k=-1)
+
     def test_workgroup_group_size(self):
         # 2 x 2 tiles in groups of 2 rows: the kernel computes another tile
         # index from its block id; groups of 1 are the launch order.

@@ -54,6 +54,10 @@ class AttributeTest(unittest.TestCase):
             "#gpucg.translation_info<pipeline = Vectorize, "
             "workgroup_group_size = 8>")
         self.assertEqual(grouped.workgroup_group_size, 8)
+        split = self.context.attribute(
+            "#gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, "
+            "split_k = 4>")
+        self.assertEqual((split.split_k, info.split_k), (4, 1))
         both = self.context.compilation_info(config, info)
         self.assertEqual(both.kind, "compilation_info")
         self.assertEqual(both.lowering_config, config)

@@ -53,7 +53,7 @@ class PassesTest(unittest.TestCase):
         self.assertEqual(by_name["gpucg-matmul-mma-sync"].usage(),
                          "gpucg-matmul-mma-sync{chip= depth=0 "
                          "epilogue-peeling=true padding=-1 "
-                         "schedule=load-global-stage0 "
+                         "schedule=load-global-stage0 split-k=0 "
                          "workgroup-group-size=0}")
         self.assertEqual(by_name["gpucg-bufferize"].options, ())
 

@@ -56,13 +56,15 @@ struct PipelineDepthOptions {
   void applyTo(SelectLoweringStrategyOptions &strategy) const;
 };
 
-/// The workgroup order: `workgroup-group-size`.
+/// The tile schedule: the workgroup order (`workgroup-group-size`) and the
+/// split of K across workgroups (`split-k`).
 struct WorkgroupOrderOptions {
   template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
 
   explicit WorkgroupOrderOptions(::mlir::detail::PassOptions &owner);
 
   Option<int64_t> workgroupGroupSize;
+  Option<int64_t> splitK;
 
   /// Sets the strategy pass's options of the same names.
   void applyTo(SelectLoweringStrategyOptions &strategy) const;

@@ -80,6 +80,10 @@ struct LaunchRequest {
   /// `wgmmaClusterM x wgmmaClusterN` workgroups where the tiles divide.
   int64_t wgmmaClusterM = 1;
   int64_t wgmmaClusterN = 1;
+  /// MatmulTensorCoreMmaSync kernels split each output tile's K loop into
+  /// this many parts, one workgroup each (`split_k`); 1: no split; 0: the
+  /// strategy's default for the plans it chooses (getDefaultSplitK).
+  int64_t splitK = 0;
 };
 
 /// Why `request` asks for a launch shape no kernel has, in words (a group
@@ -188,6 +192,13 @@ LoweringStrategy applyLaunchRequest(linalg::LinalgOp rootOp,
 /// GROUP_M).
 constexpr int64_t kDefaultWorkgroupGroupRows = 8;
 
+/// The default split-K (getDefaultSplitK) splits K into at most this many
+/// parts, each of at least this many K steps: the last workgroup of a tile
+/// reads every part's partial sum, and a part of few steps spends more of
+/// its time filling the pipeline and publishing its sum than multiplying.
+constexpr int64_t kDefaultMaxSplitK = 16;
+constexpr int64_t kDefaultMinSplitKSteps = 4;
+
 /// The workgroup group size the strategy gives a MatmulWgmma plan it
 /// chooses when no group size is asked for, and why, in words (empty with
 /// a group size of 1). In the launch order the workgroups resident at one time
@@ -206,6 +217,30 @@ struct WorkgroupOrder {
 WorkgroupOrder getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
                                         const LoweringStrategy &strategy,
                                         TargetAttr target);
+
+/// Why the kernel whose root is `rootOp`, planned `strategy`, cannot split
+/// the K loop of each output tile into `splitK` parts (`split_k`), in words
+/// for a diagnostic; empty when it can. The parts run on grid z and meet in
+/// a workspace (gpucg-combine-split-k), so the plan must be
+/// MatmulTensorCoreMmaSync, the root an unbatched matmul on tensors with
+/// static sizes whose A and B are function arguments and whose accumulator
+/// starts from a fill of zero, and each part `K / splitK` elements, a whole
+/// number of 16-byte vectors of each operand and at least two K steps.
+std::string whyNoSplitK(linalg::LinalgOp rootOp,
+                        const LoweringStrategy &strategy, int64_t splitK);
+
+/// The split-K of a plan the strategy chooses: a MatmulTensorCoreMmaSync
+/// kernel with fewer output tiles than `target` has SMs splits
+/// each tile's K loop into the fewest parts (at most kDefaultMaxSplitK)
+/// that give at least one workgroup per SM, or into as many as it can, each
+/// part keeping at least kDefaultMinSplitKSteps K steps; `reason` says why.
+/// Other kernels keep one part.
+struct SplitK {
+  int64_t parts = 1;
+  std::string reason;
+};
+SplitK getDefaultSplitK(linalg::LinalgOp rootOp,
+                        const LoweringStrategy &strategy, TargetAttr target);
 
 /// `strategy`, the plan of the kernel whose root is `rootOp`, in words for
 /// people: `plan of @F: pipeline P (MMA instruction), workgroup X x Y x Z

@@ -141,6 +141,98 @@ def DecomposeAggregateOps : Pass<"gpucg-decompose-aggregate-ops",
   ];
 }
 
+def SplitKAcrossWorkgroups
+    : Pass<"gpucg-split-k-across-workgroups", "func::FuncOp"> {
+  let summary = "Give the parts of each split-K tile's K loop their own "
+                "workgroups on grid z";
+  let description = [{
+    For kernels planned `MatmulTensorCoreMmaSync` with `split_k = S` above 1
+    (after workgroup tiling and bufferization, before
+    `gpucg-workgroup-specialization`): the workgroup loop gets a dimension of
+    `S` workgroups on grid z, and the root matmul of each reads its part of
+    K, `K / S` elements of A and B starting at `part * K / S` (subviews).
+    `gpu.known_grid_size` grows accordingly. The accumulator still starts
+    from its fill of zero and the epilogue is unchanged: each workgroup now
+    computes a partial sum, which `gpucg-combine-split-k` later adds up
+    across the tile's workgroups. A plan the strategy's checks refuse
+    (`whyNoSplitK`: an unbatched static matmul whose parts are whole 16-byte
+    vectors of A and B and at least two K steps) is an error here, too.
+
+    ```mlir
+    scf.forall (%m, %n, %part) = (0, 0, 0) to (128, 4096, 4) step (64, 64, 1) {
+      %off = affine.apply affine_map<(d0) -> (d0 * 1024)>(%part)
+      %a = memref.subview %arow[0, %off] [64, 1024] [1, 1] : ...
+      %b = memref.subview %bcol[%off, 0] [1024, 64] [1, 1] : ...
+      linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+      linalg.matmul ins(%a, %b : ...) outs(%acc : memref<64x64xf32>)
+      ...  // the epilogue on %acc
+    } {mapping = [#gpu.block<y>, #gpu.block<x>, #gpu.block<z>]}
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def CreateSplitKWorkspace
+    : Pass<"gpucg-create-split-k-workspace", "ModuleOp"> {
+  let summary = "Create the module-level partial sums and arrival counters "
+                "of each split-K kernel";
+  let description = [{
+    For each function whose `gpucg.translation_info` has `split_k = S`
+    above 1: two `memref.global`s that its workgroups share, named after the
+    function, `__gpucg_split_k_partials_<function>` (`tiles * S * tile
+    elements` of the accumulator's element type, uninitialized) and
+    `__gpucg_split_k_counters_<function>` (one `i32` per output tile,
+    zero-initialized). `gpu-kernel-outlining` copies them into the kernel's
+    `gpu.module`, so they live in the GPU's global memory from the moment
+    the module is loaded: a caller provides nothing. Each launch leaves
+    the counters zero again, so launches may follow each other; two
+    launches of one loaded kernel must not run at the same time (streams
+    that overlap), as they would share the buffers. Runs in the front of
+    every pipeline, after bufferization; functions without split-K are left
+    alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def CombineSplitK : Pass<"gpucg-combine-split-k", "func::FuncOp"> {
+  let summary = "Add up the partial sums of each split-K tile in the last "
+                "workgroup that arrives, in a fixed order";
+  let description = [{
+    For a kernel split by `gpucg-split-k-across-workgroups`, after
+    `gpucg-vector-to-gpu` (each K loop carries its mma.sync accumulators as
+    vectors), after each K loop:
+
+      1. every thread stores its accumulators into its slot of the
+         function's partial sums (tile, part, accumulator, thread:
+         consecutive threads' vectors side by side, so each warp's stores
+         are contiguous), then `nvvm.memory.barrier #nvvm.mem_scope<gpu>`
+         (`membar.gl`) and a `gpu.barrier`;
+      2. thread 0 adds 1 to the tile's arrival counter
+         (`memref.atomic_rmw addi`), fences again, and, if it was the last
+         of the S, stores 0 back into the counter for the next launch; it
+         tells the workgroup through a flag in workgroup memory and a
+         `gpu.barrier`;
+      3. the last workgroup adds the S partial sums, from part 0 to part
+         S - 1 whichever part it is, and runs the rest of the tile (the
+         epilogue, the stores to C) on the total, inside an `scf.if`; the
+         other workgroups are done.
+
+    The sum's order does not depend on timing, so the result is the same
+    from run to run. The K loop's accumulators must start from zero (each
+    part is a sum of its own products); a kernel with `split_k` above 1
+    and no K loop, or one whose accumulators start from another value, is
+    an error. Kernels without split-K are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
 def ResultsToOutParams
     : Pass<"gpucg-results-to-out-params", "ModuleOp"> {
   let summary = "Make each buffer a function returns an output argument "
@@ -358,7 +450,14 @@ def SelectLoweringStrategy
            "TMA multicast, where the tiles divide (cluster)">,
     Option<"wgmmaClusterN", "wgmma-cluster-n", "int64_t", /*default=*/"1",
            "Workgroups of a MatmulWgmma thread-block cluster along N, "
-           "sharing A's tile by TMA multicast">
+           "sharing A's tile by TMA multicast">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "Split the K loop of each output tile of MatmulTensorCoreMmaSync "
+           "kernels into this many parts, one workgroup each on grid z "
+           "(split_k): the parts meet in a workspace, added in a fixed order "
+           "by the last workgroup of the tile; 1: no split; 0: the "
+           "strategy's default, the fewest parts that give a workgroup to "
+           "every SM where the tiles alone are fewer than the SMs">
   ];
   let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
 }

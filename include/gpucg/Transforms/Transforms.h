@@ -245,6 +245,69 @@ Operation *createAtomicCombine(OpBuilder &builder, Location loc,
 LogicalResult splitRowsAcrossWorkgroups(RewriterBase &rewriter,
                                         FunctionOpInterface funcOp);
 
+/// The workgroup loop `forallOp` (on memrefs, no shared outputs) with one
+/// more dimension of `count` workgroups, mapped to grid dimension `gridDim`,
+/// which no dimension of the loop takes yet; the body moves into the new
+/// loop unchanged. Returns the new loop, whose last induction variable is
+/// the new dimension's. Does not update `gpu.known_grid_size`.
+scf::ForallOp addWorkgroupLoopDimension(RewriterBase &rewriter,
+                                        scf::ForallOp forallOp, int64_t count,
+                                        unsigned gridDim);
+
+/// The symbols of the module-level buffers of split-K kernel `funcName`
+/// (createSplitKWorkspaces): the partial sums, and one arrival counter per
+/// output tile.
+std::string getSplitKPartialsName(StringRef funcName);
+std::string getSplitKCountersName(StringRef funcName);
+
+/// The split-K workspace of a kernel with `split_k = S` and workgroup tiles
+/// of `tileElements` accumulator elements of `elementType` on a grid of
+/// `tiles` output tiles: `tiles * S * tileElements` partial sums, and
+/// `tiles` i32 arrival counters.
+struct SplitKWorkspace {
+  Type elementType;
+  int64_t tiles = 0;
+  int64_t parts = 1;
+  int64_t tileElements = 0;
+  int64_t getNumPartials() const { return tiles * parts * tileElements; }
+};
+
+/// The workspace of kernel `funcOp` (after gpucg-split-k-across-workgroups
+/// or workgroup tiling of a plan with `split_k` above 1), from its plan and
+/// its root; failure with an error when the plan's facts are missing.
+FailureOr<SplitKWorkspace> getSplitKWorkspace(FunctionOpInterface funcOp);
+
+/// For each function of `module` whose plan has `split_k` above 1: creates
+/// its module-level buffers (getSplitKPartialsName, getSplitKCountersName)
+/// as `memref.global`s, the counters zero-initialized (each kernel leaves
+/// them zero again), the partial sums uninitialized. Existing ones of the
+/// right types are kept.
+LogicalResult createSplitKWorkspaces(ModuleOp module);
+
+/// For a MatmulTensorCoreMmaSync kernel with `split_k = S` above 1 (after
+/// workgroup tiling and bufferization, before gpucg-workgroup-
+/// specialization): adds a dimension of S workgroups on grid z to the
+/// workgroup loop, and makes the root matmul of each read its part of K:
+/// `K / S` elements of A and B from `part * K / S`. The accumulator's fill
+/// and the epilogue stay; gpucg-combine-split-k adds the parts up. Other
+/// kernels are left alone; a kernel the plan's checks (whyNoSplitK) should
+/// have refused is an error.
+LogicalResult splitKAcrossWorkgroups(RewriterBase &rewriter,
+                                     FunctionOpInterface funcOp);
+
+/// For a kernel split by splitKAcrossWorkgroups, after gpucg-vector-to-gpu
+/// (its K loops carry the mma.sync accumulators as vectors): after each K
+/// loop, every thread stores its accumulators into the kernel's partial
+/// sums (this part's slot of the tile), fences them (membar.gl) and
+/// synchronizes the workgroup; thread 0 counts the workgroup's arrival
+/// atomically in the tile's counter, and the last of the tile's S
+/// workgroups to arrive (which resets the counter) reads all S partial sums
+/// in part order, adds them and runs the rest of the tile (its epilogue)
+/// on the total; the others skip it. The order of the sum does not depend
+/// on which workgroup comes last. Emits an error when the kernel has no
+/// such K loop or its accumulators do not start from zero.
+LogicalResult combineSplitK(RewriterBase &rewriter, FunctionOpInterface funcOp);
+
 /// Replaces each statically shaped memref.alloc of `funcOp` in the default
 /// memory space of at most `maxBytes` bytes (integer or float elements, not
 /// returned) by a memref.alloca with the same alignment, erasing its

@@ -174,6 +174,7 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   std::optional<int64_t> persistentWorkgroups;
   SmallVector<int64_t> cluster;
   bool stagedStore = false;
+  int64_t splitK = 1;
 
   auto parseValue = [&](StringRef key) -> ParseResult {
     if (key == "pipeline") {
@@ -197,6 +198,8 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(persistentWorkgroups.emplace());
     if (key == "cluster")
       return parseIntegerList(parser, cluster);
+    if (key == "split_k")
+      return parser.parseInteger(splitK);
     if (key == "staged_store") {
       SMLoc valueLoc = parser.getCurrentLocation();
       StringRef value;
@@ -219,7 +222,7 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
                         {"pipeline", "workgroup_size", "subgroup_size",
                          "pipeline_depth", "store_stage", "mma_kind",
                          "workgroup_group_size", "persistent_workgroups",
-                         "cluster", "staged_store"},
+                         "cluster", "staged_store", "split_k"},
                         parseValue))
     return {};
   if (!pipeline) {
@@ -230,7 +233,7 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
                     *pipeline, workgroupSize, subgroupSize, pipelineDepth,
                     storeStage, mmaKind, workgroupGroupSize,
-                    persistentWorkgroups, cluster, stagedStore);
+                    persistentWorkgroups, cluster, stagedStore, splitK);
 }
 
 void TranslationInfoAttr::print(AsmPrinter &printer) const {
@@ -257,6 +260,8 @@ void TranslationInfoAttr::print(AsmPrinter &printer) const {
   }
   if (getStagedStore())
     printer << ", staged_store = true";
+  if (getSplitK() != 1)
+    printer << ", split_k = " << getSplitK();
   printer << '>';
 }
 
@@ -277,7 +282,7 @@ LogicalResult TranslationInfoAttr::verify(
     ArrayRef<int64_t> workgroupSize, std::optional<int64_t> subgroupSize,
     int64_t pipelineDepth, int64_t storeStage, std::optional<MmaKind> mmaKind,
     int64_t workgroupGroupSize, std::optional<int64_t> persistentWorkgroups,
-    ArrayRef<int64_t> cluster, bool stagedStore) {
+    ArrayRef<int64_t> cluster, bool stagedStore, int64_t splitK) {
   if (!workgroupSize.empty()) {
     if (workgroupSize.size() != 3)
       return emitError() << "workgroup_size must list 3 sizes [x, y, z], got "
@@ -324,6 +329,15 @@ LogicalResult TranslationInfoAttr::verify(
                             "pipeline "
                          << stringifyPipeline(pipeline);
   }
+  if (splitK < 1 || splitK > kMaxSplitK)
+    return emitError() << "split_k must be from 1 to " << kMaxSplitK << ", got "
+                       << splitK;
+  // The fixup of partial sums (gpucg-combine-split-k) is written for the
+  // register accumulators of mma.sync.
+  if (splitK > 1 && pipeline != Pipeline::MatmulTensorCoreMmaSync)
+    return emitError() << "split_k is only allowed with pipeline "
+                          "MatmulTensorCoreMmaSync, got pipeline "
+                       << stringifyPipeline(pipeline);
   if (persistentWorkgroups &&
       (*persistentWorkgroups < 1 || *persistentWorkgroups > kMaxLaunchCount))
     return emitError() << "persistent_workgroups must be from 1 to "

@@ -60,6 +60,20 @@ Mutations (N counts matches from 1, in print order):
                      operand's matrices as one, their rows stacked, which
                      its TMA tensor map is built on) by a view of its first
                      matrix: the loads of every other matrix read past it
+  count-twice N      let the N-th memref.atomic_rmw addi (a split-K
+                     workgroup's arrival at its tile's counter) add 2: an
+                     arrival counted twice, so no workgroup sees itself
+                     last and the tile's sum is never written
+  first-arrival-sums N
+                     let the comparison of the N-th memref.atomic_rmw addi's
+                     result (is this the last of the tile's workgroups?)
+                     compare with 0: the first workgroup to arrive adds
+                     the partial sums, before the others have published
+                     theirs
+  skip-first-part N  start the N-th loop over split-K partial sums (an
+                     scf.for whose body loads from a
+                     __gpucg_split_k_partials_ global) at its step: part
+                     0's sum is left out of the total
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -113,6 +127,53 @@ def main():
         index = nth_line(lines, pattern, n)
         lines[index] = re.sub(pattern, r"= arith.maximumf \1, \1\2",
                               lines[index])
+    elif mutation in ("count-twice", "first-arrival-sums"):
+        pattern = (r"(%[\w#]+) = memref\.atomic_rmw addi (%[\w#]+), "
+                   r"(.*) : \((i\d+), ")
+        index = nth_line(lines, pattern, n)
+        result, value, rest, element = re.search(pattern,
+                                                 lines[index]).groups()
+        indent = re.match(r"\s*", lines[index]).group(0)
+        constant = "%mutated_" + mutation.replace("-", "_")
+        if mutation == "count-twice":
+            lines[index] = lines[index].replace(
+                "addi %s," % value, "addi %s," % constant, 1)
+            lines.insert(index, "%s%s = arith.constant 2 : %s" %
+                         (indent, constant, element))
+        else:
+            compare = r"= arith\.cmpi eq, %s, (%%[\w#]+)" % re.escape(result)
+            for other in range(index + 1, len(lines)):
+                if re.search(compare, lines[other]):
+                    lines[other] = re.sub(
+                        compare, "= arith.cmpi eq, %s, %s" % (result, constant),
+                        lines[other])
+                    break
+            else:
+                fail("no comparison of %s" % result)
+            lines.insert(index + 1, "%s%s = arith.constant 0 : %s" %
+                         (indent, constant, element))
+    elif mutation == "skip-first-part":
+        # The loop whose body loads the partial sums: scf.for %p = LB to UB
+        # step STEP iter_args(...).
+        pattern = (r"= scf\.for (%[\w#]+) = (%[\w#]+) to (%[\w#]+) "
+                   r"step (%[\w#]+) iter_args")
+        seen = 0
+        for index, line in enumerate(lines):
+            match = re.search(pattern, line)
+            if not match:
+                continue
+            body = "\n".join(lines[index + 1:index + 12])
+            if "__gpucg_split_k_partials_" not in body and not re.search(
+                    r"vector\.load %[\w#]+\[[^]]*\] : memref<\d+x", body):
+                continue
+            seen += 1
+            if seen == n:
+                iv, lower, upper, step = match.groups()
+                lines[index] = line.replace(
+                    "= %s to" % lower, "= %s to" % step, 1)
+                break
+        else:
+            fail("no split-K sum loop #%d (%d found)" % (n, seen))
     elif mutation == "untranspose-store":
         # %t = memref.transpose %src (d0, d1) -> (d1, d0) : SRC to
         #   memref<RxCxf32, strided<[1, LD]{, offset: OFF}>{, SPACE}>

@@ -94,7 +94,14 @@ def Gpucg_TranslationInfoAttr
       with a tensor-core pipeline and is only allowed on one;
     * `workgroup_group_size = G` - the workgroup loop's tiles start in groups
       of `G` rows of tiles, column by column, for L2 reuse
-      (`gpucg-reorder-workgroups`), default 1 (the launch order).
+      (`gpucg-reorder-workgroups`), default 1 (the launch order);
+    * `split_k = S` - split-K: the K loop of each output tile is split into
+      `S` equal parts, one per workgroup along grid z; each workgroup writes
+      its partial sum to the kernel's workspace (of the accumulator's type), and the last of a
+      tile's workgroups to arrive adds the `S` parts up in a fixed order and
+      runs the epilogue (`gpucg-combine-split-k`), so the result does not
+      depend on timing; default 1 (no split). Only with pipeline
+      `MatmulTensorCoreMmaSync`.
 
     The launch shape of a `MatmulWgmma` kernel (only allowed on that
     pipeline):
@@ -134,7 +141,8 @@ def Gpucg_TranslationInfoAttr
     DefaultValuedParameter<"int64_t", "1">:$workgroupGroupSize,
     OptionalParameter<"std::optional<int64_t>">:$persistentWorkgroups,
     OptionalArrayRefParameter<"int64_t">:$cluster,
-    DefaultValuedParameter<"bool", "false">:$stagedStore
+    DefaultValuedParameter<"bool", "false">:$stagedStore,
+    DefaultValuedParameter<"int64_t", "1">:$splitK
   );
   let builders = [
     // The plan of a kernel launched one workgroup per tile, in the launch
@@ -149,12 +157,15 @@ def Gpucg_TranslationInfoAttr
                    /*workgroupGroupSize=*/int64_t(1),
                    /*persistentWorkgroups=*/std::optional<int64_t>(),
                    /*cluster=*/::llvm::ArrayRef<int64_t>(),
-                   /*stagedStore=*/false);
+                   /*stagedStore=*/false, /*splitK=*/int64_t(1));
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The most parts a split-K plan splits K into: the last workgroup of a
+    /// tile reads this many partial sums.
+    static constexpr int64_t kMaxSplitK = 64;
     /// Workgroups of a thread-block cluster along the matmul's M and N (1
     /// when `cluster` is not set).
     int64_t getClusterM() const {
