@@ -179,6 +179,8 @@ def compile_options(args):
                     f"wgmma-cluster-n={cluster_n}"]
     if args.workgroup_group_size:
         options.append(f"workgroup-group-size={args.workgroup_group_size}")
+    if args.split_k:
+        options.append(f"split-k={args.split_k}")
     return options
 
 
@@ -341,11 +343,18 @@ def main():
                         "by column, for L2 reuse (gpucg-compile's "
                         "workgroup-group-size; 1: row by row; default 0: "
                         "the strategy's default order)")
+    parser.add_argument("--split-k", type=int, default=0, metavar="S",
+                        help="split each output tile's K loop of mma.sync "
+                        "kernels into S parts, one workgroup each "
+                        "(gpucg-compile's split-k; 1: whole; default 0: "
+                        "the strategy's default)")
     parser.add_argument("--quiet", action="store_true",
                         help="print failures and the summary only")
     args = parser.parse_args()
     if args.workgroup_group_size < 0:
         parser.error("--workgroup-group-size must be 0 or more")
+    if args.split_k < 0:
+        parser.error("--split-k must be 0 or more")
     if args.jobs < 1:
         parser.error("-j must be at least 1")
     if args.chip != "native" and not re.fullmatch(r"sm_\d+a?", args.chip):

@@ -110,11 +110,18 @@ VARIANTS = (
     # measures the launch order against it.
     Variant("sm_90a-rows", "sm_90a", ("--workgroup-group-size", "1"),
             "sm_90a, tiles started row by row (the launch order)"),
+    # The default splits the K loop of an mma.sync kernel with fewer tiles
+    # than SMs (getDefaultSplitK): this variant measures whole K loops
+    # against it, where it applies (the small-M layers).
+    Variant("sm_90-whole-k", "sm_90", ("--split-k", "1"),
+            "mma.sync (sm_90), each tile's K loop whole (no split-K)"),
 )
 VARIANT = {variant.name: variant for variant in VARIANTS}
 BOTH = ("sm_90", "sm_90a")
-ALL = tuple(variant.name for variant in VARIANTS)
+ALL = ("sm_90", "sm_90a", "sm_90a-persistent", "sm_90a-cluster2x1",
+       "sm_90a-staged", "sm_90a-rows")
 WGMMA = ALL[1:]  # fp8: no mma.sync kernel
+SPLIT = ALL + ("sm_90-whole-k",)
 
 
 @dataclass(frozen=True)
@@ -138,7 +145,7 @@ FAMILIES = (
     Family("llama-m4096", "Llama-3 8B/70B linear layers, M = 4096 (bf16)",
            "llama3.txt", lambda c: c.m == 4096, ALL),
     Family("llama-m128", "Llama-3 8B/70B linear layers, M = 128 (bf16)",
-           "llama3.txt", lambda c: c.m == 128, ALL),
+           "llama3.txt", lambda c: c.m == 128, SPLIT),
     Family("unaligned", "the unaligned set (bench/shapes/unaligned.txt)",
            "unaligned.txt", lambda c: True, BOTH),
     Family("fp8", "8-bit floats: squares, Llama-3-8B at M = 4096",
@@ -148,7 +155,7 @@ FAMILIES = (
            "4096 tokens (bf16, tn)", "weight-gradients.txt",
            lambda c: c.k == 4096, ALL),
     Family("llama-m16", "Llama-3 8B/70B linear layers, M = 16 (bf16)",
-           "llama3.txt", lambda c: c.m == 16, BOTH),
+           "llama3.txt", lambda c: c.m == 16, BOTH + ("sm_90-whole-k",)),
     Family("llama-m1", "Llama-3 8B/70B linear layers, M = 1 (bf16)",
            "llama3.txt", lambda c: c.m == 1, BOTH),
     Family("tf32", "f32 as TF32, squares 4096 and 8192", "squares.txt",

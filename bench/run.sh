@@ -39,6 +39,9 @@
 #   --workgroup-group-size G
 #                       start the tiles in groups of G rows, column by column,
 #                       for L2 reuse (gpucg-compile's workgroup-group-size)
+#   --split-k S         split each tile's K loop of mma.sync kernels into S
+#                       parts, one workgroup each (gpucg-compile's split-k;
+#                       1: whole; default 0: the strategy's default)
 #   --iterations N      timed runs per kernel (gpucg-bench, Triton)
 #   --warmup N          untimed runs first
 #   --check             correctness only: no timing, no Triton timing, no plot
@@ -74,7 +77,7 @@ TRITON_ARGS=()
 CHECK=0
 
 usage() {
-  sed -n '2,/^#===-.*===#$/{/^#===/d;s/^# \{0,1\}//;p}' "$0" | sed -n '1,46p'
+  sed -n '2,/^#===-.*===#$/{/^#===/d;s/^# \{0,1\}//;p}' "$0" | sed -n '1,49p'
 }
 
 die() {
@@ -108,6 +111,11 @@ while [[ $# -gt 0 ]]; do
   --workgroup-group-size)
     need_value "$@"
     COMPILE_ARGS+=(--workgroup-group-size "$2")
+    shift 2
+    ;;
+  --split-k)
+    need_value "$@"
+    COMPILE_ARGS+=(--split-k "$2")
     shift 2
     ;;
   --iterations | --warmup)

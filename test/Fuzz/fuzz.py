@@ -71,6 +71,10 @@ OPTION_KINDS = {
     # the strategy and the pipelines' option check.
     "group-size": dict(good=["0", "1", "2", "4", "8"], odd=["-1", "3", "100000"],
                        bad=["x", "1.5", "99999999999999999999999"]),
+    # Parts of each tile's K loop (split_k); 0 is the strategy's default, a
+    # count a kernel cannot take is declined, above 64 or negative an error.
+    "split-k": dict(good=["0", "1", "2", "4"], odd=["-1", "3", "65"],
+                    bad=["x", "1.5", "99999999999999999999999"]),
     # Workgroups of a thread-block cluster along M or N; a product over 8 (or
     # a size under 1) is an error of the strategy and the pipelines' option
     # check.
@@ -90,19 +94,19 @@ NAMED_PIPELINES = [
     dict(name="gpucg-matmul-tensorcore", anchor="builtin.module",
          options={"chip": "chip", "depth": "depth", "padding": "pipeline_padding",
                   "schedule": "schedule", "epilogue-peeling": "bool",
-                  "workgroup-group-size": "group-size"},
+                  "workgroup-group-size": "group-size", "split-k": "split-k"},
          must_contain="gpu.subgroup_mma_compute"),
     dict(name="gpucg-matmul-mma-sync", anchor="builtin.module",
          options={"chip": "chip", "depth": "depth", "padding": "pipeline_padding",
                   "schedule": "schedule", "epilogue-peeling": "bool",
-                  "workgroup-group-size": "group-size"},
+                  "workgroup-group-size": "group-size", "split-k": "split-k"},
          must_contain="nvgpu.mma.sync"),
     dict(name="gpucg-matmul-wgmma", anchor="builtin.module",
          options={"chip": "wgmma-chip", "wgmma-persistent": "bool",
                   "wgmma-persistent-workgroups": "workgroups",
                   "wgmma-staged-store": "bool", "wgmma-cluster-m": "cluster",
                   "wgmma-cluster-n": "cluster",
-                  "workgroup-group-size": "group-size"},
+                  "workgroup-group-size": "group-size", "split-k": "split-k"},
          must_contain="nvgpu.warpgroup.mma"),
     # The SIMT pipelines take any kernel (others are re-planned as
     # SimtDistribute), so they have no tensor-core flavor.
@@ -130,9 +134,11 @@ STAGES = [
                   "wgmma-persistent": "bool",
                   "wgmma-persistent-workgroups": "workgroups",
                   "wgmma-staged-store": "bool", "wgmma-cluster-m": "cluster",
-                  "wgmma-cluster-n": "cluster"}),
+                  "wgmma-cluster-n": "cluster", "split-k": "split-k"}),
     dict(name="gpucg-tile-and-distribute-to-workgroups", anchor="func.func", options={}),
     dict(name="gpucg-bufferize", anchor="builtin.module", options={}),
+    dict(name="gpucg-create-split-k-workspace", anchor="builtin.module", options={}),
+    dict(name="gpucg-split-k-across-workgroups", anchor="func.func", options={}),
     dict(name="gpucg-workgroup-specialization", anchor="func.func", options={}),
     dict(name="gpucg-tile-and-distribute", anchor="func.func",
          options={"distribute-to-warp": "bool"}),
@@ -147,6 +153,7 @@ STAGES = [
     dict(name="gpucg-vector-to-gpu", anchor="func.func",
          options={"mma": "mma-string", "tf32": "bool"},
          after=["loop-invariant-code-motion"]),
+    dict(name="gpucg-combine-split-k", anchor="func.func", options={}),
     dict(name="gpucg-software-pipelining", anchor="func.func",
          options={"depth": "depth", "epilogue-peeling": "bool", "schedule": "schedule"}),
     dict(name="gpucg-pack-shared-memory-alloc", anchor="func.func", options={},
