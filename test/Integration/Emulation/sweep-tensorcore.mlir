@@ -13,6 +13,9 @@
 // of seed 4 add TF32 kernels with M, N and K dynamic through gpucg-compile:
 // 4-byte async copies, so a K loop of run-time length is software-pipelined
 // with predicated stages (and WMMA fragments chosen by arith.select).
+// Cases 5, 31, 42 and 55 of seed 11 split K (split-k 4, 3, 4, 4): i8 into
+// i32 with 9 x 2 tiles, bf16 with partial tiles, f16 into f16 (the parts'
+// sums in f16), and 17 rows with parts of 4.5 K steps (a K tail each).
 // Longer sweeps:
 //   python3 test/Integration/Emulation/Inputs/sweep-tensorcore.py --help
 // RUN: %python %S/Inputs/sweep-tensorcore.py --gpucg-opt gpucg-opt \
@@ -30,3 +33,8 @@
 // RUN:   --emulated-runner '%mlir_runner_emulated' --seed 4 --first 65 --count 5 \
 // RUN:   --keep-dir %t | FileCheck %s --check-prefix=SEED4 --implicit-check-not=MISMATCH
 // SEED4: sweep-tensorcore: 5 cases, 0 failed
+// RUN: for i in 5 31 42 55; do %python %S/Inputs/sweep-tensorcore.py --gpucg-opt gpucg-opt \
+// RUN:   --reference-runner '%mlir_runner_main' \
+// RUN:   --emulated-runner '%mlir_runner_emulated' --seed 11 --first $i --count 1 \
+// RUN:   --keep-dir %t; done | FileCheck %s --check-prefix=SEED11 --implicit-check-not=MISMATCH
+// SEED11-COUNT-4: sweep-tensorcore: 1 cases, 0 failed

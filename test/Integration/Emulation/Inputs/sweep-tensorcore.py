@@ -16,7 +16,9 @@ accumulated into (C += A * B); a quarter of the kernels take some of M, N
 and K as dynamic sizes (main casts its tensors to them). It runs through
 one of:
   mma-sync   gpucg-matmul-mma-sync{chip=sm_80} (depth 1 to 4, the epilogue
-             of the pipelined K loop peeled or predicated);
+             of the pipelined K loop peeled or predicated; a third of the
+             static ones into a zero fill with split-k 2 to 4 and parts of
+             K of 2 to 6 K steps);
   wmma       gpucg-matmul-tensorcore{chip=sm_80} (f16 and f32 operands);
   compile    gpucg-compile's stages up to the kernel (the strategy with
              mma=auto, workgroup tiling, bufferization, gpucg-lower-workgroup):
@@ -88,9 +90,21 @@ def make_case(seed, index, max_size):
     if rng.random() < 0.25:
         dynamic = "".join(d for d in "mnk" if rng.random() < 0.5) or \
             rng.choice("mnk")
+    # Drawn last, so that the draws above (and every case without it) stay
+    # as they were: a third of the static mma.sync kernels into a zero fill
+    # ask for split-K, with a K long enough for parts of several K steps
+    # (the plan declines the parts it cannot take).
+    split_k = 1
+    if pipeline == "mma-sync" and not dynamic and not accumulate and \
+            rng.random() < 1 / 3:
+        split_k = rng.choice([2, 3, 4])
+        # Parts of 2 to 6 K steps (64 bytes of A each), a few not whole
+        # steps (each part's own K tail).
+        part = rng.choice([64, 96, 128, 144, 192]) * 2 // bytes_per_element
+        k = split_k * part
     return dict(element=element, acc=acc, pipeline=pipeline, m=m, n=n, k=k,
                 b_transposed=b_transposed, accumulate=accumulate,
-                depth=depth, peel=peel, dynamic=dynamic)
+                depth=depth, peel=peel, dynamic=dynamic, split_k=split_k)
 
 
 def describe(case):
@@ -98,6 +112,8 @@ def describe(case):
     if case["pipeline"] == "mma-sync":
         extra = ", depth %d, epilogue %s" % (
             case["depth"], "peeled" if case["peel"] else "predicated")
+        if case.get("split_k", 1) > 1:
+            extra += ", split-k %d" % case["split_k"]
     if case.get("dynamic"):
         extra += ", dynamic %s" % " ".join(case["dynamic"].upper())
     return "%dx%dx%d %s -> %s B%s%s, %s%s" % (
@@ -197,14 +213,15 @@ def make_module(case):
 def pipeline_of(case):
     if case["pipeline"] == "mma-sync":
         return ("gpucg-matmul-mma-sync{chip=sm_80 depth=%d "
-                "epilogue-peeling=%s}" % (case["depth"],
-                                          str(case["peel"]).lower()))
+                "epilogue-peeling=%s split-k=%d}" % (
+                    case["depth"], str(case["peel"]).lower(),
+                    case.get("split_k", 1)))
     if case["pipeline"] == "wmma":
         return "gpucg-matmul-tensorcore{chip=sm_80}"
     return ("gpucg-set-target{chip=sm_80},"
             "func.func(gpucg-select-lowering-strategy,"
             "gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,"
-            "func.func(gpucg-lower-workgroup)")
+            "gpucg-create-split-k-workspace,func.func(gpucg-lower-workgroup)")
 
 
 def run(command, stdin, env=None):
