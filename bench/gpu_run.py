@@ -115,13 +115,17 @@ VARIANTS = (
     # default rule (getDefaultSplitK) to learn from.
     Variant("sm_90-split4", "sm_90", ("--split-k", "4"),
             "mma.sync (sm_90), each tile's K loop in 4 parts (split-K)"),
+    # MatmulWgmma kernels split only when asked: the Llama layers at
+    # M = 128 run 32 to 448 tiles of 128 x 128 on 132 SMs.
+    Variant("sm_90a-split4", "sm_90a", ("--split-k", "4"),
+            "sm_90a, each tile's K loop in 4 parts (split-K, staged)"),
 )
 VARIANT = {variant.name: variant for variant in VARIANTS}
 BOTH = ("sm_90", "sm_90a")
 ALL = ("sm_90", "sm_90a", "sm_90a-persistent", "sm_90a-cluster2x1",
        "sm_90a-staged", "sm_90a-rows")
 WGMMA = ALL[1:]  # fp8: no mma.sync kernel
-SPLIT = ALL + ("sm_90-split4",)
+SPLIT = ALL + ("sm_90-split4", "sm_90a-split4")
 
 
 @dataclass(frozen=True)

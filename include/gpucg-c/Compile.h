@@ -116,11 +116,12 @@ typedef struct MlirGpucgCompileOptions {
   /// on tensor cores as TF32, where a tensor-core plan takes them) or
   /// "ieee" (IEEE f32 on the SIMT cores). Empty: "tf32".
   MlirStringRef f32Precision;
-  /// gpucg-compile's split-k: MatmulTensorCoreMmaSync kernels split each
-  /// output tile's K loop into this many parts, one workgroup each, added
-  /// in a fixed order (1: no split; 0: the strategy's default, the fewest
-  /// parts that give a workgroup to every SM where the tiles alone are
-  /// fewer than the SMs; negative: an error).
+  /// gpucg-compile's split-k: MatmulTensorCoreMmaSync and MatmulWgmma
+  /// kernels split each output tile's K loop into this many parts, one
+  /// workgroup each, added in a fixed order (1: no split; 0: the strategy's
+  /// default, for mma.sync kernels the fewest parts that give a workgroup
+  /// to every SM where the tiles alone are fewer than the SMs; negative: an
+  /// error).
   int64_t splitK;
 } MlirGpucgCompileOptions;
 

@@ -75,12 +75,13 @@ WorkgroupOrderOptions::WorkgroupOrderOptions(::mlir::detail::PassOptions &owner)
       splitK(owner, "split-k",
              llvm::cl::desc(
                  "Split the K loop of each output tile of "
-                 "MatmulTensorCoreMmaSync kernels into this many parts, one "
-                 "workgroup each on grid z (split_k): the parts meet in a "
-                 "workspace, added in a fixed order by the last "
-                 "workgroup of the tile; 1: no split; 0: the strategy's "
-                 "default, the fewest parts that give a workgroup to "
-                 "every SM where the tiles alone are fewer than the SMs"),
+                 "MatmulTensorCoreMmaSync and MatmulWgmma kernels into this "
+                 "many parts, one workgroup each on grid z (split_k): the "
+                 "parts meet in a workspace, added in a fixed order by the "
+                 "last workgroup of the tile; 1: no split; 0: the "
+                 "strategy's default, for mma.sync kernels the fewest parts "
+                 "that give a workgroup to every SM where the tiles alone "
+                 "are fewer than the SMs"),
              llvm::cl::init(0)) {}
 
 void WorkgroupOrderOptions::applyTo(
@@ -350,7 +351,9 @@ void mlir::gpucg::buildWgmmaPipeline(OpPassManager &pm,
 void mlir::gpucg::buildWgmmaWorkgroupPipeline(OpPassManager &fpm) {
   // The whole workgroup program is one rewrite: TMA ring, wgmma loop, store
   // (or staging and a fused epilogue's 16-byte pieces per thread, which
-  // become vectors here; an element type vectors cannot hold, loops).
+  // become vectors here; an element type vectors cannot hold, loops). A
+  // split-K plan's parts of K on grid z first (split_k).
+  fpm.addPass(createSplitKAcrossWorkgroups());
   fpm.addPass(createLowerMatmulToWgmma());
   addThreadVectorizationStages(fpm);
   fpm.addPass(createConvertLinalgToLoopsPass());

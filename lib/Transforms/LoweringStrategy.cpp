@@ -1258,14 +1258,36 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
   int64_t splitK = 1;
   int64_t depth = info.getPipelineDepth();
   if (request.splitK > 1) {
-    std::string why = whyNoSplitK(rootOp, strategy, request.splitK);
+    // The plan with the split: at most one stage per K step of a part, and
+    // a MatmulWgmma kernel's accumulator staged, where the parts are added.
+    std::optional<MatmulShape> shape = getMatmulShape(rootOp);
+    int64_t splitDepth = depth;
+    if (shape && shape->k() > 0 && shape->k() % request.splitK == 0) {
+      int64_t tileK = strategy.loweringConfig.getTileSizes(0)[shape->kPos];
+      splitDepth = std::min(depth, ceilDiv(shape->k() / request.splitK, tileK));
+    }
+    bool splitStaged =
+        stagedStore || (info.getPipeline() == Pipeline::MatmulWgmma &&
+                        !getWgmmaLaunchFacts(rootOp, strategy).staged);
+    // (Only a pipeline that splits may carry split_k: the attribute's
+    // verifier says so, and whyNoSplitK says why for the others.)
+    LoweringStrategy candidate = strategy;
+    if (info.getPipeline() == Pipeline::MatmulTensorCoreMmaSync ||
+        info.getPipeline() == Pipeline::MatmulWgmma)
+      candidate.translationInfo = TranslationInfoAttr::get(
+          info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
+          info.getSubgroupSize(), splitDepth, info.getStoreStage(),
+          info.getMmaKind(), groupSize, persistentWorkgroups, cluster,
+          splitStaged, request.splitK);
+    std::string why =
+        persistentWorkgroups ? "the kernel runs on a persistent grid"
+        : !cluster.empty()   ? "the kernel runs in thread-block clusters"
+                             : whyNoSplitK(rootOp, candidate, request.splitK);
     note("a split of K into " + Twine(request.splitK) + " parts", why);
     if (why.empty()) {
       splitK = request.splitK;
-      // At most one stage per K step of a part.
-      MatmulShape shape = *getMatmulShape(rootOp);
-      int64_t tileK = strategy.loweringConfig.getTileSizes(0)[shape.kPos];
-      depth = std::min(depth, ceilDiv(shape.k() / splitK, tileK));
+      depth = splitDepth;
+      stagedStore = splitStaged;
     }
   }
   LoweringStrategy result = strategy;
@@ -1593,6 +1615,43 @@ mlir::gpucg::getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
   return order;
 }
 
+/// Why the MatmulWgmma plan `strategy` of `rootOp` cannot split K into
+/// parts of `part` elements (K steps of `tileK`); empty when it can. The
+/// consumer warpgroups publish their rows of the staged accumulator and the
+/// last workgroup sums the parts into the staging buffer before the
+/// epilogue.
+static std::string whyNoWgmmaSplitK(linalg::LinalgOp rootOp,
+                                    const LoweringStrategy &strategy,
+                                    int64_t part, int64_t tileK) {
+  TranslationInfoAttr info = strategy.translationInfo;
+  wgmma::LaunchFacts facts = getWgmmaLaunchFacts(rootOp, strategy);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (part % tileK != 0)
+    os << "a part of K of " << part << " elements is not a whole number of "
+       << "K steps of " << tileK
+       << ": a part's last TMA box would read the next part's K, which only "
+          "the matrix's end zero-fills";
+  else if (facts.transposed)
+    os << "the tile is computed transposed (C^T = B^T * A^T, M below 64)";
+  else if (facts.consumers == 0)
+    os << "the kernel has one warpgroup, not consumer warpgroups that "
+          "publish their rows of the tile";
+  else if (info.getPersistentWorkgroups())
+    os << "the kernel runs on a persistent grid";
+  else if (!info.getCluster().empty() &&
+           info.getClusterM() * info.getClusterN() > 1)
+    os << "the kernel runs in thread-block clusters";
+  else if (!facts.staged) {
+    std::string staged = wgmma::whyNoStagedStore(facts, /*persistent=*/false);
+    if (!staged.empty())
+      os << "its accumulator cannot go through the staging buffer, where "
+            "the parts are added: "
+         << staged;
+  }
+  return text;
+}
+
 std::string mlir::gpucg::whyNoSplitK(linalg::LinalgOp rootOp,
                                      const LoweringStrategy &strategy,
                                      int64_t splitK) {
@@ -1604,9 +1663,10 @@ std::string mlir::gpucg::whyNoSplitK(linalg::LinalgOp rootOp,
        << TranslationInfoAttr::kMaxSplitK;
     return text;
   }
-  if (info.getPipeline() != Pipeline::MatmulTensorCoreMmaSync) {
-    os << "split-K is built for pipeline MatmulTensorCoreMmaSync, and this "
-          "kernel is planned for "
+  bool wgmmaPlan = info.getPipeline() == Pipeline::MatmulWgmma;
+  if (info.getPipeline() != Pipeline::MatmulTensorCoreMmaSync && !wgmmaPlan) {
+    os << "split-K is built for pipelines MatmulTensorCoreMmaSync and "
+          "MatmulWgmma, and this kernel is planned for "
        << stringifyPipeline(info.getPipeline());
     return text;
   }
@@ -1664,6 +1724,8 @@ std::string mlir::gpucg::whyNoSplitK(linalg::LinalgOp rootOp,
        << tileK << " (the K loop a part's sum is published after)";
     return text;
   }
+  if (wgmmaPlan)
+    return whyNoWgmmaSplitK(rootOp, strategy, part, tileK);
   return text;
 }
 
@@ -2679,7 +2741,9 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
   case Pipeline::MatmulSimt:
     return verifyMatmulSimtStrategy(rootOp, strategy, target);
   case Pipeline::MatmulWgmma:
-    return verifyWgmmaStrategy(rootOp, strategy, target);
+    if (failed(verifyWgmmaStrategy(rootOp, strategy, target)))
+      return failure();
+    return verifySplitK(rootOp, strategy);
   case Pipeline::WarpReduction:
     return verifyWarpReductionStrategy(rootOp, strategy, target,
                                        options.deterministicReductions);

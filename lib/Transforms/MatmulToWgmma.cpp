@@ -512,6 +512,11 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   matmul.m = aKContiguous ? matmul.a.getRows() : matmul.a.getColumns();
   matmul.k = aKContiguous ? matmul.a.getColumns() : matmul.a.getRows();
   matmul.n = bKContiguous ? matmul.b.getRows() : matmul.b.getColumns();
+  // Split-K (gpucg-split-k-across-workgroups): the workgroup's K is its part
+  // of the arguments', from the part's offset (its views').
+  if (TranslationInfoAttr info = getTranslationInfo(funcOp);
+      info && info.getSplitK() > 1 && matmul.k % info.getSplitK() == 0)
+    matmul.k /= info.getSplitK();
   for (auto [name, type] : {std::pair("A", aArgType), {"B", bArgType}}) {
     int64_t pitch = type.getShape().back() * matmul.elementBytes();
     if (pitch % wgmma::kTmaPitchAlignment != 0)

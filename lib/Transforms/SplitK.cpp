@@ -285,6 +285,42 @@ struct SplitKFixup {
   int64_t threads = 0;
 };
 
+Value mlir::gpucg::createSplitKArrival(
+    OpBuilder &b, Location loc, Value counters, Value tile, Value thread,
+    Value flag, int64_t parts, function_ref<void(OpBuilder &)> barrier) {
+  auto fence = [&] { NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU); };
+  fence();
+  barrier(b);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value isThread0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, c0);
+  auto thread0If = scf::IfOp::create(b, loc, isThread0,
+                                     /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(thread0If.thenBlock());
+    Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value lastCount = arith::ConstantIntOp::create(b, loc, parts - 1, 32);
+    Value arrived = memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addi, one, counters, ValueRange{tile});
+    fence();
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         arrived, lastCount);
+    auto resetIf = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(resetIf.thenBlock());
+    memref::StoreOp::create(b, loc, zero, counters, ValueRange{tile});
+    b.setInsertionPointAfter(resetIf);
+    Value flagValue = arith::ExtUIOp::create(b, loc, b.getI32Type(), isLast);
+    memref::StoreOp::create(b, loc, flagValue, flag, ValueRange{c0});
+  }
+  barrier(b);
+  Value flagValue = memref::LoadOp::create(b, loc, flag, ValueRange{c0});
+  Value zero32 = arith::ConstantIntOp::create(b, loc, 0, 32);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flagValue,
+                               zero32);
+}
+
 /// Rewrites the code after K loop `loop` (see combineSplitK).
 static LogicalResult combineAfterLoop(RewriterBase &rewriter, scf::ForOp loop,
                                       SplitKFixup &fixup) {
@@ -357,54 +393,15 @@ static LogicalResult combineAfterLoop(RewriterBase &rewriter, scf::ForOp loop,
     vector::StoreOp::create(rewriter, loc, vector, partials,
                             ValueRange{offsetOf(fixup.part, index)});
   }
-  auto fence = [&] {
-    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
-  };
-  fence();
-  gpu::BarrierOp::create(rewriter, loc);
-
-  // 2. Thread 0 counts the workgroup's arrival; the last one resets the
-  // counter and tells its workgroup.
-  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value isThread0 = arith::CmpIOp::create(
-      rewriter, loc, arith::CmpIPredicate::eq, fixup.thread, c0);
-  auto thread0If = scf::IfOp::create(rewriter, loc, isThread0,
-                                     /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(thread0If.thenBlock());
-    Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
-    Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
-    Value lastCount =
-        arith::ConstantIntOp::create(rewriter, loc, ws.parts - 1, 32);
-    Value arrived =
-        memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addi,
-                                    one, counters, ValueRange{fixup.tile});
-    fence();
-    Value isLast = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, arrived, lastCount);
-    auto resetIf = scf::IfOp::create(rewriter, loc, isLast,
-                                     /*withElseRegion=*/false);
-    rewriter.setInsertionPointToStart(resetIf.thenBlock());
-    memref::StoreOp::create(rewriter, loc, zero, counters,
-                            ValueRange{fixup.tile});
-    rewriter.setInsertionPointAfter(resetIf);
-    Value flagValue =
-        arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), isLast);
-    memref::StoreOp::create(rewriter, loc, flagValue, fixup.flag,
-                            ValueRange{c0});
-  }
-  gpu::BarrierOp::create(rewriter, loc);
-  Value flagValue =
-      memref::LoadOp::create(rewriter, loc, fixup.flag, ValueRange{c0});
-  Value zero32 = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
-  Value isLast = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                       flagValue, zero32);
+  Value isLast = createSplitKArrival(
+      rewriter, loc, counters, fixup.tile, fixup.thread, fixup.flag, ws.parts,
+      [&](OpBuilder &b) { gpu::BarrierOp::create(b, loc); });
 
   // 3. The last workgroup adds the parts in part order and runs the rest.
   auto lastIf = scf::IfOp::create(rewriter, loc, isLast,
                                   /*withElseRegion=*/false);
   rewriter.setInsertionPointToStart(lastIf.thenBlock());
+  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value numParts = arith::ConstantIndexOp::create(rewriter, loc, ws.parts);
   // One loop over the parts, all accumulators at once: the loads of a part
@@ -450,28 +447,26 @@ static LogicalResult combineAfterLoop(RewriterBase &rewriter, scf::ForOp loop,
   return success();
 }
 
-LogicalResult mlir::gpucg::combineSplitK(RewriterBase &rewriter,
-                                         FunctionOpInterface funcOp) {
-  TranslationInfoAttr info = getTranslationInfo(funcOp);
-  if (!info || info.getSplitK() <= 1)
-    return success();
+FailureOr<SplitKBuffers>
+mlir::gpucg::getSplitKBuffers(FunctionOpInterface funcOp) {
   // The workspace as gpucg-create-split-k-workspace made it: the root (and
   // its lowering_config) is gone once the tile is vectorized.
-  int64_t splitK = info.getSplitK();
-  SplitKFixup fixup;
+  TranslationInfoAttr info = getTranslationInfo(funcOp);
+  int64_t splitK = info ? info.getSplitK() : 1;
+  SplitKBuffers buffers;
   auto lookup = [&](const std::string &name) -> memref::GlobalOp {
     return dyn_cast_or_null<memref::GlobalOp>(
         SymbolTable::lookupNearestSymbolFrom(
             funcOp, StringAttr::get(funcOp->getContext(), name)));
   };
-  fixup.partials = lookup(getSplitKPartialsName(funcOp.getName()));
-  fixup.counters = lookup(getSplitKCountersName(funcOp.getName()));
+  buffers.partials = lookup(getSplitKPartialsName(funcOp.getName()));
+  buffers.counters = lookup(getSplitKCountersName(funcOp.getName()));
   auto grid = gpu::GPUDialect::KnownGridSizeAttrHelper(funcOp->getContext())
                   .getAttr(funcOp);
   int64_t tiles = grid && grid.size() == 3 ? int64_t(grid[0]) * grid[1] : 0;
-  if (!fixup.partials || !fixup.counters || tiles == 0 ||
-      fixup.counters.getType().getNumElements() != tiles ||
-      fixup.partials.getType().getNumElements() % (tiles * splitK) != 0)
+  if (!buffers.partials || !buffers.counters || tiles == 0 ||
+      buffers.counters.getType().getNumElements() != tiles ||
+      buffers.partials.getType().getNumElements() % (tiles * splitK) != 0)
     return funcOp.emitOpError()
            << "splits K into " << splitK
            << " parts (split_k) but its module has no memref.globals @"
@@ -479,12 +474,76 @@ LogicalResult mlir::gpucg::combineSplitK(RewriterBase &rewriter,
            << getSplitKCountersName(funcOp.getName())
            << " for the output tiles of its gpu.known_grid_size (run "
               "gpucg-create-split-k-workspace first)";
+  SplitKWorkspace &workspace = buffers.workspace;
+  workspace.elementType = buffers.partials.getType().getElementType();
+  workspace.tiles = tiles;
+  workspace.parts = splitK;
+  workspace.tileElements =
+      buffers.partials.getType().getNumElements() / (tiles * splitK);
+  return buffers;
+}
+
+FailureOr<std::pair<Value, Value>>
+mlir::gpucg::getSplitKTileAndPart(OpBuilder &b, scf::ForallOp forallOp) {
+  MLIRContext *ctx = b.getContext();
+  Location loc = forallOp.getLoc();
+  Value tileX, tileY, part;
+  int64_t tilesX = 1;
+  for (auto [dim, mapping] : llvm::enumerate(forallOp.getMappingAttr())) {
+    std::optional<int64_t> trips = getStaticTripCount(forallOp, dim);
+    std::optional<int64_t> lb =
+        getConstantIntValue(forallOp.getMixedLowerBound()[dim]);
+    std::optional<int64_t> step =
+        getConstantIntValue(forallOp.getMixedStep()[dim]);
+    if (!trips || !lb || !step)
+      return forallOp.emitOpError()
+             << "is the workgroup loop of a split-K kernel, but its dimension "
+             << dim << " has no static bounds";
+    AffineExpr iv = getAffineDimExpr(0, ctx);
+    Value index = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, (iv - *lb).floorDiv(*step)),
+        ValueRange{forallOp.getInductionVars()[dim]});
+    switch (cast<gpu::GPUBlockMappingAttr>(mapping).getBlock()) {
+    case gpu::MappingId::DimX:
+      tileX = index;
+      tilesX = *trips;
+      break;
+    case gpu::MappingId::DimY:
+      tileY = index;
+      break;
+    case gpu::MappingId::DimZ:
+      part = index;
+      break;
+    default:
+      break;
+    }
+  }
+  if (!part)
+    return forallOp.emitOpError()
+           << "is the workgroup loop of a split-K kernel, but has no dimension "
+              "on grid z (run gpucg-split-k-across-workgroups first)";
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  AffineExpr x, y;
+  bindSymbols(ctx, y, x);
+  Value tile = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(0, 2, y * tilesX + x),
+      ValueRange{tileY ? tileY : c0, tileX ? tileX : c0});
+  return std::make_pair(tile, part);
+}
+
+LogicalResult mlir::gpucg::combineSplitK(RewriterBase &rewriter,
+                                         FunctionOpInterface funcOp) {
+  TranslationInfoAttr info = getTranslationInfo(funcOp);
+  if (!info || info.getSplitK() <= 1)
+    return success();
+  FailureOr<SplitKBuffers> buffers = getSplitKBuffers(funcOp);
+  if (failed(buffers))
+    return failure();
+  SplitKFixup fixup;
+  fixup.partials = buffers->partials;
+  fixup.counters = buffers->counters;
+  fixup.workspace = buffers->workspace;
   SplitKWorkspace *workspace = &fixup.workspace;
-  workspace->elementType = fixup.partials.getType().getElementType();
-  workspace->tiles = tiles;
-  workspace->parts = splitK;
-  workspace->tileElements =
-      fixup.partials.getType().getNumElements() / (tiles * splitK);
 
   SmallVector<scf::ForallOp> workgroupLoops;
   funcOp.walk([&](scf::ForallOp forallOp) {
@@ -505,52 +564,14 @@ LogicalResult mlir::gpucg::combineSplitK(RewriterBase &rewriter,
               "scf.for of nvgpu.mma.sync ops carrying the accumulators; run "
               "gpucg-vector-to-gpu first)";
 
-  // Where the workgroup's tile and part are: the loop's dimensions on grid
-  // x and y index the tile, the one on z the part.
   MLIRContext *ctx = rewriter.getContext();
   Location loc = forallOp.getLoc();
   rewriter.setInsertionPointToStart(forallOp.getBody());
-  Value tileX, tileY;
-  int64_t tilesX = 1;
-  for (auto [dim, mapping] : llvm::enumerate(forallOp.getMappingAttr())) {
-    std::optional<int64_t> trips = getStaticTripCount(forallOp, dim);
-    std::optional<int64_t> lb =
-        getConstantIntValue(forallOp.getMixedLowerBound()[dim]);
-    std::optional<int64_t> step =
-        getConstantIntValue(forallOp.getMixedStep()[dim]);
-    if (!trips || !lb || !step)
-      return forallOp.emitOpError()
-             << "is the workgroup loop of a split-K kernel, but its dimension "
-             << dim << " has no static bounds";
-    AffineExpr iv = getAffineDimExpr(0, ctx);
-    Value index = affine::AffineApplyOp::create(
-        rewriter, loc, AffineMap::get(1, 0, (iv - *lb).floorDiv(*step)),
-        ValueRange{forallOp.getInductionVars()[dim]});
-    switch (cast<gpu::GPUBlockMappingAttr>(mapping).getBlock()) {
-    case gpu::MappingId::DimX:
-      tileX = index;
-      tilesX = *trips;
-      break;
-    case gpu::MappingId::DimY:
-      tileY = index;
-      break;
-    case gpu::MappingId::DimZ:
-      fixup.part = index;
-      break;
-    default:
-      break;
-    }
-  }
-  if (!fixup.part)
-    return forallOp.emitOpError()
-           << "is the workgroup loop of a split-K kernel, but has no dimension "
-              "on grid z (run gpucg-split-k-across-workgroups first)";
-  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  AffineExpr x, y;
-  bindSymbols(ctx, y, x);
-  fixup.tile = affine::AffineApplyOp::create(
-      rewriter, loc, AffineMap::get(0, 2, y * tilesX + x),
-      ValueRange{tileY ? tileY : c0, tileX ? tileX : c0});
+  FailureOr<std::pair<Value, Value>> tileAndPart =
+      getSplitKTileAndPart(rewriter, forallOp);
+  if (failed(tileAndPart))
+    return failure();
+  std::tie(fixup.tile, fixup.part) = *tileAndPart;
   ArrayRef<int64_t> block = info.getWorkgroupSize();
   fixup.threads = block[0] * block[1] * block[2];
   Value tx = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);

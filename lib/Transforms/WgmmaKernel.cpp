@@ -34,7 +34,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "WgmmaKernel.h"
+#include "Utils.h"
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -207,6 +209,9 @@ private:
   void syncWarpgroup(OpBuilder &b, Value warpgroup) const;
   void storeAccumulator(OpBuilder &b, Value acc, Value cTile, Value warpgroup,
                         int64_t warpgroupRows, int64_t block) const;
+  LogicalResult verifySplitK();
+  Value combineSplitKParts(OpBuilder &b, Value firstRow, int64_t rows,
+                           Value thread);
   void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
                    int64_t rows, Value thread);
   void runEpiloguePiece(OpBuilder &b, ArrayRef<TilingInterface> templates,
@@ -920,6 +925,16 @@ void WgmmaKernelBuilder::buildConsumers(OpBuilder &b) {
     syncWarpgroup(b, warpgroup);
     Value thread = arith::RemUIOp::create(
         b, loc, tid, arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
+    // Split-K: only the last workgroup of the tile runs the epilogue, on
+    // the sum of the parts.
+    if (getTranslationInfo(plan.funcOp).getSplitK() > 1) {
+      Value isLast = combineSplitKParts(b, firstRow, consumerRows, thread);
+      auto lastIf = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(lastIf.thenBlock());
+      runEpilogue(b, mapping, firstRow, consumerRows, thread);
+      return;
+    }
     runEpilogue(b, mapping, firstRow, consumerRows, thread);
     if (plan.grid)
       syncWarpgroup(b, warpgroup);
@@ -1009,6 +1024,152 @@ void WgmmaKernelBuilder::storeAccumulator(OpBuilder &b, Value acc, Value cTile,
                              b.getIndexAttr(matmul.tileN)},
       ArrayRef<OpFoldResult>{one, one});
   nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, view);
+}
+
+/// Fails, with an error, when the kernel's plan splits K (split_k) but the
+/// kernel cannot add the parts: they meet in the staging buffer of a
+/// warp-specialized kernel of one tile per workgroup, in the workspace of
+/// gpucg-create-split-k-workspace, and the workgroup loop's grid z indexes
+/// them (gpucg-split-k-across-workgroups).
+LogicalResult WgmmaKernelBuilder::verifySplitK() {
+  TranslationInfoAttr info = getTranslationInfo(plan.funcOp);
+  if (!info || info.getSplitK() <= 1)
+    return success();
+  auto fail = [&]() {
+    return matmul.op->emitOpError()
+           << "is the matmul of a MatmulWgmma kernel that splits K into "
+           << info.getSplitK() << " parts (split_k), but ";
+  };
+  if (!workgroupLoop || !plan.isWarpSpecialized() || plan.grid ||
+      plan.cluster || matmul.transposed)
+    return fail() << "the parts are added by the consumer warpgroups of a "
+                     "warp-specialized kernel of one tile per workgroup, "
+                     "untransposed";
+  if (!plan.isStaged())
+    return fail() << "its accumulator is not staged in workgroup memory, "
+                     "where the parts are added (staged_store)";
+  if (failed(getSplitKBuffers(plan.funcOp)))
+    return failure();
+  bool hasZ = false;
+  for (auto [dim, mapping] : llvm::enumerate(workgroupLoop.getMappingAttr())) {
+    if (!getStaticTripCount(workgroupLoop, dim) ||
+        !getConstantIntValue(workgroupLoop.getMixedLowerBound()[dim]) ||
+        !getConstantIntValue(workgroupLoop.getMixedStep()[dim]))
+      return fail() << "its workgroup loop's dimension " << dim
+                    << " has no static bounds";
+    hasZ |= cast<gpu::GPUBlockMappingAttr>(mapping).getBlock() ==
+            gpu::MappingId::DimZ;
+  }
+  if (!hasZ)
+    return fail() << "its workgroup loop has no dimension on grid z (run "
+                     "gpucg-split-k-across-workgroups first)";
+  return success();
+}
+
+/// Split-K: each consumer warpgroup publishes its `rows` rows from
+/// `firstRow` of the staged accumulator into this part's slot of the
+/// kernel's partial sums (its thread `thread` taking the 16-byte pieces
+/// `thread, thread + 128, ...`), then the consumers count the workgroup's
+/// arrival (createSplitKArrival, with a named barrier of all of them). In
+/// the last workgroup of the tile, each warpgroup adds the parts of its
+/// rows in part order into the staging buffer, for the epilogue. Returns
+/// whether this workgroup is the last.
+Value WgmmaKernelBuilder::combineSplitKParts(OpBuilder &b, Value firstRow,
+                                             int64_t rows, Value thread) {
+  FunctionOpInterface funcOp = plan.funcOp;
+  SplitKBuffers buffers = *getSplitKBuffers(funcOp);
+  const SplitKWorkspace &ws = buffers.workspace;
+  auto [tile, part] = *getSplitKTileAndPart(b, workgroupLoop);
+  Value partials = memref::GetGlobalOp::create(
+      b, loc, buffers.partials.getType(), buffers.partials.getName());
+  Value counters = memref::GetGlobalOp::create(
+      b, loc, buffers.counters.getType(), buffers.counters.getName());
+  constexpr int64_t kPiece = 4;
+  int64_t piecesPerRow = matmul.tileN / kPiece;
+  auto pieceType = VectorType::get({kPiece}, b.getF32Type());
+  // Calls `body(row, column)` for each piece of the warpgroup's rows this
+  // thread takes.
+  auto forEachPiece = [&](function_ref<void(OpBuilder &, Value, Value)> body) {
+    scf::ForOp::create(
+        b, loc, thread,
+        arith::ConstantIndexOp::create(b, loc, rows * piecesPerRow),
+        arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads), ValueRange(),
+        [&](OpBuilder &b, Location loc, Value piece, ValueRange) {
+          AffineExpr p, first;
+          bindDims(ctx, p);
+          bindSymbols(ctx, first);
+          Value row = affine::AffineApplyOp::create(
+              b, loc, AffineMap::get(1, 1, first + p.floorDiv(piecesPerRow)),
+              ValueRange{piece, firstRow});
+          Value column = affine::AffineApplyOp::create(
+              b, loc, AffineMap::get(1, 0, (p % piecesPerRow) * kPiece),
+              ValueRange{piece});
+          body(b, row, column);
+          scf::YieldOp::create(b, loc);
+        });
+  };
+  // Element (row, column) of `partValue`'s slot of this tile.
+  auto slotIndex = [&](OpBuilder &b, Value partValue, Value row, Value column) {
+    AffineExpr t, p, r, c;
+    bindSymbols(ctx, t, p, r, c);
+    return affine::AffineApplyOp::create(
+        b, loc,
+        AffineMap::get(
+            0, 4, (t * ws.parts + p) * ws.tileElements + r * matmul.tileN + c),
+        ValueRange{tile, partValue, row, column});
+  };
+  forEachPiece([&](OpBuilder &b, Value row, Value column) {
+    Value value = vector::LoadOp::create(b, loc, pieceType, ring.staging,
+                                         ValueRange{row, column});
+    vector::StoreOp::create(b, loc, value, partials,
+                            ValueRange{slotIndex(b, part, row, column)});
+  });
+  // The flag: workgroup memory of its own, beside the ring.
+  OpBuilder::InsertionGuard guard(b);
+  Value flag;
+  {
+    OpBuilder::InsertionGuard top(b);
+    b.setInsertionPointToStart(&funcOp.getFunctionBody().front());
+    flag = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get(
+            {1}, b.getI32Type(), MemRefLayoutAttrInterface(),
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  }
+  int64_t consumerThreads = kWarpgroupThreads * matmul.consumers;
+  Value isLast = createSplitKArrival(
+      b, loc, counters, tile, tid, flag, ws.parts, [&](OpBuilder &b) {
+        createNamedBarrier(b,
+                           arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                        1 + matmul.consumers),
+                           consumerThreads);
+      });
+  auto lastIf = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(lastIf.thenBlock());
+  Value zero =
+      arith::ConstantOp::create(b, loc, pieceType, b.getZeroAttr(pieceType));
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  Value numParts = arith::ConstantIndexOp::create(b, loc, ws.parts);
+  forEachPiece([&](OpBuilder &b, Value row, Value column) {
+    auto sum = scf::ForOp::create(
+        b, loc, c0, numParts, c1, ValueRange{zero},
+        [&](OpBuilder &b, Location loc, Value partValue, ValueRange acc) {
+          Value value = vector::LoadOp::create(
+              b, loc, pieceType, partials,
+              ValueRange{slotIndex(b, partValue, row, column)});
+          scf::YieldOp::create(
+              b, loc, ValueRange{arith::AddFOp::create(b, loc, acc[0], value)});
+        });
+    vector::StoreOp::create(b, loc, sum.getResult(0), ring.staging,
+                            ValueRange{row, column});
+  });
+  // Each warpgroup's epilogue reads its own rows, once all its threads
+  // stored them.
+  Value warpgroup = arith::DivUIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
+  syncWarpgroup(b, warpgroup);
+  return isLast;
 }
 
 /// Runs the fused epilogue on the staged accumulator's `rows` rows from
@@ -1412,6 +1573,8 @@ void WgmmaKernelBuilder::setClusterShape(scf::ForallOp loop) const {
 }
 
 LogicalResult WgmmaKernelBuilder::build() {
+  if (failed(verifySplitK()))
+    return failure();
   hoistEpilogueViews();
   buildTensorMaps();
   buildRing();

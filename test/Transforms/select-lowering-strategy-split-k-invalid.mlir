@@ -12,7 +12,7 @@ func.func private @zero_parts() attributes {gpucg.translation_info = #gpucg.tran
 
 // -----
 
-// expected-error @+1 {{split_k is only allowed with pipeline MatmulTensorCoreMmaSync, got pipeline MatmulTensorCore}}
+// expected-error @+1 {{split_k is only allowed with pipelines MatmulTensorCoreMmaSync and MatmulWgmma, got pipeline MatmulTensorCore}}
 func.func private @wmma() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCore, split_k = 2>}
 
 // -----

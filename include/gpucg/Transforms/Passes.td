@@ -146,15 +146,16 @@ def SplitKAcrossWorkgroups
   let summary = "Give the parts of each split-K tile's K loop their own "
                 "workgroups on grid z";
   let description = [{
-    For kernels planned `MatmulTensorCoreMmaSync` with `split_k = S` above 1
-    (after workgroup tiling and bufferization, before
-    `gpucg-workgroup-specialization`): the workgroup loop gets a dimension of
+    For kernels planned `MatmulTensorCoreMmaSync` or `MatmulWgmma` with
+    `split_k = S` above 1 (after workgroup tiling and bufferization, first
+    in their workgroup pipelines): the workgroup loop gets a dimension of
     `S` workgroups on grid z, and the root matmul of each reads its part of
     K, `K / S` elements of A and B starting at `part * K / S` (subviews).
     `gpu.known_grid_size` grows accordingly. The accumulator still starts
     from its fill of zero and the epilogue is unchanged: each workgroup now
-    computes a partial sum, which `gpucg-combine-split-k` later adds up
-    across the tile's workgroups. A plan the strategy's checks refuse
+    computes a partial sum, which `gpucg-combine-split-k` (mma.sync) or the
+    MatmulWgmma kernel's consumers (`gpucg-lower-matmul-to-wgmma`) later
+    add up across the tile's workgroups. A plan the strategy's checks refuse
     (`whyNoSplitK`: an unbatched static matmul whose parts are whole 16-byte
     vectors of A and B and at least two K steps) is an error here, too.
 
@@ -453,11 +454,12 @@ def SelectLoweringStrategy
            "sharing A's tile by TMA multicast">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "Split the K loop of each output tile of MatmulTensorCoreMmaSync "
-           "kernels into this many parts, one workgroup each on grid z "
-           "(split_k): the parts meet in a workspace, added in a fixed order "
-           "by the last workgroup of the tile; 1: no split; 0: the "
-           "strategy's default, the fewest parts that give a workgroup to "
-           "every SM where the tiles alone are fewer than the SMs">
+           "and MatmulWgmma kernels into this many parts, one workgroup each "
+           "on grid z (split_k): the parts meet in a workspace, added in a "
+           "fixed order by the last workgroup of the tile; 1: no split; 0: "
+           "the strategy's default, for mma.sync kernels the fewest parts "
+           "that give a workgroup to every SM where the tiles alone are "
+           "fewer than the SMs">
   ];
   let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
 }

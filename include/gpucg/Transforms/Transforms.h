@@ -17,6 +17,7 @@
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/LogicalResult.h"
@@ -32,9 +33,6 @@ namespace linalg {
 class FillOp;
 class LinalgOp;
 } // namespace linalg
-namespace memref {
-class AllocOp;
-} // namespace memref
 namespace scf {
 class ForOp;
 class ForallOp;
@@ -307,6 +305,36 @@ LogicalResult splitKAcrossWorkgroups(RewriterBase &rewriter,
 /// on which workgroup comes last. Emits an error when the kernel has no
 /// such K loop or its accumulators do not start from zero.
 LogicalResult combineSplitK(RewriterBase &rewriter, FunctionOpInterface funcOp);
+
+/// In the body of `workgroupLoop`, the workgroup loop of a split-K kernel
+/// (its dimensions on grid x and y index the output tiles, the one on z the
+/// parts), at `b`'s insertion point: the output tile's index in the
+/// kernel's arrival counters (`y * tiles_x + x`) and the part of K.
+/// Failure, with an error on the loop, when its bounds are not static or
+/// it has no dimension on grid z.
+FailureOr<std::pair<Value, Value>>
+getSplitKTileAndPart(OpBuilder &b, scf::ForallOp workgroupLoop);
+
+/// The module-level buffers of split-K kernel `funcOp` made by
+/// createSplitKWorkspaces, and what they hold for its gpu.known_grid_size:
+/// failure, with an error on the function, when they are missing or do not
+/// fit its tiles.
+struct SplitKBuffers {
+  memref::GlobalOp partials, counters;
+  SplitKWorkspace workspace;
+};
+FailureOr<SplitKBuffers> getSplitKBuffers(FunctionOpInterface funcOp);
+
+/// The arrival of a split-K workgroup at its output tile's counter, once its
+/// threads stored their partial sums: a fence (membar.gl) and `barrier`
+/// (the threads that stored them meet); thread `thread` 0 adds 1 to
+/// `counters[tile]` atomically, fences, and, if it was the last of `parts`,
+/// stores 0 back into the counter (for the next launch) and 1 into `flag`
+/// (an i32 in workgroup memory; else 0); `barrier` again. Returns whether
+/// the workgroup is the last of its tile (an i1 read from the flag).
+Value createSplitKArrival(OpBuilder &b, Location loc, Value counters,
+                          Value tile, Value thread, Value flag, int64_t parts,
+                          function_ref<void(OpBuilder &)> barrier);
 
 /// Replaces each statically shaped memref.alloc of `funcOp` in the default
 /// memory space of at most `maxBytes` bytes (integer or float elements, not

@@ -332,11 +332,13 @@ LogicalResult TranslationInfoAttr::verify(
   if (splitK < 1 || splitK > kMaxSplitK)
     return emitError() << "split_k must be from 1 to " << kMaxSplitK << ", got "
                        << splitK;
-  // The fixup of partial sums (gpucg-combine-split-k) is written for the
-  // register accumulators of mma.sync.
-  if (splitK > 1 && pipeline != Pipeline::MatmulTensorCoreMmaSync)
-    return emitError() << "split_k is only allowed with pipeline "
-                          "MatmulTensorCoreMmaSync, got pipeline "
+  // The sum of the parts is built for mma.sync's register accumulators
+  // (gpucg-combine-split-k) and MatmulWgmma's staging buffer.
+  if (splitK > 1 && pipeline != Pipeline::MatmulTensorCoreMmaSync &&
+      pipeline != Pipeline::MatmulWgmma)
+    return emitError() << "split_k is only allowed with pipelines "
+                          "MatmulTensorCoreMmaSync and MatmulWgmma, got "
+                          "pipeline "
                        << stringifyPipeline(pipeline);
   if (persistentWorkgroups &&
       (*persistentWorkgroups < 1 || *persistentWorkgroups > kMaxLaunchCount))

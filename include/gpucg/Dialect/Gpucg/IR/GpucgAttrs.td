@@ -100,8 +100,9 @@ def Gpucg_TranslationInfoAttr
       its partial sum to the kernel's workspace (of the accumulator's type), and the last of a
       tile's workgroups to arrive adds the `S` parts up in a fixed order and
       runs the epilogue (`gpucg-combine-split-k`), so the result does not
-      depend on timing; default 1 (no split). Only with pipeline
-      `MatmulTensorCoreMmaSync`.
+      depend on timing; default 1 (no split). Only with pipelines
+      `MatmulTensorCoreMmaSync` and `MatmulWgmma` (whose consumer
+      warpgroups add the parts in the staging buffer).
 
     The launch shape of a `MatmulWgmma` kernel (only allowed on that
     pipeline):

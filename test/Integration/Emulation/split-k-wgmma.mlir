@@ -1,0 +1,169 @@
+// Split-K under gpucg-matmul-wgmma (sm_90a) on the CPU emulator: each
+// output tile's K loop in parts on grid z (gpucg-split-k-across-workgroups,
+// each part's TMA boxes from its offset along K), and in the warp-
+// specialized kernel the consumer warpgroups publish their rows of the
+// staged accumulator, count the workgroup's arrival (named barriers of the
+// consumers), and the last workgroup of a tile adds the parts into the
+// staging buffer, in part order, before the epilogue. Kernels, with
+// split-k=2 asked of the strategy: a bf16 matmul without an epilogue (its
+// store staged for the sum: staged_store), f16 with a bias + ReLU epilogue
+// to bf16, and a user's plan of 128 x 128 tiles over 300 x 264 (partial
+// tiles). Bit-exact against the untiled kernels in order, reversed, and
+// reversed with TMA data at the wait and wgmma at issue.
+//
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
+// RUN:   | %mlir_runner_main | %strip_address > %t.ref
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a split-k=2})' -o %t.wgmma.mlir
+// RUN: gpucg-opt %t.wgmma.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.mlir
+// RUN: %mlir_runner_emulated %t.mlir | %strip_address > %t.forward
+// RUN: diff %t.ref %t.forward
+// RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.mlir | %strip_address > %t.reverse
+// RUN: diff %t.ref %t.reverse
+// RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait GPUCG_EMU_WGMMA=issue %mlir_runner_emulated %t.mlir | %strip_address > %t.modes
+// RUN: diff %t.ref %t.modes
+
+// Mutations: an arrival counted twice and a part left out (wrong numbers),
+// the first arrival summing (two workgroups store the tile), the consumers'
+// barrier before the flag's read (a race on workgroup memory).
+// RUN: %mutate count-twice 1 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.twice.mlir
+// RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.twice.mlir | %strip_address > %t.twice
+// RUN: not diff -q %t.ref %t.twice
+// RUN: %mutate skip-first-part 1 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.skip.mlir
+// RUN: %mlir_runner_emulated %t.skip.mlir | %strip_address > %t.skip
+// RUN: not diff -q %t.ref %t.skip
+// RUN: %mutate first-arrival-sums 1 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=GLOBAL
+// GLOBAL: gpucg-emulator: error: race on global memory
+// RUN: %mutate drop-named-barrier 4 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=RACE
+// RACE: race on workgroup memory
+
+// What ran: the plans (staged_store taken for the sum), the parts on z,
+// and the first kernel's protocol.
+// RUN: gpucg-opt %t.wgmma.mlir | FileCheck %s
+// CHECK-LABEL: func.func @w_plain
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 1, 2>
+//  CHECK-SAME:   staged_store = true, split_k = 2
+//       CHECK:   nvgpu.warpgroup.mma
+//       CHECK:   nvgpu.warpgroup.mma.store
+//       CHECK:   memref.get_global @__gpucg_split_k_partials_w_plain
+//       CHECK:   vector.store {{.*}} : memref<65536xf32>, vector<4xf32>
+//       CHECK:   nvvm.memory.barrier <gpu>
+//       CHECK:   nvvm.barrier id = {{.*}} number_of_threads = %c256_i32
+//       CHECK:   memref.atomic_rmw addi
+// CHECK-LABEL: func.func @w_bias_relu
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 2, 2>
+// CHECK-LABEL: func.func @w_partial
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 3, 3, 2>
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @w_plain(%a: tensor<128x1024xbf16>, %b: tensor<1024x256xbf16>) -> tensor<128x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %mm = linalg.matmul ins(%a, %b : tensor<128x1024xbf16>, tensor<1024x256xbf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+    return %mm : tensor<128x256xf32>
+  }
+  func.func @w_bias_relu(%a: tensor<256x512xf16>, %b: tensor<512x256xf16>, %bias: tensor<256xf32>) -> tensor<256x256xbf16> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %mm = linalg.matmul ins(%a, %b : tensor<256x512xf16>, tensor<512x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+    %o = tensor.empty() : tensor<256x256xbf16>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<256x256xf32>, tensor<256xf32>) outs(%o : tensor<256x256xbf16>) {
+    ^bb0(%x: f32, %y: f32, %out: bf16):
+      %s = arith.addf %x, %y : f32
+      %relu = arith.maximumf %s, %zero : f32
+      %t = arith.truncf %relu : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<256x256xbf16>
+    return %r : tensor<256x256xbf16>
+  }
+  func.func @w_partial(%a: tensor<300x512xbf16>, %b: tensor<512x264xbf16>) -> tensor<300x264xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<300x264xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<300x264xf32>) -> tensor<300x264xf32>
+    %mm = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>,
+        translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4, split_k = 2>>} ins(%a, %b : tensor<300x512xbf16>, tensor<512x264xbf16>) outs(%f : tensor<300x264xf32>) -> tensor<300x264xf32>
+    return %mm : tensor<300x264xf32>
+  }
+  func.func private @printMemrefF32(memref<*xf32>)
+  func.func private @printMemrefI32(memref<*xi32>)
+  func.func private @printMemrefBF16(memref<*xbf16>) attributes {llvm.emit_c_interface}
+  func.func @main() {
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %c4_i32 = arith.constant 4 : i32
+    %w_plain_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<128x1024xbf16>
+    %w_plain_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<1024x256xbf16>
+    %w_plain_r = func.call @w_plain(%w_plain_a, %w_plain_b) : (tensor<128x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xf32>
+    %w_plain_m = bufferization.to_buffer %w_plain_r : tensor<128x256xf32> to memref<128x256xf32>
+    %w_plain_u = memref.cast %w_plain_m : memref<128x256xf32> to memref<*xf32>
+    func.call @printMemrefF32(%w_plain_u) : (memref<*xf32>) -> ()
+    %w_bias_relu_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<256x512xf16>
+    %w_bias_relu_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<512x256xf16>
+    %w_bias_relu_bias = tensor.generate {
+    ^bb0(%i0: index):
+      %s = affine.apply affine_map<(d0) -> ((d0 * 5) mod 9)>(%i0)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c4_i32 : i32
+      %e = arith.sitofp %w : i32 to f32
+      tensor.yield %e : f32
+    } : tensor<256xf32>
+    %w_bias_relu_r = func.call @w_bias_relu(%w_bias_relu_a, %w_bias_relu_b, %w_bias_relu_bias) : (tensor<256x512xf16>, tensor<512x256xf16>, tensor<256xf32>) -> tensor<256x256xbf16>
+    %w_bias_relu_m = bufferization.to_buffer %w_bias_relu_r : tensor<256x256xbf16> to memref<256x256xbf16>
+    %w_bias_relu_u = memref.cast %w_bias_relu_m : memref<256x256xbf16> to memref<*xbf16>
+    func.call @printMemrefBF16(%w_bias_relu_u) : (memref<*xbf16>) -> ()
+    %w_partial_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<300x512xbf16>
+    %w_partial_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<512x264xbf16>
+    %w_partial_r = func.call @w_partial(%w_partial_a, %w_partial_b) : (tensor<300x512xbf16>, tensor<512x264xbf16>) -> tensor<300x264xf32>
+    %w_partial_m = bufferization.to_buffer %w_partial_r : tensor<300x264xf32> to memref<300x264xf32>
+    %w_partial_u = memref.cast %w_partial_m : memref<300x264xf32> to memref<*xf32>
+    func.call @printMemrefF32(%w_partial_u) : (memref<*xf32>) -> ()
+    return
+  }
+}

@@ -1,0 +1,44 @@
+// Split-K asked of MatmulWgmma plans (sm_90a; no default split yet): a
+// warp-specialized plan takes the parts, with staged_store where it has no
+// fused epilogue (the parts are added in the staging buffer); a plan it
+// does not fit declines them with the reason.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true split-k=4}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=FOUR
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{split-k=4}))' | FileCheck %s
+// With a persistent grid asked for too, the grid wins.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true split-k=4 wgmma-persistent=true wgmma-persistent-workgroups=8}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=PERSISTENT
+// The default keeps K whole.
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+
+// FOUR: remark: plan of @llama_o_m128: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, staged store, K split into 4 parts (split-K, one workgroup each) on sm_90a{{$}}
+// FOUR: remark: plan of @small_m: {{.*}}; a split of K into 4 parts not taken: the tile is computed transposed (C^T = B^T * A^T, M below 64)
+// FOUR: remark: plan of @odd_part: {{.*}}; a split of K into 4 parts not taken: a part of K of 160 elements is not a whole number of K steps of 64: a part's last TMA box would read the next part's K, which only the matrix's end zero-fills
+// CHECK-LABEL: func.func @llama_o_m128
+//  CHECK-SAME:   pipeline = MatmulWgmma, {{.*}}staged_store = true, split_k = 4>
+// CHECK-LABEL: func.func @small_m
+//   CHECK-NOT:   split_k
+// PERSISTENT: remark: plan of @llama_o_m128: {{.*}}, persistent grid of 8 workgroups on sm_90a; a split of K into 4 parts not taken: the kernel runs on a persistent grid
+// DEFAULT: remark: plan of @llama_o_m128: {{.*}}, 4 stages on sm_90a{{$}}
+
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @llama_o_m128(%a: tensor<128x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<128x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x4096xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<128x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    return %0 : tensor<128x4096xf32>
+  }
+  func.func @small_m(%a: tensor<32x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<32x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<32x4096xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x4096xf32>) -> tensor<32x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<32x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<32x4096xf32>) -> tensor<32x4096xf32>
+    return %0 : tensor<32x4096xf32>
+  }
+  func.func @odd_part(%a: tensor<128x640xbf16>, %b: tensor<4096x640xbf16>) -> tensor<128x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x4096xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<128x640xbf16>, tensor<4096x640xbf16>) outs(%f : tensor<128x4096xf32>) -> tensor<128x4096xf32>
+    return %0 : tensor<128x4096xf32>
+  }
+}
