@@ -78,9 +78,16 @@ getSplitKRoot(FunctionOpInterface funcOp, int64_t splitK) {
   auto [root, config] = roots.front();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(root);
+  // Each input is read along K in one dimension: a part is its subview.
+  auto readsAlongK = [&](OpOperand *input) {
+    return root.getMatchingIndexingMap(input)
+        .getResultPosition(getAffineDimExpr(*dims->k.begin(), root.getContext()))
+        .has_value();
+  };
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1 || !dims->batch.empty() ||
-      config.getTileSizes(0).size() != root.getNumLoops())
+      config.getTileSizes(0).size() != root.getNumLoops() ||
+      !llvm::all_of(root.getDpsInputOperands(), readsAlongK))
     return root.emitOpError()
            << "is the root of a kernel that splits K into " << splitK
            << " parts (split_k), but is not an unbatched matmul with one "
@@ -92,8 +99,6 @@ FailureOr<SplitKWorkspace>
 mlir::gpucg::getSplitKWorkspace(FunctionOpInterface funcOp) {
   TranslationInfoAttr info = getTranslationInfo(funcOp);
   int64_t splitK = info ? info.getSplitK() : 1;
-  if (splitK <= 1)
-    return funcOp.emitOpError() << "has no split_k above 1 in its plan";
   FailureOr<std::pair<linalg::LinalgOp, LoweringConfigAttr>> root =
       getSplitKRoot(funcOp, splitK);
   if (failed(root))
@@ -221,19 +226,17 @@ LogicalResult mlir::gpucg::splitKAcrossWorkgroups(RewriterBase &rewriter,
       rewriter, loc, AffineMap::get(1, 0, d0 * part), ValueRange{partIndex});
   AffineExpr kExpr = rewriter.getAffineDimExpr(kLoop);
   for (OpOperand *input : root.getDpsInputOperands()) {
-    auto type = dyn_cast<MemRefType>(input->get().getType());
-    std::optional<unsigned> kPos =
-        root.getMatchingIndexingMap(input).getResultPosition(kExpr);
-    if (!type || !kPos)
-      return fail(root) << "its input #" << input->getOperandNumber()
-                        << " is not a memref indexed by the K loop alone in "
-                           "one dimension";
+    // A bufferized root's inputs are memrefs; getSplitKRoot checked that
+    // each reads K in one dimension.
+    auto type = cast<MemRefType>(input->get().getType());
+    unsigned kPos =
+        *root.getMatchingIndexingMap(input).getResultPosition(kExpr);
     SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes =
         memref::getMixedSizes(rewriter, loc, input->get());
     SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
-    offsets[*kPos] = offset;
-    sizes[*kPos] = rewriter.getIndexAttr(part);
+    offsets[kPos] = offset;
+    sizes[kPos] = rewriter.getIndexAttr(part);
     Value view = memref::SubViewOp::create(rewriter, loc, input->get(), offsets,
                                            sizes, strides);
     rewriter.modifyOpInPlace(root, [&] { input->set(view); });
