@@ -1734,8 +1734,9 @@ SplitK mlir::gpucg::getDefaultSplitK(linalg::LinalgOp rootOp,
                                      TargetAttr target) {
   SplitK split;
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
-  if (strategy.translationInfo.getPipeline() !=
-          Pipeline::MatmulTensorCoreMmaSync ||
+  Pipeline pipeline = strategy.translationInfo.getPipeline();
+  if ((pipeline != Pipeline::MatmulTensorCoreMmaSync &&
+       pipeline != Pipeline::MatmulWgmma) ||
       !shape || !shape->isStatic() || !shape->batchPos.empty())
     return split;
   ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
@@ -1745,6 +1746,16 @@ SplitK mlir::gpucg::getDefaultSplitK(linalg::LinalgOp rootOp,
   if (tiles >= sms)
     return split;
   int64_t tileK = level0[shape->kPos];
+  // MatmulWgmma kernels split when asked only, until measured; one that
+  // leaves SMs idle with a K long enough to share says so.
+  if (pipeline == Pipeline::MatmulWgmma) {
+    if (tileK > 0 && shape->k() / 2 >= kDefaultMinSplitKSteps * tileK)
+      split.reason = "no split-K: " + std::to_string(tiles) +
+                     " tiles are fewer than the " + std::to_string(sms) +
+                     " SMs, but MatmulWgmma kernels split K only when asked "
+                     "(split-k; not yet measured)";
+    return split;
+  }
   int64_t best = 1;
   std::string whyNotTwo;
   for (int64_t parts = 2; parts <= kDefaultMaxSplitK; ++parts) {

@@ -215,7 +215,10 @@ struct SelectLoweringStrategyPass
       if (!order.reason.empty())
         launchNotes.push_back(order.reason);
     }
-    if (chosenHere && request.splitK == 0) {
+    // The default split, where no launch shape that excludes it (a
+    // persistent grid, clusters) was asked for.
+    if (chosenHere && request.splitK == 0 && !request.wgmmaPersistent &&
+        request.wgmmaClusterM * request.wgmmaClusterN == 1) {
       SplitK split = getDefaultSplitK(*root, strategy, target);
       request.splitK = split.parts;
       if (!split.reason.empty())
