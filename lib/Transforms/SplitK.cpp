@@ -15,15 +15,17 @@
 //      kernel's partial sums and per-tile arrival counters as module-level
 //      globals, which gpu-kernel-outlining copies into the GPU module, so
 //      nothing changes for a caller;
-//   2. gpucg-split-k-across-workgroups (first in the mma.sync workgroup
-//      pipeline): the workgroup loop's z dimension of S parts, each reading
-//      its part of K of A and B; every later stage compiles the part as an
-//      ordinary tile whose K is K / S;
+//   2. gpucg-split-k-across-workgroups (first in the mma.sync and wgmma
+//      workgroup pipelines): the workgroup loop's z dimension of S parts,
+//      each reading its part of K of A and B; every later stage compiles the
+//      part as an ordinary tile whose K is K / S;
 //   3. gpucg-combine-split-k (after gpucg-vector-to-gpu): after the K loop,
 //      each workgroup publishes its accumulators and counts its arrival; the
 //      last one of the tile adds the S partial sums in part order and runs
 //      the epilogue. Which workgroup is last depends on timing; the order of
-//      the sum does not, so results do not either.
+//      the sum does not, so results do not either. MatmulWgmma kernels do
+//      this in their consumer warpgroups, on the staged accumulator
+//      (combineSplitKParts in WgmmaKernel.cpp), with the helpers below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,7 +83,8 @@ getSplitKRoot(FunctionOpInterface funcOp, int64_t splitK) {
   // Each input is read along K in one dimension: a part is its subview.
   auto readsAlongK = [&](OpOperand *input) {
     return root.getMatchingIndexingMap(input)
-        .getResultPosition(getAffineDimExpr(*dims->k.begin(), root.getContext()))
+        .getResultPosition(
+            getAffineDimExpr(*dims->k.begin(), root.getContext()))
         .has_value();
   };
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
@@ -396,6 +399,7 @@ static LogicalResult combineAfterLoop(RewriterBase &rewriter, scf::ForOp loop,
     vector::StoreOp::create(rewriter, loc, vector, partials,
                             ValueRange{offsetOf(fixup.part, index)});
   }
+  // 2. Count the workgroup's arrival; the last one learns it is.
   Value isLast = createSplitKArrival(
       rewriter, loc, counters, fixup.tile, fixup.thread, fixup.flag, ws.parts,
       [&](OpBuilder &b) { gpu::BarrierOp::create(b, loc); });
