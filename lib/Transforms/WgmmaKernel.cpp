@@ -210,8 +210,9 @@ private:
   void storeAccumulator(OpBuilder &b, Value acc, Value cTile, Value warpgroup,
                         int64_t warpgroupRows, int64_t block) const;
   LogicalResult verifySplitK();
-  Value combineSplitKParts(OpBuilder &b, Value firstRow, int64_t rows,
-                           Value thread);
+  void combineSplitKParts(OpBuilder &b, Value firstRow, int64_t rows,
+                          Value thread,
+                          function_ref<void(OpBuilder &)> inLastWorkgroup);
   void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
                    int64_t rows, Value thread);
   void runEpiloguePiece(OpBuilder &b, ArrayRef<TilingInterface> templates,
@@ -928,11 +929,9 @@ void WgmmaKernelBuilder::buildConsumers(OpBuilder &b) {
     // Split-K: only the last workgroup of the tile runs the epilogue, on
     // the sum of the parts.
     if (getTranslationInfo(plan.funcOp).getSplitK() > 1) {
-      Value isLast = combineSplitKParts(b, firstRow, consumerRows, thread);
-      auto lastIf = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(lastIf.thenBlock());
-      runEpilogue(b, mapping, firstRow, consumerRows, thread);
+      combineSplitKParts(b, firstRow, consumerRows, thread, [&](OpBuilder &b) {
+        runEpilogue(b, mapping, firstRow, consumerRows, thread);
+      });
       return;
     }
     runEpilogue(b, mapping, firstRow, consumerRows, thread);
@@ -1072,10 +1071,11 @@ LogicalResult WgmmaKernelBuilder::verifySplitK() {
 /// `thread, thread + 128, ...`), then the consumers count the workgroup's
 /// arrival (createSplitKArrival, with a named barrier of all of them). In
 /// the last workgroup of the tile, each warpgroup adds the parts of its
-/// rows in part order into the staging buffer, for the epilogue. Returns
-/// whether this workgroup is the last.
-Value WgmmaKernelBuilder::combineSplitKParts(OpBuilder &b, Value firstRow,
-                                             int64_t rows, Value thread) {
+/// rows in part order into the staging buffer and runs `inLastWorkgroup`
+/// (the epilogue) on it; the other workgroups are done.
+void WgmmaKernelBuilder::combineSplitKParts(
+    OpBuilder &b, Value firstRow, int64_t rows, Value thread,
+    function_ref<void(OpBuilder &)> inLastWorkgroup) {
   FunctionOpInterface funcOp = plan.funcOp;
   SplitKBuffers buffers = *getSplitKBuffers(funcOp);
   const SplitKWorkspace &ws = buffers.workspace;
@@ -1169,7 +1169,7 @@ Value WgmmaKernelBuilder::combineSplitKParts(OpBuilder &b, Value firstRow,
   Value warpgroup = arith::DivUIOp::create(
       b, loc, tid, arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
   syncWarpgroup(b, warpgroup);
-  return isLast;
+  inLastWorkgroup(b);
 }
 
 /// Runs the fused epilogue on the staged accumulator's `rows` rows from
