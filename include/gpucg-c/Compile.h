@@ -119,9 +119,8 @@ typedef struct MlirGpucgCompileOptions {
   /// gpucg-compile's split-k: MatmulTensorCoreMmaSync and MatmulWgmma
   /// kernels split each output tile's K loop into this many parts, one
   /// workgroup each, added in a fixed order (1: no split; 0: the strategy's
-  /// default, for mma.sync kernels the fewest parts that give a workgroup
-  /// to every SM where the tiles alone are fewer than the SMs; negative: an
-  /// error).
+  /// default, the fewest parts that give a workgroup to every SM where the
+  /// tiles alone are fewer than the SMs; negative: an error).
   int64_t splitK;
 } MlirGpucgCompileOptions;
 

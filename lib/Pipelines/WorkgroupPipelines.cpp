@@ -79,9 +79,9 @@ WorkgroupOrderOptions::WorkgroupOrderOptions(::mlir::detail::PassOptions &owner)
                  "many parts, one workgroup each on grid z (split_k): the "
                  "parts meet in a workspace, added in a fixed order by the "
                  "last workgroup of the tile; 1: no split; 0: the "
-                 "strategy's default, for mma.sync kernels the fewest parts "
-                 "that give a workgroup to every SM where the tiles alone "
-                 "are fewer than the SMs"),
+                 "strategy's default, the fewest parts that give a "
+                 "workgroup to every SM where the tiles alone are fewer "
+                 "than the SMs"),
              llvm::cl::init(0)) {}
 
 void WorkgroupOrderOptions::applyTo(

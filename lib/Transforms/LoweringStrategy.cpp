@@ -411,6 +411,19 @@ static constexpr TensorCoreTile kTensorCoreTiles[] = {
 static constexpr const TensorCoreTile *kTwoByTwoWarpTile = &kTensorCoreTiles[2];
 static constexpr const TensorCoreTile *kOneWarpTile = &kTensorCoreTiles[3];
 
+// The tiles of a small M (a decode step, a short prompt): every row of the
+// matmul in one row of tiles, 128 columns wide, with the warps side by side
+// along N, so each workgroup reads a 128-column block of B (the weights,
+// most of the bytes) once and shares its few rows of A among four warps;
+// the SMs are filled by splitting K (getDefaultSplitK), not by narrower
+// tiles that read A again for every 16 columns. For mma.sync, the pipeline
+// that splits K.
+static constexpr TensorCoreTile kSmallMTiles[] = {
+    {16, 128, 4, 1}, // 4 warps of 16x32
+    {32, 128, 4, 1}, // 4 warps of 32x32
+    {64, 128, 2, 2}, // 4 warps of 32x64
+};
+
 /// A tile may leave at most 1/kMaxPaddingFraction of its grid's work to the
 /// padding of partial tiles.
 static constexpr int64_t kMaxPaddingFraction = 8;
@@ -540,9 +553,54 @@ static int64_t pickPipelineDepth(const TensorCoreContext &ctx,
   return 1;
 }
 
+/// The small-M tile (kSmallMTiles) of an mma.sync matmul of 16 to 127 rows:
+/// the tallest no taller than M (a tile taller than the matrix is not
+/// built: M = 20 takes two rows of 16-row tiles, the second partial), if
+/// N takes its 128 columns with little padding and the target runs it;
+/// else null. From 128 rows the general tiles read B no more often.
+static const TensorCoreTile *pickSmallMTile(const TensorCoreContext &ctx) {
+  int64_t m = ctx.shape.m(), n = ctx.shape.n();
+  if (ctx.kind != MmaKind::MmaSync || m >= kTensorCoreTiles[0].m)
+    return nullptr;
+  for (const TensorCoreTile &tile : llvm::reverse(kSmallMTiles)) {
+    if (tile.m > m)
+      continue;
+    int64_t padding = mulSat(ceilDiv(n, tile.n), tile.n) - n;
+    if (tile.n > n || mulSat(padding, kMaxPaddingFraction) > n ||
+        !ctx.fits(tile))
+      return nullptr;
+    return &tile;
+  }
+  return nullptr;
+}
+
+/// The workgroups of `strategy`'s grid with the split of K it would take:
+/// the one `request` asks for where the kernel can take it, else the
+/// strategy's default (getDefaultSplitK) unless the request rules that out.
+static int64_t countWorkgroupsWithSplitK(linalg::LinalgOp op,
+                                         const MatmulShape &shape,
+                                         const LoweringStrategy &strategy,
+                                         TargetAttr target,
+                                         const LaunchRequest &request) {
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  int64_t workgroups = mulSat(mulSat(ceilDiv(shape.m(), level0[shape.mPos]),
+                                     ceilDiv(shape.n(), level0[shape.nPos])),
+                              shape.batch());
+  int64_t parts = 1;
+  if (request.splitK > 0) {
+    if (whyNoSplitK(op, strategy, request.splitK).empty())
+      parts = request.splitK;
+  } else if (!request.wgmmaPersistent &&
+             request.wgmmaClusterM * request.wgmmaClusterN == 1) {
+    parts = getDefaultSplitK(op, strategy, target).parts;
+  }
+  return mulSat(workgroups, parts);
+}
+
 static std::optional<LoweringStrategy>
 selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
-                         TargetAttr target, MmaPreference preference) {
+                         TargetAttr target, MmaPreference preference,
+                         const LaunchRequest &request) {
   if (actualShape.aType != actualShape.bType ||
       target.getWarpSize() != kMmaWarpSize)
     return std::nullopt;
@@ -563,34 +621,50 @@ selectTensorCoreStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
   int64_t tileK = pickKTile(shape, inst);
 
   TensorCoreContext ctx{op, shape, target, *kind, inst, tileK};
+  auto planTile = [&](const TensorCoreTile &tile) {
+    int64_t depth = pickPipelineDepth(ctx, tile);
+    int64_t numLoops = op.getNumLoops();
+    SmallVector<int64_t> level0(numLoops, 0), level1(numLoops, 0),
+        level2(numLoops, 0);
+    for (unsigned pos : shape.batchPos)
+      level0[pos] = level1[pos] = 1;
+    level0[shape.mPos] = tile.m;
+    level0[shape.nPos] = tile.n;
+    level0[shape.kPos] = tileK;
+    level1[shape.mPos] = tile.warpM();
+    level1[shape.nPos] = tile.warpN();
+    level2[shape.mPos] = inst.getM();
+    level2[shape.nPos] = inst.getN();
+    level2[shape.kPos] = inst.getK();
+
+    MLIRContext *context = op->getContext();
+    int64_t warp = target.getWarpSize();
+    LoweringStrategy strategy;
+    strategy.translationInfo = TranslationInfoAttr::get(
+        context, getTensorCorePipeline(*kind),
+        {tile.warpsX * warp, tile.warpsY, 1}, warp, depth,
+        /*storeStage=*/1, *kind);
+    strategy.loweringConfig = LoweringConfigAttr::get(
+        context, ArrayRef<SmallVector<int64_t>>{level0, level1, level2});
+    return strategy;
+  };
+
   const TensorCoreTile *tile = pickWorkgroupTile(ctx);
   if (!tile)
     return std::nullopt;
-  int64_t depth = pickPipelineDepth(ctx, *tile);
-
-  int64_t numLoops = op.getNumLoops();
-  SmallVector<int64_t> level0(numLoops, 0), level1(numLoops, 0),
-      level2(numLoops, 0);
-  for (unsigned pos : shape.batchPos)
-    level0[pos] = level1[pos] = 1;
-  level0[shape.mPos] = tile->m;
-  level0[shape.nPos] = tile->n;
-  level0[shape.kPos] = tileK;
-  level1[shape.mPos] = tile->warpM();
-  level1[shape.nPos] = tile->warpN();
-  level2[shape.mPos] = inst.getM();
-  level2[shape.nPos] = inst.getN();
-  level2[shape.kPos] = inst.getK();
-
-  MLIRContext *context = op->getContext();
-  int64_t warp = target.getWarpSize();
-  LoweringStrategy strategy;
-  strategy.translationInfo = TranslationInfoAttr::get(
-      context, getTensorCorePipeline(*kind),
-      {tile->warpsX * warp, tile->warpsY, 1}, warp, depth,
-      /*storeStage=*/1, *kind);
-  strategy.loweringConfig = LoweringConfigAttr::get(
-      context, ArrayRef<SmallVector<int64_t>>{level0, level1, level2});
+  LoweringStrategy strategy = planTile(*tile);
+  // A small M takes its row of wide tiles where, with the split of K the
+  // kernel takes, they give every SM a workgroup or at least as many
+  // workgroups as the general tile (whose grid then leaves SMs idle too).
+  if (const TensorCoreTile *smallM = pickSmallMTile(ctx)) {
+    LoweringStrategy wide = planTile(*smallM);
+    int64_t wideWorkgroups =
+        countWorkgroupsWithSplitK(op, shape, wide, target, request);
+    int64_t workgroups =
+        countWorkgroupsWithSplitK(op, shape, strategy, target, request);
+    if (wideWorkgroups >= std::min(workgroups, target.getNumSms()))
+      return wide;
+  }
   return strategy;
 }
 
@@ -1632,8 +1706,6 @@ static std::string whyNoWgmmaSplitK(linalg::LinalgOp rootOp,
        << "K steps of " << tileK
        << ": a part's last TMA box would read the next part's K, which only "
           "the matrix's end zero-fills";
-  else if (facts.transposed)
-    os << "the tile is computed transposed (C^T = B^T * A^T, M below 64)";
   else if (facts.consumers == 0)
     os << "the kernel has one warpgroup, not consumer warpgroups that "
           "publish their rows of the tile";
@@ -1746,16 +1818,6 @@ SplitK mlir::gpucg::getDefaultSplitK(linalg::LinalgOp rootOp,
   if (tiles >= sms)
     return split;
   int64_t tileK = level0[shape->kPos];
-  // MatmulWgmma kernels split when asked only, until measured; one that
-  // leaves SMs idle with a K long enough to share says so.
-  if (pipeline == Pipeline::MatmulWgmma) {
-    if (tileK > 0 && shape->k() / 2 >= kDefaultMinSplitKSteps * tileK)
-      split.reason = "no split-K: " + std::to_string(tiles) +
-                     " tiles are fewer than the " + std::to_string(sms) +
-                     " SMs, but MatmulWgmma kernels split K only when asked "
-                     "(split-k; not yet measured)";
-    return split;
-  }
   int64_t best = 1;
   std::string whyNotTwo;
   for (int64_t parts = 2; parts <= kDefaultMaxSplitK; ++parts) {
@@ -2288,8 +2350,8 @@ static LoweringStrategy selectOwnStrategy(linalg::LinalgOp rootOp,
       if (auto strategy = selectWgmmaStrategy(rootOp, *shape, target))
         return *strategy;
     if (tensorCores)
-      if (auto strategy =
-              selectTensorCoreStrategy(rootOp, *shape, target, mmaPreference))
+      if (auto strategy = selectTensorCoreStrategy(
+              rootOp, *shape, target, mmaPreference, options.launch))
         return *strategy;
     if (auto strategy = selectSimtMatmulStrategy(rootOp, *shape, target))
       return *strategy;
@@ -2896,6 +2958,28 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
   if (!kind && !wgmma && shape)
     os << "; not on tensor cores: "
        << explainNoTensorCoreStrategy(rootOp, target, options);
+  if (kind == MmaKind::MmaSync && shape && config && shape->isStatic()) {
+    ArrayRef<int64_t> level0 = config.getTileSizes(0);
+    for (const TensorCoreTile &tile : kSmallMTiles)
+      if (level0[shape->mPos] == tile.m && level0[shape->nPos] == tile.n &&
+          shape->m() < kTensorCoreTiles[0].m && workgroup.size() == 3 &&
+          workgroup[0] == tile.warpsX * target.getWarpSize() &&
+          workgroup[1] == tile.warpsY) {
+        int64_t rowsOfTiles = ceilDiv(shape->m(), tile.m);
+        os << "; small M: the " << shape->m() << " rows in ";
+        if (rowsOfTiles == 1)
+          os << "one row";
+        else
+          os << rowsOfTiles << " rows";
+        os << " of " << tile.m << "x" << tile.n << " tiles on ";
+        if (tile.warpsY == 1)
+          os << tile.warpsX << " warps side by side along N";
+        else
+          os << tile.warpsY << "x" << tile.warpsX << " warps";
+        os << ", so B is read " << (rowsOfTiles == 1 ? "once" : "once per row")
+           << (info.getSplitK() > 1 ? " (each part of K its slice)" : "");
+      }
+  }
   for (const std::string &note : launchNotes)
     os << "; " << note;
   return text;

@@ -1039,11 +1039,9 @@ LogicalResult WgmmaKernelBuilder::verifySplitK() {
            << "is the matmul of a MatmulWgmma kernel that splits K into "
            << info.getSplitK() << " parts (split_k), but ";
   };
-  if (!workgroupLoop || !plan.isWarpSpecialized() || plan.grid ||
-      plan.cluster || matmul.transposed)
+  if (!workgroupLoop || !plan.isWarpSpecialized() || plan.grid || plan.cluster)
     return fail() << "the parts are added by the consumer warpgroups of a "
-                     "warp-specialized kernel of one tile per workgroup, "
-                     "untransposed";
+                     "warp-specialized kernel of one tile per workgroup";
   if (!plan.isStaged())
     return fail() << "its accumulator is not staged in workgroup memory, "
                      "where the parts are added (staged_store)";
@@ -1066,12 +1064,13 @@ LogicalResult WgmmaKernelBuilder::verifySplitK() {
 }
 
 /// Split-K: each consumer warpgroup publishes its `rows` rows from
-/// `firstRow` of the staged accumulator into this part's slot of the
+/// `firstRow` of the staged accumulator (a transposed tile's: those
+/// columns of all of C's rows) into this part's slot of the
 /// kernel's partial sums (its thread `thread` taking the 16-byte pieces
 /// `thread, thread + 128, ...`), then the consumers count the workgroup's
 /// arrival (createSplitKArrival, with a named barrier of all of them). In
 /// the last workgroup of the tile, each warpgroup adds the parts of its
-/// rows in part order into the staging buffer and runs `inLastWorkgroup`
+/// part in part order into the staging buffer and runs `inLastWorkgroup`
 /// (the epilogue) on it; the other workgroups are done.
 void WgmmaKernelBuilder::combineSplitKParts(
     OpBuilder &b, Value firstRow, int64_t rows, Value thread,
@@ -1085,25 +1084,35 @@ void WgmmaKernelBuilder::combineSplitKParts(
   Value counters = memref::GetGlobalOp::create(
       b, loc, buffers.counters.getType(), buffers.counters.getName());
   constexpr int64_t kPiece = 4;
-  int64_t piecesPerRow = matmul.tileN / kPiece;
+  // The warpgroup's part of the staged tile (in C's orientation): its rows,
+  // or a transposed tile's columns, of all of C's rows there.
+  int64_t regionRows = matmul.transposed ? matmul.cTileRows() : rows;
+  int64_t regionColumns = matmul.transposed ? rows : matmul.cTileColumns();
+  int64_t piecesPerRow = regionColumns / kPiece;
   auto pieceType = VectorType::get({kPiece}, b.getF32Type());
-  // Calls `body(row, column)` for each piece of the warpgroup's rows this
+  // Calls `body(row, column)` for each piece of the warpgroup's part this
   // thread takes.
   auto forEachPiece = [&](function_ref<void(OpBuilder &, Value, Value)> body) {
     scf::ForOp::create(
         b, loc, thread,
-        arith::ConstantIndexOp::create(b, loc, rows * piecesPerRow),
+        arith::ConstantIndexOp::create(b, loc, regionRows * piecesPerRow),
         arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads), ValueRange(),
         [&](OpBuilder &b, Location loc, Value piece, ValueRange) {
           AffineExpr p, first;
           bindDims(ctx, p);
           bindSymbols(ctx, first);
+          AffineExpr rowExpr = p.floorDiv(piecesPerRow);
+          AffineExpr columnExpr = (p % piecesPerRow) * kPiece;
+          if (matmul.transposed)
+            columnExpr = columnExpr + first;
+          else
+            rowExpr = rowExpr + first;
           Value row = affine::AffineApplyOp::create(
-              b, loc, AffineMap::get(1, 1, first + p.floorDiv(piecesPerRow)),
+              b, loc, AffineMap::get(1, 1, rowExpr),
               ValueRange{piece, firstRow});
           Value column = affine::AffineApplyOp::create(
-              b, loc, AffineMap::get(1, 0, (p % piecesPerRow) * kPiece),
-              ValueRange{piece});
+              b, loc, AffineMap::get(1, 1, columnExpr),
+              ValueRange{piece, firstRow});
           body(b, row, column);
           scf::YieldOp::create(b, loc);
         });
@@ -1114,8 +1123,9 @@ void WgmmaKernelBuilder::combineSplitKParts(
     bindSymbols(ctx, t, p, r, c);
     return affine::AffineApplyOp::create(
         b, loc,
-        AffineMap::get(
-            0, 4, (t * ws.parts + p) * ws.tileElements + r * matmul.tileN + c),
+        AffineMap::get(0, 4,
+                       (t * ws.parts + p) * ws.tileElements +
+                           r * matmul.cTileColumns() + c),
         ValueRange{tile, partValue, row, column});
   };
   forEachPiece([&](OpBuilder &b, Value row, Value column) {

@@ -209,9 +209,8 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     `split_k` splits the K loop of each output tile of mma.sync and wgmma
     kernels into that many parts, one workgroup each, added in a fixed
     order by the last workgroup of the tile (gpucg-compile's split-k; 1: no
-    split; 0: the strategy's default, for mma.sync kernels the fewest parts
-    that give a workgroup to every SM where the tiles alone are fewer than
-    the SMs).
+    split; 0: the strategy's default, the fewest parts that give a
+    workgroup to every SM where the tiles alone are fewer than the SMs).
 
     `f32_precision` says how contractions of f32 operands multiply them:
     "tf32" (the default, as Triton's `tl.dot`) on tensor cores as TF32

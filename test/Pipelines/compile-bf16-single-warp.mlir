@@ -1,15 +1,17 @@
 // gpucg-compile for a bf16 x bf16^T -> f32 matmul with M = 16 (a Llama-3
-// linear layer at batch 16) on sm_90: the strategy gives it one warp per
-// 16x16 workgroup tile, so A and B are not staged in workgroup memory and
+// linear layer at batch 16) on sm_90 with K in one part (split-k=1): the
+// strategy's small-M tile of 16x128 would leave 100 of the 132 SMs idle
+// without split-K, so it gives the kernel one warp per 16x16 workgroup
+// tile, A and B are not staged in workgroup memory and
 // upstream's mma.sync conversion loads their fragments from global memory
 // with per-lane vector.load ops instead of ldmatrix. gpucg's bf16 fragment
 // rebuilding must handle those too (it used to stop with "'vector.load' op
 // handles a bf16 mma.sync fragment").
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t})' -o %t/lowered.mlir
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t split-k=1})' -o %t/lowered.mlir
 // RUN: gpucg-opt %t/lowered.mlir > /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/linear_m16_bf16_kernel.ptx
-// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-mma-sync)' | FileCheck %s --check-prefix=NVGPU
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-mma-sync{split-k=1})' | FileCheck %s --check-prefix=NVGPU
 
 // The fragments: bf16 pairs loaded from the bf16 buffers themselves (no f16
 // view left), multiplied as bf16.

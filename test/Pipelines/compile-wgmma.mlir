@@ -10,7 +10,10 @@
 // warpgroup that does both. The ABI files describe the tensor maps the
 // launcher builds. ptxas for sm_90a without spills; SASS with HGMMA and
 // UTMALDG where a disassembler is present.
-// RUN: rm -rf %t && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t})' -o %t.mlir
+// The kernels below are checked with K whole (split-k=1); several have
+// fewer tiles than SMs and would split K by default (a decode step's, with
+// its default split, is checked at the end of this list).
+// RUN: rm -rf %t && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t split-k=1})' -o %t.mlir
 // RUN: gpucg-opt %t.mlir > /dev/null
 // RUN: FileCheck %s --check-prefix=ABI < %t/matmul_kernel.abi
 // RUN: FileCheck %s --check-prefix=PTX < %t/matmul_kernel.ptx
@@ -41,6 +44,10 @@
 // RUN: FileCheck %s --check-prefix=DECODE < %t/decode_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/decode_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/d.cubin | FileCheck %s --check-prefix=SASS-DECODE %}
+// RUN: rm -rf %t.default && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t.default})' -o /dev/null
+// RUN: FileCheck %s --check-prefix=SPLIT-DECODE-ABI < %t.default/decode_kernel.abi
+// RUN: FileCheck %s --check-prefix=SPLIT-DECODE < %t.default/decode_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.default/decode_kernel.ptx -o %t.default/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // A batch (@attention_scores, Q K^T over 8 heads): the batch on grid z, the
 // tensor maps built on the heads' rows stacked (the ABI's grid and the
 // host's collapsed memref descriptors), the same wgmma main loop; no spills,
@@ -252,6 +259,27 @@
 // DECODE: ld.shared.v4.b32
 // DECODE: st.global.v4.b32
 // DECODE-NOT: st.global.{{[bf]}}32
+
+// By default the decode step's 16 tiles, fewer than the SMs, split K in
+// 2 parts: 16-byte stores of the part's sum to the workspace, the arrival
+// counted, and the last workgroup of the tile adds the parts and stores C
+// in 16-byte stores.
+// SPLIT-DECODE-ABI: grid_x 16
+// SPLIT-DECODE-ABI-NEXT: grid_y 1
+// SPLIT-DECODE-ABI-NEXT: grid_z 2
+// SPLIT-DECODE: .entry decode_kernel(
+// SPLIT-DECODE: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// SPLIT-DECODE-COUNT-8: st.shared.b32
+// SPLIT-DECODE: ld.shared.v4.b32
+// SPLIT-DECODE: st.global.v4.b32
+// SPLIT-DECODE: membar.gl;
+// SPLIT-DECODE: atom.global.add.u32
+// SPLIT-DECODE: st.global.b32 [%rd{{[0-9]+}}], 0;
+// SPLIT-DECODE: ld.global.v4.b32
+// SPLIT-DECODE: add.rn.f32
+// SPLIT-DECODE: ld.shared.v4.b32
+// SPLIT-DECODE: st.global.v4.b32
+// SPLIT-DECODE-NOT: st.global.f32
 
 // SASS-DECODE:      kernel decode_kernel
 // SASS-DECODE:      LDL 0

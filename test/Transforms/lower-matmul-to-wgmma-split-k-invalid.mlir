@@ -55,7 +55,7 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
       %0 = affine.apply #map(%arg5)
       %subview = memref.subview %arg0[0, %0] [64, 128] [1, 1] : memref<64x256xbf16> to memref<64x128xbf16, strided<[256, 1], offset: ?>>
       %subview_0 = memref.subview %arg1[%0, 0] [128, 64] [1, 1] : memref<256x64xbf16> to memref<128x64xbf16, strided<[64, 1], offset: ?>>
-      // expected-error @+1 {{'linalg.matmul' op is the matmul of a MatmulWgmma kernel that splits K into 2 parts (split_k), but the parts are added by the consumer warpgroups of a warp-specialized kernel of one tile per workgroup, untransposed}}
+      // expected-error @+1 {{'linalg.matmul' op is the matmul of a MatmulWgmma kernel that splits K into 2 parts (split_k), but the parts are added by the consumer warpgroups of a warp-specialized kernel of one tile per workgroup}}
       linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>} ins(%subview, %subview_0 : memref<64x128xbf16, strided<[256, 1], offset: ?>>, memref<128x64xbf16, strided<[64, 1], offset: ?>>) outs(%arg2 : memref<64x64xf32>)
     } {mapping = [#gpu.block<y>, #gpu.block<x>, #gpu.block<z>]}
     return

@@ -2,14 +2,16 @@
 // MatmulWgmma plan the strategy chooses, with more workgroups than the
 // target's SMs (132 on sm_90a) and at least two rows and two columns of
 // tiles, starts them in groups of 8 rows (or its rows, where fewer), which
-// gpucg-reorder-workgroups applies; the report says why.
-// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' | FileCheck %s
+// gpucg-reorder-workgroups applies; the report says why. (K whole,
+// split-k=1: the plans with fewer tiles than SMs would split it by default,
+// select-lowering-strategy-split-k-wgmma.mlir.)
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true split-k=1}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{split-k=1}))' | FileCheck %s
 // workgroup-group-size=1 asks for the launch order; clusters asked for keep
 // it too (a cluster's workgroups must be neighbours in the launch order),
 // without a word about the order, which was not asked for.
-// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true workgroup-group-size=1}))' 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true wgmma-cluster-m=2}))' 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true workgroup-group-size=1 split-k=1}))' 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true wgmma-cluster-m=2 split-k=1}))' 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // The plans parse and verify again, and keep their order:
 // RUN: gpucg-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' \
 // RUN:   | gpucg-opt -split-input-file --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy))' | FileCheck %s --check-prefix=AGAIN
@@ -21,7 +23,7 @@
 // One row of tiles, one wave, a user's plan, mma.sync on sm_80: the
 // launch order.
 // REMARK: remark: plan of @one_row: {{.*}} stages on sm_90a{{$}}
-// REMARK: remark: plan of @one_wave: {{.*}} stages on sm_90a; no split-K: 64 tiles are fewer than the 132 SMs, but MatmulWgmma kernels split K only when asked (split-k; not yet measured){{$}}
+// REMARK: remark: plan of @one_wave: {{.*}} stages on sm_90a{{$}}
 // REMARK: remark: plan of @user_plan: {{.*}} stages on sm_90a{{$}}
 // REMARK: remark: plan of @mma_sync: {{.*}} stages on sm_80{{$}}
 // CHECK-LABEL: func.func @wide

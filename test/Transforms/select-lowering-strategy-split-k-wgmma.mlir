@@ -1,23 +1,33 @@
-// Split-K asked of MatmulWgmma plans (sm_90a; no default split yet): a
-// warp-specialized plan takes the parts, with staged_store where it has no
-// fused epilogue (the parts are added in the staging buffer); a plan it
-// does not fit declines them with the reason.
+// Split-K of MatmulWgmma plans (sm_90a): a warp-specialized plan takes the
+// parts, with staged_store where it has no fused epilogue (the parts are
+// added in the staging buffer; a transposed tile, M below 64, is always
+// staged); a plan it does not fit declines them with the reason. By
+// default a plan with fewer tiles than SMs splits like mma.sync's.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true split-k=4}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=FOUR
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{split-k=4}))' | FileCheck %s
 // With a persistent grid asked for too, the grid wins.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true split-k=4 wgmma-persistent=true wgmma-persistent-workgroups=8}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=PERSISTENT
-// The default keeps K whole.
+// The default: the fewest parts (of at least 4 K steps) that give every SM
+// a workgroup; split-k=1 keeps K whole.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true split-k=1}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=WHOLE
 
 // FOUR: remark: plan of @llama_o_m128: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, staged store, K split into 4 parts (split-K, one workgroup each) on sm_90a{{$}}
-// FOUR: remark: plan of @small_m: {{.*}}; a split of K into 4 parts not taken: the tile is computed transposed (C^T = B^T * A^T, M below 64)
+// FOUR: remark: plan of @small_m: pipeline MatmulWgmma (wgmma), workgroup 256x1x1 threads, workgroup tile 32x64x64, 4 stages, K split into 4 parts (split-K, one workgroup each) on sm_90a{{$}}
 // FOUR: remark: plan of @odd_part: {{.*}}; a split of K into 4 parts not taken: a part of K of 160 elements is not a whole number of K steps of 64: a part's last TMA box would read the next part's K, which only the matrix's end zero-fills
 // CHECK-LABEL: func.func @llama_o_m128
 //  CHECK-SAME:   pipeline = MatmulWgmma, {{.*}}staged_store = true, split_k = 4>
 // CHECK-LABEL: func.func @small_m
+//  CHECK-SAME:   pipeline = MatmulWgmma, {{.*}}pipeline_depth = 4, split_k = 4>
+// CHECK-LABEL: func.func @odd_part
 //   CHECK-NOT:   split_k
 // PERSISTENT: remark: plan of @llama_o_m128: {{.*}}, persistent grid of 8 workgroups on sm_90a; a split of K into 4 parts not taken: the kernel runs on a persistent grid
-// DEFAULT: remark: plan of @llama_o_m128: {{.*}}, 4 stages on sm_90a; no split-K: 32 tiles are fewer than the 132 SMs, but MatmulWgmma kernels split K only when asked (split-k; not yet measured){{$}}
+// DEFAULT: remark: plan of @llama_o_m128: {{.*}}, 4 stages, staged store, K split into 8 parts (split-K, one workgroup each) on sm_90a; split-K by default: 32 tiles are fewer than the 132 SMs, so K = 4096 is split into 8 parts of 512 (256 workgroups), added in a fixed order
+// DEFAULT: remark: plan of @small_m: {{.*}}, 4 stages, K split into 4 parts (split-K, one workgroup each) on sm_90a; split-K by default: 64 tiles are fewer than the 132 SMs, so K = 4096 is split into 4 parts of 1024 (256 workgroups), added in a fixed order
+// The most parts of whole K steps (640 = 2 x 5 steps of 64; 4 x 160 is not whole).
+// DEFAULT: remark: plan of @odd_part: {{.*}}, K split into 2 parts (split-K, one workgroup each) on sm_90a; split-K by default: 32 tiles are fewer than the 132 SMs, so K = 640 is split into 2 parts of 320 (64 workgroups), added in a fixed order
+// WHOLE: remark: plan of @llama_o_m128: {{.*}}, 4 stages on sm_90a{{$}}
+// WHOLE: remark: plan of @small_m: {{.*}}, 4 stages on sm_90a{{$}}
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @llama_o_m128(%a: tensor<128x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<128x4096xf32> {

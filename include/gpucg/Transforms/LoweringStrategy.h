@@ -80,9 +80,10 @@ struct LaunchRequest {
   /// `wgmmaClusterM x wgmmaClusterN` workgroups where the tiles divide.
   int64_t wgmmaClusterM = 1;
   int64_t wgmmaClusterN = 1;
-  /// MatmulTensorCoreMmaSync kernels split each output tile's K loop into
-  /// this many parts, one workgroup each (`split_k`); 1: no split; 0: the
-  /// strategy's default for the plans it chooses (getDefaultSplitK).
+  /// MatmulTensorCoreMmaSync and MatmulWgmma kernels split each output
+  /// tile's K loop into this many parts, one workgroup each (`split_k`); 1:
+  /// no split; 0: the strategy's default for the plans it chooses
+  /// (getDefaultSplitK), which also shapes the small-M tiles.
   int64_t splitK = 0;
 };
 
@@ -221,16 +222,17 @@ WorkgroupOrder getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
 /// Why the kernel whose root is `rootOp`, planned `strategy`, cannot split
 /// the K loop of each output tile into `splitK` parts (`split_k`), in words
 /// for a diagnostic; empty when it can. The parts run on grid z and meet in
-/// a workspace (gpucg-combine-split-k), so the plan must be
-/// MatmulTensorCoreMmaSync, the root an unbatched matmul on tensors with
-/// static sizes whose A and B are function arguments and whose accumulator
+/// a workspace (gpucg-combine-split-k, or MatmulWgmma's consumers), so the
+/// plan must be MatmulTensorCoreMmaSync or MatmulWgmma (warp specialized,
+/// staged, one tile per workgroup), the root an unbatched matmul on tensors
+/// with static sizes whose A and B are function arguments and whose accumulator
 /// starts from a fill of zero, and each part `K / splitK` elements, a whole
 /// number of 16-byte vectors of each operand and at least two K steps.
 std::string whyNoSplitK(linalg::LinalgOp rootOp,
                         const LoweringStrategy &strategy, int64_t splitK);
 
-/// The split-K of a plan the strategy chooses: a MatmulTensorCoreMmaSync
-/// kernel with fewer output tiles than `target` has SMs splits
+/// The split-K of a plan the strategy chooses: a MatmulTensorCoreMmaSync or
+/// MatmulWgmma kernel with fewer output tiles than `target` has SMs splits
 /// each tile's K loop into the fewest parts (at most kDefaultMaxSplitK)
 /// that give at least one workgroup per SM, or into as many as it can, each
 /// part keeping at least kDefaultMinSplitKSteps K steps; `reason` says why.

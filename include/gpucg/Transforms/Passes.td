@@ -457,9 +457,8 @@ def SelectLoweringStrategy
            "and MatmulWgmma kernels into this many parts, one workgroup each "
            "on grid z (split_k): the parts meet in a workspace, added in a "
            "fixed order by the last workgroup of the tile; 1: no split; 0: "
-           "the strategy's default, for mma.sync kernels the fewest parts "
-           "that give a workgroup to every SM where the tiles alone are "
-           "fewer than the SMs">
+           "the strategy's default, the fewest parts that give a workgroup "
+           "to every SM where the tiles alone are fewer than the SMs">
   ];
   let dependentDialects = ["::mlir::gpucg::GpucgDialect"];
 }

@@ -7,9 +7,13 @@
 // staging buffer, in part order, before the epilogue. Kernels, with
 // split-k=2 asked of the strategy: a bf16 matmul without an epilogue (its
 // store staged for the sum: staged_store), f16 with a bias + ReLU epilogue
-// to bf16, and a user's plan of 128 x 128 tiles over 300 x 264 (partial
-// tiles). Bit-exact against the untiled kernels in order, reversed, and
-// reversed with TMA data at the wait and wgmma at issue.
+// to bf16, a user's plan of 128 x 128 tiles over 300 x 264 (partial
+// tiles), and transposed tiles (M below 64, C^T = B^T * A^T, whose
+// consumers publish and add columns of C): a decode step of 16 x 200 x 512
+// and a user's 40x128 plan on two consumers with a bias and an f16 cast;
+// and a weight gradient with A[k, m] (128 x 256 x 512).
+// Bit-exact against the untiled kernels in order, reversed, and reversed
+// with TMA data at the wait and wgmma at issue.
 //
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
@@ -31,6 +35,10 @@
 // RUN: %mutate skip-first-part 1 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.skip.mlir
 // RUN: %mlir_runner_emulated %t.skip.mlir | %strip_address > %t.skip
 // RUN: not diff -q %t.ref %t.skip
+// The same in the transposed decode step's sum of columns.
+// RUN: %mutate skip-first-part 4 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.skip4.mlir
+// RUN: %mlir_runner_emulated %t.skip4.mlir | %strip_address > %t.skip4
+// RUN: not diff -q %t.ref %t.skip4
 // RUN: %mutate first-arrival-sums 1 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=GLOBAL
 // GLOBAL: gpucg-emulator: error: race on global memory
@@ -55,6 +63,23 @@
 //  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 2, 2>
 // CHECK-LABEL: func.func @w_partial
 //  CHECK-SAME:   gpu.known_grid_size = array<i32: 3, 3, 2>
+// The decode step: 4 tiles of 64 of C's columns (N = 200) in 2 parts; the
+// fragment stored down C's columns, then 16 rows x 16 pieces published.
+// (A transposed tile is always staged: no staged_store.)
+// CHECK-LABEL: func.func @w_decode
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 4, 1, 2>
+//  CHECK-SAME:   pipeline_depth = 4, split_k = 2
+//       CHECK:   memref.transpose
+//       CHECK:   nvgpu.warpgroup.mma.store
+//       CHECK:   memref.get_global @__gpucg_split_k_partials_w_decode : memref<8192xf32>
+//       CHECK:   scf.for %{{.+}} = %{{.+}} to %c256 step %c128
+//       CHECK:     vector.store {{.*}} : memref<8192xf32>, vector<4xf32>
+//       CHECK:   memref.atomic_rmw addi
+// CHECK-LABEL: func.func @w_decode_bias
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 1, 2>
+// CHECK-LABEL: func.func @w_weight_grad
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 1, 2>
+//  CHECK-SAME:   staged_store = true, split_k = 2
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @w_plain(%a: tensor<128x1024xbf16>, %b: tensor<1024x256xbf16>) -> tensor<128x256xf32> {
@@ -88,6 +113,47 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
         lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>,
         translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4, split_k = 2>>} ins(%a, %b : tensor<300x512xbf16>, tensor<512x264xbf16>) outs(%f : tensor<300x264xf32>) -> tensor<300x264xf32>
     return %mm : tensor<300x264xf32>
+  }
+  // A decode step (M = 16, transposed: C^T = B^T * A^T, partial N) in the
+  // strategy's plan, and two consumers of a user's transposed 40x128 plan
+  // with a column bias and an f16 cast: each consumer publishes and sums
+  // its 64 columns of all of C's rows.
+  func.func @w_decode(%a: tensor<16x512xbf16>, %b: tensor<200x512xbf16>) -> tensor<16x200xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<16x200xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x200xf32>) -> tensor<16x200xf32>
+    %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<16x512xbf16>, tensor<200x512xbf16>) outs(%f : tensor<16x200xf32>) -> tensor<16x200xf32>
+    return %r : tensor<16x200xf32>
+  }
+  func.func @w_decode_bias(%a: tensor<40x256xf16>, %b: tensor<256x256xf16>, %bias: tensor<256xf32>) -> tensor<40x256xf16> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<40x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<40x256xf32>) -> tensor<40x256xf32>
+    %m = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[40, 128, 64]]>,
+        translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2, split_k = 2>>}
+      ins(%a, %b : tensor<40x256xf16>, tensor<256x256xf16>) outs(%f : tensor<40x256xf32>) -> tensor<40x256xf32>
+    %o = tensor.empty() : tensor<40x256xf16>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<40x256xf32>, tensor<256xf32>) outs(%o : tensor<40x256xf16>) {
+    ^bb0(%x: f32, %y: f32, %out: f16):
+      %s = arith.addf %x, %y : f32
+      %t = arith.truncf %s : f32 to f16
+      linalg.yield %t : f16
+    } -> tensor<40x256xf16>
+    return %r : tensor<40x256xf16>
+  }
+  func.func private @printMemrefF16(memref<*xf16>) attributes {llvm.emit_c_interface}
+  // A weight gradient, dW = X^T dY (A[k, m]): each part's TMA boxes of A
+  // start at its rows of K.
+  func.func @w_weight_grad(%x: tensor<512x128xbf16>, %dy: tensor<512x256xbf16>) -> tensor<128x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %dy : tensor<512x128xbf16>, tensor<512x256xbf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+    return %r : tensor<128x256xf32>
   }
   func.func private @printMemrefF32(memref<*xf32>)
   func.func private @printMemrefI32(memref<*xi32>)
@@ -164,6 +230,74 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %w_partial_m = bufferization.to_buffer %w_partial_r : tensor<300x264xf32> to memref<300x264xf32>
     %w_partial_u = memref.cast %w_partial_m : memref<300x264xf32> to memref<*xf32>
     func.call @printMemrefF32(%w_partial_u) : (memref<*xf32>) -> ()
+    %d_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<16x512xbf16>
+    %d_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<200x512xbf16>
+    %d_r = func.call @w_decode(%d_a, %d_b) : (tensor<16x512xbf16>, tensor<200x512xbf16>) -> tensor<16x200xf32>
+    %d_m = bufferization.to_buffer %d_r : tensor<16x200xf32> to memref<16x200xf32>
+    %d_u = memref.cast %d_m : memref<16x200xf32> to memref<*xf32>
+    func.call @printMemrefF32(%d_u) : (memref<*xf32>) -> ()
+    %e_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<40x256xf16>
+    %e_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<256x256xf16>
+    %e_bias = tensor.generate {
+    ^bb0(%i0: index):
+      %s = affine.apply affine_map<(d0) -> ((d0 * 5) mod 9)>(%i0)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c4_i32 : i32
+      %e = arith.sitofp %w : i32 to f32
+      tensor.yield %e : f32
+    } : tensor<256xf32>
+    %e_r = func.call @w_decode_bias(%e_a, %e_b, %e_bias) : (tensor<40x256xf16>, tensor<256x256xf16>, tensor<256xf32>) -> tensor<40x256xf16>
+    %e_m = bufferization.to_buffer %e_r : tensor<40x256xf16> to memref<40x256xf16>
+    %e_u = memref.cast %e_m : memref<40x256xf16> to memref<*xf16>
+    func.call @printMemrefF16(%e_u) : (memref<*xf16>) -> ()
+    %g_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<512x128xbf16>
+    %g_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<512x256xbf16>
+    %g_r = func.call @w_weight_grad(%g_a, %g_b) : (tensor<512x128xbf16>, tensor<512x256xbf16>) -> tensor<128x256xf32>
+    %g_m = bufferization.to_buffer %g_r : tensor<128x256xf32> to memref<128x256xf32>
+    %g_u = memref.cast %g_m : memref<128x256xf32> to memref<*xf32>
+    func.call @printMemrefF32(%g_u) : (memref<*xf32>) -> ()
     return
   }
 }
