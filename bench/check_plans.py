@@ -29,7 +29,10 @@ checks:
            (cp.async) when an operand's rows are 4-byte aligned (a row pitch
            of 2 bytes modulo 4, an odd number of 16-bit elements, has no
            async copy: LDG then); a wgmma kernel HGMMA (QGMMA for 8-bit
-           floats) and UTMALDG (its operands come by TMA).
+           floats) and UTMALDG (its operands come by TMA);
+  wave     (with --min-workgroups N) its grid (DIR/KERNEL.abi: grid_x x
+           grid_y x grid_z) has at least N workgroups, one full wave on a
+           chip of N SMs (printed `workgroups N`).
 
 Prints one line per kernel and one per problem; exits 1 if any check
 failed, 2 on bad usage.
@@ -100,6 +103,22 @@ def neighbour_key(key, multiple):
     return "%s_%s_%s_%dx%dx%d" % (in_type, acc, layout, *near)
 
 
+def read_workgroups(abi_path):
+    """grid_x * grid_y * grid_z of a kernel's ABI file, or None."""
+    grid = {}
+    try:
+        for line in open(abi_path, encoding="utf-8"):
+            fields = line.split()
+            if len(fields) == 2 and fields[0] in ("grid_x", "grid_y",
+                                                  "grid_z"):
+                grid[fields[0]] = int(fields[1])
+    except (OSError, ValueError):
+        return None
+    if len(grid) != 3:
+        return None
+    return grid["grid_x"] * grid["grid_y"] * grid["grid_z"]
+
+
 def run_tool(command, path):
     process = subprocess.run(command + [path], capture_output=True,
                              text=True)
@@ -162,6 +181,9 @@ def main():
                         "neighbour's")
     parser.add_argument("--ptxas", help="ptxas to assemble with")
     parser.add_argument("--sass-mix", help="scripts/sass-mix.py command")
+    parser.add_argument("--min-workgroups", type=int, metavar="N",
+                        help="workgroups each kernel's grid must have at "
+                        "least (one wave on N SMs)")
     args = parser.parse_args()
 
     cases, failed = read_manifest(args.kernels)
@@ -202,6 +224,19 @@ def main():
                 if scalar:
                     problems.append("%s: scalar arithmetic in its PTX: %s" %
                                     (key, ", ".join(scalar)))
+                if args.min_workgroups is not None:
+                    workgroups = read_workgroups(
+                        os.path.join(args.kernels, kernel + ".abi"))
+                    if workgroups is None:
+                        problems.append("%s: no grid in %s.abi" %
+                                        (key, kernel))
+                    else:
+                        line.append("workgroups %d" % workgroups)
+                        if workgroups < args.min_workgroups:
+                            problems.append(
+                                "%s: %d workgroups, fewer than %d (one "
+                                "wave)" % (key, workgroups,
+                                           args.min_workgroups))
                 if args.ptxas:
                     resources, mix, error = assemble(args.ptxas, sass_mix,
                                                      ptx_path, chip, scratch)

@@ -115,17 +115,26 @@ VARIANTS = (
     # default rule (getDefaultSplitK) to learn from.
     Variant("sm_90-split4", "sm_90", ("--split-k", "4"),
             "mma.sync (sm_90), each tile's K loop in 4 parts (split-K)"),
-    # MatmulWgmma kernels split only when asked: the Llama layers at
-    # M = 128 run 32 to 448 tiles of 128 x 128 on 132 SMs.
+    # The Llama layers at M = 128 run 32 to 448 tiles of 128 x 128 on 132
+    # SMs; those with fewer tiles than SMs split by default (8 parts for
+    # 32 tiles): this measures a fixed 4.
     Variant("sm_90a-split4", "sm_90a", ("--split-k", "4"),
             "sm_90a, each tile's K loop in 4 parts (split-K, staged)"),
+    # K whole: the plans before the default split (2026-11-29), to measure
+    # the default against: one-warp 16 x 16 tiles at M = 16 on sm_90 (the
+    # small-M tiles need the split to fill the SMs), unsplit wgmma tiles
+    # on sm_90a.
+    Variant("sm_90-split1", "sm_90", ("--split-k", "1"),
+            "mma.sync (sm_90), K whole (one-warp tiles at M = 16)"),
+    Variant("sm_90a-split1", "sm_90a", ("--split-k", "1"),
+            "sm_90a, K whole"),
 )
 VARIANT = {variant.name: variant for variant in VARIANTS}
 BOTH = ("sm_90", "sm_90a")
 ALL = ("sm_90", "sm_90a", "sm_90a-persistent", "sm_90a-cluster2x1",
        "sm_90a-staged", "sm_90a-rows")
 WGMMA = ALL[1:]  # fp8: no mma.sync kernel
-SPLIT = ALL + ("sm_90-split4", "sm_90a-split4")
+SPLIT = ALL + ("sm_90-split4", "sm_90a-split4", "sm_90a-split1")
 
 
 @dataclass(frozen=True)
@@ -159,7 +168,8 @@ FAMILIES = (
            "4096 tokens (bf16, tn)", "weight-gradients.txt",
            lambda c: c.k == 4096, ALL),
     Family("llama-m16", "Llama-3 8B/70B linear layers, M = 16 (bf16)",
-           "llama3.txt", lambda c: c.m == 16, BOTH + ("sm_90-split4",)),
+           "llama3.txt", lambda c: c.m == 16,
+           BOTH + ("sm_90-split1", "sm_90a-split1")),
     Family("llama-m1", "Llama-3 8B/70B linear layers, M = 1 (bf16)",
            "llama3.txt", lambda c: c.m == 1, BOTH),
     Family("tf32", "f32 as TF32, squares 4096 and 8192", "squares.txt",
