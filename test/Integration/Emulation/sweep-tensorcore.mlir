@@ -16,6 +16,11 @@
 // Cases 5, 31, 42 and 55 of seed 11 split K (split-k 4, 3, 4, 4): i8 into
 // i32 with 9 x 2 tiles, bf16 with partial tiles, f16 into f16 (the parts'
 // sums in f16), and 17 rows with parts of 4.5 K steps (a K tail each).
+// Small-M tiles (a user's plan of the strategy's tiles): cases 8 and 10 of
+// seed 3 (53 and 38 rows on 32x128 tiles, f16 with B[n, k], i8 with K =
+// 73), and cases 31 and 167 of seed 3 and 9 of seed 21 with split-K: 37
+// rows in 2 parts, 17 rows (two rows of 16-row tiles) in 4, and i8 on
+// 64x128 tiles over 71 rows in 3.
 // Longer sweeps:
 //   python3 test/Integration/Emulation/Inputs/sweep-tensorcore.py --help
 // RUN: %python %S/Inputs/sweep-tensorcore.py --gpucg-opt gpucg-opt \
@@ -38,3 +43,8 @@
 // RUN:   --emulated-runner '%mlir_runner_emulated' --seed 11 --first $i --count 1 \
 // RUN:   --keep-dir %t; done | FileCheck %s --check-prefix=SEED11 --implicit-check-not=MISMATCH
 // SEED11-COUNT-4: sweep-tensorcore: 1 cases, 0 failed
+// RUN: for c in "3 31" "3 167" "21 9"; do set -- $c; %python %S/Inputs/sweep-tensorcore.py --gpucg-opt gpucg-opt \
+// RUN:   --reference-runner '%mlir_runner_main' \
+// RUN:   --emulated-runner '%mlir_runner_emulated' --seed $1 --first $2 --count 1 \
+// RUN:   --keep-dir %t; done | FileCheck %s --check-prefix=SMALLM --implicit-check-not=MISMATCH
+// SMALLM-COUNT-3: sweep-tensorcore: 1 cases, 0 failed

@@ -18,7 +18,9 @@ one of:
   mma-sync   gpucg-matmul-mma-sync{chip=sm_80} (depth 1 to 4, the epilogue
              of the pipelined K loop peeled or predicated; a third of the
              static ones into a zero fill with split-k 2 to 4 and parts of
-             K of 2 to 6 K steps);
+             K of 2 to 6 K steps; half of the static ones with 16 to 127
+             rows and at least 128 columns on a small-M tile, 16, 32 or 64
+             rows by 128 columns);
   wmma       gpucg-matmul-tensorcore{chip=sm_80} (f16 and f32 operands);
   compile    gpucg-compile's stages up to the kernel (the strategy with
              mma=auto, workgroup tiling, bufferization, gpucg-lower-workgroup):
@@ -102,9 +104,36 @@ def make_case(seed, index, max_size):
         # steps (each part's own K tail).
         part = rng.choice([64, 96, 128, 144, 192]) * 2 // bytes_per_element
         k = split_k * part
+    # Drawn after everything else, for the same reason: half the static
+    # mma.sync kernels that a small-M tile fits (16 to 127 rows, at least
+    # 128 columns) take one as a user's plan, split or not.
+    small_m = (pipeline == "mma-sync" and not dynamic and 16 <= m < 128 and
+               n >= 128 and rng.random() < 0.5)
     return dict(element=element, acc=acc, pipeline=pipeline, m=m, n=n, k=k,
                 b_transposed=b_transposed, accumulate=accumulate,
-                depth=depth, peel=peel, dynamic=dynamic, split_k=split_k)
+                depth=depth, peel=peel, dynamic=dynamic, split_k=split_k,
+                small_m=small_m)
+
+
+# The strategy's small-M tiles (select-lowering-strategy.md#small-m):
+# (rows, warp tile, workgroup size), the tallest no taller than M.
+SMALL_M_TILES = [(64, (32, 64), (64, 2, 1)), (32, (32, 32), (128, 1, 1)),
+                 (16, (16, 32), (128, 1, 1))]
+
+
+def small_m_plan(case):
+    """A compilation_info with the small-M tile of the case's M."""
+    rows, (warp_m, warp_n), workgroup = next(
+        t for t in SMALL_M_TILES if t[0] <= case["m"])
+    tile_k, inst_k = (64, 32) if case["element"] == "i8" else (32, 16)
+    return ("{gpucg.compilation_info = #gpucg.compilation_info<"
+            "lowering_config = #gpucg.lowering_config<tile_sizes = "
+            "[[%d, 128, %d], [%d, %d, 0], [16, 8, %d]]>, translation_info = "
+            "#gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, "
+            "workgroup_size = [%d, %d, %d], subgroup_size = 32, "
+            "pipeline_depth = %d, mma_kind = mma_sync>>} " % (
+                rows, tile_k, warp_m, warp_n, inst_k, *workgroup,
+                case["depth"]))
 
 
 def describe(case):
@@ -114,6 +143,8 @@ def describe(case):
             case["depth"], "peeled" if case["peel"] else "predicated")
         if case.get("split_k", 1) > 1:
             extra += ", split-k %d" % case["split_k"]
+        if case.get("small_m"):
+            extra += ", small-M tile"
     if case.get("dynamic"):
         extra += ", dynamic %s" % " ".join(case["dynamic"].upper())
     return "%dx%dx%d %s -> %s B%s%s, %s%s" % (
@@ -184,7 +215,7 @@ def make_module(case):
     printer, printed, emit = PRINTERS[acc]
     return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_80">}} {{
   func.func @kernel(%a: {ka}, %b: {kb}, %c: {kc}) -> {kc} {{
-{init}    %r = linalg.matmul {maps}ins(%a, %b : {ka}, {kb}) outs({outs} : {kc}) -> {kc}
+{init}    %r = linalg.matmul {maps}{plan}ins(%a, %b : {ka}, {kb}) outs({outs} : {kc}) -> {kc}
     return %r : {kc}
   }}
   func.func @main() {{
@@ -206,6 +237,7 @@ def make_module(case):
 }}
 """.format(a=a_type, b=b_type, c=c_type, ka=ka_type, kb=kb_type,
            kc=kc_type, m=m, n=n, maps=maps, init=init,
+           plan=small_m_plan(case) if case.get("small_m") else "",
            outs=outs, inputs=inputs, printer=printer, pe=printed,
            emit=" attributes {llvm.emit_c_interface}" if emit else "")
 
