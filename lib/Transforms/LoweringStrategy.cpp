@@ -416,8 +416,9 @@ static constexpr const TensorCoreTile *kOneWarpTile = &kTensorCoreTiles[3];
 // along N, so each workgroup reads a 128-column block of B (the weights,
 // most of the bytes) once and shares its few rows of A among four warps;
 // the SMs are filled by splitting K (getDefaultSplitK), not by narrower
-// tiles that read A again for every 16 columns. For mma.sync, the pipeline
-// that splits K.
+// tiles that read A again for every 16 columns. mma.sync only: WMMA
+// kernels keep K whole, and sm_90a's MatmulWgmma computes a small M as
+// transposed tiles of its own.
 static constexpr TensorCoreTile kSmallMTiles[] = {
     {16, 128, 4, 1}, // 4 warps of 16x32
     {32, 128, 4, 1}, // 4 warps of 32x32
@@ -2961,7 +2962,8 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
   if (kind == MmaKind::MmaSync && shape && config && shape->isStatic()) {
     ArrayRef<int64_t> level0 = config.getTileSizes(0);
     for (const TensorCoreTile &tile : kSmallMTiles)
-      if (level0[shape->mPos] == tile.m && level0[shape->nPos] == tile.n &&
+      if (level0.size() == rootOp.getNumLoops() &&
+          level0[shape->mPos] == tile.m && level0[shape->nPos] == tile.n &&
           shape->m() < kTensorCoreTiles[0].m && workgroup.size() == 3 &&
           workgroup[0] == tile.warpsX * target.getWarpSize() &&
           workgroup[1] == tile.warpsY) {

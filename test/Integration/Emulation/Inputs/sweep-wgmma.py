@@ -25,7 +25,9 @@ B^T * A^T, with B[n, k]), and sometimes a batch of 2 or 3 matrices
 (linalg.batch_matmul, one matrix per workgroup; a batched B[k, n] keeps K
 in whole 64-element tiles), sometimes a dynamic M, and sometimes, with
 B[k, n], a transposed A (A[k, m], a weight gradient's X^T), and sometimes,
-with B[n, k], f32 operands (TF32, small integers: exact). Each runs twice: in order, and in reverse with TMA
+with B[n, k], f32 operands (TF32, small integers: exact), and sometimes
+split-K (split-k 2 or 3, K a whole number of K tiles per part; plans that
+cannot take it run unsplit). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -201,11 +203,24 @@ def make_case(seed, index):
         element = "f32"
         if plan:
             plan = plan[:2] + (32,) + plan[3:]
+    # Split-K, drawn last: a fifth of the kernels into a zero fill, unbatched
+    # and static, ask for 2 or 3 parts of 2 or 3 K tiles each (K a whole
+    # number of them: a part's last TMA box must not read the next part's
+    # K), without a persistent grid or clusters, which exclude it. Plans
+    # that cannot take it (one warpgroup, a stage ring too small for the
+    # staging buffer) decline it and run unsplit.
+    split_k = 1
+    if not accumulate and not batch and not dynamic and rng.random() < 0.2:
+        split_k = rng.choice([2, 3])
+        persistent, cluster = 0, None
+        k_tile = plan[2] if plan else (32 if element == "f32" else 64)
+        k = split_k * k_tile * rng.randint(2, 3)
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 a_transposed=a_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
-                odd=odd, small=small, batch=batch, dynamic=dynamic)
+                odd=odd, small=small, batch=batch, dynamic=dynamic,
+                split_k=split_k)
 
 
 def fit_staging(plan, stage_bytes):
@@ -238,7 +253,9 @@ def describe(case):
         ", C += A * B" if case["accumulate"] else "") + (
         ", small M" if case["small"] else "") + (
         ", a batch of %d" % case["batch"] if case["batch"] else "") + (
-        ", dynamic M" if case.get("dynamic") else "")
+        ", dynamic M" if case.get("dynamic") else "") + (
+        ", split-k %d" % case["split_k"] if case.get("split_k", 1) > 1
+        else "")
 
 
 def generate_input(name, shape, element, a, b, mod, offset):
@@ -517,6 +534,8 @@ def check_case(args, index, case):
             case["persistent"]
     if case["cluster"]:
         options += " wgmma-cluster-m=%d wgmma-cluster-n=%d" % case["cluster"]
+    if case.get("split_k", 1) > 1:
+        options += " split-k=%d" % case["split_k"]
     status, emulated, error = run(
         [args.gpucg_opt,
          "--pass-pipeline=builtin.module(gpucg-matmul-wgmma{%s},"
