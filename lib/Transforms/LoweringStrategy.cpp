@@ -1160,6 +1160,32 @@ static constexpr int64_t kMaxGridWorkgroups = (int64_t(1) << 31) - 1;
 
 /// The launch facts of `strategy`, a MatmulWgmma plan of `op` that
 /// verifyWgmmaStrategy's tile checks accept.
+int64_t mlir::gpucg::getSplitKPart(int64_t k, int64_t parts, int64_t tileK,
+                                   bool wholeSteps) {
+  if (k <= 0 || parts < 1 || tileK <= 0)
+    return 0;
+  if (!wholeSteps)
+    return k % parts == 0 ? k / parts : 0;
+  int64_t part = mulSat(ceilDiv(ceilDiv(k, tileK), parts), tileK);
+  return mulSat(parts - 1, part) < k ? part : 0;
+}
+
+/// The K of each of `splitK` parts of `rootOp`'s K loop under `strategy`
+/// (getSplitKPart); 0 where there is none.
+static int64_t getPlannedSplitKPart(linalg::LinalgOp rootOp,
+                                    const LoweringStrategy &strategy,
+                                    int64_t splitK) {
+  std::optional<MatmulShape> shape = getMatmulShape(rootOp);
+  if (!shape || !strategy.loweringConfig)
+    return 0;
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  if (level0.size() != rootOp.getNumLoops())
+    return 0;
+  return getSplitKPart(shape->k(), splitK, level0[shape->kPos],
+                       strategy.translationInfo.getPipeline() ==
+                           Pipeline::MatmulWgmma);
+}
+
 static wgmma::LaunchFacts
 getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   MatmulShape shape = *getMatmulShape(op);
@@ -1337,9 +1363,10 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
     // a MatmulWgmma kernel's accumulator staged, where the parts are added.
     std::optional<MatmulShape> shape = getMatmulShape(rootOp);
     int64_t splitDepth = depth;
-    if (shape && shape->k() > 0 && shape->k() % request.splitK == 0) {
+    if (int64_t part = getPlannedSplitKPart(rootOp, strategy, request.splitK);
+        shape && part > 0) {
       int64_t tileK = strategy.loweringConfig.getTileSizes(0)[shape->kPos];
-      splitDepth = std::min(depth, ceilDiv(shape->k() / request.splitK, tileK));
+      splitDepth = std::min(depth, ceilDiv(part, tileK));
     }
     bool splitStaged =
         stagedStore || (info.getPipeline() == Pipeline::MatmulWgmma &&
@@ -1696,18 +1723,12 @@ mlir::gpucg::getDefaultWorkgroupOrder(linalg::LinalgOp rootOp,
 /// last workgroup sums the parts into the staging buffer before the
 /// epilogue.
 static std::string whyNoWgmmaSplitK(linalg::LinalgOp rootOp,
-                                    const LoweringStrategy &strategy,
-                                    int64_t part, int64_t tileK) {
+                                    const LoweringStrategy &strategy) {
   TranslationInfoAttr info = strategy.translationInfo;
   wgmma::LaunchFacts facts = getWgmmaLaunchFacts(rootOp, strategy);
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (part % tileK != 0)
-    os << "a part of K of " << part << " elements is not a whole number of "
-       << "K steps of " << tileK
-       << ": a part's last TMA box would read the next part's K, which only "
-          "the matrix's end zero-fills";
-  else if (facts.consumers == 0)
+  if (facts.consumers == 0)
     os << "the kernel has one warpgroup, not consumer warpgroups that "
           "publish their rows of the tile";
   else if (info.getPersistentWorkgroups())
@@ -1775,6 +1796,25 @@ std::string mlir::gpucg::whyNoSplitK(linalg::LinalgOp rootOp,
     return text;
   }
   int64_t k = shape->k();
+  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
+  int64_t tileK = level0[shape->kPos];
+  if (wgmmaPlan) {
+    // Parts of whole K steps, the last reaching past K (TMA reads zeros
+    // there): whole steps keep a part's boxes out of the next part's K.
+    int64_t part = getSplitKPart(k, splitK, tileK, /*wholeSteps=*/true);
+    if (!part) {
+      os << "K = " << k << " in K steps of " << tileK << " has no " << splitK
+         << " parts of whole K steps that each start before K ends";
+      return text;
+    }
+    if (part < 2 * tileK) {
+      os << "a part of K of " << part
+         << " elements is less than two K steps of " << tileK
+         << " (the K loop a part's sum is published after)";
+      return text;
+    }
+    return whyNoWgmmaSplitK(rootOp, strategy);
+  }
   if (k % splitK != 0) {
     os << "K = " << k << " is not a multiple of " << splitK << " parts";
     return text;
@@ -1790,15 +1830,11 @@ std::string mlir::gpucg::whyNoSplitK(linalg::LinalgOp rootOp,
       return text;
     }
   }
-  ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
-  int64_t tileK = level0[shape->kPos];
   if (tileK <= 0 || part < 2 * tileK) {
     os << "a part of K of " << part << " elements is less than two K steps of "
        << tileK << " (the K loop a part's sum is published after)";
     return text;
   }
-  if (wgmmaPlan)
-    return whyNoWgmmaSplitK(rootOp, strategy, part, tileK);
   return text;
 }
 
@@ -1821,19 +1857,31 @@ SplitK mlir::gpucg::getDefaultSplitK(linalg::LinalgOp rootOp,
   int64_t tileK = level0[shape->kPos];
   int64_t best = 1;
   std::string whyNotTwo;
-  for (int64_t parts = 2; parts <= kDefaultMaxSplitK; ++parts) {
-    // A K too short to split needs no word: there is nothing to share.
-    if (tileK <= 0 || shape->k() / parts < kDefaultMinSplitKSteps * tileK)
+  // Parts that divide K first (MatmulWgmma may take parts whose last one
+  // reaches past K, but an even split keeps every part's work the same):
+  // uneven ones only where the even ones leave SMs idle.
+  for (bool evenOnly : {true, false}) {
+    if (tiles * best >= sms)
       break;
-    std::string why = whyNoSplitK(rootOp, strategy, parts);
-    if (!why.empty()) {
-      if (parts == 2)
-        whyNotTwo = why;
-      continue;
+    for (int64_t parts = 2; parts <= kDefaultMaxSplitK; ++parts) {
+      // A K too short to split needs no word: there is nothing to share.
+      if (tileK <= 0 || shape->k() / parts < kDefaultMinSplitKSteps * tileK)
+        break;
+      std::string why = whyNoSplitK(rootOp, strategy, parts);
+      if (!why.empty()) {
+        if (parts == 2)
+          whyNotTwo = why;
+        continue;
+      }
+      bool even =
+          getPlannedSplitKPart(rootOp, strategy, parts) * parts == shape->k();
+      if (evenOnly && !even)
+        continue;
+      if (parts > best)
+        best = parts;
+      if (tiles * parts >= sms)
+        break;
     }
-    best = parts;
-    if (tiles * parts >= sms)
-      break;
   }
   if (best == 1) {
     // A kernel that leaves SMs idle with a K long enough to share says why
@@ -1853,10 +1901,14 @@ SplitK mlir::gpucg::getDefaultSplitK(linalg::LinalgOp rootOp,
   }
   split.parts = best;
   llvm::raw_string_ostream os(split.reason);
+  int64_t part = getPlannedSplitKPart(rootOp, strategy, best);
   os << "split-K by default: " << tiles << " tiles are fewer than the " << sms
      << " SMs, so K = " << shape->k() << " is split into " << best
-     << " parts of " << shape->k() / best << " (" << tiles * best
-     << " workgroups), added in a fixed order";
+     << " parts of " << part;
+  if (part * best != shape->k())
+    os << " (the last " << shape->k() - part * (best - 1)
+       << ", its K steps past K reading zeros)";
+  os << " (" << tiles * best << " workgroups), added in a fixed order";
   return split;
 }
 
@@ -2701,7 +2753,8 @@ static LogicalResult verifySplitK(linalg::LinalgOp rootOp,
                                 << " parts (split_k): " << reason;
   MatmulShape shape = *getMatmulShape(rootOp);
   int64_t steps =
-      ceilDiv(shape.k() / info.getSplitK(), config.getTileSizes(0)[shape.kPos]);
+      ceilDiv(getPlannedSplitKPart(rootOp, strategy, info.getSplitK()),
+              config.getTileSizes(0)[shape.kPos]);
   if (info.getPipelineDepth() > steps)
     return rootOp.emitOpError()
            << "has pipeline_depth = " << info.getPipelineDepth()

@@ -513,10 +513,13 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   matmul.k = aKContiguous ? matmul.a.getColumns() : matmul.a.getRows();
   matmul.n = bKContiguous ? matmul.b.getRows() : matmul.b.getColumns();
   // Split-K (gpucg-split-k-across-workgroups): the workgroup's K is its part
-  // of the arguments', from the part's offset (its views').
+  // of the arguments', from the part's offset (its views'): whole K steps,
+  // the last part's reaching past K, where TMA reads zeros.
   if (TranslationInfoAttr info = getTranslationInfo(funcOp);
-      info && info.getSplitK() > 1 && matmul.k % info.getSplitK() == 0)
-    matmul.k /= info.getSplitK();
+      info && info.getSplitK() > 1)
+    if (int64_t part = getSplitKPart(matmul.k, info.getSplitK(), matmul.tileK,
+                                     /*wholeSteps=*/true))
+      matmul.k = part;
   for (auto [name, type] : {std::pair("A", aArgType), {"B", bArgType}}) {
     int64_t pitch = type.getShape().back() * matmul.elementBytes();
     if (pitch % wgmma::kTmaPitchAlignment != 0)

@@ -32,6 +32,7 @@
 #include "Utils.h"
 
 #include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+#include "gpucg/Transforms/LoweringStrategy.h"
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
 
@@ -214,10 +215,23 @@ LogicalResult mlir::gpucg::splitKAcrossWorkgroups(RewriterBase &rewriter,
 
   unsigned kLoop = *linalg::inferContractionDims(root)->k.begin();
   int64_t k = root.getStaticLoopRanges()[kLoop];
-  if (ShapedType::isDynamic(k) || k % splitK != 0)
+  // MatmulWgmma's parts are whole K steps, the last reaching past K (its
+  // view runs past the argument's end there; TMA, which reads the argument
+  // itself, fills those steps with zeros); mma.sync's divide K.
+  int64_t tileK = rootAndConfig->second.getTileSizes(0)[kLoop];
+  bool wholeSteps = info.getPipeline() == Pipeline::MatmulWgmma;
+  int64_t part = ShapedType::isDynamic(k)
+                     ? 0
+                     : getSplitKPart(k, splitK, tileK, wholeSteps);
+  if (!part)
     return fail(root) << "its K of " << (ShapedType::isDynamic(k) ? -1 : k)
-                      << " elements is not static and a multiple of " << splitK;
-  int64_t part = k / splitK;
+                      << " elements is not static and "
+                      << (wholeSteps
+                              ? "split into parts of whole K steps of " +
+                                    std::to_string(tileK) +
+                                    ", each "
+                                    "starting before K ends"
+                              : "a multiple of " + std::to_string(splitK));
 
   Location loc = root.getLoc();
   scf::ForallOp newForall = addWorkgroupLoopDimension(

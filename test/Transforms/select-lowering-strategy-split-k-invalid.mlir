@@ -32,6 +32,23 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
 
 // -----
 
+// MatmulWgmma: parts of whole K steps, every part starting before K ends.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @wgmma_parts_past_k(%a: tensor<64x128xf16>, %b: tensor<128x128xf16>) -> tensor<64x128xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<64x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+    // expected-error @+1 {{cannot split K into 3 parts (split_k): K = 128 in K steps of 64 has no 3 parts of whole K steps that each start before K ends}}
+    %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 64]]>,
+        translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 2, staged_store = true, split_k = 3>>}
+      ins(%a, %b : tensor<64x128xf16>, tensor<128x128xf16>) outs(%f : tensor<64x128xf32>) -> tensor<64x128xf32>
+    return %0 : tensor<64x128xf32>
+  }
+}
+
+// -----
+
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
   func.func @too_deep(%a: tensor<32x128xf16>, %b: tensor<128x32xf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
     %zero = arith.constant 0.0 : f32

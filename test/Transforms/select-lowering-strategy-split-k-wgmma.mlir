@@ -14,18 +14,23 @@
 
 // FOUR: remark: plan of @llama_o_m128: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, staged store, K split into 4 parts (split-K, one workgroup each) on sm_90a{{$}}
 // FOUR: remark: plan of @small_m: pipeline MatmulWgmma (wgmma), workgroup 256x1x1 threads, workgroup tile 32x64x64, 4 stages, K split into 4 parts (split-K, one workgroup each) on sm_90a{{$}}
-// FOUR: remark: plan of @odd_part: {{.*}}; a split of K into 4 parts not taken: a part of K of 160 elements is not a whole number of K steps of 64: a part's last TMA box would read the next part's K, which only the matrix's end zero-fills
+// K = 640 in 4 parts of whole K steps: 3 steps each, the last part's
+// 2 past K reading zeros.
+// FOUR: remark: plan of @odd_part: {{.*}}, staged store, K split into 4 parts (split-K, one workgroup each) on sm_90a{{$}}
 // CHECK-LABEL: func.func @llama_o_m128
 //  CHECK-SAME:   pipeline = MatmulWgmma, {{.*}}staged_store = true, split_k = 4>
 // CHECK-LABEL: func.func @small_m
 //  CHECK-SAME:   pipeline = MatmulWgmma, {{.*}}pipeline_depth = 4, split_k = 4>
 // CHECK-LABEL: func.func @odd_part
-//   CHECK-NOT:   split_k
+//  CHECK-SAME:   pipeline_depth = 3, staged_store = true, split_k = 4>
 // PERSISTENT: remark: plan of @llama_o_m128: {{.*}}, persistent grid of 8 workgroups on sm_90a; a split of K into 4 parts not taken: the kernel runs on a persistent grid
 // DEFAULT: remark: plan of @llama_o_m128: {{.*}}, 4 stages, staged store, K split into 8 parts (split-K, one workgroup each) on sm_90a; split-K by default: 32 tiles are fewer than the 132 SMs, so K = 4096 is split into 8 parts of 512 (256 workgroups), added in a fixed order
 // DEFAULT: remark: plan of @small_m: {{.*}}, 4 stages, K split into 4 parts (split-K, one workgroup each) on sm_90a; split-K by default: 64 tiles are fewer than the 132 SMs, so K = 4096 is split into 4 parts of 1024 (256 workgroups), added in a fixed order
 // The most parts of whole K steps (640 = 2 x 5 steps of 64; 4 x 160 is not whole).
 // DEFAULT: remark: plan of @odd_part: {{.*}}, K split into 2 parts (split-K, one workgroup each) on sm_90a; split-K by default: 32 tiles are fewer than the 132 SMs, so K = 640 is split into 2 parts of 320 (64 workgroups), added in a fixed order
+// K = 1000 divides into no parts of whole K steps: 3 parts of 6 steps, the
+// last reaching past K (TMA reads zeros there).
+// DEFAULT: remark: plan of @cube_1000: {{.*}}, 4 stages, K split into 3 parts (split-K, one workgroup each) on sm_90a; split-K by default: 64 tiles are fewer than the 132 SMs, so K = 1000 is split into 3 parts of 384 (the last 232, its K steps past K reading zeros) (192 workgroups), added in a fixed order
 // WHOLE: remark: plan of @llama_o_m128: {{.*}}, 4 stages on sm_90a{{$}}
 // WHOLE: remark: plan of @small_m: {{.*}}, 4 stages on sm_90a{{$}}
 
@@ -50,5 +55,12 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x4096xf32>) -> tensor<128x4096xf32>
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<128x640xbf16>, tensor<4096x640xbf16>) outs(%f : tensor<128x4096xf32>) -> tensor<128x4096xf32>
     return %0 : tensor<128x4096xf32>
+  }
+  func.func @cube_1000(%a: tensor<1000x1000xf16>, %b: tensor<1000x1000xf16>) -> tensor<1000x1000xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1000x1000xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1000x1000xf32>) -> tensor<1000x1000xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<1000x1000xf16>, tensor<1000x1000xf16>) outs(%f : tensor<1000x1000xf32>) -> tensor<1000x1000xf32>
+    return %0 : tensor<1000x1000xf32>
   }
 }

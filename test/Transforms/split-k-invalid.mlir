@@ -44,6 +44,22 @@ module {
 
 // -----
 
+// MatmulWgmma's parts are whole K steps (2 of 64 here), the last reaching
+// past K; 3 parts of one step would leave the last starting at K.
+#plan = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 1, staged_store = true, split_k = 3>
+#config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>
+module {
+  func.func @wgmma_parts_past_k(%a: memref<128x128xf16>, %b: memref<128x128xf16>, %c: memref<128x128xf32>) attributes {gpucg.translation_info = #plan} {
+    scf.forall (%y, %x) in (1, 1) {
+      // expected-error @+1 {{'linalg.matmul' op is in a kernel that splits K into 3 parts (split_k), but its K of 128 elements is not static and split into parts of whole K steps of 64, each starting before K ends}}
+      linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<128x128xf16>, memref<128x128xf16>) outs(%c : memref<128x128xf32>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return
+  }
+}
+
+// -----
+
 #plan = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1], subgroup_size = 32, pipeline_depth = 2, mma_kind = mma_sync, split_k = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[32, 32, 32], [16, 16, 0], [16, 8, 16]]>
 module {

@@ -200,6 +200,16 @@ constexpr int64_t kDefaultWorkgroupGroupRows = 8;
 constexpr int64_t kDefaultMaxSplitK = 16;
 constexpr int64_t kDefaultMinSplitKSteps = 4;
 
+/// The K of each part when a tile's K loop of `k` elements, in steps of
+/// `tileK`, is split into `parts` (split_k); 0 where no such split exists.
+/// mma.sync (`wholeSteps` false): `k / parts`, where `parts` divides `k`.
+/// MatmulWgmma (`wholeSteps`): whole K steps, `ceil(ceil(k / tileK) /
+/// parts)` of them, every part as long and the last ending past K, where
+/// TMA reads zeros as in an unsplit kernel's K tail (a part's box must not
+/// read the next part's K, so parts are whole steps); 0 where the last part
+/// would start at or past K.
+int64_t getSplitKPart(int64_t k, int64_t parts, int64_t tileK, bool wholeSteps);
+
 /// The workgroup group size the strategy gives a MatmulWgmma plan it
 /// chooses when no group size is asked for, and why, in words (empty with
 /// a group size of 1). In the launch order the workgroups resident at one time

@@ -11,7 +11,9 @@
 // tiles), and transposed tiles (M below 64, C^T = B^T * A^T, whose
 // consumers publish and add columns of C): a decode step of 16 x 200 x 512
 // and a user's 40x128 plan on two consumers with a bias and an f16 cast;
-// and a weight gradient with A[k, m] (128 x 256 x 512).
+// a weight gradient with A[k, m] (128 x 256 x 512); and K that the parts
+// do not divide: parts of whole K steps, the last reaching past K, where
+// TMA reads zeros (K = 456 and, transposed, 328, each in 2 parts).
 // Bit-exact against the untiled kernels in order, reversed, and reversed
 // with TMA data at the wait and wgmma at issue.
 //
@@ -48,7 +50,7 @@
 
 // What ran: the plans (staged_store taken for the sum), the parts on z,
 // and the first kernel's protocol.
-// RUN: gpucg-opt %t.wgmma.mlir | FileCheck %s
+// RUN: gpucg-opt %t.wgmma.mlir -mlir-print-local-scope | FileCheck %s
 // CHECK-LABEL: func.func @w_plain
 //  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 1, 2>
 //  CHECK-SAME:   staged_store = true, split_k = 2
@@ -80,6 +82,15 @@
 // CHECK-LABEL: func.func @w_weight_grad
 //  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 1, 2>
 //  CHECK-SAME:   staged_store = true, split_k = 2
+// CHECK-LABEL: func.func @w_k_tail
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 1, 2>
+//  CHECK-SAME:   staged_store = true, split_k = 2
+// Part p's K starts at p * 256 (4 steps of 64), not at p * 228.
+//   CHECK-NOT:   func.func
+//       CHECK:   scf.forall (%{{.+}}, %{{.+}}, %[[PART:.+]]) = (0, 0, 0) to (128, 256, 2) step (128, 128, 1)
+//       CHECK:   affine.apply affine_map<(d0) -> (d0 * 256)>(%[[PART]])
+// CHECK-LABEL: func.func @w_decode_tail
+//  CHECK-SAME:   gpu.known_grid_size = array<i32: 2, 1, 2>
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @w_plain(%a: tensor<128x1024xbf16>, %b: tensor<1024x256xbf16>) -> tensor<128x256xf32> {
@@ -154,6 +165,24 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%x, %dy : tensor<512x128xbf16>, tensor<512x256xbf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
     return %r : tensor<128x256xf32>
+  }
+  // K not a multiple of the parts' whole K steps: 456 = 7.1 steps of 64 in
+  // 2 parts of 4 steps (the last 200 of K and 56 zeros past it), and a
+  // transposed decode step with K = 328 in 2 parts of 3 steps.
+  func.func @w_k_tail(%a: tensor<128x456xf16>, %b: tensor<456x256xf16>) -> tensor<128x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<128x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<128x456xf16>, tensor<456x256xf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+    return %r : tensor<128x256xf32>
+  }
+  func.func @w_decode_tail(%a: tensor<24x328xbf16>, %b: tensor<128x328xbf16>) -> tensor<24x128xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<24x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<24x128xf32>) -> tensor<24x128xf32>
+    %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<24x328xbf16>, tensor<128x328xbf16>) outs(%f : tensor<24x128xf32>) -> tensor<24x128xf32>
+    return %r : tensor<24x128xf32>
   }
   func.func private @printMemrefF32(memref<*xf32>)
   func.func private @printMemrefI32(memref<*xi32>)
@@ -298,6 +327,46 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %g_m = bufferization.to_buffer %g_r : tensor<128x256xf32> to memref<128x256xf32>
     %g_u = memref.cast %g_m : memref<128x256xf32> to memref<*xf32>
     func.call @printMemrefF32(%g_u) : (memref<*xf32>) -> ()
+    %t_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<128x456xf16>
+    %t_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<456x256xf16>
+    %t_r = func.call @w_k_tail(%t_a, %t_b) : (tensor<128x456xf16>, tensor<456x256xf16>) -> tensor<128x256xf32>
+    %t_m = bufferization.to_buffer %t_r : tensor<128x256xf32> to memref<128x256xf32>
+    %t_u = memref.cast %t_m : memref<128x256xf32> to memref<*xf32>
+    func.call @printMemrefF32(%t_u) : (memref<*xf32>) -> ()
+    %u_a = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<24x328xbf16>
+    %u_b = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to bf16
+      tensor.yield %e : bf16
+    } : tensor<128x328xbf16>
+    %u_r = func.call @w_decode_tail(%u_a, %u_b) : (tensor<24x328xbf16>, tensor<128x328xbf16>) -> tensor<24x128xf32>
+    %u_m = bufferization.to_buffer %u_r : tensor<24x128xf32> to memref<24x128xf32>
+    %u_u = memref.cast %u_m : memref<24x128xf32> to memref<*xf32>
+    func.call @printMemrefF32(%u_u) : (memref<*xf32>) -> ()
     return
   }
 }
