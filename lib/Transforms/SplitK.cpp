@@ -223,15 +223,17 @@ LogicalResult mlir::gpucg::splitKAcrossWorkgroups(RewriterBase &rewriter,
   int64_t part = ShapedType::isDynamic(k)
                      ? 0
                      : getSplitKPart(k, splitK, tileK, wholeSteps);
-  if (!part)
-    return fail(root) << "its K of " << (ShapedType::isDynamic(k) ? -1 : k)
-                      << " elements is not static and "
-                      << (wholeSteps
-                              ? "split into parts of whole K steps of " +
-                                    std::to_string(tileK) +
-                                    ", each "
-                                    "starting before K ends"
-                              : "a multiple of " + std::to_string(splitK));
+  if (!part) {
+    InFlightDiagnostic diag = fail(root) << "its K of "
+                                         << (ShapedType::isDynamic(k) ? -1 : k)
+                                         << " elements is not static and ";
+    if (wholeSteps)
+      diag << "split into parts of whole K steps of " << tileK
+           << ", each starting before K ends";
+    else
+      diag << "a multiple of " << splitK;
+    return diag;
+  }
 
   Location loc = root.getLoc();
   scf::ForallOp newForall = addWorkgroupLoopDimension(
