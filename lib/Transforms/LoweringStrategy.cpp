@@ -591,8 +591,7 @@ static int64_t countWorkgroupsWithSplitK(linalg::LinalgOp op,
   if (request.splitK > 0) {
     if (whyNoSplitK(op, strategy, request.splitK).empty())
       parts = request.splitK;
-  } else if (!request.wgmmaPersistent &&
-             request.wgmmaClusterM * request.wgmmaClusterN == 1) {
+  } else if (request.takesDefaultSplitK()) {
     parts = getDefaultSplitK(op, strategy, target).parts;
   }
   return mulSat(workgroups, parts);

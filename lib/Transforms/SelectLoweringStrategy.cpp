@@ -217,8 +217,7 @@ struct SelectLoweringStrategyPass
     }
     // The default split, where no launch shape that excludes it (a
     // persistent grid, clusters) was asked for.
-    if (chosenHere && request.splitK == 0 && !request.wgmmaPersistent &&
-        request.wgmmaClusterM * request.wgmmaClusterN == 1) {
+    if (chosenHere && request.takesDefaultSplitK()) {
       SplitK split = getDefaultSplitK(*root, strategy, target);
       request.splitK = split.parts;
       if (!split.reason.empty())

@@ -213,6 +213,7 @@ private:
   void combineSplitKParts(OpBuilder &b, Value firstRow, int64_t rows,
                           Value thread,
                           function_ref<void(OpBuilder &)> inLastWorkgroup);
+  std::pair<int64_t, int64_t> getConsumerRegion(int64_t rows) const;
   void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
                    int64_t rows, Value thread);
   void runEpiloguePiece(OpBuilder &b, ArrayRef<TilingInterface> templates,
@@ -1063,6 +1064,17 @@ LogicalResult WgmmaKernelBuilder::verifySplitK() {
   return success();
 }
 
+/// The rows x columns of the staged tile (in C's orientation) that a
+/// consumer warpgroup of `rows` rows owns: those rows of all of C's
+/// columns, or in a transposed tile (whose rows are C's columns) those
+/// columns of all of C's rows. The epilogue and the split-K sum run on it.
+std::pair<int64_t, int64_t>
+WgmmaKernelBuilder::getConsumerRegion(int64_t rows) const {
+  if (matmul.transposed)
+    return {matmul.cTileRows(), rows};
+  return {rows, matmul.cTileColumns()};
+}
+
 /// Split-K: each consumer warpgroup publishes its `rows` rows from
 /// `firstRow` of the staged accumulator (a transposed tile's: those
 /// columns of all of C's rows) into this part's slot of the
@@ -1084,10 +1096,10 @@ void WgmmaKernelBuilder::combineSplitKParts(
   Value counters = memref::GetGlobalOp::create(
       b, loc, buffers.counters.getType(), buffers.counters.getName());
   constexpr int64_t kPiece = 4;
-  // The warpgroup's part of the staged tile (in C's orientation): its rows,
-  // or a transposed tile's columns, of all of C's rows there.
-  int64_t regionRows = matmul.transposed ? matmul.cTileRows() : rows;
-  int64_t regionColumns = matmul.transposed ? rows : matmul.cTileColumns();
+  // (Plain variables: lambdas below capture them, which C++17 does not
+  // allow of structured bindings.)
+  int64_t regionRows, regionColumns;
+  std::tie(regionRows, regionColumns) = getConsumerRegion(rows);
   int64_t piecesPerRow = regionColumns / kPiece;
   auto pieceType = VectorType::get({kPiece}, b.getF32Type());
   // Calls `body(row, column)` for each piece of the warpgroup's part this
@@ -1235,14 +1247,10 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
   int64_t vectorSize = epilogue.vectorSize;
   // The part of C's tile: rows from `regionRow`, columns from
   // `regionColumn` (null: 0).
-  Value regionRow = firstRow, regionColumn;
-  int64_t regionRows = rows, regionColumns = matmul.tileN;
-  if (matmul.transposed) {
-    regionRow = Value();
-    regionColumn = firstRow;
-    regionRows = matmul.cTileRows();
-    regionColumns = rows;
-  }
+  Value regionRow = matmul.transposed ? Value() : firstRow;
+  Value regionColumn = matmul.transposed ? firstRow : Value();
+  int64_t regionRows, regionColumns;
+  std::tie(regionRows, regionColumns) = getConsumerRegion(rows);
   int64_t piecesPerRow = regionColumns / vectorSize;
   // A partial tile's pieces past M or N are skipped (its valid columns are
   // whole pieces: getPieceSize); what the tile's views give them would lie

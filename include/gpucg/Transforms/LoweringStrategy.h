@@ -85,6 +85,14 @@ struct LaunchRequest {
   /// no split; 0: the strategy's default for the plans it chooses
   /// (getDefaultSplitK), which also shapes the small-M tiles.
   int64_t splitK = 0;
+
+  /// Whether a plan the strategy chooses takes its default split
+  /// (getDefaultSplitK): none was asked for, nor a launch shape that
+  /// excludes it (a persistent grid, clusters).
+  bool takesDefaultSplitK() const {
+    return splitK == 0 && !wgmmaPersistent &&
+           wgmmaClusterM * wgmmaClusterN == 1;
+  }
 };
 
 /// Why `request` asks for a launch shape no kernel has, in words (a group
