@@ -179,6 +179,9 @@ void EmulatorRuntime::declareAll() {
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_wait),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_access),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_global_store),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_global_load),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_global_atomic),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_fence),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_set_race_detection),
       // Hopper.
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_tensor_map),
@@ -761,17 +764,25 @@ LogicalResult BodyRewriter::rewrite(Operation *op) {
         builder.eraseOp(op);
         return success();
       })
+      // A fence at gpu or system scope orders global memory between
+      // workgroups, which the emulator checks (gpucg_emu_global_load and
+      // friends); one at CTA scope orders what a workgroup's barriers
+      // already order here.
+      .Case([&](NVVM::MembarOp fence) {
+        if (fence.getScope() != NVVM::MemScopeKind::CTA)
+          runtime.call(builder, loc, "gpucg_emu_fence",
+                       {runtime.site(builder, op)});
+        builder.eraseOp(op);
+        return success();
+      })
       // Register reallocation, the fences between the generic and the
-      // async proxy (the emulator's memory has one), memory barriers (its
-      // workgroups run one after another, each seeing all that the ones
-      // before it wrote) and tensor-map prefetches change no value the
-      // emulator computes.
+      // async proxy (the emulator's memory has one) and tensor-map
+      // prefetches change no value the emulator computes.
       .Case<NVVM::SetMaxRegisterOp, NVVM::FenceMbarrierInitOp,
-            NVVM::FenceProxyOp, NVVM::MembarOp, nvgpu::TmaPrefetchOp>(
-          [&](Operation *) {
-            builder.eraseOp(op);
-            return success();
-          })
+            NVVM::FenceProxyOp, nvgpu::TmaPrefetchOp>([&](Operation *) {
+        builder.eraseOp(op);
+        return success();
+      })
       .Default([](Operation *) { return success(); });
 }
 
@@ -1973,14 +1984,15 @@ static LogicalResult convertTypedOps(func::FuncOp body,
 //===----------------------------------------------------------------------===//
 
 /// Reports the bytes `op` reads or writes in workgroup memory to the
-/// runtime (gpucg_emu_access), or with `global` those it stores in global
-/// memory (gpucg_emu_global_store): `rows` contiguous runs of `rowElements`
-/// elements each, starting at `memref[indices]` with the rows along
-/// dimension `rank - 2`.
+/// runtime (gpucg_emu_access), or, with `globalFunction`, those it accesses
+/// in global memory to that function (gpucg_emu_global_store or
+/// gpucg_emu_global_load): `rows` contiguous runs of `rowElements` elements
+/// each, starting at `memref[indices]` with the rows along dimension
+/// `rank - 2`.
 static void reportAccess(OpBuilder &b, EmulatorRuntime &runtime, Operation *op,
                          Value memref, ValueRange indices,
                          ArrayRef<int64_t> leadingShape, int64_t rowElements,
-                         bool isWrite, bool global = false) {
+                         bool isWrite, StringRef globalFunction = {}) {
   Location loc = op->getLoc();
   auto type = cast<MemRefType>(memref.getType());
   int64_t elementBytes = *getElementBytes(type.getElementType());
@@ -2006,8 +2018,8 @@ static void reportAccess(OpBuilder &b, EmulatorRuntime &runtime, Operation *op,
             arith::ConstantIndexOp::create(b, loc, position));
     }
     Value address = getElementAddress(b, loc, memref, rowIndices, elementBytes);
-    if (global)
-      runtime.call(b, loc, "gpucg_emu_global_store", {address, bytes, site});
+    if (!globalFunction.empty())
+      runtime.call(b, loc, globalFunction, {address, bytes, site});
     else
       runtime.call(b, loc, "gpucg_emu_access", {address, bytes, write, site});
   }
@@ -2025,49 +2037,94 @@ static bool isGlobalMemoryOf(Value memref, func::FuncOp body) {
   return memref.getDefiningOp<memref::GetGlobalOp>() != nullptr;
 }
 
-/// Reports each store to global memory in `body` that writes whole vectors
-/// (memref.store, vector.store, and vector.transfer_write without a mask
-/// and in bounds) to gpucg_emu_global_store, which finds two workgroups of
-/// a launch that store the same byte. Masked and out-of-bounds transfers (a
-/// partial tile's edge) are not reported: their lanes past the matrix would
-/// alias the next row's, which another workgroup stores.
-static void instrumentGlobalStores(func::FuncOp body,
-                                   EmulatorRuntime &runtime) {
-  SmallVector<Operation *> stores;
+/// Reports each access to global memory in `body` that touches whole
+/// vectors to the runtime, which checks the order of different workgroups'
+/// accesses to a byte (docs/Emulator-runtime.md, "Global memory"): stores
+/// (memref.store, vector.store, vector.transfer_write without a mask and in
+/// bounds) to gpucg_emu_global_store, loads (memref.load, vector.load,
+/// vector.transfer_read likewise) to gpucg_emu_global_load, atomics
+/// (memref.atomic_rmw, memref.generic_atomic_rmw) to gpucg_emu_global_atomic.
+/// Masked and out-of-bounds transfers (a partial tile's edge) are not
+/// reported: their lanes past the matrix would alias the next row's, which
+/// another workgroup stores.
+static void instrumentGlobalAccesses(func::FuncOp body,
+                                     EmulatorRuntime &runtime) {
+  auto isWholeTransfer = [](VectorTransferOpInterface transfer) {
+    return !transfer.getMask() &&
+           transfer.getPermutationMap().isMinorIdentity() &&
+           llvm::all_of(transfer.getInBoundsValues(), [](bool b) { return b; });
+  };
+  SmallVector<Operation *> accesses;
   body.walk([&](Operation *op) {
     Value base;
     if (auto store = dyn_cast<memref::StoreOp>(op))
       base = store.getMemRef();
-    else if (auto store = dyn_cast<vector::StoreOp>(op))
-      base = store.getBase();
-    else if (auto write = dyn_cast<vector::TransferWriteOp>(op);
-             write && !write.getMask() &&
-             write.getPermutationMap().isMinorIdentity() &&
-             llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; }))
-      base = write.getBase();
+    else if (auto load = dyn_cast<memref::LoadOp>(op))
+      base = load.getMemRef();
+    else if (isa<vector::StoreOp, vector::LoadOp>(op))
+      base = op->getOperand(isa<vector::StoreOp>(op) ? 1 : 0);
+    else if (auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+             transfer && isWholeTransfer(transfer))
+      base = transfer.getBase();
+    else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op))
+      base = rmw.getMemref();
+    else if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op))
+      base = rmw.getMemref();
     if (base && isa<MemRefType>(base.getType()) &&
         !isWorkgroupMemory(base.getType()) && isGlobalMemoryOf(base, body))
-      stores.push_back(op);
+      accesses.push_back(op);
   });
   OpBuilder b(body.getContext());
-  for (Operation *op : stores) {
+  for (Operation *op : accesses) {
     b.setInsertionPoint(op);
-    if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      reportAccess(b, runtime, op, store.getMemRef(), store.getIndices(), {}, 1,
-                   /*isWrite=*/true, /*global=*/true);
+    if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
+      Value memref = op->getOperand(isa<memref::AtomicRMWOp>(op) ? 1 : 0);
+      ValueRange indices =
+          isa<memref::AtomicRMWOp>(op)
+              ? cast<memref::AtomicRMWOp>(op).getIndices()
+              : cast<memref::GenericAtomicRMWOp>(op).getIndices();
+      int64_t elementBytes =
+          *getElementBytes(cast<MemRefType>(memref.getType()).getElementType());
+      Location loc = op->getLoc();
+      Value address = getElementAddress(b, loc, memref, indices, elementBytes);
+      runtime.call(
+          b, loc, "gpucg_emu_global_atomic",
+          {address, constI64(b, loc, elementBytes), runtime.site(b, op)});
       continue;
     }
-    auto shape = cast<VectorType>(op->getOperand(0).getType()).getShape();
-    Value base = isa<vector::StoreOp>(op)
-                     ? cast<vector::StoreOp>(op).getBase()
-                     : cast<vector::TransferWriteOp>(op).getBase();
-    ValueRange indices = isa<vector::StoreOp>(op)
-                             ? cast<vector::StoreOp>(op).getIndices()
-                             : cast<vector::TransferWriteOp>(op).getIndices();
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      reportAccess(b, runtime, op, store.getMemRef(), store.getIndices(), {}, 1,
+                   /*isWrite=*/true, "gpucg_emu_global_store");
+      continue;
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      reportAccess(b, runtime, op, load.getMemRef(), load.getIndices(), {}, 1,
+                   /*isWrite=*/false, "gpucg_emu_global_load");
+      continue;
+    }
+    bool isWrite = isa<vector::StoreOp, vector::TransferWriteOp>(op);
+    VectorType type;
+    Value base;
+    ValueRange indices;
+    if (auto store = dyn_cast<vector::StoreOp>(op)) {
+      type = store.getVectorType();
+      base = store.getBase();
+      indices = store.getIndices();
+    } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      type = load.getVectorType();
+      base = load.getBase();
+      indices = load.getIndices();
+    } else {
+      auto transfer = cast<VectorTransferOpInterface>(op);
+      type = transfer.getVectorType();
+      base = transfer.getBase();
+      indices = transfer.getIndices();
+    }
+    ArrayRef<int64_t> shape = type.getShape();
     reportAccess(b, runtime, op, base, indices,
                  shape.empty() ? ArrayRef<int64_t>() : shape.drop_back(),
-                 shape.empty() ? 1 : shape.back(), /*isWrite=*/true,
-                 /*global=*/true);
+                 shape.empty() ? 1 : shape.back(), isWrite,
+                 isWrite ? "gpucg_emu_global_store" : "gpucg_emu_global_load");
   }
 }
 
@@ -2218,7 +2275,7 @@ struct TestEmulateGpuPass
       if (checkRaces && failed(instrumentWorkgroupAccesses(*body, runtime)))
         return signalPassFailure();
       if (checkRaces)
-        instrumentGlobalStores(*body, runtime);
+        instrumentGlobalAccesses(*body, runtime);
       body->walk([](Operation *op) { op->removeAttr(kSourceOpAttr); });
     }
     // The host's tensor-map casts, whose uses the bodies took over.

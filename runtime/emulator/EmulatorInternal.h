@@ -10,6 +10,7 @@
 |*   EmulatorScheduler.c  configuration, fibers, the scheduler, barriers,     *|
 |*                        thread context, error reports                       *|
 |*   EmulatorMemory.c     workgroup memory's race shadow, async copies        *|
+|*   EmulatorGlobal.c     global memory: stores, reads, fences, atomics       *|
 |*   EmulatorWarp.c       shuffle, ldmatrix, mma.sync, WMMA, conversions      *|
 |*   EmulatorHopper.c     tensor maps, mbarriers, TMA loads, warpgroup MMA    *|
 |*                                                                            *|
@@ -228,12 +229,16 @@ const char *emuClusterName(char buffer[80]);
 void emuMemoryPrepare(void);      /* a launch's memories and shadows */
 void emuMemoryBeginCluster(void); /* poison, new epochs */
 void emuNewEpoch(EmuCta *cta);
-/* Forgets the global stores of the launch before (gpucg_emu_global_store). */
-void emuGlobalStoresBeginLaunch(void);
 void emuRecordAccess(const EmuThread *thread, int64_t address, int64_t bytes,
                      int isWrite, const char *site);
 void emuLandCopies(EmuThread *thread, int32_t pendingGroups,
                    const char *site);
+
+/* EmulatorGlobal.c: forgets the global-memory accesses and the order
+   records of the launch before; records a barrier completion of `cta`
+   (which orders its threads' global accesses too). */
+void emuGlobalBeginLaunch(void);
+void emuGlobalBarrier(const EmuCta *cta);
 
 /* EmulatorWarp.c: computes the collective every lane of a warp waits at
    (lanes[0..count), in lane order) and stores every lane's results. */

@@ -82,6 +82,8 @@ void emuNewEpoch(EmuCta *cta) {
     e->lastEpoch = 2;
   }
   cta->epoch = e->lastEpoch;
+  /* A barrier completion also orders global memory (EmulatorGlobal.c). */
+  emuGlobalBarrier(cta);
 }
 
 void emuMemoryBeginCluster(void) {
@@ -172,100 +174,6 @@ void gpucg_emu_access(int64_t address, int64_t bytes, int32_t is_write,
   const EmuThread *thread = emuRequireThread("gpucg_emu_access");
   emuRecordAccess(thread, address, bytes, is_write != 0,
                   site ? site : "(unknown site)");
-}
-
-/*===----------------------------------------------------------------------===*/
-/* Global stores                                                              */
-/*===----------------------------------------------------------------------===*/
-
-/* One byte of global memory stored in a launch: an open-addressing table
-   keyed by the byte's address. A slot from an earlier launch counts as
-   empty, so a launch starts with no entries and nothing to clear: slots only
-   go from empty to current within a launch, so a probe for a current byte
-   never crosses an empty one before it. */
-typedef struct GlobalByte {
-  uint64_t address;
-  uint64_t launch; /* 0: never used */
-  int64_t workgroup[3];
-  const char *site;
-} GlobalByte;
-
-static struct {
-  GlobalByte *slots;
-  size_t capacity; /* a power of two, or 0 */
-  size_t count;    /* slots of the current launch */
-  uint64_t launch; /* the current launch, counted from 1 */
-} globalBytes;
-
-void emuGlobalStoresBeginLaunch(void) {
-  ++globalBytes.launch;
-  globalBytes.count = 0;
-}
-
-static size_t globalSlot(uint64_t address, size_t capacity) {
-  uint64_t hash = address * 0x9E3779B97F4A7C15ull;
-  return (size_t)(hash >> 17) & (capacity - 1);
-}
-
-/* The slot of `address` in the current launch, or the empty slot where it
-   goes. */
-static GlobalByte *findGlobalByte(uint64_t address) {
-  size_t mask = globalBytes.capacity - 1;
-  for (size_t slot = globalSlot(address, globalBytes.capacity);;
-       slot = (slot + 1) & mask) {
-    GlobalByte *entry = &globalBytes.slots[slot];
-    if (entry->launch != globalBytes.launch || entry->address == address)
-      return entry;
-  }
-}
-
-static void growGlobalBytes(void) {
-  size_t capacity = globalBytes.capacity ? globalBytes.capacity * 2 : 4096;
-  GlobalByte *old = globalBytes.slots;
-  size_t oldCapacity = globalBytes.capacity;
-  globalBytes.slots = calloc(capacity, sizeof(GlobalByte));
-  if (!globalBytes.slots)
-    emuFatal("out of memory for the global-store records (%zu bytes)",
-             capacity * sizeof(GlobalByte));
-  globalBytes.capacity = capacity;
-  for (size_t slot = 0; slot < oldCapacity; ++slot)
-    if (old[slot].launch == globalBytes.launch)
-      *findGlobalByte(old[slot].address) = old[slot];
-  free(old);
-}
-
-void gpucg_emu_global_store(int64_t address, int64_t bytes, const char *site) {
-  const EmuThread *thread = emuRequireThread("gpucg_emu_global_store");
-  if (gpucgEmu.racesOff || bytes <= 0)
-    return;
-  const int64_t *block = thread->cta->blockId;
-  for (int64_t byte = 0; byte < bytes; ++byte) {
-    if (2 * (globalBytes.count + 1) > globalBytes.capacity)
-      growGlobalBytes();
-    uint64_t key = (uint64_t)address + (uint64_t)byte;
-    GlobalByte *entry = findGlobalByte(key);
-    if (entry->launch == globalBytes.launch) {
-      if (memcmp(entry->workgroup, block, sizeof(entry->workgroup)) != 0) {
-        char first[80], second[80];
-        EmuCta firstCta = {0};
-        memcpy(firstCta.blockId, entry->workgroup, sizeof(firstCta.blockId));
-        emuFatal("race on global memory at address 0x%" PRIx64
-                 ": workgroup %s stored it at %s and workgroup %s stores it "
-                 "at %s in the same launch; the GPU runs workgroups in any "
-                 "order, so which value remains is a race (only atomics "
-                 "combine the stores of several workgroups)",
-                 key, emuWorkgroupName(&firstCta, first), entry->site,
-                 emuWorkgroupName(thread->cta, second),
-                 site ? site : "(unknown site)");
-      }
-      continue;
-    }
-    entry->address = key;
-    entry->launch = globalBytes.launch;
-    memcpy(entry->workgroup, block, sizeof(entry->workgroup));
-    entry->site = site ? site : "(unknown site)";
-    ++globalBytes.count;
-  }
 }
 
 void gpucg_emu_set_race_detection(int32_t enabled) {

@@ -842,7 +842,7 @@ void gpucg_emu_launch(void (*body)(void *closure), void *closure) {
     e->ctas[rank].threads = e->threads + (size_t)rank * e->numThreads;
   }
   emuMemoryPrepare();
-  emuGlobalStoresBeginLaunch();
+  emuGlobalBeginLaunch();
   e->body = body;
   e->closure = closure;
   e->launching = 1;

@@ -358,15 +358,38 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_access(int64_t address, int64_t bytes,
                                             int32_t is_write,
                                             const char *site);
 
-/* Records that the caller stores the `bytes` bytes at `address` in global
-   memory (any memory outside workgroup memory), without an atomic. Two
-   different workgroups of one launch that store the same byte race: the
-   GPU runs workgroups in any order and at once, so which value remains is
-   not the kernel's to say (a split-K tile's sum written by two of its
-   workgroups). Reported with both workgroups, both sites and the byte's
-   address. Thread context; off with race detection. */
+/* Global memory (docs/Emulator-runtime.md, "Global memory"): each
+   records an access by the calling thread to the `bytes` bytes at
+   `address` (any memory outside workgroup memory) and checks its order
+   against the other workgroups' accesses to them in the same launch. An
+   access of one workgroup is ordered before one of another workgroup when
+   its thread fences (gpucg_emu_fence) after it, an atomic of its
+   workgroup (gpucg_emu_global_atomic on any address; by the same thread or
+   after a barrier) comes after that fence, an atomic of the other workgroup on
+   the same address comes after that one, and that atomic's thread fences
+   after it, before the other access (by the same thread or with a barrier
+   between). A store of a byte another workgroup stored or read, or a read
+   of a byte another workgroup stored, without that order is reported with
+   both threads, workgroups and sites, the address and the missing link:
+   the GPU runs workgroups in any order and at once (a split-K tile's sum
+   written by two of its workgroups, a sum read before a part was
+   published). Thread context; off with race detection. */
 GPUCG_EMULATOR_EXPORT void
 gpucg_emu_global_store(int64_t address, int64_t bytes, const char *site);
+GPUCG_EMULATOR_EXPORT void gpucg_emu_global_load(int64_t address, int64_t bytes,
+                                                 const char *site);
+
+/* Records an atomic read-modify-write of the `bytes` bytes at `address`
+   (memref.atomic_rmw): as a release, it publishes what its workgroup
+   fenced before it; as an acquire, it reads from every atomic on the
+   address before it in the launch. It does not count as a store or a
+   read. Thread context; off with race detection. */
+GPUCG_EMULATOR_EXPORT void
+gpucg_emu_global_atomic(int64_t address, int64_t bytes, const char *site);
+
+/* A fence at gpu (or system) scope by the calling thread: PTX membar.gl,
+   nvvm.memory.barrier <gpu>. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_fence(const char *site);
 
 /* Turns race detection on (enabled != 0, the default) or off, for the
    launches that follow: off, gpucg_emu_access and the emulator's own

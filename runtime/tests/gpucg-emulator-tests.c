@@ -1363,6 +1363,81 @@ static void warpReturnedBody(void *closure) {
                      "test.mlir:140:12: nvgpu.ldmatrix");
 }
 
+/* The order of global memory between workgroups (docs/Emulator-runtime.md,
+   "Global memory"): split-K's protocol on two workgroups of 64 threads.
+   Every thread stores its part's cell, fences, and after a barrier thread 0
+   counts the workgroup's arrival with an atomic and fences again; the
+   workgroup that arrives last (told by a flag in workgroup memory) reads
+   the other part's cells and stores over the first part's (both ordered
+   by then). Each `drop` leaves out one link, which is reported. */
+typedef enum GlobalOrderDrop {
+  GLOBAL_ORDER_NONE,
+  GLOBAL_ORDER_WRITER_FENCE,
+  GLOBAL_ORDER_ARRIVE_BARRIER,
+  GLOBAL_ORDER_READER_FENCE,
+  GLOBAL_ORDER_EARLY_READ, /* every workgroup reads at once */
+} GlobalOrderDrop;
+
+typedef struct GlobalOrderRun {
+  int32_t cells[2][64];
+  int32_t counter;
+  int64_t sum;
+  GlobalOrderDrop drop;
+} GlobalOrderRun;
+
+static void globalOrderBody(void *closure) {
+  GlobalOrderRun *run = closure;
+  int part = (int)gpucg_emu_block_id(0);
+  int thread = linearThreadId();
+  int32_t *flag = (int32_t *)workgroupMemory();
+  int32_t *other = &run->cells[1 - part][thread];
+  if (run->drop == GLOBAL_ORDER_EARLY_READ) {
+    gpucg_emu_global_load(addressOf(other), 4, "test.mlir:200:9: vector.load");
+    run->sum += *other;
+  }
+  run->cells[part][thread] = part * 100 + thread;
+  gpucg_emu_global_store(addressOf(&run->cells[part][thread]), 4,
+                         "test.mlir:201:7: vector.store");
+  if (run->drop != GLOBAL_ORDER_WRITER_FENCE)
+    gpucg_emu_fence("test.mlir:202:7: nvvm.memory.barrier");
+  if (run->drop != GLOBAL_ORDER_ARRIVE_BARRIER)
+    gpucg_emu_barrier("test.mlir:203:7: gpu.barrier");
+  if (thread == 0) {
+    gpucg_emu_global_atomic(addressOf(&run->counter), 4,
+                            "test.mlir:205:9: memref.atomic_rmw");
+    int32_t arrived = run->counter++;
+    if (run->drop != GLOBAL_ORDER_READER_FENCE)
+      gpucg_emu_fence("test.mlir:206:9: nvvm.memory.barrier");
+    *flag = arrived == 1;
+  }
+  gpucg_emu_barrier("test.mlir:208:7: gpu.barrier");
+  if (!*flag)
+    return;
+  gpucg_emu_global_load(addressOf(other), 4, "test.mlir:210:9: vector.load");
+  run->sum += *other;
+  run->cells[0][thread] = -1;
+  gpucg_emu_global_store(addressOf(&run->cells[0][thread]), 4,
+                         "test.mlir:212:9: vector.store");
+}
+
+static void launchGlobalOrder(GlobalOrderRun *run) {
+  run->counter = 0;
+  run->sum = 0;
+  gpucg_emu_configure(2, 1, 1, 64, 1, 1, 4);
+  gpucg_emu_launch(globalOrderBody, run);
+}
+
+/* The whole protocol, twice (the second launch starts with no records):
+   nothing reported; the sum of the other part's cells. */
+static int globalOrderCommand(void) {
+  GlobalOrderRun run = {{{0}}, 0, 0, GLOBAL_ORDER_NONE};
+  for (int launch = 0; launch < 2; ++launch)
+    launchGlobalOrder(&run);
+  printf("global order: sum %lld, cells %d %d\n", (long long)run.sum,
+         (int)run.cells[0][5], (int)run.cells[1][5]);
+  return 0;
+}
+
 /* Thread 3 writes a word that thread 4 then accesses without a barrier. */
 /* Global stores: each workgroup's thread 0 stores 8 bytes of `cells` at
    its block's x (or, with `shared`, all at the first cell), twice; the
@@ -2613,6 +2688,18 @@ static int errorCommand(const char *name) {
     int secondWrites = strcmp(name, "race-write-write") == 0;
     gpucg_emu_configure(1, 1, 1, 4, 2, 1, 64);
     gpucg_emu_launch(raceBody, &secondWrites);
+  } else if (strncmp(name, "global-order-", 13) == 0) {
+    static const char *const drops[] = {"", "writer-fence", "arrive-barrier",
+                                        "reader-fence", "early-read"};
+    GlobalOrderRun run = {{{0}}, 0, 0, GLOBAL_ORDER_NONE};
+    for (int drop = 1; drop < 5; ++drop)
+      if (strcmp(name + 13, drops[drop]) == 0)
+        run.drop = (GlobalOrderDrop)drop;
+    if (run.drop == GLOBAL_ORDER_NONE) {
+      printf("error: unknown subcommand %s-error\n", name);
+      return 2;
+    }
+    launchGlobalOrder(&run);
   } else if (strcmp(name, "race-global-store") == 0) {
     GlobalStoreRun run = {{0}, 1};
     gpucg_emu_configure(2, 2, 1, 32, 1, 1, 0);
@@ -2740,6 +2827,7 @@ static const char *Commands[] = {
     "mma CASE | mma-all | mma-f16-rounding | wmma CASE | ldmatrix "
     "{1,2,4} {0,1} | ldmatrix-mma | shuffle THREADS WIDTH | shuffle-show "
     "THREADS WIDTH | barrier | named-barrier | order | ids | async-copy | "
+    "global-store | global-order | "
     "stack | tma | cvt | cluster-ids | cluster-barrier | cluster-tma | "
     "cluster-negative-tx | "
     "wgmma N {K,N,MK,MN} {plain,changed,tall} | wgmma-tf32 | "
@@ -2782,6 +2870,8 @@ int main(int argc, char **argv) {
     status = shuffleShowCommand(atoi(argv[2]), atoi(argv[3]));
   else if (argc == 2 && strcmp(command, "global-store") == 0)
     status = globalStoreCommand();
+  else if (argc == 2 && strcmp(command, "global-order") == 0)
+    status = globalOrderCommand();
   else if (argc == 2 && strcmp(command, "barrier") == 0)
     status = barrierCommand();
   else if (argc == 2 && strcmp(command, "named-barrier") == 0)

@@ -25,17 +25,21 @@
 // CHECK:         %[[TID:.*]] = call @gpucg_emu_thread_id(%{{.*}}) : (i64) -> i64
 // CHECK:         %[[MEM:.*]] = call @gpucg_emu_workgroup_memory()
 // CHECK:         %[[WG:.*]] = memref.view %[[MEM]][%{{.*}}][] : memref<?xi8> to memref<64xf32>
+// CHECK:         call @gpucg_emu_global_load(%{{.*}}, %c4_i64{{.*}}, %{{.*}}) : (i64, i64, !llvm.ptr) -> ()
+// CHECK:         memref.load %[[ARG]]
 // CHECK:         call @gpucg_emu_access(%{{.*}}, %c4_i64{{.*}}, %c1_i32{{.*}}, %{{.*}})
 // CHECK:         memref.store %{{.*}}, %[[WG]]
 // CHECK:         %[[S:.*]] = llvm.mlir.addressof @[[SITE:__gpucg_emu_site_[0-9]+]]
 // CHECK:         call @gpucg_emu_barrier(%[[S]])
-// CHECK:         call @gpucg_emu_access(%{{.*}}, %c4_i64{{.*}}, %c0_i32, %{{.*}})
+// CHECK:         call @gpucg_emu_access(%{{.*}}, %c4_i64{{.*}}, %c0_i32{{.*}}, %{{.*}})
 // CHECK:         memref.load %[[WG]]
 // CHECK:         %[[PACKED:.*]] = call @gpucg_emu_shuffle(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %{{.*}}) : (i32, i32, i32, i32, !llvm.ptr) -> i64
+// CHECK:         call @gpucg_emu_global_store(%{{.*}}, %c4_i64{{.*}}, %{{.*}}) : (i64, i64, !llvm.ptr) -> ()
 // CHECK:         memref.store %{{.*}}, %[[ARG]]
 // CHECK:         return
 
 // NORACES-NOT: call @gpucg_emu_access(
+// NORACES-NOT: call @gpucg_emu_global_
 
 // LLVM-LABEL: llvm.func @kernel(
 // LLVM:         llvm.call @gpucg_emu_configure(
@@ -89,8 +93,6 @@ func.func @kernel(%a: memref<64xf32>) {
 // CHECK:         %[[TOTAL:.+]] = memref.dim %[[MEM2]], %{{.+}} : memref<?xi8>
 // CHECK:         %[[SIZE:.+]] = arith.subi %[[TOTAL]], %[[START]] : index
 // CHECK:         memref.view %[[MEM2]][%[[START]]][%[[SIZE]]] : memref<?xi8> to memref<?xi8>
-// Each site names the op's source location.
-// CHECK:       llvm.mlir.global internal constant @[[SITE]]("{{.*}}test-emulate-gpu.mlir:[[# @LINE - 30]]:5: gpu.barrier\00")
 func.func @host_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -126,3 +128,43 @@ func.func @mixed_shared_memory(%out: memref<f32>, %bytes_out: memref<i8>) {
   return
 }
 
+
+// Global memory's order between workgroups: an atomic reports its address
+// (4 bytes of i32), a fence at gpu scope becomes gpucg_emu_fence, one at
+// CTA scope nothing (a workgroup's barriers order its threads here); the
+// load of another workgroup's store is reported.
+// CHECK-LABEL: func.func private @publish_emulated_thread_3(
+// CHECK-SAME:      %[[DATA:.*]]: memref<2xf32>, %[[COUNT:.*]]: memref<1xi32>
+// CHECK:         call @gpucg_emu_global_store(
+// CHECK:         memref.store %{{.*}}, %[[DATA]]
+// CHECK:         %[[FENCE:.*]] = llvm.mlir.addressof @[[FENCE_SITE:__gpucg_emu_site_[0-9]+]]
+// CHECK-NEXT:    call @gpucg_emu_fence(%[[FENCE]]) : (!llvm.ptr) -> ()
+// CHECK:         call @gpucg_emu_global_atomic(%{{.*}}, %c4_i64{{.*}}, %{{.*}}) : (i64, i64, !llvm.ptr) -> ()
+// CHECK-NEXT:    memref.atomic_rmw addi %{{.*}}, %[[COUNT]]
+// CHECK:         call @gpucg_emu_fence(
+// CHECK-NOT:     call @gpucg_emu_fence(
+// CHECK:         call @gpucg_emu_global_load(
+// CHECK-NEXT:    memref.load %[[DATA]]
+// Each site names the op's source location.
+// CHECK:       llvm.mlir.global internal constant @[[SITE]]("{{.*}}test-emulate-gpu.mlir:[[# @LINE - 82]]:5: gpu.barrier\00")
+// CHECK:       llvm.mlir.global internal constant @[[FENCE_SITE]]("{{.*}}test-emulate-gpu.mlir:[[# @LINE + 10]]:5: nvvm.memory.barrier\00")
+func.func @publish(%data: memref<2xf32>, %count: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1 : i32
+  %x = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %x, %data[%bx] : memref<2xf32>
+    nvvm.memory.barrier #nvvm.mem_scope<gpu>
+    %old = memref.atomic_rmw addi %one, %count[%c0] : (i32, memref<1xi32>) -> i32
+    nvvm.memory.barrier #nvvm.mem_scope<gpu>
+    nvvm.memory.barrier #nvvm.mem_scope<cta>
+    %other = arith.subi %c1, %bx : index
+    %v = memref.load %data[%other] : memref<2xf32>
+    memref.store %v, %data[%bx] : memref<2xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -41,9 +41,22 @@
 // RUN: %mutate skip-first-part 4 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.skip4.mlir
 // RUN: %mlir_runner_emulated %t.skip4.mlir | %strip_address > %t.skip4
 // RUN: not diff -q %t.ref %t.skip4
+// The first workgroup to arrive sums before the others published.
 // RUN: %mutate first-arrival-sums 1 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
-// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=GLOBAL
-// GLOBAL: gpucg-emulator: error: race on global memory
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=EARLY
+// EARLY: gpucg-emulator: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (0, 0, 0) of workgroup (0, 0, 0) read it at {{.*}}: vector.load and thread (0, 0, 0) of workgroup (0, 0, 1) stores it at {{.*}}: vector.store in the same launch
+// The publishing order (split-k.mlir has the mma.sync kernel's): the fence
+// after a part's stores, the consumers' named barrier between their fences
+// and the arrival, the last workgroup's fence after its arrival.
+// RUN: %mutate drop-fence 1 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=PUBLISH
+// PUBLISH: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (0, 0, 0) of workgroup (0, 0, 0) stored it at {{.*}} and thread (0, 0, 0) of workgroup (0, 0, 1) reads it at {{.*}}: no atomic of the second workgroup came after an atomic that the first workgroup ran after that fence
+// RUN: %mutate drop-named-barrier 3 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=ARRIVE
+// ARRIVE: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (1, 0, 0) of workgroup (0, 0, 0) stored it at {{.*}} and thread (1, 0, 0) of workgroup (0, 0, 1) reads it at {{.*}}: no atomic of the second workgroup came after
+// RUN: %mutate drop-fence 2 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=ACQUIRE
+// ACQUIRE: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (0, 0, 0) of workgroup (0, 0, 0) stored it at {{.*}} and thread (0, 0, 0) of workgroup (0, 0, 1) reads it at {{.*}}: the second workgroup's atomic that saw the first's was not followed by a fence at gpu scope
 // RUN: %mutate drop-named-barrier 4 < %t.wgmma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: race on workgroup memory

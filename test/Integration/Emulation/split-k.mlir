@@ -34,16 +34,26 @@
 // RUN: %mlir_runner_emulated %t.skip.mlir | %strip_address > %t.skip
 // RUN: not diff -q %t.ref %t.skip
 // The first workgroup to arrive sums (and resets the counter), before the
-// others published: in the emulator's order each later workgroup again
-// sees itself first and the last one's sum would win, but two workgroups
-// store the same tile, which the global-store race detector reports.
+// others published: it reads the other parts' partial sums before they are
+// stored, and nothing orders its read before their stores.
 // RUN: %mutate first-arrival-sums 1 < %t.mma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
-// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=GLOBAL
-// GLOBAL: gpucg-emulator: error: race on global memory at address 0x{{[0-9a-f]+}}: workgroup (0, 0, 0) stored it at {{.*}} and workgroup (0, 0, 1) stores it at {{.*}} in the same launch
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=EARLY
+// EARLY: gpucg-emulator: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (0, 0, 0) of workgroup (0, 0, 0) read it at {{.*}}: vector.load and thread (0, 0, 0) of workgroup (0, 0, 1) stores it at {{.*}}: vector.store in the same launch, with nothing that orders the two: the first thread did not fence at gpu scope
+// The order that publishes a part's partial sums to the tile's last
+// workgroup (docs/Emulator-runtime.md, "Global memory"): without the fence
+// after a part's stores, without the barrier between every thread's fence
+// and thread 0's arrival, or without the last workgroup's fence after its
+// arrival, its read of another part's sums is unordered.
+// RUN: %mutate drop-fence 1 < %t.mma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=PUBLISH
+// PUBLISH: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (0, 0, 0) of workgroup (0, 0, 0) stored it at {{.*}}: vector.store and thread (0, 0, 0) of workgroup (0, 0, 3) reads it at {{.*}}: vector.load in the same launch, with nothing that orders the two: no atomic of the second workgroup came after an atomic that the first workgroup ran after that fence
+// RUN: %mutate drop-barrier 9 < %t.mma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=ARRIVE
+// ARRIVE: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (1, 0, 0) of workgroup (0, 0, 0) stored it at {{.*}} and thread (1, 0, 0) of workgroup (0, 0, 3) reads it at {{.*}}: no atomic of the second workgroup came after an atomic that the first workgroup ran after that fence (with a barrier between them
+// RUN: %mutate drop-fence 2 < %t.mma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
+// RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=ACQUIRE
+// ACQUIRE: error: unordered access to global memory at address 0x{{[0-9a-f]+}}: thread (0, 0, 0) of workgroup (0, 0, 0) stored it at {{.*}} and thread (0, 0, 0) of workgroup (0, 0, 3) reads it at {{.*}}: the second workgroup's atomic that saw the first's was not followed by a fence at gpu scope
 // The barrier between thread 0's flag and the workgroup's read of it.
-// (Not caught: the fence and the barrier between the stores of a part's
-// sums and its arrival, which order them for another workgroup that runs at
-// the same time; the emulator runs workgroups one after another.)
 // RUN: %mutate drop-barrier 10 < %t.mma.mlir | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' \
 // RUN:   | not %mlir_runner_emulated 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: race on workgroup memory

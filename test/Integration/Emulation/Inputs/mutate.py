@@ -70,6 +70,10 @@ Mutations (N counts matches from 1, in print order):
                      compare with 0: the first workgroup to arrive adds
                      the partial sums, before the others have published
                      theirs
+  drop-fence N       delete the N-th nvvm.memory.barrier (a fence at gpu
+                     scope: a split-K part's before it counts its arrival,
+                     or the last part's after it, before it reads the
+                     others' partial sums)
   skip-first-part N  start the N-th loop over split-K partial sums (an
                      scf.for whose body loads from a
                      __gpucg_split_k_partials_ global) at its step: part
@@ -110,6 +114,8 @@ def main():
         del lines[nth_line(lines, r"\bgpu\.barrier\b", n)]
     elif mutation == "drop-mbarrier-wait":
         del lines[nth_line(lines, r"\bnvgpu\.mbarrier\.try_wait\.parity\b", n)]
+    elif mutation == "drop-fence":
+        del lines[nth_line(lines, r"\bnvvm\.memory\.barrier\b", n)]
     elif mutation == "drop-named-barrier":
         del lines[nth_line(lines, r"\bnvvm\.barrier\b", n)]
     elif mutation == "drop-cluster-wait":
