@@ -846,19 +846,28 @@ void gpucg_emu_launch(void (*body)(void *closure), void *closure) {
   e->body = body;
   e->closure = closure;
   e->launching = 1;
+  /* The clusters in linear order (x fastest), or the last first when
+     reversed: then a split-K tile's first part is the last to arrive, and
+     a kernel that relies on the launch order shows. */
   const int64_t *size = e->cluster;
-  for (int64_t z = 0; z < e->grid[2]; z += size[2])
-    for (int64_t y = 0; y < e->grid[1]; y += size[1])
-      for (int64_t x = 0; x < e->grid[0]; x += size[0]) {
-        /* PTX's %cluster_ctarank: x fastest within the cluster. */
-        for (int32_t rank = 0; rank < e->numCtas; ++rank) {
-          EmuCta *cta = &e->ctas[rank];
-          cta->blockId[0] = x + rank % size[0];
-          cta->blockId[1] = y + rank / size[0] % size[1];
-          cta->blockId[2] = z + rank / (size[0] * size[1]);
-        }
-        runCluster(reverse);
-      }
+  int64_t counts[3];
+  for (int dim = 0; dim < 3; ++dim)
+    counts[dim] = e->grid[dim] / size[dim];
+  int64_t numClusters = counts[0] * counts[1] * counts[2];
+  for (int64_t i = 0; i < numClusters; ++i) {
+    int64_t linear = reverse ? numClusters - 1 - i : i;
+    int64_t x = linear % counts[0] * size[0];
+    int64_t y = linear / counts[0] % counts[1] * size[1];
+    int64_t z = linear / (counts[0] * counts[1]) * size[2];
+    /* PTX's %cluster_ctarank: x fastest within the cluster. */
+    for (int32_t rank = 0; rank < e->numCtas; ++rank) {
+      EmuCta *cta = &e->ctas[rank];
+      cta->blockId[0] = x + rank % size[0];
+      cta->blockId[1] = y + rank / size[0] % size[1];
+      cta->blockId[2] = z + rank / (size[0] * size[1]);
+    }
+    runCluster(reverse);
+  }
   e->launching = 0;
   e->body = NULL;
   e->closure = NULL;
