@@ -442,12 +442,42 @@ static void checkOrder(uint64_t address, const GlobalAccess *earlier,
                     why);
 }
 
+/* Reports a thread that reads one address (a load or an atomic)
+   EMU_SPIN_READS times in a row, storing nothing: it waits for a value
+   another workgroup stores, and workgroups run one after another here, so
+   the one it waits for runs only after it, that is never (a hang
+   otherwise). */
+static void checkSpin(EmuThread *thread, int64_t address, int64_t bytes,
+                      const char *site) {
+  if (address != thread->spinAddress) {
+    thread->spinAddress = address;
+    thread->spinReads = 0;
+  }
+  if (++thread->spinReads < EMU_SPIN_READS)
+    return;
+  char name[48], workgroup[80];
+  emuFatal("thread %s of workgroup %s has read the %" PRId64
+           " bytes at address 0x%" PRIx64 " %d times in a row at %s: it "
+           "seems to wait for another workgroup's store, but the emulator "
+           "runs the workgroups of a launch one after another (a cluster's "
+           "together), so a workgroup that waits for one that runs later "
+           "waits forever here",
+           emuThreadName(thread, name),
+           emuWorkgroupName(thread->cta, workgroup), bytes, address,
+           (int)EMU_SPIN_READS, site ? site : "(unknown site)");
+}
+
 /* Records a store (`isStore`) or a read of the `bytes` bytes at `address`
    by the calling thread, after checking its order against the other
    workgroups' accesses to them. */
 static void recordAccess(int64_t address, int64_t bytes, const char *site,
                          int isStore, const char *function) {
-  const EmuThread *thread = emuRequireThread(function);
+  EmuThread *thread = emuRequireThread(function);
+  /* A thread that stores does more than wait. */
+  if (isStore)
+    thread->spinReads = 0;
+  else
+    checkSpin(thread, address, bytes, site);
   if (gpucgEmu.racesOff || bytes <= 0)
     return;
   site = site ? site : "(unknown site)";
@@ -495,8 +525,8 @@ void gpucg_emu_global_load(int64_t address, int64_t bytes, const char *site) {
 }
 
 void gpucg_emu_global_atomic(int64_t address, int64_t bytes, const char *site) {
-  const EmuThread *thread = emuRequireThread("gpucg_emu_global_atomic");
-  (void)site;
+  EmuThread *thread = emuRequireThread("gpucg_emu_global_atomic");
+  checkSpin(thread, address, bytes, site);
   if (gpucgEmu.racesOff || bytes <= 0)
     return;
   GlobalByte *entry = globalByte((uint64_t)address, 1);

@@ -53,6 +53,9 @@ enum {
      them that run together (8 CTAs of 512 threads, 4 of 1024). */
   EMU_MAX_CLUSTER_CTAS = 8,
   EMU_MAX_CLUSTER_THREADS = 4096,
+  /* Loads of one global address in a row by one thread taken for a wait
+     on another workgroup, which never comes (EmulatorGlobal.c). */
+  EMU_SPIN_READS = 1 << 20,
 };
 
 typedef enum EmuThreadState {
@@ -142,6 +145,9 @@ typedef struct EmuThread {
      and in which phase (EMU_AT_CLUSTER_WAIT waits for its completion). */
   int clusterArrived;
   int64_t clusterArrivalPhase;
+  /* Global loads of one address in a row (EmulatorGlobal.c): a thread
+     that spins on a flag another workgroup sets. */
+  int64_t spinAddress, spinReads;
 } EmuThread;
 
 /* What the shadow knows of one byte of workgroup memory: its last writer

@@ -319,6 +319,8 @@ static void startThread(EmuThread *thread, EmuCta *cta, int32_t linear) {
   thread->numWgmma = 0;
   thread->clusterArrived = 0;
   thread->clusterArrivalPhase = 0;
+  thread->spinAddress = 0;
+  thread->spinReads = 0;
   if (getcontext(&thread->context) != 0)
     emuFatal("getcontext failed");
   thread->context.uc_stack.ss_sp = thread->stack;

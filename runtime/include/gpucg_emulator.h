@@ -373,7 +373,10 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_access(int64_t address, int64_t bytes,
    both threads, workgroups and sites, the address and the missing link:
    the GPU runs workgroups in any order and at once (a split-K tile's sum
    written by two of its workgroups, a sum read before a part was
-   published). Thread context; off with race detection. */
+   published). A thread that reads one address 2^20 times in a row (a
+   load or an atomic) waits for a workgroup that runs after it, and is
+   reported. Thread context; the order checks are off with race
+   detection, the report of a wait is not. */
 GPUCG_EMULATOR_EXPORT void
 gpucg_emu_global_store(int64_t address, int64_t bytes, const char *site);
 GPUCG_EMULATOR_EXPORT void gpucg_emu_global_load(int64_t address, int64_t bytes,
@@ -383,7 +386,8 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_global_load(int64_t address, int64_t bytes,
    (memref.atomic_rmw): as a release, it publishes what its workgroup
    fenced before it; as an acquire, it reads from every atomic on the
    address before it in the launch. It does not count as a store or a
-   read. Thread context; off with race detection. */
+   read (but as a read of the address for the waits above). Thread
+   context; off with race detection, but for the waits. */
 GPUCG_EMULATOR_EXPORT void
 gpucg_emu_global_atomic(int64_t address, int64_t bytes, const char *site);
 

@@ -1420,6 +1420,26 @@ static void globalOrderBody(void *closure) {
                          "test.mlir:212:9: vector.store");
 }
 
+/* Workgroup 0's thread waits for a flag workgroup 1's sets (atomics, as a
+   flag between workgroups must be): a hang when workgroup 0 runs first,
+   unless the emulator reports the spin. */
+static void globalSpinBody(void *closure) {
+  int32_t *flag = closure;
+  volatile int32_t *value = flag;
+  if (gpucg_emu_block_id(0) == 1) {
+    gpucg_emu_global_atomic(addressOf(flag), 4,
+                            "test.mlir:220:7: memref.atomic_rmw");
+    *value = 1;
+    return;
+  }
+  for (;;) {
+    gpucg_emu_global_atomic(addressOf(flag), 4,
+                            "test.mlir:222:9: memref.atomic_rmw");
+    if (*value)
+      return;
+  }
+}
+
 static void launchGlobalOrder(GlobalOrderRun *run) {
   run->counter = 0;
   run->sum = 0;
@@ -2700,6 +2720,11 @@ static int errorCommand(const char *name) {
       return 2;
     }
     launchGlobalOrder(&run);
+  } else if (strcmp(name, "global-spin") == 0) {
+    static int32_t flag;
+    flag = 0;
+    gpucg_emu_configure(2, 1, 1, 1, 1, 1, 0);
+    gpucg_emu_launch(globalSpinBody, &flag);
   } else if (strcmp(name, "race-global-store") == 0) {
     GlobalStoreRun run = {{0}, 1};
     gpucg_emu_configure(2, 2, 1, 32, 1, 1, 0);
