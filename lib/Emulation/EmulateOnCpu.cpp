@@ -2037,94 +2037,87 @@ static bool isGlobalMemoryOf(Value memref, func::FuncOp body) {
   return memref.getDefiningOp<memref::GetGlobalOp>() != nullptr;
 }
 
-/// Reports each access to global memory in `body` that touches whole
-/// vectors to the runtime, which checks the order of different workgroups'
-/// accesses to a byte (docs/Emulator-runtime.md, "Global memory"): stores
-/// (memref.store, vector.store, vector.transfer_write without a mask and in
-/// bounds) to gpucg_emu_global_store, loads (memref.load, vector.load,
-/// vector.transfer_read likewise) to gpucg_emu_global_load, atomics
-/// (memref.atomic_rmw, memref.generic_atomic_rmw) to gpucg_emu_global_atomic.
-/// Masked and out-of-bounds transfers (a partial tile's edge) are not
-/// reported: their lanes past the matrix would alias the next row's, which
-/// another workgroup stores.
+namespace {
+/// An access to memory that instrumentGlobalAccesses reports: the memref,
+/// the first element's indices, the vector's shape (none for a scalar) and
+/// the runtime function that records it.
+struct MemoryAccess {
+  Value base;
+  ValueRange indices;
+  ArrayRef<int64_t> vectorShape;
+  StringRef function;
+};
+} // namespace
+
+/// The access `op` makes if it is a load, a store or an atomic that
+/// touches whole elements or vectors: memref.load/store, vector.load/store,
+/// vector.transfer_read/write without a mask, minor-identity and in bounds,
+/// memref.atomic_rmw and memref.generic_atomic_rmw. Masked and
+/// out-of-bounds transfers (a partial tile's edge) are not: their lanes
+/// past the matrix would alias the next row's, which another workgroup
+/// stores.
+static std::optional<MemoryAccess> getWholeAccess(Operation *op) {
+  constexpr StringLiteral load = "gpucg_emu_global_load",
+                          store = "gpucg_emu_global_store",
+                          atomic = "gpucg_emu_global_atomic";
+  auto transfer = [&](VectorTransferOpInterface transfer,
+                      StringRef function) -> std::optional<MemoryAccess> {
+    if (transfer.getMask() || !transfer.getPermutationMap().isMinorIdentity() ||
+        !llvm::all_of(transfer.getInBoundsValues(), [](bool b) { return b; }))
+      return std::nullopt;
+    return MemoryAccess{transfer.getBase(), transfer.getIndices(),
+                        transfer.getVectorType().getShape(), function};
+  };
+  return TypeSwitch<Operation *, std::optional<MemoryAccess>>(op)
+      .Case([&](memref::LoadOp op) {
+        return MemoryAccess{op.getMemRef(), op.getIndices(), {}, load};
+      })
+      .Case([&](memref::StoreOp op) {
+        return MemoryAccess{op.getMemRef(), op.getIndices(), {}, store};
+      })
+      .Case([&](vector::LoadOp op) {
+        return MemoryAccess{op.getBase(), op.getIndices(),
+                            op.getVectorType().getShape(), load};
+      })
+      .Case([&](vector::StoreOp op) {
+        return MemoryAccess{op.getBase(), op.getIndices(),
+                            op.getVectorType().getShape(), store};
+      })
+      .Case([&](vector::TransferReadOp op) { return transfer(op, load); })
+      .Case([&](vector::TransferWriteOp op) { return transfer(op, store); })
+      .Case([&](memref::AtomicRMWOp op) {
+        return MemoryAccess{op.getMemref(), op.getIndices(), {}, atomic};
+      })
+      .Case([&](memref::GenericAtomicRMWOp op) {
+        return MemoryAccess{op.getMemref(), op.getIndices(), {}, atomic};
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Reports each access to global memory (a kernel argument or a module
+/// global) in `body` that getWholeAccess describes to the runtime, which
+/// checks the order of different workgroups' accesses to a byte
+/// (docs/Emulator-runtime.md, "Global memory"): stores to
+/// gpucg_emu_global_store, loads to gpucg_emu_global_load, atomics (the
+/// element's address) to gpucg_emu_global_atomic.
 static void instrumentGlobalAccesses(func::FuncOp body,
                                      EmulatorRuntime &runtime) {
-  auto isWholeTransfer = [](VectorTransferOpInterface transfer) {
-    return !transfer.getMask() &&
-           transfer.getPermutationMap().isMinorIdentity() &&
-           llvm::all_of(transfer.getInBoundsValues(), [](bool b) { return b; });
-  };
-  SmallVector<Operation *> accesses;
+  SmallVector<std::pair<Operation *, MemoryAccess>> accesses;
   body.walk([&](Operation *op) {
-    Value base;
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      base = store.getMemRef();
-    else if (auto load = dyn_cast<memref::LoadOp>(op))
-      base = load.getMemRef();
-    else if (isa<vector::StoreOp, vector::LoadOp>(op))
-      base = op->getOperand(isa<vector::StoreOp>(op) ? 1 : 0);
-    else if (auto transfer = dyn_cast<VectorTransferOpInterface>(op);
-             transfer && isWholeTransfer(transfer))
-      base = transfer.getBase();
-    else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op))
-      base = rmw.getMemref();
-    else if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op))
-      base = rmw.getMemref();
-    if (base && isa<MemRefType>(base.getType()) &&
-        !isWorkgroupMemory(base.getType()) && isGlobalMemoryOf(base, body))
-      accesses.push_back(op);
+    std::optional<MemoryAccess> access = getWholeAccess(op);
+    if (access && isa<MemRefType>(access->base.getType()) &&
+        !isWorkgroupMemory(access->base.getType()) &&
+        isGlobalMemoryOf(access->base, body))
+      accesses.emplace_back(op, *access);
   });
   OpBuilder b(body.getContext());
-  for (Operation *op : accesses) {
+  for (auto &[op, access] : accesses) {
     b.setInsertionPoint(op);
-    if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
-      Value memref = op->getOperand(isa<memref::AtomicRMWOp>(op) ? 1 : 0);
-      ValueRange indices =
-          isa<memref::AtomicRMWOp>(op)
-              ? cast<memref::AtomicRMWOp>(op).getIndices()
-              : cast<memref::GenericAtomicRMWOp>(op).getIndices();
-      int64_t elementBytes =
-          *getElementBytes(cast<MemRefType>(memref.getType()).getElementType());
-      Location loc = op->getLoc();
-      Value address = getElementAddress(b, loc, memref, indices, elementBytes);
-      runtime.call(
-          b, loc, "gpucg_emu_global_atomic",
-          {address, constI64(b, loc, elementBytes), runtime.site(b, op)});
-      continue;
-    }
-    if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      reportAccess(b, runtime, op, store.getMemRef(), store.getIndices(), {}, 1,
-                   /*isWrite=*/true, "gpucg_emu_global_store");
-      continue;
-    }
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      reportAccess(b, runtime, op, load.getMemRef(), load.getIndices(), {}, 1,
-                   /*isWrite=*/false, "gpucg_emu_global_load");
-      continue;
-    }
-    bool isWrite = isa<vector::StoreOp, vector::TransferWriteOp>(op);
-    VectorType type;
-    Value base;
-    ValueRange indices;
-    if (auto store = dyn_cast<vector::StoreOp>(op)) {
-      type = store.getVectorType();
-      base = store.getBase();
-      indices = store.getIndices();
-    } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
-      type = load.getVectorType();
-      base = load.getBase();
-      indices = load.getIndices();
-    } else {
-      auto transfer = cast<VectorTransferOpInterface>(op);
-      type = transfer.getVectorType();
-      base = transfer.getBase();
-      indices = transfer.getIndices();
-    }
-    ArrayRef<int64_t> shape = type.getShape();
-    reportAccess(b, runtime, op, base, indices,
+    ArrayRef<int64_t> shape = access.vectorShape;
+    reportAccess(b, runtime, op, access.base, access.indices,
                  shape.empty() ? ArrayRef<int64_t>() : shape.drop_back(),
-                 shape.empty() ? 1 : shape.back(), isWrite,
-                 isWrite ? "gpucg_emu_global_store" : "gpucg_emu_global_load");
+                 shape.empty() ? 1 : shape.back(),
+                 access.function == "gpucg_emu_global_store", access.function);
   }
 }
 

@@ -86,9 +86,11 @@ typedef struct ThreadFences {
    workgroups). */
 typedef struct WorkgroupOrder {
   uint32_t workgroup;
-  int32_t numThreads;    /* of the launch that made it */
-  ThreadFences *threads; /* by thread */
-  uint64_t *barriers;    /* ticks of its barrier completions */
+  /* By thread, made at the workgroup's first fence (a workgroup that only
+     runs atomics, as a reduction's, needs none). */
+  int32_t numThreads;
+  ThreadFences *threads;
+  uint64_t *barriers; /* ticks of its barrier completions */
   size_t numBarriers, barrierCapacity;
   Acquire *acquires;
   size_t numAcquires, acquireCapacity;
@@ -159,13 +161,9 @@ static WorkgroupOrder *getOrder(uint32_t workgroup) {
   WorkgroupOrder **slot = findOrderSlot(workgroup);
   if (!*slot) {
     WorkgroupOrder *order = calloc(1, sizeof(WorkgroupOrder));
-    ThreadFences *threads =
-        calloc((size_t)gpucgEmu.numThreads, sizeof(ThreadFences));
-    if (!order || !threads)
+    if (!order)
       emuFatal("out of memory for the global-memory order records");
     order->workgroup = workgroup;
-    order->numThreads = gpucgEmu.numThreads;
-    order->threads = threads;
     *slot = order;
     ++workgroupOrders.count;
   }
@@ -222,6 +220,8 @@ static int barrierBetween(const WorkgroupOrder *order, uint64_t from,
 /* The tick of thread `thread`'s first fence after `tick`, or 0. */
 static uint64_t fenceAfter(const WorkgroupOrder *order, uint32_t thread,
                            uint64_t tick) {
+  if (!order->threads)
+    return 0;
   const ThreadFences *fences = &order->threads[thread];
   for (size_t i = 0; i < fences->count; ++i)
     if (fences->ticks[i] > tick)
@@ -280,6 +280,12 @@ void gpucg_emu_fence(const char *site) {
   if (gpucgEmu.racesOff)
     return;
   WorkgroupOrder *order = getOrder(linearWorkgroup(thread->cta));
+  if (!order->threads) {
+    order->threads = calloc((size_t)gpucgEmu.numThreads, sizeof(ThreadFences));
+    if (!order->threads)
+      emuFatal("out of memory for the global-memory fences");
+    order->numThreads = gpucgEmu.numThreads;
+  }
   ThreadFences *fences = &order->threads[thread->linear];
   fences->ticks = growArray(fences->ticks, fences->count, &fences->capacity,
                             sizeof(uint64_t), "the global-memory fences");
