@@ -6,23 +6,23 @@
 |*                                                                            *|
 |*===----------------------------------------------------------------------===*|
 |*                                                                            *|
-|* What one launch's workgroups do to global memory, and whether the         *|
+|* What one launch's workgroups do to global memory, and whether the          *|
 |* accesses of different workgroups to one byte are ordered                   *|
-|* (docs/Emulator-runtime.md, "Global memory"). The emulator's memory is one *|
-|* sequentially consistent array and its workgroups run one after another,   *|
-|* so a missing fence or an unordered read gives the right numbers here;     *|
-|* this file checks the order a GPU guarantees instead: a store by thread T  *|
-|* of workgroup W is ordered before an access by thread R of workgroup V if  *|
-|*   1. T fences at gpu scope after the store (membar.gl),                   *|
-|*   2. an atomic of W (by T, or by a thread a barrier of W orders after     *|
-|*      T's fence) comes after that fence: the release,                      *|
-|*   3. an atomic of V on the same address comes after the release (an       *|
-|*      atomic read-modify-write reads the latest value, so it reads from   *|
-|*      the release's sequence): the acquire,                                *|
-|*   4. the acquiring thread fences after it, and R is that thread or a      *|
-|*      barrier of V orders R's access after the fence.                      *|
-|* A read of another workgroup's store, a store over another workgroup's     *|
-|* read or store, without that chain, is reported.                           *|
+|* (docs/Emulator-runtime.md, "Global memory"). The emulator's memory is one  *|
+|* sequentially consistent array and its workgroups run one after another,    *|
+|* so a missing fence or an unordered read gives the right numbers here;      *|
+|* this file checks the order a GPU guarantees instead: a store by thread T   *|
+|* of workgroup W is ordered before an access by thread R of workgroup V if   *|
+|*   1. T fences at gpu scope after the store (membar.gl),                    *|
+|*   2. an atomic of W (by T, or by a thread a barrier of W orders after      *|
+|*      T's fence) comes after that fence: the release,                       *|
+|*   3. an atomic of V on the same address comes after the release (an        *|
+|*      atomic read-modify-write reads the latest value, so it reads from     *|
+|*      the release's sequence): the acquire,                                 *|
+|*   4. the acquiring thread fences after it, and R is that thread or a       *|
+|*      barrier of V orders R's access after the fence.                       *|
+|* A read of another workgroup's store, a store over another workgroup's      *|
+|* read or store, without that chain, is reported.                            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
