@@ -1157,11 +1157,9 @@ static constexpr int64_t kMaxClusterWorkgroups = 8;
 /// persistent grid; translation_info's bound).
 static constexpr int64_t kMaxGridWorkgroups = (int64_t(1) << 31) - 1;
 
-/// The launch facts of `strategy`, a MatmulWgmma plan of `op` that
-/// verifyWgmmaStrategy's tile checks accept.
 int64_t mlir::gpucg::getSplitKPart(int64_t k, int64_t parts, int64_t tileK,
                                    bool wholeSteps) {
-  if (k <= 0 || parts < 1 || tileK <= 0)
+  if (k <= 0 || parts < 1 || (wholeSteps && tileK <= 0))
     return 0;
   if (!wholeSteps)
     return k % parts == 0 ? k / parts : 0;
@@ -1185,6 +1183,8 @@ static int64_t getPlannedSplitKPart(linalg::LinalgOp rootOp,
                            Pipeline::MatmulWgmma);
 }
 
+/// The launch facts of `strategy`, a MatmulWgmma plan of `op` that
+/// verifyWgmmaStrategy's tile checks accept.
 static wgmma::LaunchFacts
 getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   MatmulShape shape = *getMatmulShape(op);
@@ -1797,43 +1797,36 @@ std::string mlir::gpucg::whyNoSplitK(linalg::LinalgOp rootOp,
   int64_t k = shape->k();
   ArrayRef<int64_t> level0 = strategy.loweringConfig.getTileSizes(0);
   int64_t tileK = level0[shape->kPos];
-  if (wgmmaPlan) {
-    // Parts of whole K steps, the last reaching past K (TMA reads zeros
-    // there): whole steps keep a part's boxes out of the next part's K.
-    int64_t part = getSplitKPart(k, splitK, tileK, /*wholeSteps=*/true);
-    if (!part) {
+  // MatmulWgmma's parts are whole K steps, the last reaching past K (TMA
+  // reads zeros there): whole steps keep a part's boxes out of the next
+  // part's K. mma.sync's parts divide K.
+  int64_t part = getSplitKPart(k, splitK, tileK, /*wholeSteps=*/wgmmaPlan);
+  if (!part) {
+    if (wgmmaPlan)
       os << "K = " << k << " in K steps of " << tileK << " has no " << splitK
          << " parts of whole K steps that each start before K ends";
-      return text;
-    }
-    if (part < 2 * tileK) {
-      os << "a part of K of " << part
-         << " elements is less than two K steps of " << tileK
-         << " (the K loop a part's sum is published after)";
-      return text;
-    }
-    return whyNoWgmmaSplitK(rootOp, strategy);
-  }
-  if (k % splitK != 0) {
-    os << "K = " << k << " is not a multiple of " << splitK << " parts";
+    else
+      os << "K = " << k << " is not a multiple of " << splitK << " parts";
     return text;
   }
-  int64_t part = k / splitK;
-  for (Type type : {shape->aType, shape->bType}) {
-    int64_t bytes = getByteWidth(type);
-    if (part * bytes % 16 != 0) {
-      os << "a part of K of " << part << " " << type << " elements is "
-         << part * bytes
-         << " bytes, not a multiple of 16: the next part's rows would start "
-            "off the 16-byte alignment of the operands' async copies";
-      return text;
+  if (!wgmmaPlan)
+    for (Type type : {shape->aType, shape->bType}) {
+      int64_t bytes = getByteWidth(type);
+      if (part * bytes % 16 != 0) {
+        os << "a part of K of " << part << " " << type << " elements is "
+           << part * bytes
+           << " bytes, not a multiple of 16: the next part's rows would "
+              "start off the 16-byte alignment of the operands' async copies";
+        return text;
+      }
     }
-  }
   if (tileK <= 0 || part < 2 * tileK) {
     os << "a part of K of " << part << " elements is less than two K steps of "
        << tileK << " (the K loop a part's sum is published after)";
     return text;
   }
+  if (wgmmaPlan)
+    return whyNoWgmmaSplitK(rootOp, strategy);
   return text;
 }
 
