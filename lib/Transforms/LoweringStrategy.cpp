@@ -755,23 +755,15 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   std::optional<MatmulShape> shape = getMatmulShape(op);
   if (!shape)
     return "it is not a contraction with one M, one N and one K loop";
-  // A dynamic M (a prompt's tokens) is the rows of the grid and of A's
-  // tensor map, which the host encodes from the run-time sizes; N, K and
-  // the batch fix the tiles' columns, the K loop and the row pitches.
-  bool dynamicBatch = llvm::any_of(shape->batchPos, [&](unsigned pos) {
-    return ShapedType::isDynamic(shape->loopRanges[pos]);
-  });
-  for (auto [name, dynamic] :
-       {std::pair("N", ShapedType::isDynamic(shape->n())),
-        std::pair("K", ShapedType::isDynamic(shape->k())),
-        std::pair("batch", dynamicBatch)}) {
-    if (!dynamic)
-      continue;
-    os << "its " << name
-       << " is dynamic; pipeline MatmulWgmma takes a dynamic M only (the "
-          "rows of A and C), with N, K and any batch sizes static";
-    return text;
-  }
+  // A dynamic M, N or K (a prompt's tokens, a hidden size known at run
+  // time) sizes the grid, the tensor maps (which the host encodes from the
+  // run-time sizes), the K loop and the store guards at run time; a batch
+  // size is the tensor maps' stacking of matrices and stays static.
+  if (llvm::any_of(shape->batchPos, [&](unsigned pos) {
+        return ShapedType::isDynamic(shape->loopRanges[pos]);
+      }))
+    return "a batch size is dynamic; pipeline MatmulWgmma takes dynamic M, "
+           "N and K with static batch sizes";
   // A M x K or K x M, B K x N or N x K (TMA boxes of 128-byte rows along
   // K, M or N), C M x N; batch loops outermost, a grid dimension.
   std::optional<WgmmaLayouts> layouts = getWgmmaLayouts(op);
@@ -802,9 +794,11 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   // than the 64-column boxes such a B is loaded in), B[n, k] (a B[k, n]
   // would be an M-major A times a K-major B, which nvgpu does not take),
   // and N of a wgmma tile at least.
-  if (shape->n() < kWgmmaM) {
-    os << "M x N = " << shape->m() << " x " << shape->n() << " has fewer than "
-       << kWgmmaM << " columns, and most of each " << kWgmmaM << "x" << kWgmmaM
+  if (!ShapedType::isDynamic(shape->n()) && shape->n() < kWgmmaM) {
+    os << "M x N = ";
+    printShape(os, shape->m());
+    os << " x " << shape->n() << " has fewer than " << kWgmmaM
+       << " columns, and most of each " << kWgmmaM << "x" << kWgmmaM
        << " wgmma tile would be padding";
     return text;
   }
@@ -823,24 +817,18 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
           "takes only with a transposed B (A[m, k] is not)";
     return text;
   }
-  // A[k, m]'s rows are M elements apart: TMA's pitch, which must be known
-  // to be a multiple of 16 bytes.
-  if (!aKContiguous && ShapedType::isDynamic(shape->m())) {
-    os << "its M is dynamic and A is A[k, m], whose rows of M elements are "
-          "TMA's row pitch; pipeline MatmulWgmma takes a dynamic M with "
-          "A[m, k] only";
-    return text;
-  }
   // TMA boxes that run past the matrix read zeros, so partial tiles and a
   // K tail need no other path; but TMA reads rows whose pitch is a multiple
-  // of 16 bytes.
+  // of 16 bytes. (A dynamic pitch is checked when the launcher encodes the
+  // tensor map: cuTensorMapEncodeTiled refuses another.)
   int64_t elementBytes = getByteWidth(shape->aType);
   for (auto [name, dim, size] :
        {std::tuple("A", aKContiguous ? "K" : "M",
                    aKContiguous ? shape->k() : shape->m()),
         std::tuple("B", bKContiguous ? "K" : "N",
                    bKContiguous ? shape->k() : shape->n())}) {
-    if (size * elementBytes % wgmma::kTmaPitchAlignment == 0)
+    if (ShapedType::isDynamic(size) ||
+        size * elementBytes % wgmma::kTmaPitchAlignment == 0)
       continue;
     os << "its " << name << " rows of " << dim << " = " << size << " "
        << shape->aType << " elements are " << size * elementBytes
@@ -942,14 +930,14 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
 /// Whether a MatmulWgmma plan of `op` in `tileM x tileN` tiles stages the
 /// accumulator in workgroup memory: an epilogue (consumers it fuses, or the
 /// accumulator's prior contents to add: C += A * B), partial tiles, whose
-/// valid rows and columns only the staged store writes (a dynamic M may
-/// leave one), or a transposed tile, which goes to C through the staging
-/// buffer.
+/// valid rows and columns only the staged store writes (a dynamic M or N
+/// may leave one), or a transposed tile, which goes to C through the
+/// staging buffer.
 static bool isWgmmaStaged(linalg::LinalgOp op, int64_t tileM, int64_t tileN) {
   MatmulShape shape = *getMatmulShape(op);
   return wgmma::isTransposedTile(tileM) || ShapedType::isDynamic(shape.m()) ||
-         shape.m() % tileM != 0 || shape.n() % tileN != 0 ||
-         accumulatesIntoArgument(op) ||
+         ShapedType::isDynamic(shape.n()) || shape.m() % tileM != 0 ||
+         shape.n() % tileN != 0 || accumulatesIntoArgument(op) ||
          llvm::any_of(op->getUsers(), [](Operation *user) {
            return !user->hasTrait<OpTrait::ReturnLike>();
          });
@@ -1195,7 +1183,8 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.tileK = level0[shape.kPos];
   facts.dynamicM = ShapedType::isDynamic(shape.m());
   facts.mTiles = facts.dynamicM ? 1 : ceilDiv(shape.m(), facts.tileM);
-  facts.nTiles = ceilDiv(shape.n(), facts.tileN);
+  facts.dynamicN = ShapedType::isDynamic(shape.n());
+  facts.nTiles = facts.dynamicN ? 1 : ceilDiv(shape.n(), facts.tileN);
   facts.tiles = mulSat(facts.mTiles * facts.nTiles, shape.batch());
   facts.consumers = getWgmmaConsumers(strategy.translationInfo);
   facts.ringBytes =

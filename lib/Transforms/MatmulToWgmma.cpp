@@ -492,23 +492,20 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   // reads their rows at a pitch of whole 16-byte units.
   // (A batched argument's leading dimensions are its batch: TMA reads its
   // matrices as one of their rows stacked.)
-  // A dynamic M is A[m, k]'s rows (the host encodes A's tensor map from
-  // the run-time sizes); the rest is static.
+  // M, N and K may be dynamic (the host encodes the tensor maps from the
+  // run-time sizes, the K loop and the store guards read them from the
+  // arguments); a batch size is the maps' stacking of matrices.
   MemRefType aArgType = matmul.a.getArgumentType();
   MemRefType bArgType = matmul.b.getArgumentType();
-  auto isStaticBut = [](MemRefType type, int64_t dynamicDim) {
-    return llvm::all_of(llvm::enumerate(type.getShape()), [&](auto dim) {
-      return !ShapedType::isDynamic(dim.value()) ||
-             static_cast<int64_t>(dim.index()) == dynamicDim;
-    });
+  auto hasStaticBatch = [](MemRefType type) {
+    return llvm::none_of(type.getShape().drop_back(2), ShapedType::isDynamic);
   };
-  if (!isStaticBut(aArgType, aKContiguous ? aArgType.getRank() - 2 : -1) ||
-      !bArgType.hasStaticShape())
+  if (!hasStaticBatch(aArgType) || !hasStaticBatch(bArgType))
     return op.emitOpError()
            << "reads A and B from arguments of types " << aArgType << " and "
            << bArgType
-           << "; pipeline MatmulWgmma takes a dynamic M (A[m, k]'s rows) and "
-              "static sizes otherwise";
+           << "; pipeline MatmulWgmma takes dynamic M, N and K, and static "
+              "batch sizes";
   matmul.m = aKContiguous ? matmul.a.getRows() : matmul.a.getColumns();
   matmul.k = aKContiguous ? matmul.a.getColumns() : matmul.a.getRows();
   matmul.n = bKContiguous ? matmul.b.getRows() : matmul.b.getColumns();
@@ -520,9 +517,11 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
     if (int64_t part = getSplitKPart(matmul.k, info.getSplitK(), matmul.tileK,
                                      /*wholeSteps=*/true))
       matmul.k = part;
+  // (A dynamic pitch is checked when the host encodes the tensor map.)
   for (auto [name, type] : {std::pair("A", aArgType), {"B", bArgType}}) {
     int64_t pitch = type.getShape().back() * matmul.elementBytes();
-    if (pitch % wgmma::kTmaPitchAlignment != 0)
+    if (!ShapedType::isDynamic(type.getShape().back()) &&
+        pitch % wgmma::kTmaPitchAlignment != 0)
       return op.emitOpError()
              << "reads " << name << " from " << type << ", whose rows are "
              << pitch << " bytes apart; TMA reads rows at a pitch of a "
@@ -680,10 +679,13 @@ static Value getViewSource(Value value) {
 /// Elements of each piece an epilogue thread takes: 16 bytes of elements of
 /// `bits` (at most 16), a power of two that divides the N tile (whole
 /// 64-element chunks) and N, so that a partial tile's valid columns are
-/// whole pieces.
+/// whole pieces. A dynamic N may cut a piece: the epilogue runs that one
+/// element by element (WgmmaEpilogue::vectorSize).
 static int64_t getPieceSize(int64_t bits, int64_t n) {
   auto size = static_cast<int64_t>(llvm::bit_floor(
       static_cast<uint64_t>(std::clamp<int64_t>(128 / bits, 1, 16))));
+  if (ShapedType::isDynamic(n))
+    return size;
   return std::min(size, n & -n);
 }
 
@@ -824,7 +826,8 @@ static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
   facts.bKContiguous = matmul.layouts.bKContiguous;
   facts.staged = staged;
   facts.transposed = matmul.transposed;
-  facts.dynamicM = ShapedType::isDynamic(matmul.m);
+  facts.dynamicM = ShapedType::isDynamic(matmul.cRows());
+  facts.dynamicN = ShapedType::isDynamic(matmul.cColumns());
   return facts;
 }
 

@@ -217,7 +217,8 @@ private:
   void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
                    int64_t rows, Value thread);
   void runEpiloguePiece(OpBuilder &b, ArrayRef<TilingInterface> templates,
-                        ArrayRef<Operation *> sources, Value row, Value column);
+                        ArrayRef<Operation *> sources, Value row, Value column,
+                        int64_t vectorSize);
   // Stage 6: the grid.
   void
   loopOverTiles(OpBuilder &b, Value first, Value end, Value stride,
@@ -417,7 +418,7 @@ void WgmmaKernelBuilder::buildBarriers() {
       matmul.stages);
   zero = getIndex(0);
   stagesValue = getIndex(matmul.stages);
-  kTiles = getIndex(matmul.numKTiles());
+  kTiles = matmul.getNumKTiles(rewriter, loc);
   tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   isLeader =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid, zero);
@@ -469,6 +470,34 @@ Value ArgumentView::getRows(OpBuilder &b, Location loc) const {
   if (!ShapedType::isDynamic(rows))
     return arith::ConstantIndexOp::create(b, loc, rows);
   return memref::DimOp::create(b, loc, argument, offsets.size() - 2);
+}
+
+Value ArgumentView::getColumns(OpBuilder &b, Location loc) const {
+  int64_t columns = getColumns();
+  if (!ShapedType::isDynamic(columns))
+    return arith::ConstantIndexOp::create(b, loc, columns);
+  return memref::DimOp::create(b, loc, argument, offsets.size() - 1);
+}
+
+Value WgmmaMatmul::getSize(OpBuilder &builder, Location loc, char dim) const {
+  int64_t size = dim == 'm' ? m : dim == 'n' ? n : k;
+  if (!ShapedType::isDynamic(size))
+    return arith::ConstantIndexOp::create(builder, loc, size);
+  // A's rows are M (K contiguous) or K, B's N (K contiguous) or K.
+  if (dim == 'n')
+    return layouts.bKContiguous ? b.getRows(builder, loc)
+                                : b.getColumns(builder, loc);
+  bool rows = (dim == 'm') == layouts.aKContiguous;
+  return rows ? a.getRows(builder, loc) : a.getColumns(builder, loc);
+}
+
+Value WgmmaMatmul::getNumKTiles(OpBuilder &builder, Location loc) const {
+  if (!ShapedType::isDynamic(k))
+    return arith::ConstantIndexOp::create(builder, loc,
+                                          llvm::divideCeil(k, tileK));
+  return arith::CeilDivUIOp::create(
+      builder, loc, getSize(builder, loc, 'k'),
+      arith::ConstantIndexOp::create(builder, loc, tileK));
 }
 
 void WgmmaKernelBuilder::buildTileCoordinates() {
@@ -1280,7 +1309,7 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
                          b, loc, arith::RemUIOp::create(b, loc, piece, perRow),
                          arith::ConstantIndexOp::create(b, loc, vectorSize)));
         if (!firstTileRow) {
-          runEpiloguePiece(b, templates, sources, row, column);
+          runEpiloguePiece(b, templates, sources, row, column, vectorSize);
           scf::YieldOp::create(b, loc);
           return;
         }
@@ -1289,18 +1318,45 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
               b, loc, arith::CmpIPredicate::ult,
               arith::AddIOp::create(b, loc, first, offset), size);
         };
-        // (A dynamic M is A[m, k]'s rows at run time; a transposed tile's
-        // M is static.)
-        Value cRows =
-            ShapedType::isDynamic(matmul.m)
-                ? matmul.a.getRows(b, loc)
-                : arith::ConstantIndexOp::create(b, loc, matmul.cRows());
+        // (Dynamic sizes are the arguments' at run time.)
+        Value cColumns = matmul.getCColumns(b, loc);
         Value inside = arith::AndIOp::create(
-            b, loc, isBelow(firstTileRow, row, cRows),
-            isBelow(firstTileColumn, column,
-                    arith::ConstantIndexOp::create(b, loc, matmul.cColumns())));
+            b, loc, isBelow(firstTileRow, row, matmul.getCRows(b, loc)),
+            isBelow(firstTileColumn, column, cColumns));
         scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
-          runEpiloguePiece(b, templates, sources, row, column);
+          if (!ShapedType::isDynamic(matmul.cColumns())) {
+            runEpiloguePiece(b, templates, sources, row, column, vectorSize);
+            scf::YieldOp::create(b, loc);
+            return;
+          }
+          // A dynamic N may end inside the piece: its valid elements one
+          // at a time (N - column of them), the others whole.
+          Value left = arith::SubIOp::create(
+              b, loc, cColumns,
+              arith::AddIOp::create(b, loc, firstTileColumn, column));
+          Value vectorSizeValue =
+              arith::ConstantIndexOp::create(b, loc, vectorSize);
+          Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                              left, vectorSizeValue);
+          scf::IfOp::create(
+              b, loc, whole,
+              [&](OpBuilder &b, Location) {
+                runEpiloguePiece(b, templates, sources, row, column,
+                                 vectorSize);
+                scf::YieldOp::create(b, loc);
+              },
+              [&](OpBuilder &b, Location) {
+                scf::ForOp::create(
+                    b, loc, arith::ConstantIndexOp::create(b, loc, 0), left,
+                    arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+                    [&](OpBuilder &b, Location, Value element, ValueRange) {
+                      runEpiloguePiece(
+                          b, templates, sources, row,
+                          arith::AddIOp::create(b, loc, column, element), 1);
+                      scf::YieldOp::create(b, loc);
+                    });
+                scf::YieldOp::create(b, loc);
+              });
           scf::YieldOp::create(b, loc);
         });
         scf::YieldOp::create(b, loc);
@@ -1309,14 +1365,14 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
     epilogueOp->erase();
 }
 
-/// One thread's piece of the epilogue at `row`, `column` of the tile: each
-/// of `templates` (the op of `sources`) tiled to it, a temporary's piece in
-/// a private 1 x vectorSize buffer.
+/// One thread's piece of the epilogue, `vectorSize` elements at `row`,
+/// `column` of the tile: each of `templates` (the op of `sources`) tiled to
+/// it, a temporary's piece in a private 1 x vectorSize buffer.
 void WgmmaKernelBuilder::runEpiloguePiece(OpBuilder &b,
                                           ArrayRef<TilingInterface> templates,
                                           ArrayRef<Operation *> sources,
-                                          Value row, Value column) {
-  int64_t vectorSize = epilogue.vectorSize;
+                                          Value row, Value column,
+                                          int64_t vectorSize) {
   llvm::SmallDenseMap<Value, Value> privates;
   for (Value temporary : epilogue.temporaries)
     privates[temporary] = memref::AllocaOp::create(
@@ -1480,11 +1536,17 @@ void WgmmaKernelBuilder::buildPersistentLoop() {
 /// staging buffer to the epilogue.
 void WgmmaKernelBuilder::buildOneWarpgroup() {
   int64_t retiredLag = plan.getRetiredLag();
-  int64_t prologue = std::min(matmul.stages, matmul.numKTiles());
+  // The first stages' loads: as many as there are stages and K tiles.
+  Value prologue =
+      ShapedType::isDynamic(matmul.k)
+          ? arith::MinUIOp::create(rewriter, loc, stagesValue, kTiles)
+                .getResult()
+          : getIndex(std::min<int64_t>(
+                matmul.stages, llvm::divideCeil(matmul.k, matmul.tileK)));
   scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
     scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-                       arith::ConstantIndexOp::create(b, loc, prologue),
-                       arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+                       prologue, arith::ConstantIndexOp::create(b, loc, 1),
+                       ValueRange(),
                        [&](OpBuilder &b, Location, Value kTile, ValueRange) {
                          loadStage(b, kTile, kTile, tile, /*place=*/nullptr);
                          scf::YieldOp::create(b, loc);

@@ -44,14 +44,15 @@ struct ArgumentView {
   /// The view's first row and column in its matrix.
   OpFoldResult getRowOffset() const { return offsets[offsets.size() - 2]; }
   OpFoldResult getColumnOffset() const { return offsets.back(); }
-  /// The matrix's rows (dynamic for a dynamic M) and columns.
+  /// The matrix's rows and columns (either may be dynamic).
   int64_t getRows() const {
     return getArgumentType().getDimSize(offsets.size() - 2);
   }
-  /// The matrix's rows at run time: a constant, or a memref.dim of the
-  /// argument built at `b`'s insertion point.
-  Value getRows(OpBuilder &b, Location loc) const;
   int64_t getColumns() const { return getArgumentType().getShape().back(); }
+  /// The matrix's rows and columns at run time: a constant, or a memref.dim
+  /// of the argument built at `b`'s insertion point.
+  Value getRows(OpBuilder &b, Location loc) const;
+  Value getColumns(OpBuilder &b, Location loc) const;
   bool isBatched() const { return offsets.size() > 2; }
 };
 
@@ -97,8 +98,9 @@ struct WgmmaMatmul {
   Value c;
   /// The whole matmul's M, N and K (A's and B's arguments); tiles past M or
   /// N are partial (TMA reads zeros past the matrix, the staged store
-  /// writes only what lies inside), and so is the last K tile past K. M
-  /// may be dynamic (never with a transposed tile): A's rows at run time.
+  /// writes only what lies inside), and so is the last K tile past K. Each
+  /// may be dynamic (a transposed tile's n, C's M, never is): the
+  /// arguments' sizes at run time (getSize).
   int64_t m, n, k;
   int64_t tileM, tileN, tileK, stages;
   /// Whether wgmma computes the tile as C^T = B^T * A^T
@@ -135,13 +137,26 @@ struct WgmmaMatmul {
   int64_t stageBytes() const {
     return getATile().getBytes() + getBTile().getBytes();
   }
-  int64_t numKTiles() const { return llvm::divideCeil(k, tileK); }
   bool hasPartialTiles() const {
-    return ShapedType::isDynamic(m) || m % tileM != 0 || n % tileN != 0;
+    return ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
+           m % tileM != 0 || n % tileN != 0;
   }
+  /// M (`'m'`), N (`'n'`) or K (`'k'`) of wgmma's operands at run time, at
+  /// `b`'s insertion point: a constant, or the size of the argument of A
+  /// or B that gives it.
+  Value getSize(OpBuilder &builder, Location loc, char dim) const;
+  /// K tiles of the whole K (the last one partial where the K tile does
+  /// not divide K) at run time, likewise.
+  Value getNumKTiles(OpBuilder &builder, Location loc) const;
   /// C's rows and columns, in the whole matmul and in a tile.
   int64_t cRows() const { return transposed ? n : m; }
   int64_t cColumns() const { return transposed ? m : n; }
+  Value getCRows(OpBuilder &builder, Location loc) const {
+    return getSize(builder, loc, transposed ? 'n' : 'm');
+  }
+  Value getCColumns(OpBuilder &builder, Location loc) const {
+    return getSize(builder, loc, transposed ? 'm' : 'n');
+  }
   int64_t cTileRows() const { return transposed ? tileN : tileM; }
   int64_t cTileColumns() const { return transposed ? tileM : tileN; }
 };
@@ -168,7 +183,9 @@ struct WgmmaEpilogue {
   bool storesAccumulator = false;
   /// Elements each thread takes at a time: 16 bytes of the narrowest
   /// element type the ops read or write, so that their accesses are
-  /// 128-bit vectors.
+  /// 128-bit vectors. With a static N, the valid columns of a partial tile
+  /// are whole pieces; a dynamic N may end inside one, which then runs
+  /// element by element.
   int64_t vectorSize = 1;
 
   /// Whether the accumulator goes from registers straight to C: no op to

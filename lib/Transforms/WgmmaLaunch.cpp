@@ -9,6 +9,8 @@
 #include "gpucg/Transforms/WgmmaLaunch.h"
 #include "gpucg/Transforms/Transforms.h"
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -35,6 +37,9 @@ std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
   else if (facts.mTiles % m != 0)
     os << "its " << facts.mTiles << " tiles along M are not a multiple of "
        << m;
+  else if (facts.dynamicN && n > 1)
+    os << "its N is dynamic, so its tiles along N may not be a multiple of "
+       << n;
   else if (facts.nTiles % n != 0)
     os << "its " << facts.nTiles << " tiles along N are not a multiple of "
        << n;
@@ -55,8 +60,9 @@ std::string mlir::gpucg::wgmma::whyNoPersistentGrid(const LaunchFacts &facts,
   if (facts.consumers == 0)
     os << "a workgroup of one warpgroup has no producer warpgroup to load "
           "the next tile while it stores the last";
-  else if (facts.dynamicM)
-    os << "its M is dynamic, and a persistent grid's workgroups walk a tile "
+  else if (facts.dynamicM || facts.dynamicN)
+    os << "its " << (facts.dynamicM ? "M" : "N")
+       << " is dynamic, and a persistent grid's workgroups walk a tile "
           "count known when the kernel is compiled";
   else if (workgroups % clusterSize != 0)
     os << "its " << workgroups << " workgroups are not whole clusters of "
@@ -88,11 +94,16 @@ std::string mlir::gpucg::wgmma::whyNoBatchedKTail(StringRef operand,
                                                   bool batched, bool kRows,
                                                   int64_t k, int64_t tileK) {
   std::string text;
-  if (!batched || !kRows || k % tileK == 0)
+  bool dynamic = ShapedType::isDynamic(k);
+  if (!batched || !kRows || (!dynamic && k % tileK == 0))
     return text;
   llvm::raw_string_ostream os(text);
-  os << "a batched " << operand << " with K = " << k
-     << ", not a multiple of the K tile (" << tileK
+  os << "a batched " << operand << " with ";
+  if (dynamic)
+    os << "a dynamic K, which may not be";
+  else
+    os << "K = " << k << ", not";
+  os << " a multiple of the K tile (" << tileK
      << " elements): TMA reads the batches of " << operand.take_front(1)
      << " as one matrix of their K rows stacked, so the last K tile's rows "
         "past K would be the next batch's, not zeros";

@@ -747,6 +747,17 @@ static gpucg_status encodeTensorMaps(gpucg_kernel *kernel,
       strides[d] = stride;
       stride *= sizes[d];
     }
+    /* TMA reads rows whose pitch is a multiple of 16 bytes (from a 16-byte
+       aligned base, which buildParameters checked): a kernel compiled for a
+       dynamic size takes only such sizes (the driver would refuse the map
+       with less to say). */
+    if (rank > 1 && sizes[rank - 1] * elementBytes % 16 != 0)
+      return argumentError(
+          abi, i,
+          "its rows of %lld elements are %lld bytes apart; TMA reads rows "
+          "at a pitch of a multiple of 16 bytes",
+          (long long)sizes[rank - 1],
+          (long long)(sizes[rank - 1] * elementBytes));
     int swizzle = argument->swizzle_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                   : argument->swizzle_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                   : argument->swizzle_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B

@@ -70,6 +70,14 @@
 // RUN: FileCheck %s --check-prefix=DYNAMIC < %t/linear_tokens_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/linear_tokens_kernel.ptx -o %t/t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/t.cubin | FileCheck %s --check-prefix=SASS-DYNAMIC %}
+// Every size dynamic (@hidden_size, x * W^T + bias to bf16 with the
+// hidden sizes known at run time): the grid from M and N, both tensor
+// maps and the K loop's steps from the sizes the caller passes, the same
+// wgmma main loop; no spills, and HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=HIDDEN-ABI < %t/hidden_size_kernel.abi
+// RUN: FileCheck %s --check-prefix=HIDDEN < %t/hidden_size_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/hidden_size_kernel.ptx -o %t/hs.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/hs.cubin | FileCheck %s --check-prefix=SASS-HIDDEN %}
 // A transposed A (@weight_grad, dW = X^T * dY over 2048 tokens): A[k, m]
 // loaded in boxes of 64 columns of M by 64 rows of K and multiplied as
 // wgmma's transposed A times its transposed B (imm-trans-a and imm-trans-b
@@ -326,6 +334,19 @@
 // SASS-DYNAMIC:      HGMMA {{[1-9][0-9]*}}
 // SASS-DYNAMIC-NEXT: QGMMA 0
 // SASS-DYNAMIC-NEXT: UTMALDG {{[1-9][0-9]*}}
+// HIDDEN-ABI: calling_convention memref_descriptors
+// HIDDEN-ABI: grid_x ceildiv arg1.dim0 128
+// HIDDEN-ABI: grid_y ceildiv arg0.dim0 128
+// HIDDEN-ABI: argument {{[0-9]+}} function_argument 0 tensor_map bf16 ?x? box 128x64 swizzle 128b
+// HIDDEN-ABI: argument {{[0-9]+}} function_argument 1 tensor_map bf16 ?x? box 128x64 swizzle 128b
+// HIDDEN: .entry hidden_size_kernel(
+// HIDDEN: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// SASS-HIDDEN:      kernel hidden_size_kernel
+// SASS-HIDDEN:      LDL 0
+// SASS-HIDDEN-NEXT: STL 0
+// SASS-HIDDEN:      HGMMA {{[1-9][0-9]*}}
+// SASS-HIDDEN-NEXT: QGMMA 0
+// SASS-HIDDEN-NEXT: UTMALDG {{[1-9][0-9]*}}
 
 // GRAD-ABI: argument {{[0-9]+}} function_argument 0 tensor_map bf16 2048x1024 box 64x64 swizzle 128b
 // GRAD-ABI: argument {{[0-9]+}} function_argument 1 tensor_map bf16 2048x512 box 64x64 swizzle 128b
@@ -416,6 +437,24 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%x, %w : tensor<?x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<?x4096xf32>) -> tensor<?x4096xf32>
     return %0 : tensor<?x4096xf32>
+  }
+  func.func @hidden_size(%x: tensor<?x?xbf16>, %w: tensor<?x?xbf16>, %bias: tensor<?xf32>, %out: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    %rows = tensor.dim %x, %c0 : tensor<?x?xbf16>
+    %columns = tensor.dim %w, %c0 : tensor<?x?xbf16>
+    %e = tensor.empty(%rows, %columns) : tensor<?x?xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+    %m = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %w : tensor<?x?xbf16>, tensor<?x?xbf16>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<?x?xf32>, tensor<?xf32>) outs(%out : tensor<?x?xbf16>) {
+    ^bb0(%v: f32, %b: f32, %o: bf16):
+      %s = arith.addf %v, %b : f32
+      %t = arith.truncf %s : f32 to bf16
+      linalg.yield %t : bf16
+    } -> tensor<?x?xbf16>
+    return %r : tensor<?x?xbf16>
   }
   func.func @accumulate(%a: tensor<512x256xf16>, %b: tensor<256x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
     %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x512xf16>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>

@@ -422,14 +422,14 @@ func.func @a_km_rows(%a: memref<128x128xf16>, %b: memref<128x64xf16>, %c: memref
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-// A dynamic M with A[k, m]: M is then A's row pitch.
-func.func @a_km_dynamic_m(%a: memref<128x?xf16>, %b: memref<128x64xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
+// A dynamic batch: TMA reads a batch's matrices as one, their rows stacked.
+func.func @dynamic_batch(%a: memref<?x64x128xf16>, %b: memref<?x128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<128x?xf16>' and 'memref<128x64xf16>'; pipeline MatmulWgmma takes a dynamic M (A[m, k]'s rows) and static sizes otherwise}}
-  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
-    {gpucg.lowering_config = #config}
-    ins(%a, %b : memref<128x?xf16>, memref<128x64xf16>) outs(%c : memref<?x64xf32>)
+  %av = memref.subview %a[0, 0, 0] [1, 64, 128] [1, 1, 1] : memref<?x64x128xf16> to memref<64x128xf16, strided<[128, 1]>>
+  %bv = memref.subview %b[0, 0, 0] [1, 128, 64] [1, 1, 1] : memref<?x128x64xf16> to memref<128x64xf16, strided<[64, 1]>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<?x64x128xf16>' and 'memref<?x128x64xf16>'; pipeline MatmulWgmma takes dynamic M, N and K, and static batch sizes}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%av, %bv : memref<64x128xf16, strided<[128, 1]>>, memref<128x64xf16, strided<[64, 1]>>) outs(%c : memref<64x64xf32>)
   return
 }
 
@@ -445,20 +445,6 @@ func.func @odd_pitch(%a: memref<64x100xf16>, %b: memref<100x64xf16>, %c: memref<
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
   // expected-error @+1 {{'linalg.matmul' op reads A from 'memref<64x100xf16>', whose rows are 200 bytes apart; TMA reads rows at a pitch of a multiple of 16 bytes}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x100xf16>, memref<100x64xf16>) outs(%c : memref<64x64xf32>)
-  return
-}
-
-// -----
-
-#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
-#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
-
-// A dynamic N (B's columns): only M may be dynamic.
-func.func @dynamic_n(%a: memref<64x128xf16>, %b: memref<128x?xf16>, %c: memref<64x?xf32>) attributes {gpucg.translation_info = #info} {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<64x?xf32>)
-  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<64x128xf16>' and 'memref<128x?xf16>'; pipeline MatmulWgmma takes a dynamic M (A[m, k]'s rows) and static sizes otherwise}}
-  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf16>, memref<128x?xf16>) outs(%c : memref<64x?xf32>)
   return
 }
 

@@ -136,15 +136,15 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
-/// A dynamic M with A[k, m]: M is A's row pitch, which TMA needs known to be
-/// a multiple of 16 bytes.
+/// A dynamic batch: the tensor maps stack a batch's matrices, whose count
+/// must be known.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @dynamic_m_a_km(%a: tensor<4096x?xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+  func.func @dynamic_batch(%a: tensor<?x512x256xbf16>, %b: tensor<?x256x512xbf16>, %c: tensor<?x512x512xf32>) -> tensor<?x512x512xf32> {
     %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x4096xf32>) -> tensor<?x4096xf32>
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): its M is dynamic and A is A[k, m], whose rows of M elements are TMA's row pitch; pipeline MatmulWgmma takes a dynamic M with A[m, k] only}}
-    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4096x?xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<?x4096xf32>) -> tensor<?x4096xf32>
-    return %0 : tensor<?x4096xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x512x512xf32>) -> tensor<?x512x512xf32>
+    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): a batch size is dynamic; pipeline MatmulWgmma takes dynamic M, N and K with static batch sizes}}
+    %0 = linalg.batch_matmul ins(%a, %b : tensor<?x512x256xbf16>, tensor<?x256x512xbf16>) outs(%f : tensor<?x512x512xf32>) -> tensor<?x512x512xf32>
+    return %0 : tensor<?x512x512xf32>
   }
 }
 

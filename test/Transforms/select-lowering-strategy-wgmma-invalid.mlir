@@ -223,34 +223,12 @@ func.func @k_contiguous_b_rows(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>,
 
 // -----
 
-// Only M may be dynamic: N, K and the batch fix the tiles' columns, the K
-// loop and the row pitches.
-func.func @dynamic_n(%a: tensor<256x256xf16>, %b: tensor<256x?xf16>, %c: tensor<256x?xf32>) -> tensor<256x?xf32> {
-  %zero = arith.constant 0.0 : f32
-  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x?xf32>) -> tensor<256x?xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its N is dynamic; pipeline MatmulWgmma takes a dynamic M only (the rows of A and C), with N, K and any batch sizes static}}
-  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
-    ins(%a, %b : tensor<256x256xf16>, tensor<256x?xf16>) outs(%f : tensor<256x?xf32>) -> tensor<256x?xf32>
-  return %0 : tensor<256x?xf32>
-}
-
-// -----
-
-func.func @dynamic_k(%a: tensor<256x?xf16>, %b: tensor<?x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-  %zero = arith.constant 0.0 : f32
-  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its K is dynamic; pipeline MatmulWgmma takes a dynamic M only}}
-  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
-    ins(%a, %b : tensor<256x?xf16>, tensor<?x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
-  return %0 : tensor<256x256xf32>
-}
-
-// -----
-
+// M, N and K may be dynamic; a batch size is the tensor maps' stacking of
+// matrices.
 func.func @dynamic_batch(%a: tensor<?x256x256xf16>, %b: tensor<?x256x256xf16>, %c: tensor<?x256x256xf32>) -> tensor<?x256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256x256xf32>) -> tensor<?x256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its batch is dynamic; pipeline MatmulWgmma takes a dynamic M only}}
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: a batch size is dynamic; pipeline MatmulWgmma takes dynamic M, N and K with static batch sizes}}
   %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<?x256x256xf16>, tensor<?x256x256xf16>) outs(%f : tensor<?x256x256xf32>) -> tensor<?x256x256xf32>
   return %0 : tensor<?x256x256xf32>
@@ -266,6 +244,18 @@ func.func @batch_b_kn_k_tail(%a: tensor<2x256x104xf16>, %b: tensor<2x104x256xf16
   // expected-error @+1 {{cannot take pipeline MatmulWgmma: it has a batched B[k, n] with K = 104, not a multiple of the K tile (64 elements): TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
   %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<2x256x104xf16>, tensor<2x104x256xf16>) outs(%f : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  return %0 : tensor<2x256x256xf32>
+}
+
+// -----
+
+// A dynamic K may leave such a tail.
+func.func @batch_b_kn_dynamic_k(%a: tensor<2x256x?xf16>, %b: tensor<2x?x256xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it has a batched B[k, n] with a dynamic K, which may not be a multiple of the K tile (64 elements): TMA reads the batches of B as one matrix of their K rows stacked, so the last K tile's rows past K would be the next batch's, not zeros}}
+  %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<2x256x?xf16>, tensor<2x?x256xf16>) outs(%f : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
   return %0 : tensor<2x256x256xf32>
 }
 

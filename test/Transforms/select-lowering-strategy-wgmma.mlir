@@ -359,12 +359,22 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // A dynamic M (a prompt's tokens) is planned as 1024 rows: 1024 x 4096 has
 // 128 tiles of 128x256 (fewer than 132 SMs) and 256 of 128x128, so 128x128;
 // never the transposed tile of a small M, not even with B[n, k]. A dynamic
-// N takes mma.sync (select-lowering-strategy-wgmma-invalid.mlir says why).
+// N or K (a hidden size known at run time) is planned as 1024 likewise;
+// an A[k, m] with a dynamic M, or a B[k, n] with a dynamic N, has a row
+// pitch known at run time, which the launcher checks when it encodes the
+// tensor map.
 // CHECK-LABEL: func.func @prompt_tokens
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
 // CHECK: tile_sizes = {{\[\[}}128, 128, 64]]
 // CHECK-LABEL: func.func @dynamic_n
-// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}128, 128, 64]]
+// CHECK-LABEL: func.func @dynamic_nk_a_km
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}128, 128, 64]]
+// CHECK-LABEL: func.func @dynamic_n_small_m
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}16, 64, 64]]
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @prompt_tokens(%x: tensor<?x4096xbf16>, %w: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
     %zero = arith.constant 0.0 : f32
@@ -378,6 +388,20 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x?xf32>) -> tensor<1024x?xf32>
     %0 = linalg.matmul ins(%a, %b : tensor<1024x256xf16>, tensor<256x?xf16>) outs(%f : tensor<1024x?xf32>) -> tensor<1024x?xf32>
     return %0 : tensor<1024x?xf32>
+  }
+  func.func @dynamic_nk_a_km(%a: tensor<?x?xbf16>, %b: tensor<?x?xbf16>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<?x?xbf16>, tensor<?x?xbf16>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+    return %0 : tensor<?x?xf32>
+  }
+  func.func @dynamic_n_small_m(%x: tensor<16x?xf16>, %w: tensor<?x?xf16>, %c: tensor<16x?xf32>) -> tensor<16x?xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x?xf32>) -> tensor<16x?xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %w : tensor<16x?xf16>, tensor<?x?xf16>) outs(%f : tensor<16x?xf32>) -> tensor<16x?xf32>
+    return %0 : tensor<16x?xf32>
   }
 }
 

@@ -35,10 +35,10 @@ struct LaunchFacts {
   /// The workgroup tile.
   int64_t tileM = 0, tileN = 0, tileK = 0;
   /// Tiles along M and N (1 along a dimension whose count is unknown and
-  /// not clustered), and in all (a lower bound when M is dynamic).
+  /// not clustered), and in all (a lower bound when M or N is dynamic).
   int64_t mTiles = 1, nTiles = 1, tiles = 1;
-  /// Whether M is dynamic: the tiles along M are counted at run time.
-  bool dynamicM = false;
+  /// Whether M or N is dynamic: the tiles along it are counted at run time.
+  bool dynamicM = false, dynamicN = false;
   /// Consumer warpgroups (wgmma::getConsumerWarpgroups); 0 when one
   /// warpgroup does everything.
   int64_t consumers = 0;
@@ -76,7 +76,8 @@ std::string whyNoStagedStore(const LaunchFacts &facts, bool persistent);
 
 /// Why a batched matmul whose operand `operand` ("A[k, m]" or "B[k, n]")
 /// has rows of K (`kRows`) cannot run with K = `k` in K tiles of `tileK`
-/// elements, in words (completing "it has ..."); empty when it can. One
+/// elements (K dynamic: any K), in words (completing "it has ...");
+/// empty when it can. One
 /// tensor map reads the batch's matrices as one, their rows stacked, so the
 /// last K tile's rows past K would be the next matrix's, not zeros, and the
 /// other operand's zeros past K times an inf or NaN there would make the

@@ -79,6 +79,12 @@ Mutations (N counts matches from 1, in print order):
                      __gpucg_split_k_partials_ global) at its step: part
                      0's sum is left out of the total
 
+  whole-edge-piece N
+                     let the N-th arith.cmpi uge (a MatmulWgmma epilogue's
+                     test, under a dynamic N, that the columns left in the
+                     row hold a whole piece) be true: a piece that N cuts
+                     is written whole, past the row's end
+
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
 """
@@ -125,6 +131,10 @@ def main():
     elif mutation == "pass-cluster-wait":
         index = nth_line(lines, r"= nvvm\.mbarrier\.try_wait\b", n)
         lines[index] = re.sub(r"= nvvm\.mbarrier\.try_wait\b.*",
+                              "= arith.constant true", lines[index])
+    elif mutation == "whole-edge-piece":
+        index = nth_line(lines, r"= arith\.cmpi uge, ", n)
+        lines[index] = re.sub(r"= arith\.cmpi uge, .*",
                               "= arith.constant true", lines[index])
     elif mutation == "drop-addend":
         # %sum = arith.addf %x, %y : vector<...>: %sum = max(%x, %x), which

@@ -27,7 +27,8 @@ in whole 64-element tiles), sometimes a dynamic M, and sometimes, with
 B[k, n], a transposed A (A[k, m], a weight gradient's X^T), and sometimes,
 with B[n, k], f32 operands (TF32, small integers: exact), and sometimes
 split-K (split-k 2 or 3, K a whole number of K tiles per part; plans that
-cannot take it run unsplit). Each runs twice: in order, and in reverse with TMA
+cannot take it run unsplit), and sometimes a dynamic N, K or both
+(unbatched and unsplit). Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -215,12 +216,22 @@ def make_case(seed, index):
         persistent, cluster = 0, None
         k_tile = plan[2] if plan else (32 if element == "f32" else 64)
         k = split_k * k_tile * rng.randint(2, 3)
+    # A dynamic N, K or both (a hidden size known at run time), drawn last:
+    # not batched (a batched K-row operand would need K in whole tiles) nor
+    # split (split-K counts its parts when it compiles). Every size is a
+    # multiple of 8 where it is a row pitch, as TMA needs at run time;
+    # clusters along N and persistent grids over a dynamic N are not taken
+    # (the plan says why).
+    dynamic_n = dynamic_k = False
+    if not batch and split_k == 1 and rng.random() < 0.25:
+        dynamic_n, dynamic_k = rng.choice(
+            [(True, False), (False, True), (True, True)])
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 a_transposed=a_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
                 odd=odd, small=small, batch=batch, dynamic=dynamic,
-                split_k=split_k)
+                split_k=split_k, dynamic_n=dynamic_n, dynamic_k=dynamic_k)
 
 
 def fit_staging(plan, stage_bytes):
@@ -254,6 +265,8 @@ def describe(case):
         ", small M" if case["small"] else "") + (
         ", a batch of %d" % case["batch"] if case["batch"] else "") + (
         ", dynamic M" if case.get("dynamic") else "") + (
+        ", dynamic N" if case.get("dynamic_n") else "") + (
+        ", dynamic K" if case.get("dynamic_k") else "") + (
         ", split-k %d" % case["split_k"] if case.get("split_k", 1) > 1
         else "")
 
@@ -296,12 +309,18 @@ def make_module(case):
     b_type = "tensor<%sx%s>" % (b_shape, element)
     mn = "%s%dx%d" % (lead, m, n)
     c_type = "tensor<%sxf32>" % mn
-    # The kernel's own types: `?` rows for a dynamic M (main casts its
+    # The kernel's own types: `?` for a dynamic M, N or K (main casts its
     # tensors to them, and the result back).
     rows = "?" if case["dynamic"] else str(m)
-    ka_type = a_type if a_transposed else "tensor<%s%sx%dx%s>" % (
-        lead, rows, k, element)
-    kmn = "%s%sx%d" % (lead, rows, n)
+    columns = "?" if case.get("dynamic_n") else str(n)
+    depth = "?" if case.get("dynamic_k") else str(k)
+    ka_type = "tensor<%s%sx%sx%s>" % (
+        (lead, depth, rows, element) if a_transposed else
+        (lead, rows, depth, element))
+    kb_type = "tensor<%s%sx%sx%s>" % (
+        (lead, columns, depth, element) if case["b_transposed"] else
+        (lead, depth, columns, element))
+    kmn = "%s%sx%s" % (lead, rows, columns)
     kc_type = "tensor<%sxf32>" % kmn
     attributes = ""
     if case["plan"]:
@@ -329,12 +348,12 @@ def make_module(case):
     %f = linalg.fill ins(%zero : f32) outs(%c : {c}) -> {c}
 """.format(c=kc_type)
         call = make_call("kernel", [("%a", a_type, ka_type),
-                                    ("%b", b_type, b_type),
+                                    ("%b", b_type, kb_type),
                                     ("%c", c_type, kc_type)],
                          "%r", c_type, kc_type)
         return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
-  func.func @kernel(%a: {ka}, %b: {b}, %c: {kc}) -> {kc} {{
-{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {ka}, {b}) outs({init} : {kc}) -> {kc}
+  func.func @kernel(%a: {ka}, %b: {kb}, %c: {kc}) -> {kc} {{
+{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {ka}, {kb}) outs({init} : {kc}) -> {kc}
     return %r : {kc}
   }}
   func.func @main() {{
@@ -349,7 +368,7 @@ def make_module(case):
   }}
   func.func private @printMemrefF32(memref<*xf32>)
 }}
-""".format(b=b_type, c=c_type, ka=ka_type, kc=kc_type, mn=mn, maps=maps,
+""".format(kb=kb_type, c=c_type, ka=ka_type, kc=kc_type, mn=mn, maps=maps,
            matmul=matmul, call=call,
            attributes=attributes, inputs=inputs, start=start,
            init="%c" if accumulate else "%f",
@@ -399,8 +418,8 @@ def make_module(case):
     ^bb0(%y: f32, %o: {out}):
 {tail}
     }} -> {o}
-""".format(maps3=maps3, maps1=maps1, c=kc_type, m=rows, n=n, o=ko_type,
-           out=out, tail=tail, parallel=parallel)
+""".format(maps3=maps3, maps1=maps1, c=kc_type, m=rows, n=columns,
+           o=ko_type, out=out, tail=tail, parallel=parallel)
     else:
         consumers = """    %g = linalg.generic {{indexing_maps = [{maps3}], iterator_types = [{parallel}]}}
       ins(%r, %scale, %bias : {c}, tensor<{m}xf32>, tensor<{n}xf32>) outs(%out : {o}) {{
@@ -409,27 +428,38 @@ def make_module(case):
       %y = arith.addf %p, %t0 : f32
 {tail}
     }} -> {o}
-""".format(maps3=maps3, c=kc_type, m=rows, n=n, o=ko_type, out=out,
+""".format(maps3=maps3, c=kc_type, m=rows, n=columns, o=ko_type, out=out,
            tail=tail, parallel=parallel)
     # The f32 temporary of the matmul (and of a chain's first consumer),
     # its rows A's.
-    empty = "    %e = tensor.empty() : {c}\n".format(c=kc_type)
-    if case["dynamic"]:
-        empty = ("    %c_rows = arith.constant {d} : index\n"
-                 "    %rows = tensor.dim %a, %c_rows : {ka}\n"
-                 "    %e = tensor.empty(%rows) : {kc}\n").format(
-                     d=1 if batch else 0, ka=ka_type, kc=kc_type)
-    arguments = [("%a", a_type, ka_type), ("%b", b_type, b_type)]
+    # A dynamic size is A's or B's at run time.
+    empty, sizes = "", []
+    lead_dims = 1 if batch else 0
+    for name, value, operand, dim, kernel_type in (
+            ("rows", case["dynamic"], "%a",
+             lead_dims + (1 if a_transposed else 0), ka_type),
+            ("columns", case.get("dynamic_n"), "%b",
+             lead_dims + (0 if case["b_transposed"] else 1), kb_type)):
+        if not value:
+            continue
+        empty += ("    %c_{name} = arith.constant {d} : index\n"
+                  "    %{name} = tensor.dim {operand}, %c_{name} : {t}\n"
+                  ).format(name=name, d=dim, operand=operand, t=kernel_type)
+        sizes.append("%" + name)
+    empty += "    %e = tensor.empty({sizes}) : {kc}\n".format(
+        sizes=", ".join(sizes), kc=kc_type)
+    arguments = [("%a", a_type, ka_type), ("%b", b_type, kb_type)]
     if accumulate:
         arguments.append(("%c", c_type, kc_type))
     arguments += [("%scale", "tensor<%dxf32>" % m, "tensor<%sxf32>" % rows),
-                  ("%bias", "tensor<%dxf32>" % n, "tensor<%dxf32>" % n),
+                  ("%bias", "tensor<%dxf32>" % n,
+                   "tensor<%sxf32>" % columns),
                   ("%out", o_type, ko_type)]
     call = make_call("kernel", arguments, "%r", o_type, ko_type)
     return """module attributes {{gpucg.target = #gpucg.target<chip = "sm_90a">}} {{
-  func.func @kernel(%a: {ka}, %b: {b}, {acc_arg}%scale: tensor<{rows}xf32>, %bias: tensor<{n}xf32>, %out: {ko}) -> {ko} {{
+  func.func @kernel(%a: {ka}, %b: {kb}, {acc_arg}%scale: tensor<{rows}xf32>, %bias: tensor<{columns}xf32>, %out: {ko}) -> {ko} {{
     %zero = arith.constant 0.0 : f32
-{empty}{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {ka}, {b}) outs({init} : {kc}) -> {kc}
+{empty}{start}    %r = {matmul} {maps}{attributes}ins(%a, %b : {ka}, {kb}) outs({init} : {kc}) -> {kc}
 {consumers}    return %g : {ko}
   }}
   func.func @main() {{
@@ -445,8 +475,8 @@ def make_module(case):
   }}
   func.func private @{printer}(memref<*x{pe}>){emit}
 }}
-""".format(b=b_type, o=o_type, ka=ka_type, kc=kc_type, ko=ko_type,
-           rows=rows, n=n, mn=mn, matmul=matmul, consumers=consumers,
+""".format(kb=kb_type, o=o_type, ka=ka_type, kc=kc_type, ko=ko_type,
+           rows=rows, columns=columns, mn=mn, matmul=matmul, consumers=consumers,
            maps=maps, attributes=attributes, call=call, empty=empty,
            inputs=inputs, start="" if accumulate else
            "    %f = linalg.fill ins(%zero : f32) outs(%e : {c}) -> {c}\n"
