@@ -112,13 +112,18 @@ LAYOUT_TEXT = {"nn": "C = A * B, B is K x N (nn)",
                "tn": "C = A^T * B, A is K x M (tn)"}
 
 
-def mlir_source(case, chip):
+def mlir_source(case, chip, dynamic_sizes=False):
     """C = 0; C += A * B (nn), A * B^T (nt) or A^T * B (tn), all row-major,
-    on tensors. A transposed operand is an indexing map of linalg.matmul."""
+    on tensors. A transposed operand is an indexing map of linalg.matmul.
+    With `dynamic_sizes`, M, N and K are `?`: a kernel for sizes known at
+    run time, which gpucg-bench passes."""
     t_in, t_acc = case.in_type, case.acc_type
-    a_type = f"tensor<{case.a_shape[0]}x{case.a_shape[1]}x{t_in}>"
-    b_type = f"tensor<{case.b_shape[0]}x{case.b_shape[1]}x{t_in}>"
-    c_type = f"tensor<{case.m}x{case.n}x{t_acc}>"
+
+    def shape(rows, columns):
+        return "?x?" if dynamic_sizes else f"{rows}x{columns}"
+    a_type = f"tensor<{shape(*case.a_shape)}x{t_in}>"
+    b_type = f"tensor<{shape(*case.b_shape)}x{t_in}>"
+    c_type = f"tensor<{shape(case.m, case.n)}x{t_acc}>"
     zero = "0" if t_acc.startswith("i") else "0.0"
     maps = ""
     if case.transpose_a or case.transpose_b:
@@ -128,9 +133,10 @@ def mlir_source(case, chip):
                 f"affine_map<(m, n, k) -> {b_map}>, "
                 "affine_map<(m, n, k) -> (m, n)>]\n                       ")
     layout = LAYOUT_TEXT[case.layout]
+    sizes = ", sizes known at run time" if dynamic_sizes else ""
     return f"""\
 // gpucg-bench case {case.key} ({case.name}, {case.file}:{case.line}),
-// written by bench/compile_kernels.py: {layout}, row-major, C zeroed first.
+// written by bench/compile_kernels.py: {layout}, row-major, C zeroed first{sizes}.
 module attributes {{gpucg.target = #gpucg.target<chip = "{chip}">}} {{
   func.func @{case.function_name}(%a: {a_type}, %b: {b_type},
       %c: {c_type}) -> {c_type} {{
@@ -188,7 +194,7 @@ def compile_case(case, args, gpucg_opt, out_dir):
     """Returns (case, kernels or None, seconds, message)."""
     source = os.path.join(out_dir, "src", case.key + ".mlir")
     with open(source, "w", encoding="utf-8") as handle:
-        handle.write(mlir_source(case, args.chip))
+        handle.write(mlir_source(case, args.chip, args.dynamic_sizes))
     options = "".join(" " + option for option in compile_options(args))
     pipeline = (f"builtin.module(gpucg-compile{{chip={args.chip} "
                 f"format={args.format} output-dir={out_dir}{options}}})")
@@ -278,11 +284,13 @@ def write_manifest(out_dir, args, results):
         "in order",
         "# case KEY failed: gpucg-compile failed; logs/KEY.log says why",
         "# options: the gpucg-compile options beyond chip and format",
+        "# sizes: static, or dynamic (M, N and K are `?`, passed at launch)",
         "manifest 1",
         f"chip {args.chip}",
         f"format {FORMATS[args.format]}",
         f"commit {args.commit}",
         "options " + (" ".join(compile_options(args)) or "none"),
+        "sizes " + ("dynamic" if args.dynamic_sizes else "static"),
         "created " + datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     ]
     for case, kernels, _, _ in results:
@@ -348,6 +356,11 @@ def main():
                         "kernels into S parts, one workgroup each "
                         "(gpucg-compile's split-k; 1: whole; default 0: "
                         "the strategy's default)")
+    parser.add_argument("--dynamic-sizes", action="store_true",
+                        help="compile each case with M, N and K dynamic "
+                        "(`?` in the kernel's types: sizes known at run "
+                        "time, as a model with a variable batch or hidden "
+                        "size has), the case's own sizes passed at launch")
     parser.add_argument("--quiet", action="store_true",
                         help="print failures and the summary only")
     args = parser.parse_args()

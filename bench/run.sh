@@ -42,6 +42,8 @@
 #   --split-k S         split each tile's K loop of mma.sync kernels into S
 #                       parts, one workgroup each (gpucg-compile's split-k;
 #                       1: whole; default 0: the strategy's default)
+#   --dynamic-sizes     compile each case with M, N and K dynamic (sizes known
+#                       at run time), the case's sizes passed at launch
 #   --iterations N      timed runs per kernel (gpucg-bench, Triton)
 #   --warmup N          untimed runs first
 #   --check             correctness only: no timing, no Triton timing, no plot
@@ -103,6 +105,7 @@ while [[ $# -gt 0 ]]; do
   --chip) need_value "$@"; CHIP=$2; shift 2 ;;
   --wgmma-persistent) COMPILE_ARGS+=(--wgmma-persistent); shift ;;
   --wgmma-staged-store) COMPILE_ARGS+=(--wgmma-staged-store); shift ;;
+  --dynamic-sizes) COMPILE_ARGS+=(--dynamic-sizes); shift ;;
   --wgmma-cluster)
     need_value "$@"
     COMPILE_ARGS+=(--wgmma-cluster "$2")

@@ -494,6 +494,7 @@ static int parseManifestLine(bench_manifest *manifest, char **tokens,
       {"format", manifest->format, sizeof manifest->format},
       {"commit", manifest->commit, sizeof manifest->commit},
       {"created", manifest->created, sizeof manifest->created},
+      {"sizes", manifest->sizes, sizeof manifest->sizes},
   };
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
     if (strcmp(key, fields[i].name) != 0)

@@ -118,6 +118,9 @@ typedef struct bench_manifest {
   char commit[128];
   char created[64];
   char options[512]; /* gpucg-compile options, "none"; "" in older manifests */
+  /* "static", or "dynamic" (kernels compiled with M, N and K `?`, the case's
+     sizes passed at launch); "" in older manifests (static). */
+  char sizes[16];
   bench_manifest_entry *entries;
   int count;
 } bench_manifest;

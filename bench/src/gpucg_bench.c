@@ -410,11 +410,13 @@ static void listCases(const bench_case_list *cases, const options *opt,
   printf("# %d cases", selected);
   for (int v = 0; v < numVariants; ++v) {
     const bench_manifest *manifest = &variants[v].manifest;
-    printf("%s kernels%s%s from %s (chip %s, format %s, options %s)",
+    printf("%s kernels%s%s from %s (chip %s, format %s, options %s, sizes "
+           "%s)",
            v ? ";" : ",", variants[v].name[0] ? " " : "", variants[v].name,
            manifest->path, manifest->chip[0] ? manifest->chip : "?",
            manifest->format[0] ? manifest->format : "?",
-           manifest->options[0] ? manifest->options : "?");
+           manifest->options[0] ? manifest->options : "?",
+           manifest->sizes[0] ? manifest->sizes : "static");
   }
   printf("\n");
   for (int i = 0; i < cases->count; ++i) {
@@ -655,13 +657,14 @@ static void printHeader(FILE *out, const char *prefix, const options *opt,
     const bench_manifest *manifest = &variants[v].manifest;
     fprintf(out,
             "%skernels%s%s: %s (chip %s, format %s, compiled %s, gpucg %s, "
-            "options %s)\n",
+            "options %s, sizes %s)\n",
             prefix, variants[v].name[0] ? " " : "", variants[v].name,
             manifest->directory, manifest->chip[0] ? manifest->chip : "?",
             manifest->format[0] ? manifest->format : "?",
             manifest->created[0] ? manifest->created : "?",
             manifest->commit[0] ? manifest->commit : "?",
-            manifest->options[0] ? manifest->options : "?");
+            manifest->options[0] ? manifest->options : "?",
+            manifest->sizes[0] ? manifest->sizes : "static");
   }
   if (opt->dry_run) {
     fprintf(out, "%smethod: --dry-run, no GPU: manifests and .abi files "
@@ -1041,7 +1044,8 @@ done:
 }
 
 /* Checks that an .abi file describes this case: three memref (or
-   tensor-map) arguments of the case's types and shapes. */
+   tensor-map) arguments of the case's types and shapes (a dynamic size, `?`,
+   takes the case's, which the launch passes). */
 static int checkAbi(const char *path, const gpucg_abi *abi,
                     const bench_case *c, const int64_t sizes[3][2],
                     error_buffer *error) {
@@ -1054,8 +1058,8 @@ static int checkAbi(const char *path, const gpucg_abi *abi,
          argument->kind != GPUCG_ABI_ARGUMENT_TENSOR_MAP) ||
         index < 0 || index > 2 || argument->rank != 2 ||
         strcmp(argument->element_type, bench_type_name(types[index])) != 0 ||
-        argument->shape[0] != sizes[index][0] ||
-        argument->shape[1] != sizes[index][1]) {
+        (argument->shape[0] >= 0 && argument->shape[0] != sizes[index][0]) ||
+        (argument->shape[1] >= 0 && argument->shape[1] != sizes[index][1])) {
       setError(error,
                "%s: argument %d (function argument %d, %s) does not match "
                "the case %s",
