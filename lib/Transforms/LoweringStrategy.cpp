@@ -755,15 +755,10 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   std::optional<MatmulShape> shape = getMatmulShape(op);
   if (!shape)
     return "it is not a contraction with one M, one N and one K loop";
-  // A dynamic M, N or K (a prompt's tokens, a hidden size known at run
-  // time) sizes the grid, the tensor maps (which the host encodes from the
-  // run-time sizes), the K loop and the store guards at run time; a batch
-  // size is the tensor maps' stacking of matrices and stays static.
-  if (llvm::any_of(shape->batchPos, [&](unsigned pos) {
-        return ShapedType::isDynamic(shape->loopRanges[pos]);
-      }))
-    return "a batch size is dynamic; pipeline MatmulWgmma takes dynamic M, "
-           "N and K with static batch sizes";
+  // Any size may be dynamic (a prompt's tokens, a hidden size or a batch
+  // known at run time): it sizes the grid, the tensor maps (which the host
+  // encodes from the run-time sizes), the K loop and the store guards at
+  // run time.
   // A M x K or K x M, B K x N or N x K (TMA boxes of 128-byte rows along
   // K, M or N), C M x N; batch loops outermost, a grid dimension.
   std::optional<WgmmaLayouts> layouts = getWgmmaLayouts(op);
@@ -1185,7 +1180,11 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.mTiles = facts.dynamicM ? 1 : ceilDiv(shape.m(), facts.tileM);
   facts.dynamicN = ShapedType::isDynamic(shape.n());
   facts.nTiles = facts.dynamicN ? 1 : ceilDiv(shape.n(), facts.tileN);
-  facts.tiles = mulSat(facts.mTiles * facts.nTiles, shape.batch());
+  facts.dynamicBatch = llvm::any_of(shape.batchPos, [&](unsigned pos) {
+    return ShapedType::isDynamic(shape.loopRanges[pos]);
+  });
+  facts.tiles =
+      mulSat(facts.mTiles * facts.nTiles, shape.getPlanningShape().batch());
   facts.consumers = getWgmmaConsumers(strategy.translationInfo);
   facts.ringBytes =
       mulSat(strategy.translationInfo.getPipelineDepth(),

@@ -492,20 +492,11 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   // reads their rows at a pitch of whole 16-byte units.
   // (A batched argument's leading dimensions are its batch: TMA reads its
   // matrices as one of their rows stacked.)
-  // M, N and K may be dynamic (the host encodes the tensor maps from the
-  // run-time sizes, the K loop and the store guards read them from the
-  // arguments); a batch size is the maps' stacking of matrices.
+  // Any size may be dynamic: the host encodes the tensor maps from the
+  // run-time sizes, and the K loop, the store guards and a batch's first
+  // rows read them from the arguments.
   MemRefType aArgType = matmul.a.getArgumentType();
   MemRefType bArgType = matmul.b.getArgumentType();
-  auto hasStaticBatch = [](MemRefType type) {
-    return llvm::none_of(type.getShape().drop_back(2), ShapedType::isDynamic);
-  };
-  if (!hasStaticBatch(aArgType) || !hasStaticBatch(bArgType))
-    return op.emitOpError()
-           << "reads A and B from arguments of types " << aArgType << " and "
-           << bArgType
-           << "; pipeline MatmulWgmma takes dynamic M, N and K, and static "
-              "batch sizes";
   matmul.m = aKContiguous ? matmul.a.getRows() : matmul.a.getColumns();
   matmul.k = aKContiguous ? matmul.a.getColumns() : matmul.a.getRows();
   matmul.n = bKContiguous ? matmul.b.getRows() : matmul.b.getColumns();
@@ -828,6 +819,9 @@ static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
   facts.transposed = matmul.transposed;
   facts.dynamicM = ShapedType::isDynamic(matmul.cRows());
   facts.dynamicN = ShapedType::isDynamic(matmul.cColumns());
+  facts.dynamicBatch =
+      llvm::any_of(matmul.a.getArgumentType().getShape().drop_back(2),
+                   ShapedType::isDynamic);
   return facts;
 }
 

@@ -524,10 +524,17 @@ void WgmmaKernelBuilder::buildTileCoordinates() {
     size_t batchRank = view.offsets.size() - 2;
     SmallVector<Value> indices = llvm::map_to_vector(
         ArrayRef(view.offsets).take_front(batchRank), toValue);
+    // (A dynamic batch size is the argument's at run time.)
+    SmallVector<OpFoldResult> basis;
+    for (auto [dim, size] : llvm::enumerate(
+             view.getArgumentType().getShape().take_front(batchRank)))
+      basis.push_back(ShapedType::isDynamic(size)
+                          ? OpFoldResult(memref::DimOp::create(
+                                             rewriter, loc, view.argument, dim)
+                                             .getResult())
+                          : OpFoldResult(rewriter.getIndexAttr(size)));
     Value index = affine::AffineLinearizeIndexOp::create(
-        rewriter, loc, indices,
-        view.getArgumentType().getShape().take_front(batchRank),
-        /*disjoint=*/true);
+        rewriter, loc, indices, basis, /*disjoint=*/true);
     return arith::MulIOp::create(rewriter, loc, index,
                                  view.getRows(rewriter, loc));
   };

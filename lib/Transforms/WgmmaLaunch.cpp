@@ -60,9 +60,12 @@ std::string mlir::gpucg::wgmma::whyNoPersistentGrid(const LaunchFacts &facts,
   if (facts.consumers == 0)
     os << "a workgroup of one warpgroup has no producer warpgroup to load "
           "the next tile while it stores the last";
-  else if (facts.dynamicM || facts.dynamicN)
-    os << "its " << (facts.dynamicM ? "M" : "N")
-       << " is dynamic, and a persistent grid's workgroups walk a tile "
+  else if (facts.dynamicM || facts.dynamicN || facts.dynamicBatch)
+    os << "its "
+       << (facts.dynamicM   ? "M is"
+           : facts.dynamicN ? "N is"
+                            : "batch size is")
+       << " dynamic, and a persistent grid's workgroups walk a tile "
           "count known when the kernel is compiled";
   else if (workgroups % clusterSize != 0)
     os << "its " << workgroups << " workgroups are not whole clusters of "

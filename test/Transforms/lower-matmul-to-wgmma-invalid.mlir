@@ -422,22 +422,6 @@ func.func @a_km_rows(%a: memref<128x128xf16>, %b: memref<128x64xf16>, %c: memref
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
 
-// A dynamic batch: TMA reads a batch's matrices as one, their rows stacked.
-func.func @dynamic_batch(%a: memref<?x64x128xf16>, %b: memref<?x128x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
-  %zero = arith.constant 0.0 : f32
-  %av = memref.subview %a[0, 0, 0] [1, 64, 128] [1, 1, 1] : memref<?x64x128xf16> to memref<64x128xf16, strided<[128, 1]>>
-  %bv = memref.subview %b[0, 0, 0] [1, 128, 64] [1, 1, 1] : memref<?x128x64xf16> to memref<128x64xf16, strided<[64, 1]>>
-  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op reads A and B from arguments of types 'memref<?x64x128xf16>' and 'memref<?x128x64xf16>'; pipeline MatmulWgmma takes dynamic M, N and K, and static batch sizes}}
-  linalg.matmul {gpucg.lowering_config = #config} ins(%av, %bv : memref<64x128xf16, strided<[128, 1]>>, memref<128x64xf16, strided<[64, 1]>>) outs(%c : memref<64x64xf32>)
-  return
-}
-
-// -----
-
-#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
-#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
-
 // K = 100 f16: A's rows are 200 bytes apart, which TMA cannot read (the
 // strategy plans mma.sync for it; this plan is written by hand).
 func.func @odd_pitch(%a: memref<64x100xf16>, %b: memref<100x64xf16>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {

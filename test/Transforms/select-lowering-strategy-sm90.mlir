@@ -136,20 +136,6 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
-/// A dynamic batch: the tensor maps stack a batch's matrices, whose count
-/// must be known.
-module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @dynamic_batch(%a: tensor<?x512x256xbf16>, %b: tensor<?x256x512xbf16>, %c: tensor<?x512x512xf32>) -> tensor<?x512x512xf32> {
-    %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x512x512xf32>) -> tensor<?x512x512xf32>
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): a batch size is dynamic; pipeline MatmulWgmma takes dynamic M, N and K with static batch sizes}}
-    %0 = linalg.batch_matmul ins(%a, %b : tensor<?x512x256xbf16>, tensor<?x256x512xbf16>) outs(%f : tensor<?x512x512xf32>) -> tensor<?x512x512xf32>
-    return %0 : tensor<?x512x512xf32>
-  }
-}
-
-// -----
-
 /// A matmul MatmulWgmma takes: nothing to say.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @wgmma(%a: tensor<512x128xf16>, %b: tensor<128x512xf16>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {

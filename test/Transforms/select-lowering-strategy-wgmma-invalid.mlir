@@ -223,19 +223,6 @@ func.func @k_contiguous_b_rows(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>,
 
 // -----
 
-// M, N and K may be dynamic; a batch size is the tensor maps' stacking of
-// matrices.
-func.func @dynamic_batch(%a: tensor<?x256x256xf16>, %b: tensor<?x256x256xf16>, %c: tensor<?x256x256xf32>) -> tensor<?x256x256xf32> {
-  %zero = arith.constant 0.0 : f32
-  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256x256xf32>) -> tensor<?x256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: a batch size is dynamic; pipeline MatmulWgmma takes dynamic M, N and K with static batch sizes}}
-  %0 = linalg.batch_matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
-    ins(%a, %b : tensor<?x256x256xf16>, tensor<?x256x256xf16>) outs(%f : tensor<?x256x256xf32>) -> tensor<?x256x256xf32>
-  return %0 : tensor<?x256x256xf32>
-}
-
-// -----
-
 // A batched B[k, n] with a K tail: TMA reads the batches of B as one matrix,
 // so the rows past K would be the next batch's.
 func.func @batch_b_kn_k_tail(%a: tensor<2x256x104xf16>, %b: tensor<2x104x256xf16>, %c: tensor<2x256x256xf32>) -> tensor<2x256x256xf32> {

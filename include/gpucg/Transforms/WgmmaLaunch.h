@@ -35,10 +35,12 @@ struct LaunchFacts {
   /// The workgroup tile.
   int64_t tileM = 0, tileN = 0, tileK = 0;
   /// Tiles along M and N (1 along a dimension whose count is unknown and
-  /// not clustered), and in all (a lower bound when M or N is dynamic).
+  /// not clustered), and in all (a lower bound when M, N or a batch size
+  /// is dynamic).
   int64_t mTiles = 1, nTiles = 1, tiles = 1;
-  /// Whether M or N is dynamic: the tiles along it are counted at run time.
-  bool dynamicM = false, dynamicN = false;
+  /// Whether M, N or a batch size is dynamic: the tiles along it are
+  /// counted at run time.
+  bool dynamicM = false, dynamicN = false, dynamicBatch = false;
   /// Consumer warpgroups (wgmma::getConsumerWarpgroups); 0 when one
   /// warpgroup does everything.
   int64_t consumers = 0;

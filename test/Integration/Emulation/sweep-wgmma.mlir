@@ -6,8 +6,10 @@
 // and seven fused epilogues (f32 ReLU, f16, bf16 and i8 casts, with a row
 // scale and a column bias), some on persistent grids, six kernels that
 // accumulate into C (C += A * B), in clusters and on persistent grids too,
-// a transposed A (case 0: A[k, m], in clusters, batched) and two of f32
-// operands multiplied as TF32 (cases 4 and 6).
+// a transposed A (case 0: A[k, m], in clusters, batched), two of f32
+// operands multiplied as TF32 (cases 4 and 6), a dynamic N and K (case 3,
+// asking for clusters on a persistent grid, neither taken) and a dynamic
+// batch size (case 9).
 // Longer sweeps:
 //   python3 test/Integration/Emulation/Inputs/sweep-wgmma.py --help
 // RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \
@@ -17,7 +19,14 @@
 // CHECK: sweep-wgmma: 12 cases, 0 failed
 // Cases 25-29 of seed 2 include two of a dynamic M: one with a ReLU
 // epilogue, one in clusters along N (which launches once refused as not
-// dividing the grid's dynamic rows).
+// dividing the grid's dynamic rows) and now also a dynamic N and K, which
+// refuse those clusters; and a dynamic N with an f16 cast (case 26). Case
+// 59 keeps clusters along N over a dynamic M (a batch of 3, an i8 cast).
+// RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \
+// RUN:   --reference-runner '%mlir_runner_main' \
+// RUN:   --emulated-runner '%mlir_runner_emulated' --seed 2 --first 59 \
+// RUN:   --count 1 --keep-dir %t | FileCheck %s --check-prefix=ONE --implicit-check-not=MISMATCH
+// ONE: sweep-wgmma: 1 cases, 0 failed
 // RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \
 // RUN:   --reference-runner '%mlir_runner_main' \
 // RUN:   --emulated-runner '%mlir_runner_emulated' --seed 2 --first 25 \

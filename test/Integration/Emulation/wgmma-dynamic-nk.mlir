@@ -17,7 +17,10 @@
 // - @deep: 256 x 256 with K = 200 dynamic, also on a persistent grid of two
 //   workgroups in clusters of two (a dynamic K allows both);
 // - @narrow: one warpgroup of 4 stages (a user's plan), whose first loads
-//   are min(4, K steps): K = 40 (one step) and K = 328 (six).
+//   are min(4, K steps): K = 40 (one step) and K = 328 (six);
+// - @scores: attention's Q K^T with the batch (3), the queries (40) and
+//   the keys (72) counted at run time: the grid's z, the tensor maps over
+//   the batch's rows stacked and each matrix's first row from the sizes.
 // In order, reversed with TMA data at the wait and wgmma at issue, and
 // with clusters and a persistent grid asked for. Small-integer inputs keep
 // every sum exact: the results must equal the untiled kernels'.
@@ -81,6 +84,11 @@
 // CHECK: %[[STEPS:.+]] = arith.ceildivui %[[K]], %c64 : index
 // CHECK: %[[FIRST:.+]] = arith.minui %[[STEPS]], %c4 : index
 // CHECK: scf.for %{{.+}} = %c0 to %[[FIRST]] step %c1
+// CHECK-LABEL: func.func @scores
+// CHECK: memref.collapse_shape %arg0 {{\[}}[0, 1], [2]] : memref<?x?x128xf16> into memref<?x128xf16>
+// CHECK: %[[BATCH:.+]] = memref.dim %arg0, %c0 : memref<?x?x128xf16>
+// CHECK: %[[ROWS:.+]] = memref.dim %arg0, %c1 : memref<?x?x128xf16>
+// CHECK: scf.forall (%[[B:.+]], %{{.+}}, %{{.+}}) = (0, 0, 0) to (%[[BATCH]], %[[ROWS]], %{{.+}}) step (1, 128, 128)
 
 // PLAN: remark: plan of @hidden: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages on sm_90a; clusters of 2x1 workgroups not taken: its M is dynamic, so its tiles along M may not be a multiple of 2; a persistent grid not taken: its M is dynamic
 // PLAN: remark: plan of @linear: pipeline MatmulWgmma
@@ -88,6 +96,7 @@
 // PLAN: remark: plan of @wide: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, clusters of 2x1 workgroups on sm_90a; a persistent grid not taken: its N is dynamic
 // PLAN: remark: plan of @deep: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, persistent grid of 2 workgroups, clusters of 2x1 workgroups on sm_90a{{$}}
 // PLAN: remark: plan of @narrow: pipeline MatmulWgmma (wgmma), workgroup 128x1x1 threads
+// PLAN: remark: plan of @scores: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 1x128x128x64
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   // A hidden size known at run time: every size dynamic, B stored K x N.
@@ -151,6 +160,15 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %r = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 4>>}
       ins(%a, %b : tensor<64x?xf16>, tensor<?x64xf16>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
     return %r : tensor<64x64xf32>
+  }
+  // Attention's scores Q K^T with the batch, the queries and the keys
+  // counted at run time.
+  func.func @scores(%q: tensor<?x?x128xf16>, %k: tensor<?x?x128xf16>, %c: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+    %r = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<?x?x128xf16>, tensor<?x?x128xf16>) outs(%f : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+    return %r : tensor<?x?x?xf32>
   }
   func.func @main() {
     %c3_i32 = arith.constant 3 : i32
@@ -359,6 +377,31 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %n2_m = bufferization.to_buffer %n2_r : tensor<64x64xf32> to memref<64x64xf32>
     %n2_u = memref.cast %n2_m : memref<64x64xf32> to memref<*xf32>
     func.call @printMemrefF32(%n2_u) : (memref<*xf32>) -> ()
+    %sq = tensor.generate {
+    ^bb0(%i0: index, %i1: index, %i2: index):
+      %s = affine.apply affine_map<(d0, d1, d2) -> ((d0 * 9 + d1 * 3 + d2 * 5) mod 7)>(%i0, %i1, %i2)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<3x40x128xf16>
+    %sk = tensor.generate {
+    ^bb0(%i0: index, %i1: index, %i2: index):
+      %s = affine.apply affine_map<(d0, d1, d2) -> ((d0 * 6 + d1 * 2 + d2 * 3) mod 11)>(%i0, %i1, %i2)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c5_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<3x72x128xf16>
+    %so = tensor.empty() : tensor<3x40x72xf32>
+    %s_k0 = tensor.cast %sq : tensor<3x40x128xf16> to tensor<?x?x128xf16>
+    %s_k1 = tensor.cast %sk : tensor<3x72x128xf16> to tensor<?x?x128xf16>
+    %s_k2 = tensor.cast %so : tensor<3x40x72xf32> to tensor<?x?x?xf32>
+    %s_kr = func.call @scores(%s_k0, %s_k1, %s_k2) : (tensor<?x?x128xf16>, tensor<?x?x128xf16>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+    %s_r = tensor.cast %s_kr : tensor<?x?x?xf32> to tensor<3x40x72xf32>
+    %s_m = bufferization.to_buffer %s_r : tensor<3x40x72xf32> to memref<3x40x72xf32>
+    %s_u = memref.cast %s_m : memref<3x40x72xf32> to memref<*xf32>
+    func.call @printMemrefF32(%s_u) : (memref<*xf32>) -> ()
     return
   }
   func.func private @printMemrefF32(memref<*xf32>)

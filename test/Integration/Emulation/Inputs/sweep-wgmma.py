@@ -28,7 +28,8 @@ B[k, n], a transposed A (A[k, m], a weight gradient's X^T), and sometimes,
 with B[n, k], f32 operands (TF32, small integers: exact), and sometimes
 split-K (split-k 2 or 3, K a whole number of K tiles per part; plans that
 cannot take it run unsplit), and sometimes a dynamic N, K or both
-(unbatched and unsplit). Each runs twice: in order, and in reverse with TMA
+(unbatched and unsplit), and in 3 of 10 batches a dynamic batch size.
+Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
 
@@ -226,12 +227,16 @@ def make_case(seed, index):
     if not batch and split_k == 1 and rng.random() < 0.25:
         dynamic_n, dynamic_k = rng.choice(
             [(True, False), (False, True), (True, True)])
+    # A dynamic batch size (the grid's z and the tensor maps' stacked rows
+    # counted at run time), drawn last.
+    dynamic_batch = bool(batch) and rng.random() < 0.3
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 a_transposed=a_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
                 odd=odd, small=small, batch=batch, dynamic=dynamic,
-                split_k=split_k, dynamic_n=dynamic_n, dynamic_k=dynamic_k)
+                split_k=split_k, dynamic_n=dynamic_n, dynamic_k=dynamic_k,
+                dynamic_batch=dynamic_batch)
 
 
 def fit_staging(plan, stage_bytes):
@@ -267,6 +272,7 @@ def describe(case):
         ", dynamic M" if case.get("dynamic") else "") + (
         ", dynamic N" if case.get("dynamic_n") else "") + (
         ", dynamic K" if case.get("dynamic_k") else "") + (
+        ", dynamic batch" if case.get("dynamic_batch") else "") + (
         ", split-k %d" % case["split_k"] if case.get("split_k", 1) > 1
         else "")
 
@@ -309,18 +315,19 @@ def make_module(case):
     b_type = "tensor<%sx%s>" % (b_shape, element)
     mn = "%s%dx%d" % (lead, m, n)
     c_type = "tensor<%sxf32>" % mn
-    # The kernel's own types: `?` for a dynamic M, N or K (main casts its
-    # tensors to them, and the result back).
+    # The kernel's own types: `?` for a dynamic batch, M, N or K (main
+    # casts its tensors to them, and the result back).
+    klead = "?x" if case.get("dynamic_batch") else lead
     rows = "?" if case["dynamic"] else str(m)
     columns = "?" if case.get("dynamic_n") else str(n)
     depth = "?" if case.get("dynamic_k") else str(k)
     ka_type = "tensor<%s%sx%sx%s>" % (
-        (lead, depth, rows, element) if a_transposed else
-        (lead, rows, depth, element))
+        (klead, depth, rows, element) if a_transposed else
+        (klead, rows, depth, element))
     kb_type = "tensor<%s%sx%sx%s>" % (
-        (lead, columns, depth, element) if case["b_transposed"] else
-        (lead, depth, columns, element))
-    kmn = "%s%sx%s" % (lead, rows, columns)
+        (klead, columns, depth, element) if case["b_transposed"] else
+        (klead, depth, columns, element))
+    kmn = "%s%sx%s" % (klead, rows, columns)
     kc_type = "tensor<%sxf32>" % kmn
     attributes = ""
     if case["plan"]:
@@ -436,6 +443,7 @@ def make_module(case):
     empty, sizes = "", []
     lead_dims = 1 if batch else 0
     for name, value, operand, dim, kernel_type in (
+            ("batch", case.get("dynamic_batch"), "%a", 0, ka_type),
             ("rows", case["dynamic"], "%a",
              lead_dims + (1 if a_transposed else 0), ka_type),
             ("columns", case.get("dynamic_n"), "%b",
