@@ -175,6 +175,7 @@ void EmulatorRuntime::declareAll() {
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_wmma_mma),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_copy),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_check_copy_source),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_check_alignment),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_commit),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_wait),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_access),
@@ -2121,6 +2122,34 @@ static void instrumentGlobalAccesses(func::FuncOp body,
   }
 }
 
+/// Checks each vector access in `body` that claims an alignment (a
+/// vector.load or vector.store with `alignment`) at run time
+/// (gpucg_emu_check_alignment): the CPU takes any address, a GPU's wide
+/// access faults on a misaligned one.
+static void checkClaimedAlignments(func::FuncOp body,
+                                   EmulatorRuntime &runtime) {
+  SmallVector<std::tuple<Operation *, Value, ValueRange, uint64_t>> accesses;
+  body.walk([&](Operation *op) {
+    TypeSwitch<Operation *>(op).Case<vector::LoadOp, vector::StoreOp>(
+        [&](auto access) {
+          if (std::optional<uint64_t> alignment = access.getAlignment())
+            accesses.emplace_back(op, access.getBase(), access.getIndices(),
+                                  *alignment);
+        });
+  });
+  OpBuilder b(body.getContext());
+  for (auto &[op, memref, indices, alignment] : accesses) {
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    auto type = cast<MemRefType>(memref.getType());
+    Value address = getElementAddress(b, loc, memref, indices,
+                                      *getElementBytes(type.getElementType()));
+    runtime.call(b, loc, "gpucg_emu_check_alignment",
+                 {address, constI64(b, loc, static_cast<int64_t>(alignment)),
+                  runtime.site(b, op)});
+  }
+}
+
 static LogicalResult instrumentWorkgroupAccesses(func::FuncOp body,
                                                  EmulatorRuntime &runtime) {
   SmallVector<Operation *> accesses;
@@ -2265,6 +2294,7 @@ struct TestEmulateGpuPass
       });
       if (unmodelled.wasInterrupted())
         return signalPassFailure();
+      checkClaimedAlignments(*body, runtime);
       if (checkRaces && failed(instrumentWorkgroupAccesses(*body, runtime)))
         return signalPassFailure();
       if (checkRaces)

@@ -46,6 +46,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -218,7 +219,9 @@ private:
                    int64_t rows, Value thread);
   void runEpiloguePiece(OpBuilder &b, ArrayRef<TilingInterface> templates,
                         ArrayRef<Operation *> sources, Value row, Value column,
-                        int64_t vectorSize);
+                        int64_t vectorSize, bool alignedStores = false);
+  Value isPieceAligned(OpBuilder &b, ArrayRef<TilingInterface> templates,
+                       Value row, Value column) const;
   // Stage 6: the grid.
   void
   loopOverTiles(OpBuilder &b, Value first, Value end, Value stride,
@@ -1336,25 +1339,32 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
             scf::YieldOp::create(b, loc);
             return;
           }
-          // A dynamic N may end inside the piece: its valid elements one
-          // at a time (N - column of them), the others whole.
+          // A dynamic N may end inside the piece, and C's rows are a
+          // run-time size apart, which proves no alignment: a whole piece
+          // whose stores land on 16-byte boundaries (asked at run time) is
+          // one vector store each; the others, the valid elements (N -
+          // column of them, at most a piece) one at a time.
           Value left = arith::SubIOp::create(
               b, loc, cColumns,
               arith::AddIOp::create(b, loc, firstTileColumn, column));
           Value vectorSizeValue =
               arith::ConstantIndexOp::create(b, loc, vectorSize);
-          Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                              left, vectorSizeValue);
+          Value whole = arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, left,
+                                    vectorSizeValue),
+              isPieceAligned(b, templates, row, column));
           scf::IfOp::create(
               b, loc, whole,
               [&](OpBuilder &b, Location) {
-                runEpiloguePiece(b, templates, sources, row, column,
-                                 vectorSize);
+                runEpiloguePiece(b, templates, sources, row, column, vectorSize,
+                                 /*alignedStores=*/true);
                 scf::YieldOp::create(b, loc);
               },
               [&](OpBuilder &b, Location) {
                 scf::ForOp::create(
-                    b, loc, arith::ConstantIndexOp::create(b, loc, 0), left,
+                    b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                    arith::MinUIOp::create(b, loc, left, vectorSizeValue),
                     arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
                     [&](OpBuilder &b, Location, Value element, ValueRange) {
                       runEpiloguePiece(
@@ -1372,15 +1382,86 @@ void WgmmaKernelBuilder::runEpilogue(OpBuilder &b, IRMapping &mapping,
     epilogueOp->erase();
 }
 
+/// The global memory (kernel arguments' tile views) that `templates`
+/// write: their outputs other than the staging buffer and temporaries.
+static SmallVector<Value> getGlobalOutputs(ArrayRef<TilingInterface> templates,
+                                           ArrayRef<Value> temporaries) {
+  SmallVector<Value> outputs;
+  for (TilingInterface epilogueOp : templates)
+    for (Value init :
+         cast<linalg::LinalgOp>(epilogueOp.getOperation()).getDpsInits()) {
+      auto type = dyn_cast<MemRefType>(init.getType());
+      if (type && !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) &&
+          !llvm::is_contained(temporaries, init) &&
+          !llvm::is_contained(outputs, init))
+        outputs.push_back(init);
+    }
+  return outputs;
+}
+
+/// Bytes to which a piece's vector store of `elementType` is aligned when
+/// its address allows: its own bytes, at most 16 (the widest store, and
+/// the alignment of every kernel argument's base).
+static int64_t getPieceAlignment(Type elementType, int64_t vectorSize) {
+  return std::min<int64_t>(
+      16,
+      vectorSize * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8));
+}
+
+/// Whether every global store of the piece at `row`, `column` of the tile
+/// lands on its alignment (getPieceAlignment), from the addresses at run
+/// time: the tile view's aligned pointer, offset and row stride.
+Value WgmmaKernelBuilder::isPieceAligned(OpBuilder &b,
+                                         ArrayRef<TilingInterface> templates,
+                                         Value row, Value column) const {
+  Value aligned = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (Value output : getGlobalOutputs(templates, epilogue.temporaries)) {
+    auto type = cast<MemRefType>(output.getType());
+    Type elementType = type.getElementType();
+    int64_t elementBytes =
+        llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, output);
+    Value element = arith::AddIOp::create(
+        b, loc, metadata.getOffset(),
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, row, metadata.getStrides()[0]),
+            arith::MulIOp::create(b, loc, column, metadata.getStrides()[1])));
+    Value address = arith::AddIOp::create(
+        b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, output),
+        arith::MulIOp::create(
+            b, loc, element,
+            arith::ConstantIndexOp::create(b, loc, elementBytes)));
+    Value misalignment = arith::RemUIOp::create(
+        b, loc, address,
+        arith::ConstantIndexOp::create(
+            b, loc, getPieceAlignment(elementType, epilogue.vectorSize)));
+    aligned = arith::AndIOp::create(
+        b, loc, aligned,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment,
+                              arith::ConstantIndexOp::create(b, loc, 0)));
+  }
+  return aligned;
+}
+
 /// One thread's piece of the epilogue, `vectorSize` elements at `row`,
 /// `column` of the tile: each of `templates` (the op of `sources`) tiled to
-/// it, a temporary's piece in a private 1 x vectorSize buffer.
+/// it, a temporary's piece in a private 1 x vectorSize buffer. With
+/// `alignedStores` (the piece's global addresses known aligned at run
+/// time, isPieceAligned), what the ops write to global memory goes to
+/// private buffers too, and from there to memory in one vector store each
+/// that carries its alignment (which the lowering cannot prove from a
+/// run-time row stride).
 void WgmmaKernelBuilder::runEpiloguePiece(OpBuilder &b,
                                           ArrayRef<TilingInterface> templates,
                                           ArrayRef<Operation *> sources,
                                           Value row, Value column,
-                                          int64_t vectorSize) {
+                                          int64_t vectorSize,
+                                          bool alignedStores) {
   llvm::SmallDenseMap<Value, Value> privates;
+  SmallVector<Value> globalOutputs, written;
+  if (alignedStores)
+    globalOutputs = getGlobalOutputs(templates, epilogue.temporaries);
   for (Value temporary : epilogue.temporaries)
     privates[temporary] = memref::AllocaOp::create(
         b, loc,
@@ -1402,12 +1483,63 @@ void WgmmaKernelBuilder::runEpiloguePiece(OpBuilder &b,
     for (Operation *tiledOp : tiled->tiledOps)
       for (OpOperand &operand : tiledOp->getOpOperands()) {
         auto slice = operand.get().getDefiningOp<memref::SubViewOp>();
-        if (!slice || !privates.count(slice.getSource()))
+        if (!slice)
           continue;
-        operand.set(privates[slice.getSource()]);
+        Value source = slice.getSource();
+        // A global output's piece: private from its first write on (a
+        // read before it is of the memory's prior contents), with those
+        // contents where the op reads its output.
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(tiledOp);
+        if (alignedStores && !privates.count(source) && linalgOp &&
+            linalgOp.isDpsInit(&operand) &&
+            llvm::is_contained(globalOutputs, source)) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(tiledOp);
+          auto type = cast<MemRefType>(source.getType());
+          Value buffer = memref::AllocaOp::create(
+              b, loc, MemRefType::get({1, vectorSize}, type.getElementType()));
+          if (linalgOp.payloadUsesValueFromOperand(&operand))
+            memref::CopyOp::create(b, loc, slice, buffer);
+          privates[source] = buffer;
+          written.push_back(source);
+        }
+        if (!privates.count(source))
+          continue;
+        operand.set(privates[source]);
         if (slice->use_empty())
           slice->erase();
       }
+  }
+  for (Value output : written) {
+    auto type = cast<MemRefType>(output.getType());
+    auto vectorType = VectorType::get({vectorSize}, type.getElementType());
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value piece = vector::LoadOp::create(b, loc, vectorType, privates[output],
+                                         ValueRange{zero, zero});
+    // Into the memref the tile views (unit-stride subviews, a batch's
+    // rank-reducing) view, at their offsets: folding the views into the
+    // store later would drop its alignment.
+    Value memref = output;
+    SmallVector<Value> indices = {row, column};
+    while (auto view = memref.getDefiningOp<memref::SubViewOp>()) {
+      if (!view.hasUnitStride())
+        break;
+      llvm::SmallBitVector dropped = view.getDroppedDims();
+      SmallVector<Value> sourceIndices;
+      auto index = indices.begin();
+      for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
+        Value start = getValueOrCreateConstantIndexOp(b, loc, offset);
+        sourceIndices.push_back(
+            dropped.test(dim)
+                ? start
+                : arith::AddIOp::create(b, loc, start, *index++).getResult());
+      }
+      indices = std::move(sourceIndices);
+      memref = view.getSource();
+    }
+    auto store = vector::StoreOp::create(b, loc, piece, memref, indices);
+    store.setAlignment(static_cast<uint64_t>(
+        getPieceAlignment(type.getElementType(), vectorSize)));
   }
 }
 

@@ -276,6 +276,21 @@ void gpucg_emu_check_copy_source(int32_t dim, int32_t rank, int64_t index,
            site ? site : "nvgpu.device_async_copy");
 }
 
+void gpucg_emu_check_alignment(int64_t address, int64_t alignment,
+                               const char *site) {
+  EmuThread *thread = emuRequireThread("gpucg_emu_check_alignment");
+  char name[48], workgroup[80];
+  if (alignment <= 1 || (uint64_t)address % (uint64_t)alignment == 0)
+    return;
+  emuFatal("misaligned access: thread %s of workgroup %s accesses address "
+           "0x%" PRIx64 ", which is not a multiple of the %" PRId64
+           " bytes the access claims, at %s (on a GPU, a misaligned wide "
+           "access faults)",
+           emuThreadName(thread, name),
+           emuWorkgroupName(thread->cta, workgroup), (uint64_t)address,
+           alignment, site ? site : "a vector access");
+}
+
 int32_t gpucg_emu_async_commit(void) {
   EmuThread *thread = emuRequireThread("gpucg_emu_async_commit");
   int32_t group = thread->nextGroup++;

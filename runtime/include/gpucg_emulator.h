@@ -323,6 +323,15 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_async_copy(int64_t dst_address,
    never out of bounds. On a GPU such a copy reads another row or another
    allocation, or faults; gpucg's zero-padded copies clamp their source
    size so that it never does. Thread context. */
+/* Checks that a vector access which claims an alignment (vector.load or
+   vector.store with `alignment`, such as the 16-byte stores gpucg writes
+   where a run-time address check allows them) is at an address that is a
+   multiple of `alignment` bytes; an error naming the thread, the address
+   and the alignment otherwise. On a GPU such an access is a wide load or
+   store at a misaligned address, which faults. Thread context. */
+GPUCG_EMULATOR_EXPORT void
+gpucg_emu_check_alignment(int64_t address, int64_t alignment, const char *site);
+
 GPUCG_EMULATOR_EXPORT void gpucg_emu_check_copy_source(int32_t dim,
                                                        int32_t rank,
                                                        int64_t index,

@@ -1619,6 +1619,22 @@ static void copySourceBoundsBody(void *closure) {
   }
 }
 
+/* Claimed alignments (vector accesses with `alignment`): thread 0 claims
+   16 bytes at a 16-byte boundary and 4 at 8 bytes past it, thread 1 claims
+   16 at 8 bytes past it. */
+static void claimedAlignmentBody(void *closure) {
+  (void)closure;
+  const char *site = "test.mlir:40:15: vector.store";
+  _Alignas(16) unsigned char buffer[32] = {0};
+  int64_t thread = linearThreadId();
+  if (thread == 0) {
+    gpucg_emu_check_alignment(addressOf(buffer), 16, site);
+    gpucg_emu_check_alignment(addressOf(buffer) + 8, 4, site);
+  } else if (thread == 1) {
+    gpucg_emu_check_alignment(addressOf(buffer) + 8, 16, site);
+  }
+}
+
 static void mmaUnsupportedBody(void *closure) {
   const int *types = closure;
   unsigned char a[64] = {0}, b[64] = {0}, c[64] = {0};
@@ -2762,6 +2778,8 @@ static int errorCommand(const char *name) {
     launch1d(4, 64, asyncErrorBody, &run);
   } else if (strcmp(name, "async-copy-source-bounds") == 0) {
     launch1d(4, 64, copySourceBoundsBody, NULL);
+  } else if (strcmp(name, "claimed-alignment") == 0) {
+    launch1d(2, 0, claimedAlignmentBody, NULL);
   } else if (strcmp(name, "shuffle-member-mask") == 0) {
     int args[3] = {16, GPUCG_EMU_SHUFFLE_UP, 1};
     launch1d(32, 0, shuffleErrorBody, args);

@@ -73,7 +73,10 @@
 // Every size dynamic (@hidden_size, x * W^T + bias to bf16 with the
 // hidden sizes known at run time): the grid from M and N, both tensor
 // maps and the K loop's steps from the sizes the caller passes, the same
-// wgmma main loop; no spills, and HGMMA and TMA loads in the SASS.
+// wgmma main loop; the staged store's whole pieces one 128-bit store each
+// where their address is 16-byte aligned at run time (C's row pitch is a
+// run-time size), element stores otherwise; no spills, and HGMMA and TMA
+// loads in the SASS.
 // RUN: FileCheck %s --check-prefix=HIDDEN-ABI < %t/hidden_size_kernel.abi
 // RUN: FileCheck %s --check-prefix=HIDDEN < %t/hidden_size_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/hidden_size_kernel.ptx -o %t/hs.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -341,7 +344,10 @@
 // HIDDEN-ABI: argument {{[0-9]+}} function_argument 1 tensor_map bf16 ?x? box 128x64 swizzle 128b
 // HIDDEN: .entry hidden_size_kernel(
 // HIDDEN: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// HIDDEN: st.global.v4.b32
+// HIDDEN: st.global.b16
 // SASS-HIDDEN:      kernel hidden_size_kernel
+// SASS-HIDDEN:      STG.E.128 {{[1-9][0-9]*}}
 // SASS-HIDDEN:      LDL 0
 // SASS-HIDDEN-NEXT: STL 0
 // SASS-HIDDEN:      HGMMA {{[1-9][0-9]*}}

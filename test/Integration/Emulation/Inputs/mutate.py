@@ -85,6 +85,12 @@ Mutations (N counts matches from 1, in print order):
                      row hold a whole piece) be true: a piece that N cuts
                      is written whole, past the row's end
 
+  assume-aligned N   let the arith.remui by 16 after the N-th
+                     memref.extract_aligned_pointer_as_index (a MatmulWgmma
+                     epilogue's run-time check that a piece's address is
+                     16-byte aligned before its aligned vector store) be
+                     0: every whole piece takes the aligned store
+
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
 """
@@ -136,6 +142,17 @@ def main():
         index = nth_line(lines, r"= arith\.cmpi uge, ", n)
         lines[index] = re.sub(r"= arith\.cmpi uge, .*",
                               "= arith.constant true", lines[index])
+    elif mutation == "assume-aligned":
+        pointer = nth_line(
+            lines, r"= memref\.extract_aligned_pointer_as_index\b", n)
+        for index in range(pointer + 1, len(lines)):
+            if re.search(r"= arith\.remui .*, %c16 : index", lines[index]):
+                lines[index] = re.sub(r"= arith\.remui .*",
+                                      "= arith.constant 0 : index",
+                                      lines[index])
+                break
+        else:
+            fail("no alignment check after the pointer #%d" % n)
     elif mutation == "drop-addend":
         # %sum = arith.addf %x, %y : vector<...>: %sum = max(%x, %x), which
         # is %x.
