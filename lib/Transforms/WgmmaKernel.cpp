@@ -39,6 +39,7 @@
 #include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -1516,24 +1517,18 @@ void WgmmaKernelBuilder::runEpiloguePiece(OpBuilder &b,
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value piece = vector::LoadOp::create(b, loc, vectorType, privates[output],
                                          ValueRange{zero, zero});
-    // Into the memref the tile views (unit-stride subviews, a batch's
-    // rank-reducing) view, at their offsets: folding the views into the
-    // store later would drop its alignment.
+    // Into the memref the tile views (subviews, a batch's rank-reducing)
+    // view, at their indices there (upstream's resolution, which
+    // fold-memref-alias-ops uses): folding the views into the store later
+    // would drop its alignment.
+    IRRewriter resolver(b);
     Value memref = output;
     SmallVector<Value> indices = {row, column};
     while (auto view = memref.getDefiningOp<memref::SubViewOp>()) {
-      if (!view.hasUnitStride())
-        break;
-      llvm::SmallBitVector dropped = view.getDroppedDims();
       SmallVector<Value> sourceIndices;
-      auto index = indices.begin();
-      for (auto [dim, offset] : llvm::enumerate(view.getMixedOffsets())) {
-        Value start = getValueOrCreateConstantIndexOp(b, loc, offset);
-        sourceIndices.push_back(
-            dropped.test(dim)
-                ? start
-                : arith::AddIOp::create(b, loc, start, *index++).getResult());
-      }
+      affine::resolveIndicesIntoOpWithOffsetsAndStrides(
+          resolver, loc, view.getMixedOffsets(), view.getMixedStrides(),
+          view.getDroppedDims(), ValueRange(indices), sourceIndices);
       indices = std::move(sourceIndices);
       memref = view.getSource();
     }
