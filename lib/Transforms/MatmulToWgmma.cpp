@@ -510,9 +510,11 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
       matmul.k = part;
   // (A dynamic pitch is checked when the host encodes the tensor map.)
   for (auto [name, type] : {std::pair("A", aArgType), {"B", bArgType}}) {
-    int64_t pitch = type.getShape().back() * matmul.elementBytes();
-    if (!ShapedType::isDynamic(type.getShape().back()) &&
-        pitch % wgmma::kTmaPitchAlignment != 0)
+    int64_t columns = type.getShape().back();
+    if (ShapedType::isDynamic(columns))
+      continue;
+    int64_t pitch = columns * matmul.elementBytes();
+    if (pitch % wgmma::kTmaPitchAlignment != 0)
       return op.emitOpError()
              << "reads " << name << " from " << type << ", whose rows are "
              << pitch << " bytes apart; TMA reads rows at a pitch of a "
