@@ -1670,13 +1670,10 @@ void WgmmaKernelBuilder::buildPersistentLoop() {
 /// staging buffer to the epilogue.
 void WgmmaKernelBuilder::buildOneWarpgroup() {
   int64_t retiredLag = plan.getRetiredLag();
-  // The first stages' loads: as many as there are stages and K tiles.
+  // The first stages' loads: as many as there are stages and K tiles (a
+  // constant when K is static).
   Value prologue =
-      ShapedType::isDynamic(matmul.k)
-          ? arith::MinUIOp::create(rewriter, loc, stagesValue, kTiles)
-                .getResult()
-          : getIndex(std::min<int64_t>(
-                matmul.stages, llvm::divideCeil(matmul.k, matmul.tileK)));
+      rewriter.createOrFold<arith::MinUIOp>(loc, stagesValue, kTiles);
   scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
     scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
                        prologue, arith::ConstantIndexOp::create(b, loc, 1),
