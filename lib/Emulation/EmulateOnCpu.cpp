@@ -176,6 +176,7 @@ void EmulatorRuntime::declareAll() {
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_copy),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_check_copy_source),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_check_alignment),
+      GPUCG_EMULATOR_FUNCTION(gpucg_emu_check_vector_bounds),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_commit),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_async_wait),
       GPUCG_EMULATOR_FUNCTION(gpucg_emu_access),
@@ -2150,6 +2151,47 @@ static void checkClaimedAlignments(func::FuncOp body,
   }
 }
 
+/// Checks each vector.load and vector.store of the kernel's global memory
+/// in `body` at run time (gpucg_emu_check_vector_bounds): every element it
+/// touches must be one of its memref's, the vector's dimensions laid along
+/// the memref's innermost ones. MLIR leaves an access past the memref
+/// undefined; on a GPU it reads or writes the next row, or faults, and the
+/// kernel's numbers may not show it (an unmasked read of a partial vector
+/// at the K edge whose excess the other operand's zero padding cancels).
+static void checkVectorBounds(func::FuncOp body, EmulatorRuntime &runtime) {
+  SmallVector<std::tuple<Operation *, Value, ValueRange, VectorType>> accesses;
+  body.walk([&](Operation *op) {
+    TypeSwitch<Operation *>(op).Case<vector::LoadOp, vector::StoreOp>(
+        [&](auto access) {
+          if (!isWorkgroupMemory(access.getBase().getType()) &&
+              isGlobalMemoryOf(access.getBase(), body))
+            accesses.emplace_back(op, access.getBase(), access.getIndices(),
+                                  access.getVectorType());
+        });
+  });
+  OpBuilder b(body.getContext());
+  for (auto &[op, memref, indices, vectorType] : accesses) {
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    int64_t rank = indices.size();
+    ArrayRef<int64_t> shape = vectorType.getShape();
+    Value site = runtime.site(b, op);
+    for (auto [dim, index] : llvm::enumerate(indices)) {
+      // The vector's dimensions are the memref's innermost ones.
+      int64_t fromInnermost = rank - 1 - static_cast<int64_t>(dim);
+      int64_t count =
+          fromInnermost < static_cast<int64_t>(shape.size())
+              ? shape[shape.size() - 1 - static_cast<size_t>(fromInnermost)]
+              : 1;
+      Value extent = memref::DimOp::create(b, loc, memref, dim);
+      runtime.call(b, loc, "gpucg_emu_check_vector_bounds",
+                   {constI32(b, loc, dim), constI32(b, loc, rank),
+                    toI64(b, loc, index), constI64(b, loc, count),
+                    toI64(b, loc, extent), site});
+    }
+  }
+}
+
 static LogicalResult instrumentWorkgroupAccesses(func::FuncOp body,
                                                  EmulatorRuntime &runtime) {
   SmallVector<Operation *> accesses;
@@ -2295,6 +2337,7 @@ struct TestEmulateGpuPass
       if (unmodelled.wasInterrupted())
         return signalPassFailure();
       checkClaimedAlignments(*body, runtime);
+      checkVectorBounds(*body, runtime);
       if (checkRaces && failed(instrumentWorkgroupAccesses(*body, runtime)))
         return signalPassFailure();
       if (checkRaces)

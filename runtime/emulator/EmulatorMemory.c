@@ -257,23 +257,45 @@ void gpucg_emu_async_copy(int64_t dst_address, int64_t src_address,
                   site ? site : "nvgpu.device_async_copy (issued)");
 }
 
-void gpucg_emu_check_copy_source(int32_t dim, int32_t rank, int64_t index,
-                                 int64_t count, int64_t extent,
-                                 const char *site) {
-  EmuThread *thread = emuRequireThread("gpucg_emu_check_copy_source");
+/* Fails unless [index, index + count) lies inside [0, extent): the indices
+   of one dimension of a memref that an access touches. The error starts
+   with `what`, says the thread `verb`s the indices of `memref` (what the
+   access calls it) and names `site`, else `defaultSite`. Nothing is
+   accessed when count is 0. */
+static void emuCheckIndexRange(const char *function, const char *what,
+                               const char *verb, const char *memref,
+                               int32_t dim, int32_t rank, int64_t index,
+                               int64_t count, int64_t extent,
+                               const char *site, const char *defaultSite) {
+  EmuThread *thread = emuRequireThread(function);
   char name[48], workgroup[80];
   if (count <= 0)
     return;
   if (index >= 0 && index <= extent && count <= extent - index)
     return;
-  emuFatal("async copy out of bounds: thread %s of workgroup %s reads "
+  emuFatal("%s: thread %s of workgroup %s %s "
            "indices [%" PRId64 ", %" PRId64 ") of dimension %d (of %d, 0 "
-           "outermost) of its source, whose size there is %" PRId64
-           ", at %s",
-           emuThreadName(thread, name),
-           emuWorkgroupName(thread->cta, workgroup), index, index + count,
-           (int)dim, (int)rank, extent,
-           site ? site : "nvgpu.device_async_copy");
+           "outermost) of its %s, whose size there is %" PRId64 ", at %s",
+           what, emuThreadName(thread, name),
+           emuWorkgroupName(thread->cta, workgroup), verb, index,
+           index + count, (int)dim, (int)rank, memref, extent,
+           site ? site : defaultSite);
+}
+
+void gpucg_emu_check_copy_source(int32_t dim, int32_t rank, int64_t index,
+                                 int64_t count, int64_t extent,
+                                 const char *site) {
+  emuCheckIndexRange("gpucg_emu_check_copy_source", "async copy out of bounds",
+                     "reads", "source", dim, rank, index, count, extent, site,
+                     "nvgpu.device_async_copy");
+}
+
+void gpucg_emu_check_vector_bounds(int32_t dim, int32_t rank, int64_t index,
+                                   int64_t count, int64_t extent,
+                                   const char *site) {
+  emuCheckIndexRange("gpucg_emu_check_vector_bounds",
+                     "vector access out of bounds", "accesses", "memref", dim,
+                     rank, index, count, extent, site, "a vector access");
 }
 
 void gpucg_emu_check_alignment(int64_t address, int64_t alignment,

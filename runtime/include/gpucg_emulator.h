@@ -339,6 +339,20 @@ GPUCG_EMULATOR_EXPORT void gpucg_emu_check_copy_source(int32_t dim,
                                                        int64_t extent,
                                                        const char *site);
 
+/* Checks that a vector.load or vector.store of global memory touches only
+   elements of its memref: per dimension (`dim` of `rank`, 0 outermost),
+   [index, index + count) inside [0, extent), where count is the vector's
+   length in the dimensions it spans and 1 in the others; an error naming
+   the thread, the indices and the size otherwise. MLIR leaves such an
+   access undefined; on a GPU it reads or writes another row (or faults),
+   which a kernel's results may not show. Thread context. */
+GPUCG_EMULATOR_EXPORT void gpucg_emu_check_vector_bounds(int32_t dim,
+                                                         int32_t rank,
+                                                         int64_t index,
+                                                         int64_t count,
+                                                         int64_t extent,
+                                                         const char *site);
+
 /* nvgpu.device_async_create_group, PTX cp.async.commit_group: puts the
    caller's copies not yet in a group into a new group (possibly empty) and
    returns its number: 0, 1, 2, ... per thread and workgroup. Thread

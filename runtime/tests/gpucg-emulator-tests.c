@@ -1600,24 +1600,43 @@ static void asyncErrorBody(void *closure) {
                          addressOf(source), run->dstBytes, run->srcBytes, NULL);
 }
 
+/* A run of one bounds check (gpucg_emu_check_copy_source or
+   gpucg_emu_check_vector_bounds) at `site`: threads 0, 1 and 2 each check
+   two dimensions of a 2-D memref, `checks[thread][dim]` being the index,
+   the count and the extent. */
+typedef struct {
+  void (*check)(int32_t dim, int32_t rank, int64_t index, int64_t count,
+                int64_t extent, const char *site);
+  const char *site;
+  int64_t checks[3][2][3];
+} BoundsRun;
+
+static void boundsBody(void *closure) {
+  const BoundsRun *run = closure;
+  int64_t thread = linearThreadId();
+  if (thread > 2)
+    return;
+  for (int32_t dim = 0; dim < 2; ++dim) {
+    const int64_t *check = run->checks[thread][dim];
+    run->check(dim, 2, check[0], check[1], check[2], run->site);
+  }
+}
+
 /* Source bounds of async copies: thread 0 reads the last 2 of 6 elements of
    row 7 of 8, thread 1 reads nothing (a source size of 0) at indices past
    both dimensions, thread 2 reads [4, 8) of a row of 6. */
-static void copySourceBoundsBody(void *closure) {
-  (void)closure;
-  const char *site = "test.mlir:30:9: nvgpu.device_async_copy";
-  int64_t thread = linearThreadId();
-  if (thread == 0) {
-    gpucg_emu_check_copy_source(0, 2, 7, 1, 8, site);
-    gpucg_emu_check_copy_source(1, 2, 4, 2, 6, site);
-  } else if (thread == 1) {
-    gpucg_emu_check_copy_source(0, 2, 8, 0, 8, site);
-    gpucg_emu_check_copy_source(1, 2, 9, 0, 6, site);
-  } else if (thread == 2) {
-    gpucg_emu_check_copy_source(0, 2, 0, 1, 8, site);
-    gpucg_emu_check_copy_source(1, 2, 4, 4, 6, site);
-  }
-}
+static const BoundsRun kCopySourceBounds = {
+    gpucg_emu_check_copy_source,
+    "test.mlir:30:9: nvgpu.device_async_copy",
+    {{{7, 1, 8}, {4, 2, 6}}, {{8, 0, 8}, {9, 0, 6}}, {{0, 1, 8}, {4, 4, 6}}}};
+
+/* Bounds of global vector accesses: thread 0 accesses the last 4 of 12
+   elements of row 5 of 6, thread 1 the first 8 of row 0, thread 2 [8, 16)
+   of a row of 12 (a vector of 8 past the edge). */
+static const BoundsRun kVectorBounds = {
+    gpucg_emu_check_vector_bounds,
+    "test.mlir:50:11: vector.load",
+    {{{5, 1, 6}, {8, 4, 12}}, {{0, 1, 6}, {0, 8, 12}}, {{3, 1, 6}, {8, 8, 12}}}};
 
 /* Claimed alignments (vector accesses with `alignment`): thread 0 claims
    16 bytes at a 16-byte boundary and 4 at 8 bytes past it, thread 1 claims
@@ -2777,9 +2796,11 @@ static int errorCommand(const char *name) {
     AsyncErrorRun run = {0, 16, 17};
     launch1d(4, 64, asyncErrorBody, &run);
   } else if (strcmp(name, "async-copy-source-bounds") == 0) {
-    launch1d(4, 64, copySourceBoundsBody, NULL);
+    launch1d(4, 64, boundsBody, (void *)&kCopySourceBounds);
   } else if (strcmp(name, "claimed-alignment") == 0) {
     launch1d(2, 0, claimedAlignmentBody, NULL);
+  } else if (strcmp(name, "vector-bounds") == 0) {
+    launch1d(4, 0, boundsBody, (void *)&kVectorBounds);
   } else if (strcmp(name, "shuffle-member-mask") == 0) {
     int args[3] = {16, GPUCG_EMU_SHUFFLE_UP, 1};
     launch1d(32, 0, shuffleErrorBody, args);
