@@ -133,6 +133,11 @@ VARIANTS = (
     # same case compiled static (the llama-m1024 family runs both).
     Variant("sm_90a-dynamic", "sm_90a", ("--dynamic-sizes",),
             "sm_90a, M, N and K dynamic (passed at launch)"),
+    # The same on mma.sync, whose copies of rows of a run-time pitch are
+    # register-staged, 16 bytes wide where a run-time check finds a row
+    # aligned (gpucg-version-vector-alignment).
+    Variant("sm_90-dynamic", "sm_90", ("--dynamic-sizes",),
+            "mma.sync (sm_90), M, N and K dynamic (passed at launch)"),
 )
 VARIANT = {variant.name: variant for variant in VARIANTS}
 BOTH = ("sm_90", "sm_90a")
@@ -183,7 +188,8 @@ FAMILIES = (
            lambda c: c.in_type == "i8" and c.m == 4096, BOTH),
     Family("llama-m1024", "Llama-3 8B/70B linear layers, M = 1024 (bf16), "
            "compiled static and with M, N and K dynamic", "llama3.txt",
-           lambda c: c.m == 1024, ("sm_90a", "sm_90a-dynamic")),
+           lambda c: c.m == 1024,
+           ("sm_90", "sm_90-dynamic", "sm_90a", "sm_90a-dynamic")),
 )
 
 # A few small cases of each kind of step, for the dry run in `make check`.

@@ -222,6 +222,10 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   pipelining.schedule = options.schedule;
   fpm.addPass(createSoftwarePipelining(pipelining));
   fpm.addPass(createPackSharedMemoryAlloc());
+  // Global accesses whose rows have a run-time pitch: wide where a run-time
+  // check finds them aligned. Last, so that the staged copies' reads are
+  // still plain reads for the pipelining.
+  fpm.addPass(createVersionVectorAlignment());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
 }

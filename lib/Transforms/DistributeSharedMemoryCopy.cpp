@@ -161,23 +161,36 @@ static void warnAboutNarrowCopies(linalg::CopyOp copy, Value global,
   SmallVector<int64_t> strides;
   int64_t offset;
   std::string pitch = "known only at run time";
+  bool dynamicPitch = true;
   if (succeeded(globalType.getStridesAndOffset(strides, offset)) &&
-      strides.size() > 1 && !ShapedType::isDynamic(strides[strides.size() - 2]))
+      strides.size() > 1 &&
+      !ShapedType::isDynamic(strides[strides.size() - 2])) {
     pitch = std::to_string(strides[strides.size() - 2] * bits / 8) + " bytes";
+    dynamicPitch = false;
+  }
   InFlightDiagnostic diag = copy.emitWarning();
   diag << "copies of " << root.getType() << " into workgroup memory ";
-  if (width.registerStaged)
+  if (width.registerStaged) {
     diag << "load " << width.globalAccessBytes
-         << " byte(s) at a time into registers and store "
-         << width.width * bits / 8
+         << " byte(s) at a time into registers";
+    // gpucg-version-vector-alignment, at the end of the tensor-core
+    // pipelines, widens the loads of rows a run-time check finds aligned.
+    if (dynamicPitch)
+      diag << " (" << width.width * bits / 8
+           << " where the tensor-core pipelines' run-time check finds a row "
+              "aligned)";
+    diag << " and store " << width.width * bits / 8
          << "-byte vectors, without cp.async: its row pitch (";
-  else
+  } else {
     diag << "move " << width.globalAccessBytes
          << " byte(s) per thread and step, synchronously: its row pitch (";
+  }
   diag << pitch
        << ") does not keep wider vectors aligned, and cp.async moves 4, 8 or "
-          "16 aligned bytes; rows padded to a multiple of 16 bytes would take "
-          "16-byte async copies";
+          "16 aligned bytes; rows ";
+  if (dynamicPitch)
+    diag << "of a static pitch ";
+  diag << "padded to a multiple of 16 bytes would take 16-byte async copies";
 }
 
 /// Most copies one thread issues for one linalg.copy when its loops are

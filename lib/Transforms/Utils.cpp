@@ -327,6 +327,39 @@ int64_t mlir::gpucg::getAlignedVectorWidthThroughViews(int64_t width,
   return width;
 }
 
+bool mlir::gpucg::isGlobalMemory(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  Attribute space = memref.getMemorySpace();
+  if (!space)
+    return true;
+  auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
+  return gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Global;
+}
+
+Value mlir::gpucg::createIsAddressAligned(OpBuilder &b, Location loc,
+                                          Value memref, ValueRange indices,
+                                          int64_t alignment) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elementBytes =
+      llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value element = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip_equal(indices, metadata.getStrides()))
+    element = arith::AddIOp::create(
+        b, loc, element, arith::MulIOp::create(b, loc, index, stride));
+  Value address = arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+      arith::MulIOp::create(
+          b, loc, element,
+          arith::ConstantIndexOp::create(b, loc, elementBytes)));
+  Value misalignment = arith::RemUIOp::create(
+      b, loc, address, arith::ConstantIndexOp::create(b, loc, alignment));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 Value mlir::gpucg::getRootMemref(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();

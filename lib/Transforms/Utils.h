@@ -172,6 +172,18 @@ int64_t getAlignedVectorWidth(int64_t width, MemRefType type);
 /// pitch of the memref it views.
 int64_t getAlignedVectorWidthThroughViews(int64_t width, Value memref);
 
+/// Whether the global memory of `memref` is where its accesses would go on
+/// a GPU's global state space: no memory space, or #gpu.address_space<global>.
+bool isGlobalMemory(Type type);
+
+/// An i1 that is true when the element of `memref` at `indices` lies at an
+/// address that is a multiple of `alignment` bytes, computed at run time
+/// from the memref's aligned pointer, offset and strides
+/// (memref.extract_aligned_pointer_as_index, extract_strided_metadata): a
+/// wide access whose alignment rests on run-time sizes asks this first.
+Value createIsAddressAligned(OpBuilder &b, Location loc, Value memref,
+                             ValueRange indices, int64_t alignment);
+
 /// The allocation (or argument) `value` is a view of, through any chain of
 /// view-like ops.
 Value getRootMemref(Value value);

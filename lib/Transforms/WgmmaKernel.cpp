@@ -1417,30 +1417,12 @@ Value WgmmaKernelBuilder::isPieceAligned(OpBuilder &b,
                                          Value row, Value column) const {
   Value aligned = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (Value output : getGlobalOutputs(templates, epilogue.temporaries)) {
-    auto type = cast<MemRefType>(output.getType());
-    Type elementType = type.getElementType();
-    int64_t elementBytes =
-        llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
-    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, output);
-    Value element = arith::AddIOp::create(
-        b, loc, metadata.getOffset(),
-        arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, row, metadata.getStrides()[0]),
-            arith::MulIOp::create(b, loc, column, metadata.getStrides()[1])));
-    Value address = arith::AddIOp::create(
-        b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, output),
-        arith::MulIOp::create(
-            b, loc, element,
-            arith::ConstantIndexOp::create(b, loc, elementBytes)));
-    Value misalignment = arith::RemUIOp::create(
-        b, loc, address,
-        arith::ConstantIndexOp::create(
-            b, loc, getPieceAlignment(elementType, epilogue.vectorSize)));
+    Type elementType = cast<MemRefType>(output.getType()).getElementType();
     aligned = arith::AndIOp::create(
         b, loc, aligned,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment,
-                              arith::ConstantIndexOp::create(b, loc, 0)));
+        createIsAddressAligned(
+            b, loc, output, {row, column},
+            getPieceAlignment(elementType, epilogue.vectorSize)));
   }
   return aligned;
 }

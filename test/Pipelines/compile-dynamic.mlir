@@ -4,8 +4,11 @@
 // stages) and take memref descriptors, which their .abi says (and a
 // warning, for hosts lowered with bare pointers), with the grid as formulas
 // of the sizes. A static kernel of the same module keeps bare
-// pointers. Rows whose pitch is known only at run time prove no alignment:
-// the f16 copies move one element at a time, with a warning; f32 (TF32)
+// pointers. Rows whose pitch is known only at run time prove no alignment
+// at compile time: the f16 copies are register-staged, with a warning, and
+// gpucg-version-vector-alignment checks each global load and store's
+// address at run time: 16 bytes (ld.global.v4, LDG.E.128; st.global.v4 for
+// C) where the row is aligned, element by element elsewhere; f32 (TF32)
 // copies are 4-byte cp.async, software-pipelined over a K loop of run-time
 // length (predicated prologue and epilogue).
 // RUN: rm -rf %t && mkdir -p %t
@@ -19,10 +22,11 @@
 // RUN: FileCheck %s --check-prefix=PTX16 < %t/matmul_dynamic_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PTX32 < %t/matmul_dynamic_tf32_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/matmul_dynamic_f16_kernel.ptx -o %t/f16.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/f16.cubin | FileCheck %s --check-prefix=SASS16 %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/matmul_dynamic_tf32_kernel.ptx -o %t/tf32.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// WARN-DAG: warning: copies of 'memref<?x?xf16>' into workgroup memory load 2 byte(s) at a time into registers and store 16-byte vectors, without cp.async: its row pitch (known only at run time) does not keep wider vectors aligned
+// WARN-DAG: warning: copies of 'memref<?x?xf16>' into workgroup memory load 2 byte(s) at a time into registers (16 where the tensor-core pipelines' run-time check finds a row aligned) and store 16-byte vectors, without cp.async: its row pitch (known only at run time) does not keep wider vectors aligned
 // WARN-DAG: warning: takes memref descriptors, not bare pointers: argument #0 has type 'memref<?x?xf16>' {{.+}} a host lowered with gpu-to-llvm must use use-bare-pointers-for-kernels=false to launch it
 // WARN-DAG: warning: takes memref descriptors, not bare pointers: argument #0 has type 'memref<?x?xf32>'
 // WARN-NOT: memref<?x?xf32>' into workgroup memory
@@ -35,8 +39,16 @@
 // ABIS:       calling_convention bare_pointers
 
 // PTX16: .entry matmul_dynamic_f16_kernel
+// PTX16: ld.global.v4.b32
 // PTX16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX16: st.global.v4.b32
 // PTX16-NOT: cp.async.cg
+// SASS16:      kernel matmul_dynamic_f16_kernel
+// SASS16:      HMMA {{[1-9][0-9]*}}
+// SASS16:      LDG.E.128 {{[1-9][0-9]*}}
+// SASS16:      STG.E.128 {{[1-9][0-9]*}}
+// SASS16:      LDL 0
+// SASS16-NEXT: STL 0
 // PTX32: .entry matmul_dynamic_tf32_kernel
 // PTX32: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4, %r{{[0-9]+}};
 // PTX32: wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32

@@ -22,12 +22,13 @@ func.func @pitch_66_bytes(%src: memref<64x33xf16>)
 
 // -----
 
-/// A pitch known only at run time proves no alignment.
+/// A pitch known only at run time proves no alignment at compile time
+/// (gpucg-version-vector-alignment checks it at run time, later).
 func.func @dynamic_pitch(%src: memref<?x?xi8>)
     attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [64, 2, 1]>} {
   %smem = memref.alloc() : memref<32x64xi8, #gpu.address_space<workgroup>>
   %tile = memref.subview %src[0, 0] [32, 64] [1, 1] : memref<?x?xi8> to memref<32x64xi8, strided<[?, 1]>>
-  // expected-warning @+1 {{copies of 'memref<?x?xi8>' into workgroup memory load 1 byte(s) at a time into registers and store 16-byte vectors, without cp.async: its row pitch (known only at run time) does not keep wider vectors aligned}}
+  // expected-warning @+1 {{copies of 'memref<?x?xi8>' into workgroup memory load 1 byte(s) at a time into registers (16 where the tensor-core pipelines' run-time check finds a row aligned) and store 16-byte vectors, without cp.async: its row pitch (known only at run time) does not keep wider vectors aligned, and cp.async moves 4, 8 or 16 aligned bytes; rows of a static pitch padded to a multiple of 16 bytes would take 16-byte async copies}}
   linalg.copy ins(%tile : memref<32x64xi8, strided<[?, 1]>>) outs(%smem : memref<32x64xi8, #gpu.address_space<workgroup>>)
   return
 }

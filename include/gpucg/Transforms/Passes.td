@@ -1425,6 +1425,73 @@ def PackSharedMemoryAlloc
                            "::mlir::memref::MemRefDialect"];
 }
 
+def VersionVectorAlignment
+    : Pass<"gpucg-version-vector-alignment", "func::FuncOp"> {
+  let summary = "Check at run time whether a wide global access is aligned";
+  let description = [{
+    A vector load or store of global memory is one wide access only where
+    `gpucg-convert-to-nvvm` proves its address a multiple of the vector's
+    bytes; elsewhere LLVM splits it into element accesses. Under a row
+    pitch that is a run-time size (a dynamic K makes A's, a dynamic N B's
+    and C's) nothing is proven, and every row moved one element at a time,
+    although the sizes users run mostly keep rows 16-byte aligned.
+
+    This pass versions each vector access of global memory (no memory
+    space, or `#gpu.address_space<global>`) whose alignment rests on
+    run-time sizes alone: a `vector.load` or `vector.store` without an
+    `alignment`, or a 1-D, in-bounds, minor-identity `vector.transfer_read`
+    or `transfer_write` (unmasked, or masked by a 1-D `vector.create_mask`)
+    of 2 or more elements and a power-of-two number of bytes, on a memref
+    that has, up through its views, a dynamic outer stride, an innermost
+    stride of 1, and static strides and offsets that keep the vector
+    aligned (a row of 33 f16 misaligns most rows whatever the sizes: left
+    alone). The access's address (the memref's aligned pointer, offset and
+    strides, `memref.extract_strided_metadata`) is checked against the
+    vector's bytes, at most 16, and a masked transfer's count against the
+    vector's length; where both hold, a `vector.load` or `vector.store`
+    claims that alignment, elsewhere the access stays as it was. The check
+    costs a few integer ops per access; a warp whose rows disagree (an odd
+    pitch) takes both paths. Accesses already versioned are left alone, so
+    the pass may run twice.
+
+    The tensor-core pipelines (`gpucg-matmul-mma-sync`,
+    `gpucg-matmul-tensorcore`) run it last, after software pipelining: the
+    register-staged copies of rows of run-time pitch
+    (`gpucg-distribute-shared-memory-copy`) load 16 bytes at a time where
+    their rows are aligned, and C's stores are 128-bit.
+
+    ```mlir
+    %v = vector.transfer_read %a[%i, %j], %pad, %mask {in_bounds = [true]}
+        : memref<?x?xf16>, vector<8xf16>
+    ```
+
+    with `%mask = vector.create_mask %n : vector<8xi1>`, becomes
+
+    ```mlir
+    %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %a
+    %pointer = memref.extract_aligned_pointer_as_index %a
+    ... %address = %pointer + (%offset + %i * %strides#0 + %j) * 2
+    %misaligned = arith.remui %address, %c16 : index
+    %aligned = arith.cmpi eq, %misaligned, %c0 : index
+    %whole = arith.cmpi sge, %n, %c8 : index
+    %ok = arith.andi %whole, %aligned : i1
+    %v = scf.if %ok -> (vector<8xf16>) {
+      %w = vector.load %a[%i, %j] {alignment = 16 : i64}
+          : memref<?x?xf16>, vector<8xf16>
+      scf.yield %w : vector<8xf16>
+    } else {
+      %w = vector.transfer_read %a[%i, %j], %pad, %mask {in_bounds = [true]}
+          : memref<?x?xf16>, vector<8xf16>
+      scf.yield %w : vector<8xf16>
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
 def ExpandSmallFloats : Pass<"gpucg-expand-small-floats"> {
   let summary = "Conversions to and from floats of 8 bits and fewer as integer arithmetic";
   let description = [{

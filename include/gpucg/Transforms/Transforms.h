@@ -105,6 +105,14 @@ LogicalResult replanAsSimtDistribute(FunctionOpInterface funcOp);
 FailureOr<scf::ForallOp> tileAndDistributeToWorkgroups(RewriterBase &rewriter,
                                                        linalg::LinalgOp rootOp);
 
+/// Versions each vector access of global memory under `root` whose
+/// alignment rests on run-time sizes (gpucg-version-vector-alignment): an
+/// scf.if on its address being a multiple of its bytes (at most 16) and,
+/// for a masked transfer, its mask being whole, with a vector.load or
+/// vector.store claiming that alignment in the then-branch and the access
+/// as it was in the else-branch. Returns how many accesses it versioned.
+int64_t versionVectorAlignment(RewriterBase &rewriter, Operation *root);
+
 /// Reorders the tiles of `forallOp`, a workgroup loop, in groups of
 /// `groupSize` rows of tiles (block y), column by column within a group, so
 /// that workgroups started together share rows of A and columns of B in L2

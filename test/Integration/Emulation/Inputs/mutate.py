@@ -86,10 +86,18 @@ Mutations (N counts matches from 1, in print order):
                      is written whole, past the row's end
 
   assume-aligned N   let the arith.remui by 16 after the N-th
-                     memref.extract_aligned_pointer_as_index (a MatmulWgmma
-                     epilogue's run-time check that a piece's address is
-                     16-byte aligned before its aligned vector store) be
-                     0: every whole piece takes the aligned store
+                     memref.extract_aligned_pointer_as_index (a run-time
+                     check that an address is 16-byte aligned: a
+                     MatmulWgmma epilogue's before its aligned vector
+                     store, or gpucg-version-vector-alignment's before a
+                     16-byte access) be 0: the aligned access is taken
+                     wherever the rest of the condition holds
+  assume-whole N     let the first arith.cmpi sge after the N-th
+                     memref.extract_aligned_pointer_as_index
+                     (gpucg-version-vector-alignment's check that a masked
+                     transfer's count covers the whole vector) be true: a
+                     partial vector at an aligned address is read or
+                     written whole, past the matrix's edge
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -112,6 +120,18 @@ def nth_line(lines, pattern, n):
             if seen == n:
                 return index
     fail("no match #%d for %r (%d found)" % (n, pattern, seen))
+
+
+def replace_after_pointer(lines, n, pattern, old, new, what):
+    """Replaces `old` by `new` in the first line matching `pattern` after
+    the n-th memref.extract_aligned_pointer_as_index (a run-time alignment
+    check's start)."""
+    pointer = nth_line(lines, r"= memref\.extract_aligned_pointer_as_index\b", n)
+    for index in range(pointer + 1, len(lines)):
+        if re.search(pattern, lines[index]):
+            lines[index] = re.sub(old, new, lines[index])
+            return
+    fail("no %s after the pointer #%d" % (what, n))
 
 
 def main():
@@ -143,16 +163,13 @@ def main():
         lines[index] = re.sub(r"= arith\.cmpi uge, .*",
                               "= arith.constant true", lines[index])
     elif mutation == "assume-aligned":
-        pointer = nth_line(
-            lines, r"= memref\.extract_aligned_pointer_as_index\b", n)
-        for index in range(pointer + 1, len(lines)):
-            if re.search(r"= arith\.remui .*, %c16 : index", lines[index]):
-                lines[index] = re.sub(r"= arith\.remui .*",
-                                      "= arith.constant 0 : index",
-                                      lines[index])
-                break
-        else:
-            fail("no alignment check after the pointer #%d" % n)
+        replace_after_pointer(lines, n, r"= arith\.remui .*, %c16 : index",
+                              r"= arith\.remui .*", "= arith.constant 0 : index",
+                              "alignment check")
+    elif mutation == "assume-whole":
+        replace_after_pointer(lines, n, r"= arith\.cmpi sge, ",
+                              r"= arith\.cmpi sge, .*", "= arith.constant true",
+                              "whole-vector check")
     elif mutation == "drop-addend":
         # %sum = arith.addf %x, %y : vector<...>: %sum = max(%x, %x), which
         # is %x.

@@ -1,0 +1,275 @@
+//===- VersionVectorAlignment.cpp - Wide accesses checked at run time -----===//
+//
+// Part of the gpucg project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A vector access of global memory is one wide load or store only where the
+// lowering proves its address aligned to the vector's bytes
+// (gpucg-convert-to-nvvm's alignment inference); elsewhere LLVM splits it
+// into element accesses. Under a row pitch that is a run-time size (a
+// dynamic K or N) nothing is proven, so every row of A, B and C moved one
+// element at a time, although most sizes users run keep rows 16-byte
+// aligned. This rewrite versions each such access: a run-time check of its
+// address (and, for a masked transfer, of the mask being whole) picks a
+// vector.load / vector.store that claims the alignment, or else the access
+// as it was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "gpucg/Transforms/Passes.h"
+#include "gpucg/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir {
+namespace gpucg {
+#define GEN_PASS_DEF_VERSIONVECTORALIGNMENT
+#include "gpucg/Transforms/Passes.h.inc"
+} // namespace gpucg
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::gpucg;
+
+/// The widest access gpucg claims: a 128-bit load or store.
+static constexpr int64_t kMaxAccessBytes = 16;
+
+/// Whether the alignment of `width`-element vectors of `memref` rests on
+/// run-time sizes alone: some memref from it up through its views has a
+/// dynamic outer stride (a row pitch known at run time), none has an
+/// innermost stride other than 1, and the static strides and offsets do not
+/// already rule the width out (a row of 33 f16 misaligns most rows whatever
+/// the sizes: such an access stays as it is, unchecked).
+static bool isAlignmentDecidedAtRunTime(int64_t width, Value memref) {
+  bool dynamicPitch = false;
+  while (memref) {
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.empty() || strides.back() != 1)
+      return false;
+    SmallVector<int64_t> known;
+    for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
+      if (ShapedType::isDynamic(stride))
+        dynamicPitch = true;
+      else
+        known.push_back(stride);
+    }
+    if (!ShapedType::isDynamic(offset))
+      known.push_back(offset);
+    if (llvm::any_of(known, [&](int64_t value) { return value % width != 0; }))
+      return false;
+    auto view = memref.getDefiningOp<ViewLikeOpInterface>();
+    memref = view ? view.getViewSource() : Value();
+  }
+  return dynamicPitch;
+}
+
+namespace {
+/// What versioning one access needs to know of it.
+struct VersionedAccess {
+  Operation *op;
+  Value base;
+  SmallVector<Value> indices;
+  VectorType vectorType;
+  /// The vector.create_mask count of a masked transfer; null if unmasked.
+  Value maskCount;
+  /// The value a transfer_write or vector.store writes; null for reads.
+  Value stored;
+  /// A vector.load's or vector.store's own hint, which the aligned access
+  /// keeps.
+  bool nontemporal = false;
+  int64_t alignment;
+};
+} // namespace
+
+/// The count of `mask` if it is a 1-D vector.create_mask; null otherwise.
+static Value getCreateMaskCount(Value mask) {
+  auto createMask = mask.getDefiningOp<vector::CreateMaskOp>();
+  if (!createMask || createMask.getNumOperands() != 1)
+    return Value();
+  return createMask.getOperand(0);
+}
+
+/// Whether a transfer op is the plain 1-D access of consecutive elements a
+/// vector.load or vector.store would make where its mask is whole.
+template <typename TransferOp> static bool isPlainTransfer(TransferOp op) {
+  return op.getVectorType().getRank() == 1 && op.hasPureBufferSemantics() &&
+         op.getPermutationMap().isMinorIdentity() && op.isDimInBounds(0);
+}
+
+/// The memref a vector.load, vector.store, transfer_read or transfer_write
+/// accesses, and whether it writes; null for any other op.
+static std::pair<Value, bool> getAccessedMemref(Operation *op) {
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return {load.getBase(), false};
+  if (auto read = dyn_cast<vector::TransferReadOp>(op))
+    return {read.getBase(), false};
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return {store.getBase(), true};
+  if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+    return {write.getBase(), true};
+  return {Value(), false};
+}
+
+/// Whether `op` is the original access an earlier versioning kept for the
+/// misaligned case: the first op of the else-branch of an scf.if whose
+/// then-branch is the aligned vector.load or vector.store of its memref.
+static bool isUnalignedVersion(Operation *op) {
+  auto ifOp = dyn_cast_or_null<scf::IfOp>(op->getParentOp());
+  if (!ifOp || op->getParentRegion() != &ifOp.getElseRegion() ||
+      &ifOp.elseBlock()->front() != op)
+    return false;
+  std::pair<Value, bool> original = getAccessedMemref(op);
+  return llvm::any_of(
+      ifOp.thenBlock()->without_terminator(), [&](Operation &aligned) {
+        std::optional<uint64_t> alignment;
+        if (auto load = dyn_cast<vector::LoadOp>(aligned))
+          alignment = load.getAlignment();
+        else if (auto store = dyn_cast<vector::StoreOp>(aligned))
+          alignment = store.getAlignment();
+        return alignment && getAccessedMemref(&aligned) == original;
+      });
+}
+
+/// The access `op` describes if versioning applies to it (file comment).
+static std::optional<VersionedAccess> matchVersionedAccess(Operation *op) {
+  VersionedAccess access;
+  access.op = op;
+  if (isUnalignedVersion(op))
+    return std::nullopt;
+  if (auto load = dyn_cast<vector::LoadOp>(op)) {
+    if (load.getAlignment())
+      return std::nullopt;
+    access.base = load.getBase();
+    access.indices = llvm::to_vector(load.getIndices());
+    access.vectorType = load.getVectorType();
+    access.nontemporal = load.getNontemporal();
+  } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+    if (store.getAlignment())
+      return std::nullopt;
+    access.base = store.getBase();
+    access.indices = llvm::to_vector(store.getIndices());
+    access.vectorType = store.getVectorType();
+    access.stored = store.getValueToStore();
+    access.nontemporal = store.getNontemporal();
+  } else if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
+    if (!isPlainTransfer(read))
+      return std::nullopt;
+    if (read.getMask() &&
+        !(access.maskCount = getCreateMaskCount(read.getMask())))
+      return std::nullopt;
+    access.base = read.getBase();
+    access.indices = llvm::to_vector(read.getIndices());
+    access.vectorType = read.getVectorType();
+  } else if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
+    if (!isPlainTransfer(write))
+      return std::nullopt;
+    if (write.getMask() &&
+        !(access.maskCount = getCreateMaskCount(write.getMask())))
+      return std::nullopt;
+    access.base = write.getBase();
+    access.indices = llvm::to_vector(write.getIndices());
+    access.vectorType = write.getVectorType();
+    access.stored = write.getVector();
+  } else {
+    return std::nullopt;
+  }
+  if (access.vectorType.getRank() != 1 || access.vectorType.isScalable() ||
+      !isGlobalMemory(access.base.getType()))
+    return std::nullopt;
+  Type element = access.vectorType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  int64_t elements = access.vectorType.getNumElements();
+  int64_t bytes = elements * element.getIntOrFloatBitWidth() / 8;
+  if (elements < 2 || !llvm::isPowerOf2_64(bytes))
+    return std::nullopt;
+  access.alignment = std::min(bytes, kMaxAccessBytes);
+  // The alignment in elements the static layout would have to keep.
+  int64_t alignedElements =
+      access.alignment / (element.getIntOrFloatBitWidth() / 8);
+  if (!isAlignmentDecidedAtRunTime(alignedElements, access.base))
+    return std::nullopt;
+  return access;
+}
+
+/// Replaces `access.op` by an scf.if on its run-time alignment (and mask):
+/// the aligned access in the then-branch, the original in the else-branch.
+static void versionAccess(RewriterBase &rewriter,
+                          const VersionedAccess &access) {
+  Operation *op = access.op;
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  Value condition = createIsAddressAligned(rewriter, loc, access.base,
+                                           access.indices, access.alignment);
+  if (access.maskCount) {
+    Value whole = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge, access.maskCount,
+        arith::ConstantIndexOp::create(rewriter, loc,
+                                       access.vectorType.getNumElements()));
+    condition = arith::AndIOp::create(rewriter, loc, whole, condition);
+  }
+  llvm::MaybeAlign alignment(access.alignment);
+  auto cloneOriginal = [&](OpBuilder &b, Location loc) {
+    Operation *clone = b.clone(*op);
+    scf::YieldOp::create(b, loc, clone->getResults());
+  };
+  if (access.stored) {
+    scf::IfOp::create(
+        rewriter, loc, condition,
+        [&](OpBuilder &b, Location loc) {
+          vector::StoreOp::create(b, loc, access.stored, access.base,
+                                  access.indices, access.nontemporal,
+                                  alignment);
+          scf::YieldOp::create(b, loc);
+        },
+        cloneOriginal);
+    rewriter.eraseOp(op);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(
+      rewriter, loc, condition,
+      [&](OpBuilder &b, Location loc) {
+        Value loaded = vector::LoadOp::create(b, loc, access.vectorType,
+                                              access.base, access.indices,
+                                              access.nontemporal, alignment);
+        scf::YieldOp::create(b, loc, loaded);
+      },
+      cloneOriginal);
+  rewriter.replaceOp(op, ifOp.getResults());
+}
+
+int64_t mlir::gpucg::versionVectorAlignment(RewriterBase &rewriter,
+                                            Operation *root) {
+  SmallVector<VersionedAccess> accesses;
+  root->walk([&](Operation *op) {
+    if (std::optional<VersionedAccess> access = matchVersionedAccess(op))
+      accesses.push_back(std::move(*access));
+  });
+  for (const VersionedAccess &access : accesses)
+    versionAccess(rewriter, access);
+  return static_cast<int64_t>(accesses.size());
+}
+
+namespace {
+struct VersionVectorAlignmentPass
+    : public gpucg::impl::VersionVectorAlignmentBase<
+          VersionVectorAlignmentPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    (void)versionVectorAlignment(rewriter, getOperation());
+  }
+};
+} // namespace
