@@ -30,6 +30,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <type_traits>
 
 namespace mlir {
 namespace gpucg {
@@ -143,49 +146,47 @@ static bool isUnalignedVersion(Operation *op) {
       });
 }
 
+/// Fills in what `op`, a vector.load, vector.store, transfer_read or
+/// transfer_write, accesses; returns false where versioning does not apply
+/// to it: a load or store that already claims an alignment, a transfer
+/// that is not plain or whose mask is not a create_mask.
+template <typename OpTy>
+static bool matchAccessOp(OpTy op, VersionedAccess &access) {
+  if constexpr (std::is_same_v<OpTy, vector::LoadOp> ||
+                std::is_same_v<OpTy, vector::StoreOp>) {
+    if (op.getAlignment())
+      return false;
+    access.nontemporal = op.getNontemporal();
+  } else {
+    if (!isPlainTransfer(op) ||
+        (op.getMask() &&
+         !(access.maskCount = getCreateMaskCount(op.getMask()))))
+      return false;
+  }
+  if constexpr (std::is_same_v<OpTy, vector::StoreOp>)
+    access.stored = op.getValueToStore();
+  if constexpr (std::is_same_v<OpTy, vector::TransferWriteOp>)
+    access.stored = op.getVector();
+  access.base = op.getBase();
+  access.indices = llvm::to_vector(op.getIndices());
+  access.vectorType = op.getVectorType();
+  return true;
+}
+
 /// The access `op` describes if versioning applies to it (file comment).
 static std::optional<VersionedAccess> matchVersionedAccess(Operation *op) {
   VersionedAccess access;
   access.op = op;
   if (isUnalignedVersion(op))
     return std::nullopt;
-  if (auto load = dyn_cast<vector::LoadOp>(op)) {
-    if (load.getAlignment())
-      return std::nullopt;
-    access.base = load.getBase();
-    access.indices = llvm::to_vector(load.getIndices());
-    access.vectorType = load.getVectorType();
-    access.nontemporal = load.getNontemporal();
-  } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
-    if (store.getAlignment())
-      return std::nullopt;
-    access.base = store.getBase();
-    access.indices = llvm::to_vector(store.getIndices());
-    access.vectorType = store.getVectorType();
-    access.stored = store.getValueToStore();
-    access.nontemporal = store.getNontemporal();
-  } else if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
-    if (!isPlainTransfer(read))
-      return std::nullopt;
-    if (read.getMask() &&
-        !(access.maskCount = getCreateMaskCount(read.getMask())))
-      return std::nullopt;
-    access.base = read.getBase();
-    access.indices = llvm::to_vector(read.getIndices());
-    access.vectorType = read.getVectorType();
-  } else if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
-    if (!isPlainTransfer(write))
-      return std::nullopt;
-    if (write.getMask() &&
-        !(access.maskCount = getCreateMaskCount(write.getMask())))
-      return std::nullopt;
-    access.base = write.getBase();
-    access.indices = llvm::to_vector(write.getIndices());
-    access.vectorType = write.getVectorType();
-    access.stored = write.getVector();
-  } else {
+  bool matched =
+      TypeSwitch<Operation *, bool>(op)
+          .Case<vector::LoadOp, vector::StoreOp, vector::TransferReadOp,
+                vector::TransferWriteOp>(
+              [&](auto accessOp) { return matchAccessOp(accessOp, access); })
+          .Default([](Operation *) { return false; });
+  if (!matched)
     return std::nullopt;
-  }
   if (access.vectorType.getRank() != 1 || access.vectorType.isScalable() ||
       !isGlobalMemory(access.base.getType()))
     return std::nullopt;
