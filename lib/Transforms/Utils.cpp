@@ -294,7 +294,8 @@ mlir::gpucg::getPaddedCopyOfFill(linalg::FillOp fill) {
   return padded;
 }
 
-int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type) {
+int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type,
+                                            bool ignoreDynamicStrides) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
@@ -305,8 +306,11 @@ int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type) {
       width /= 2;
   };
   for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
-    if (ShapedType::isDynamic(stride))
-      return 1;
+    if (ShapedType::isDynamic(stride)) {
+      if (!ignoreDynamicStrides)
+        return 1;
+      continue;
+    }
     narrowTo(stride);
   }
   if (!ShapedType::isDynamic(offset))
@@ -314,17 +318,32 @@ int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type) {
   return width;
 }
 
-int64_t mlir::gpucg::getAlignedVectorWidthThroughViews(int64_t width,
-                                                       Value memref) {
+int64_t mlir::gpucg::getAlignedVectorWidthThroughViews(
+    int64_t width, Value memref, bool ignoreDynamicStrides) {
   while (memref) {
     auto type = dyn_cast<MemRefType>(memref.getType());
     if (!type)
       return 1;
-    width = getAlignedVectorWidth(width, type);
+    width = getAlignedVectorWidth(width, type, ignoreDynamicStrides);
     auto view = memref.getDefiningOp<ViewLikeOpInterface>();
     memref = view ? view.getViewSource() : Value();
   }
   return width;
+}
+
+bool mlir::gpucg::hasDynamicRowPitchThroughViews(Value memref) {
+  while (memref) {
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (type && succeeded(type.getStridesAndOffset(strides, offset)) &&
+        llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
+                     ShapedType::isDynamic))
+      return true;
+    auto view = memref.getDefiningOp<ViewLikeOpInterface>();
+    memref = view ? view.getViewSource() : Value();
+  }
+  return false;
 }
 
 bool mlir::gpucg::isGlobalMemory(Type type) {

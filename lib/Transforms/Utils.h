@@ -163,14 +163,23 @@ getFlatThreadDistribution(ArrayRef<int64_t> workgroupSize,
 /// workgroup or warp tile's origin: its innermost part is a multiple of the
 /// tile's innermost size, which `width` divides, and its outer part a
 /// multiple of the checked strides; the base pointer is 16-byte aligned
-/// (docs/ABI.md). Dynamic strides prove nothing: one element at a time.
-int64_t getAlignedVectorWidth(int64_t width, MemRefType type);
+/// (docs/ABI.md). Dynamic strides prove nothing: one element at a time,
+/// unless `ignoreDynamicStrides` (what the static layout alone allows, for
+/// an access whose run-time pitch is checked at run time).
+int64_t getAlignedVectorWidth(int64_t width, MemRefType type,
+                              bool ignoreDynamicStrides = false);
 
 /// getAlignedVectorWidth of every memref type from `memref` up through its
 /// views to the allocation or argument: a view that drops or folds
 /// dimensions (a thread's 1-D piece of a tile) no longer shows the row
 /// pitch of the memref it views.
-int64_t getAlignedVectorWidthThroughViews(int64_t width, Value memref);
+int64_t getAlignedVectorWidthThroughViews(int64_t width, Value memref,
+                                          bool ignoreDynamicStrides = false);
+
+/// Whether some memref from `memref` up through its views has a dynamic
+/// stride outside its innermost dimension: a row pitch known only at run
+/// time.
+bool hasDynamicRowPitchThroughViews(Value memref);
 
 /// Whether the global memory of `memref` is where its accesses would go on
 /// a GPU's global state space: no memory space, or #gpu.address_space<global>.

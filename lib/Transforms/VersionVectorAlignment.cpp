@@ -48,35 +48,17 @@ using namespace mlir::gpucg;
 static constexpr int64_t kMaxAccessBytes = 16;
 
 /// Whether the alignment of `width`-element vectors of `memref` rests on
-/// run-time sizes alone: some memref from it up through its views has a
-/// dynamic outer stride (a row pitch known at run time), none has an
-/// innermost stride other than 1, and the static strides and offsets do not
-/// already rule the width out (a row of 33 f16 misaligns most rows whatever
-/// the sizes: such an access stays as it is, unchecked).
+/// run-time sizes alone: it has, up through its views, a row pitch known
+/// only at run time, and its static layout (innermost stride 1, static
+/// strides and offsets) keeps the vectors aligned whatever that pitch is.
+/// A row of 33 f16 misaligns most rows whatever the sizes: such an access
+/// stays as it is, unchecked.
 static bool isAlignmentDecidedAtRunTime(int64_t width, Value memref) {
-  bool dynamicPitch = false;
-  while (memref) {
-    auto type = dyn_cast<MemRefType>(memref.getType());
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (!type || failed(type.getStridesAndOffset(strides, offset)) ||
-        strides.empty() || strides.back() != 1)
-      return false;
-    SmallVector<int64_t> known;
-    for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
-      if (ShapedType::isDynamic(stride))
-        dynamicPitch = true;
-      else
-        known.push_back(stride);
-    }
-    if (!ShapedType::isDynamic(offset))
-      known.push_back(offset);
-    if (llvm::any_of(known, [&](int64_t value) { return value % width != 0; }))
-      return false;
-    auto view = memref.getDefiningOp<ViewLikeOpInterface>();
-    memref = view ? view.getViewSource() : Value();
-  }
-  return dynamicPitch;
+  return cast<MemRefType>(memref.getType()).isLastDimUnitStride() &&
+         hasDynamicRowPitchThroughViews(memref) &&
+         getAlignedVectorWidthThroughViews(width, memref,
+                                           /*ignoreDynamicStrides=*/true) ==
+             width;
 }
 
 namespace {
