@@ -2151,42 +2151,74 @@ static void checkClaimedAlignments(func::FuncOp body,
   }
 }
 
-/// Checks each vector.load and vector.store of the kernel's global memory
-/// in `body` at run time (gpucg_emu_check_vector_bounds): every element it
-/// touches must be one of its memref's, the vector's dimensions laid along
-/// the memref's innermost ones. MLIR leaves an access past the memref
-/// undefined; on a GPU it reads or writes the next row, or faults, and the
-/// kernel's numbers may not show it (an unmasked read of a partial vector
-/// at the K edge whose excess the other operand's zero padding cancels).
+/// Checks each vector.load, vector.store and unmasked vector.transfer_read
+/// and transfer_write of the kernel's global memory in `body` at run time
+/// (gpucg_emu_check_vector_bounds): every element it touches must be one of
+/// its memref's. A vector.load's or store's dimensions lie along the
+/// memref's innermost ones; a transfer's along those its permutation map
+/// names, each checked where the transfer claims it in bounds (a dimension
+/// not claimed skips the elements past the memref), and its other
+/// dimensions' indices are single elements. MLIR leaves an access past the
+/// memref undefined; on a GPU it reads or writes the next row, or faults,
+/// and the kernel's numbers may not show it (an unmasked read of a partial
+/// vector at the K edge whose excess the other operand's zero padding
+/// cancels, a store of rows past M into whatever lies after C). (A masked
+/// transfer may name indices past the memref for lanes its mask turns off.)
 static void checkVectorBounds(func::FuncOp body, EmulatorRuntime &runtime) {
-  SmallVector<std::tuple<Operation *, Value, ValueRange, VectorType>> accesses;
+  // Each access: its op, memref and indices, and per memref dimension the
+  // elements it touches from its index (0: not checked).
+  SmallVector<std::tuple<Operation *, Value, ValueRange, SmallVector<int64_t>>>
+      accesses;
+  auto isKernelGlobal = [&](Value memref) {
+    return !isWorkgroupMemory(memref.getType()) &&
+           isGlobalMemoryOf(memref, body);
+  };
   body.walk([&](Operation *op) {
-    TypeSwitch<Operation *>(op).Case<vector::LoadOp, vector::StoreOp>(
-        [&](auto access) {
-          if (!isWorkgroupMemory(access.getBase().getType()) &&
-              isGlobalMemoryOf(access.getBase(), body))
-            accesses.emplace_back(op, access.getBase(), access.getIndices(),
-                                  access.getVectorType());
-        });
+    TypeSwitch<Operation *>(op)
+        .Case<vector::LoadOp, vector::StoreOp>([&](auto access) {
+          if (!isKernelGlobal(access.getBase()))
+            return;
+          // The vector's dimensions are the memref's innermost ones.
+          int64_t rank = access.getIndices().size();
+          ArrayRef<int64_t> shape = access.getVectorType().getShape();
+          SmallVector<int64_t> counts(rank, 1);
+          for (auto [i, size] : llvm::enumerate(llvm::reverse(shape)))
+            if (static_cast<int64_t>(i) < rank)
+              counts[rank - 1 - i] = size;
+          accesses.emplace_back(op, access.getBase(), access.getIndices(),
+                                counts);
+        })
+        .Case<vector::TransferReadOp, vector::TransferWriteOp>(
+            [&](auto transfer) {
+              if (transfer.getMask() || !isKernelGlobal(transfer.getBase()))
+                return;
+              SmallVector<int64_t> counts(transfer.getIndices().size(), 1);
+              ArrayRef<int64_t> shape = transfer.getVectorType().getShape();
+              for (auto [vectorDim, result] :
+                   llvm::enumerate(transfer.getPermutationMap().getResults())) {
+                auto dim = dyn_cast<AffineDimExpr>(result);
+                if (!dim)
+                  continue;
+                counts[dim.getPosition()] =
+                    transfer.isDimInBounds(vectorDim) ? shape[vectorDim] : 0;
+              }
+              accesses.emplace_back(op, transfer.getBase(),
+                                    transfer.getIndices(), counts);
+            });
   });
   OpBuilder b(body.getContext());
-  for (auto &[op, memref, indices, vectorType] : accesses) {
+  for (auto &[op, memref, indices, counts] : accesses) {
     b.setInsertionPoint(op);
     Location loc = op->getLoc();
     int64_t rank = indices.size();
-    ArrayRef<int64_t> shape = vectorType.getShape();
     Value site = runtime.site(b, op);
     for (auto [dim, index] : llvm::enumerate(indices)) {
-      // The vector's dimensions are the memref's innermost ones.
-      int64_t fromInnermost = rank - 1 - static_cast<int64_t>(dim);
-      int64_t count =
-          fromInnermost < static_cast<int64_t>(shape.size())
-              ? shape[shape.size() - 1 - static_cast<size_t>(fromInnermost)]
-              : 1;
+      if (counts[dim] == 0)
+        continue;
       Value extent = memref::DimOp::create(b, loc, memref, dim);
       runtime.call(b, loc, "gpucg_emu_check_vector_bounds",
                    {constI32(b, loc, dim), constI32(b, loc, rank),
-                    toI64(b, loc, index), constI64(b, loc, count),
+                    toI64(b, loc, index), constI64(b, loc, counts[dim]),
                     toI64(b, loc, extent), site});
     }
   }

@@ -39,16 +39,17 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(func.func(gpucg-select-lowering-strategy{report=true wgmma-cluster-m=2 wgmma-persistent=true wgmma-persistent-workgroups=2}))' -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PLAN
 //
-// Mutation: the pieces N cuts written whole (@linear's, @decode's) run
-// past the row into the next one's columns, which the emulator's bounds
-// check of global vector accesses reports (@linear's rows of 200 bytes
-// start 16-byte aligned every other row, and only those pieces take the
-// vector store; @decode's N = 102 cuts a piece of 4 f32).
+// Mutation: the pieces N cuts taken whole (@linear's, @decode's) run past
+// the row into the next one's columns, which the emulator's bounds check
+// of global vector accesses reports (@linear's rows of 200 bytes start
+// 16-byte aligned every other row, and only those pieces take the vector
+// store, whose whole piece of the bias, read first, already runs past N;
+// @decode's N = 102 cuts a piece of 4 f32).
 // RUN: %mutate whole-edge-piece 2 < %t.wgmma.mlir > %t.m2.mlir
 // RUN: gpucg-opt %t.m2.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.m2e.mlir
 // RUN: env GPUCG_EMU_ORDER=reverse not %mlir_runner_emulated %t.m2e.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PAST-N
-// PAST-N: gpucg-emulator: error: vector access out of bounds: thread ({{[0-9]+}}, 0, 0) of workgroup ({{[0-9]+}}, {{[0-9]+}}, 0) accesses indices [96, 104) of dimension 1 (of 2, 0 outermost) of its memref, whose size there is 100, at {{.*}}: vector.store
+// PAST-N: gpucg-emulator: error: vector access out of bounds: thread ({{[0-9]+}}, 0, 0) of workgroup ({{[0-9]+}}, {{[0-9]+}}, 0) accesses indices [96, 104) of dimension 0 (of 1, 0 outermost) of its memref, whose size there is 100, at {{.*}}: vector.transfer_read
 // RUN: %mutate whole-edge-piece 3 < %t.wgmma.mlir > %t.m3.mlir
 // RUN: gpucg-opt %t.m3.mlir --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.m3e.mlir
 // RUN: not %mlir_runner_emulated %t.m3e.mlir 2>&1 | FileCheck %s --check-prefix=MUTATED
