@@ -722,10 +722,17 @@ static int64_t getTransposedTileM(int64_t m) {
 }
 
 /// ... which MatmulWgmma plans when that tile is fewer than 64 rows
-/// (wgmma::isTransposedTile).
-static bool takesTransposedTile(const MatmulShape &shape) {
+/// (wgmma::isTransposedTile) and the operands take it: B[n, k] as wgmma's
+/// K-major A, A[m, k] as its K-major B. (A B[k, n] would be wgmma's
+/// transposed A times an untransposed B, which nvgpu refuses, and an A[k,
+/// m] an N-major B narrower than the 64-column boxes such a B is loaded
+/// in.) Any other small M takes one 64-row tile, its rows past M padding
+/// (kPaddedSmallMTiles).
+static bool takesTransposedTile(const MatmulShape &shape,
+                                WgmmaLayouts layouts) {
   return !ShapedType::isDynamic(shape.m()) &&
-         wgmma::isTransposedTile(getTransposedTileM(shape.m()));
+         wgmma::isTransposedTile(getTransposedTileM(shape.m())) &&
+         layouts.aKContiguous && layouts.bKContiguous;
 }
 
 /// Whether the accumulator of the matmul `op` starts at zero.
@@ -776,40 +783,26 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << shape->bType << "; " << typeReason;
     return text;
   }
-  if (!layouts->isNvgpuForm()) {
-    os << "its A is A[k, m] and its B is B[n, k]: an M-contiguous A is "
-          "wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes "
-          "only with a transposed (N-contiguous) B, B[k, n]";
+  // A[k, m] times B[n, k] is computed as C^T = B^T * A^T
+  // (wgmma::computesTransposed), C's rows as wgmma's N, which the kernel
+  // sizes when it is compiled.
+  if (!layouts->isNvgpuForm() && ShapedType::isDynamic(shape->m())) {
+    os << "its A is A[k, m] and its B is B[n, k], which MatmulWgmma "
+          "computes as C^T = B^T * A^T (MLIR 22's nvgpu.warpgroup.mma takes "
+          "an M-contiguous A only with an N-contiguous B) with M as wgmma's "
+          "N; that takes a static M, got a dynamic one";
     return text;
   }
   // A wgmma tile has 64 rows. Fewer rows of C are computed as C^T = B^T *
-  // A^T (wgmma::isTransposedTile), C's columns as wgmma's 64-row tiles and
-  // its rows as wgmma's N: B is then wgmma's A, A its B. That takes A[m, k]
-  // (an A[k, m] would be an N-major B of fewer than 64 columns, narrower
-  // than the 64-column boxes such a B is loaded in), B[n, k] (a B[k, n]
-  // would be an M-major A times a K-major B, which nvgpu does not take),
-  // and N of a wgmma tile at least.
+  // A^T where the operands take it (takesTransposedTile), C's columns as
+  // wgmma's 64-row tiles and its rows as wgmma's N, else in one 64-row
+  // tile, padded; either way N fills a wgmma tile at least.
   if (!ShapedType::isDynamic(shape->n()) && shape->n() < kWgmmaM) {
     os << "M x N = ";
     printShape(os, shape->m());
     os << " x " << shape->n() << " has fewer than " << kWgmmaM
        << " columns, and most of each " << kWgmmaM << "x" << kWgmmaM
        << " wgmma tile would be padding";
-    return text;
-  }
-  if (takesTransposedTile(*shape) && !aKContiguous) {
-    os << "M = " << shape->m() << " is fewer than " << kWgmmaM
-       << " rows, which MatmulWgmma computes as C^T = B^T * A^T with A as "
-          "wgmma's B; that takes A[m, k] (K-contiguous), and A[k, m] would "
-          "be an N-major B of fewer than 64 columns";
-    return text;
-  }
-  if (takesTransposedTile(*shape) && !layouts->getTransposed().isNvgpuForm()) {
-    os << "M = " << shape->m() << " is fewer than " << kWgmmaM
-       << " rows, which MatmulWgmma computes as C^T = B^T * A^T with B as "
-          "wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would "
-          "be wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma "
-          "takes only with a transposed B (A[m, k] is not)";
     return text;
   }
   // TMA boxes that run past the matrix read zeros, so partial tiles and a
@@ -930,9 +923,10 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
 /// staging buffer.
 static bool isWgmmaStaged(linalg::LinalgOp op, int64_t tileM, int64_t tileN) {
   MatmulShape shape = *getMatmulShape(op);
-  return wgmma::isTransposedTile(tileM) || ShapedType::isDynamic(shape.m()) ||
-         ShapedType::isDynamic(shape.n()) || shape.m() % tileM != 0 ||
-         shape.n() % tileN != 0 || accumulatesIntoArgument(op) ||
+  return wgmma::computesTransposed(tileM, *getWgmmaLayouts(op)) ||
+         ShapedType::isDynamic(shape.m()) || ShapedType::isDynamic(shape.n()) ||
+         shape.m() % tileM != 0 || shape.n() % tileN != 0 ||
+         accumulatesIntoArgument(op) ||
          llvm::any_of(op->getUsers(), [](Operation *user) {
            return !user->hasTrait<OpTrait::ReturnLike>();
          });
@@ -950,9 +944,16 @@ static bool needsOwnStaging(linalg::LinalgOp op, int64_t ringBytes,
 
 namespace {
 /// A MatmulWgmma workgroup tile and the consumer warpgroups that multiply it
-/// (0: one warpgroup loads and multiplies).
+/// (0: one warpgroup loads and multiplies). kWarpSpecializedTiles and
+/// kSingleWarpgroupTiles hold wgmma's orientation (m: wgmma's M, which the
+/// multiplying warpgroups split); the small-M tables, and a plan's tile,
+/// hold C's rows and columns.
 struct WgmmaTile {
   int64_t m, n, consumers;
+
+  /// The tile of C of a matmul computed as C^T = B^T * A^T, whose wgmma
+  /// tile this is.
+  WgmmaTile getTransposed() const { return {n, m, consumers}; }
 };
 } // namespace
 
@@ -986,82 +987,86 @@ static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
   return stages;
 }
 
-/// The tiles a MatmulWgmma plan of `op` takes, among those that leave room
-/// for two stages (or all K tiles, if fewer) next to a staging buffer: the
-/// ones that divide the matmul; else (partial tiles, whose loads read zeros
-/// past the matrix and whose staged store writes only what lies inside)
-/// those that pad M x N by at most 1/8; else the least padded.
-static SmallVector<const WgmmaTile *>
-getWgmmaTileCandidates(linalg::LinalgOp op, const MatmulShape &shape,
-                       TargetAttr target, WgmmaLayouts layouts) {
+/// The tiles of C a MatmulWgmma plan of `op` takes, among those that leave
+/// room for two stages (or all K tiles, if fewer) next to a staging buffer:
+/// the ones that divide the matmul; else (partial tiles, whose loads read
+/// zeros past the matrix and whose staged store writes only what lies
+/// inside) those that pad M x N by at most 1/8; else the least padded. A
+/// matmul computed as C^T = B^T * A^T (wgmma::computesTransposed) takes
+/// each table tile transposed, wgmma's M along C's columns.
+static SmallVector<WgmmaTile> getWgmmaTileCandidates(linalg::LinalgOp op,
+                                                     const MatmulShape &shape,
+                                                     TargetAttr target,
+                                                     WgmmaLayouts layouts) {
   int64_t kTiles = ceilDiv(shape.k(), getWgmmaKTile(shape.aType));
-  SmallVector<const WgmmaTile *> fitting;
+  bool transposed = !layouts.isNvgpuForm();
+  WgmmaLayouts wgmmaLayouts = transposed ? layouts.getTransposed() : layouts;
+  SmallVector<WgmmaTile> fitting;
   for (ArrayRef<WgmmaTile> tiles :
        {ArrayRef(kWarpSpecializedTiles), ArrayRef(kSingleWarpgroupTiles)})
     for (const WgmmaTile &t : tiles) {
       // One op per K step takes warpgroups of 64 rows
       // (verifyWgmmaStrategy).
       int64_t rows = t.m / std::max<int64_t>(t.consumers, 1);
-      if (layouts.multipliesPerKStep() && rows != kWgmmaM)
+      if (wgmmaLayouts.multipliesPerKStep() && rows != kWgmmaM)
         continue;
-      if (getWgmmaStages(op, shape, target, t.m, t.n) <
+      WgmmaTile tile = transposed ? t.getTransposed() : t;
+      if (getWgmmaStages(op, shape, target, tile.m, tile.n) <
           std::min<int64_t>(2, kTiles))
         continue;
-      fitting.push_back(&t);
+      fitting.push_back(tile);
     }
-  auto padded = [&](const WgmmaTile *t) {
-    return llvm::alignTo(shape.m(), t->m) * llvm::alignTo(shape.n(), t->n);
+  auto padded = [&](const WgmmaTile &t) {
+    return llvm::alignTo(shape.m(), t.m) * llvm::alignTo(shape.n(), t.n);
   };
   auto select = [&](auto predicate) {
-    SmallVector<const WgmmaTile *> selected;
+    SmallVector<WgmmaTile> selected;
     llvm::copy_if(fitting, std::back_inserter(selected), predicate);
     return selected;
   };
-  SmallVector<const WgmmaTile *> dividing = select([&](const WgmmaTile *t) {
-    return shape.m() % t->m == 0 && shape.n() % t->n == 0;
+  SmallVector<WgmmaTile> dividing = select([&](const WgmmaTile &t) {
+    return shape.m() % t.m == 0 && shape.n() % t.n == 0;
   });
   if (!dividing.empty())
     return dividing;
   uint64_t area = shape.m() * shape.n();
-  SmallVector<const WgmmaTile *> close =
-      select([&](const WgmmaTile *t) { return 8 * padded(t) <= 9 * area; });
+  SmallVector<WgmmaTile> close =
+      select([&](const WgmmaTile &t) { return 8 * padded(t) <= 9 * area; });
   if (!close.empty() || fitting.empty())
     return close;
   uint64_t least = padded(*llvm::min_element(
-      fitting, [&](auto *x, auto *y) { return padded(x) < padded(y); }));
-  return select([&](const WgmmaTile *t) { return padded(t) == least; });
+      fitting, [&](auto &x, auto &y) { return padded(x) < padded(y); }));
+  return select([&](const WgmmaTile &t) { return padded(t) == least; });
 }
 
 /// Of the candidate tiles (getWgmmaTileCandidates), the warp-specialized
 /// one that gives every SM a workgroup, else the warp-specialized one with
 /// the most workgroups, else the first single-warpgroup one.
-static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
-                                      const MatmulShape &shape,
-                                      TargetAttr target, WgmmaLayouts layouts) {
-  SmallVector<const WgmmaTile *> candidates =
+static std::optional<WgmmaTile> pickWgmmaTile(linalg::LinalgOp op,
+                                              const MatmulShape &shape,
+                                              TargetAttr target,
+                                              WgmmaLayouts layouts) {
+  SmallVector<WgmmaTile> candidates =
       getWgmmaTileCandidates(op, shape, target, layouts);
   auto workgroups = [&](const WgmmaTile &t) {
     return mulSat(ceilDiv(shape.m(), t.m) * ceilDiv(shape.n(), t.n),
                   shape.batch());
   };
-  auto isCandidate = [&](const WgmmaTile &t) {
-    return llvm::is_contained(candidates, &t);
-  };
-  const WgmmaTile *best = nullptr;
-  for (const WgmmaTile &tile : kWarpSpecializedTiles) {
-    if (!isCandidate(tile))
+  std::optional<WgmmaTile> best;
+  for (const WgmmaTile &tile : candidates) {
+    if (!tile.consumers)
       continue;
     if (workgroups(tile) >= target.getNumSms())
-      return &tile;
+      return tile;
     if (!best || workgroups(tile) > workgroups(*best))
-      best = &tile;
+      best = tile;
   }
   if (best)
     return best;
-  for (const WgmmaTile &tile : kSingleWarpgroupTiles)
-    if (isCandidate(tile))
-      return &tile;
-  return nullptr;
+  for (const WgmmaTile &tile : candidates)
+    if (!tile.consumers)
+      return tile;
+  return std::nullopt;
 }
 
 /// Tiles of C's columns for a transposed tile (wgmma's M; its rows, M
@@ -1069,18 +1074,28 @@ static const WgmmaTile *pickWgmmaTile(linalg::LinalgOp op,
 /// consumers of 64 rows, or a producer and one consumer. K-contiguous
 /// operands take warpgroups of 64 rows.
 static constexpr WgmmaTile kTransposedTiles[] = {{0, 128, 2}, {0, 64, 1}};
+/// Tiles of a small M whose operands take no transposed tile of fewer than
+/// 64 rows (takesTransposedTile), best first: one 64-row wgmma tile, its
+/// rows past M reading TMA's zeros and left out of the store, a producer
+/// and one consumer. (A decode step is bound by reading the weights: the
+/// padded rows cost tensor-core time it has to spare, not memory time.) A[k,
+/// m] times B[n, k], always computed transposed, takes kTransposedTiles of
+/// 64 rows instead (wgmma's N: one 64-column box of A).
+static constexpr WgmmaTile kPaddedSmallMTiles[] = {{kWgmmaM, 128, 1},
+                                                   {kWgmmaM, 64, 1}};
 
-/// The transposed tile (kTransposedTiles) of a matmul of M fewer than 64:
-/// the first that gives every SM a workgroup, else the one with the most.
-/// (A decode step reads each weight once; more workgroups read them in
-/// parallel.)
-static WgmmaTile pickTransposedWgmmaTile(const MatmulShape &shape,
-                                         TargetAttr target) {
+/// The tile of a matmul of M fewer than 64, of `tiles` (kTransposedTiles
+/// or kPaddedSmallMTiles), with `tileM` rows: the first that gives every SM
+/// a workgroup, else the one with the most. (A decode step reads each
+/// weight once; more workgroups read them in parallel.)
+static WgmmaTile pickSmallMWgmmaTile(const MatmulShape &shape,
+                                     TargetAttr target,
+                                     ArrayRef<WgmmaTile> tiles, int64_t tileM) {
   const WgmmaTile *best = nullptr;
   auto workgroups = [&](const WgmmaTile &t) {
     return mulSat(ceilDiv(shape.n(), t.n), shape.batch());
   };
-  for (const WgmmaTile &tile : kTransposedTiles) {
+  for (const WgmmaTile &tile : tiles) {
     if (workgroups(tile) >= target.getNumSms()) {
       best = &tile;
       break;
@@ -1088,7 +1103,7 @@ static WgmmaTile pickTransposedWgmmaTile(const MatmulShape &shape,
     if (!best || workgroups(tile) > workgroups(*best))
       best = &tile;
   }
-  return {getTransposedTileM(shape.m()), best->n, best->consumers};
+  return {tileM, best->n, best->consumers};
 }
 
 static std::optional<LoweringStrategy>
@@ -1096,16 +1111,23 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
                     TargetAttr target) {
   if (!whyNoWgmma(op, target).empty())
     return std::nullopt;
-  // A dynamic M is planned as kDynamicSizeEstimate rows: the 64-row and
-  // transposed tiles of a small M are not taken.
+  // A dynamic M is planned as kDynamicSizeEstimate rows: the tiles of a
+  // small M are not taken.
   MatmulShape shape = actualShape.getPlanningShape();
   int64_t tileK = getWgmmaKTile(shape.aType);
-  std::optional<WgmmaTile> transposedTile;
-  if (takesTransposedTile(shape))
-    transposedTile = pickTransposedWgmmaTile(shape, target);
-  const WgmmaTile *tile =
-      transposedTile ? &*transposedTile
-                     : pickWgmmaTile(op, shape, target, *getWgmmaLayouts(op));
+  WgmmaLayouts layouts = *getWgmmaLayouts(op);
+  std::optional<WgmmaTile> tile;
+  if (takesTransposedTile(shape, layouts))
+    tile = pickSmallMWgmmaTile(shape, target, kTransposedTiles,
+                               getTransposedTileM(shape.m()));
+  else if (wgmma::isTransposedTile(getTransposedTileM(shape.m())))
+    tile =
+        pickSmallMWgmmaTile(shape, target,
+                            layouts.isNvgpuForm() ? ArrayRef(kPaddedSmallMTiles)
+                                                  : ArrayRef(kTransposedTiles),
+                            kWgmmaM);
+  else
+    tile = pickWgmmaTile(op, shape, target, layouts);
   if (!tile)
     return std::nullopt;
   int64_t stages = getWgmmaStages(op, shape, target, tile->m, tile->n);
@@ -1193,7 +1215,7 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.aKContiguous = layouts.aKContiguous;
   facts.bKContiguous = layouts.bKContiguous;
   facts.staged = isWgmmaStaged(op, facts.tileM, facts.tileN);
-  facts.transposed = wgmma::isTransposedTile(facts.tileM);
+  facts.transposed = wgmma::computesTransposed(facts.tileM, layouts);
   return facts;
 }
 
@@ -1426,25 +1448,26 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << "pipeline MatmulWgmma needs a K tile of " << wantedK << " "
            << shape.aType << " elements (one 128-byte swizzled row), got "
            << tileK;
-  // A tile of fewer than 64 rows is computed as C^T = B^T * A^T: its
-  // columns are wgmma's M, its rows wgmma's N (whyNoWgmma checked the
-  // layouts that takes).
-  bool transposed = wgmma::isTransposedTile(tileM);
-  if (transposed && tileM % wgmma::kNStep != 0)
+  // A tile of fewer than 64 rows, and A[k, m] times B[n, k], are computed
+  // as C^T = B^T * A^T: the tile's columns are wgmma's M, its rows wgmma's
+  // N (whyNoWgmma checked the layouts a small tile takes).
+  WgmmaLayouts layouts = *getWgmmaLayouts(op);
+  bool smallTile = wgmma::isTransposedTile(tileM);
+  bool transposed = wgmma::computesTransposed(tileM, layouts);
+  if (smallTile && tileM % wgmma::kNStep != 0)
     return op.emitOpError()
            << "pipeline MatmulWgmma computes an M tile of fewer than "
            << kWgmmaM << " rows as C^T = B^T * A^T, with the M tile as "
            << "wgmma's N: it must be a multiple of " << wgmma::kNStep
            << ", got " << tileM;
-  if (transposed && ShapedType::isDynamic(shape.m()))
+  if (smallTile && ShapedType::isDynamic(shape.m()))
     return op.emitOpError()
            << "pipeline MatmulWgmma computes an M tile of fewer than "
            << kWgmmaM
            << " rows as C^T = B^T * A^T, which takes a static M, got an M "
               "tile of "
            << tileM << " and a dynamic M";
-  WgmmaLayouts layouts = *getWgmmaLayouts(op);
-  if (transposed && (!layouts.aKContiguous || !layouts.bKContiguous))
+  if (smallTile && (!layouts.aKContiguous || !layouts.bKContiguous))
     return op.emitOpError()
            << "pipeline MatmulWgmma computes an M tile of fewer than "
            << kWgmmaM
@@ -1477,12 +1500,19 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << " step at a time, which takes 64 rows per multiplying "
               "warpgroup, got "
            << rows;
-  if (!transposed &&
-      (tileN < wantedK || tileN > wgmma::kMaxN || tileN % wantedK != 0))
+  // wgmma's N is B's TMA boxes of 128-byte rows: along its K-contiguous
+  // rows, or 128 bytes of its N-contiguous columns each (A[k, m] as
+  // wgmma's B: C's rows).
+  if ((!transposed || !layouts.bKContiguous) &&
+      (wgmmaTileN < wantedK || wgmmaTileN > wgmma::kMaxN ||
+       wgmmaTileN % wantedK != 0))
     return op.emitOpError()
-           << "pipeline MatmulWgmma needs an N tile that is a multiple of "
-           << wantedK << " (B's 128-byte TMA boxes) between " << wantedK
-           << " and " << wgmma::kMaxN << " (wgmma's widest N), got " << tileN;
+           << "pipeline MatmulWgmma needs an " << (transposed ? "M" : "N")
+           << " tile that is a multiple of " << wantedK << " ("
+           << (transposed ? "A[k, m]" : "B") << "'s 128-byte TMA boxes"
+           << (transposed ? ", wgmma's N in C^T = B^T * A^T" : "")
+           << ") between " << wantedK << " and " << wgmma::kMaxN
+           << " (wgmma's widest N), got " << wgmmaTileN;
   if (rows * wgmmaTileN / kWarpgroupThreads > kMaxWgmmaAccumulatorsPerThread)
     return op.emitOpError()
            << "the " << rows << "x" << wgmmaTileN
@@ -1729,6 +1759,24 @@ static std::string whyNoWgmmaSplitK(linalg::LinalgOp rootOp,
       os << "its accumulator cannot go through the staging buffer, where "
             "the parts are added: "
          << staged;
+  } else if (TargetAttr target = getTarget(rootOp)) {
+    // A part's fewer K steps may shorten the ring (at most one stage per
+    // step) below the staging buffer an epilogue, partial tiles or a
+    // transposed tile need, which then takes its own room beside the ring.
+    int64_t staging = wgmma::getEpilogueStagingBytes(facts.tileM, facts.tileN);
+    bool beside = !wgmma::isStagedInRing(facts.ringBytes, facts.tileM,
+                                         facts.tileN, /*persistent=*/false);
+    int64_t bytes = addSat(addSat(facts.ringBytes, kReservedSharedMemory),
+                           beside ? staging : 0);
+    if (bytes > target.getMaxSharedMemoryPerBlockOptin())
+      os << "its ring of " << info.getPipelineDepth()
+         << " stages (at most one per K step of a part) is too small to hold "
+            "the accumulator's staging buffer of "
+         << staging << " bytes, and the two beside each other with "
+         << kReservedSharedMemory << " more need " << bytes
+         << " bytes, more than the " << target.getMaxSharedMemoryPerBlockOptin()
+         << " bytes " << target.getChip()
+         << " allows per workgroup (max_shared_memory_per_block_optin)";
   }
   return text;
 }
@@ -2923,6 +2971,40 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
 // The plan in words
 //===----------------------------------------------------------------------===//
 
+/// The report's words on a MatmulWgmma tile of `tileM` rows of `op` that is
+/// computed as C^T = B^T * A^T (wgmma::computesTransposed) or pads a small
+/// M to 64 rows: what the plan does and why.
+static void describeWgmmaTile(llvm::raw_ostream &os, linalg::LinalgOp op,
+                              const MatmulShape &shape, int64_t tileM) {
+  std::optional<WgmmaLayouts> layouts = getWgmmaLayouts(op);
+  if (!layouts)
+    return;
+  if (wgmma::isTransposedTile(tileM))
+    os << "; small M: computed as C^T = B^T * A^T, the " << shape.m()
+       << " rows as wgmma's N in a tile of " << tileM
+       << ", the weights as its 64-row M";
+  else if (!layouts->isNvgpuForm())
+    os << "; A[k, m] times B[n, k] computed as C^T = B^T * A^T (MLIR 22's "
+          "nvgpu.warpgroup.mma takes an M-contiguous A only with an "
+          "N-contiguous B), the "
+       << tileM << " rows of the tile as wgmma's N";
+  if (ShapedType::isDynamic(shape.m()) || shape.m() >= kWgmmaM ||
+      wgmma::isTransposedTile(tileM))
+    return;
+  os << "; small M: the " << shape.m() << (shape.m() == 1 ? " row" : " rows")
+     << " padded to one " << tileM
+     << "-row tile, which costs tensor-core time, not reads of B; ";
+  if (!layouts->isNvgpuForm())
+    os << "whole boxes of 64 columns of A[k, m] (wgmma's N-major B)";
+  else if (!layouts->aKContiguous)
+    os << "not transposed (C^T = B^T * A^T) as A[m, k] would be: A[k, m] "
+          "would be an N-major B of fewer than 64 columns";
+  else
+    os << "not transposed (C^T = B^T * A^T) as B[n, k] would be: B[k, n] "
+          "would be wgmma's M-contiguous A, which nvgpu takes only with an "
+          "N-contiguous B";
+}
+
 std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
                                       const LoweringStrategy &strategy,
                                       TargetAttr target,
@@ -3015,6 +3097,9 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
            << (info.getSplitK() > 1 ? " (each part of K its slice)" : "");
       }
   }
+  if (wgmma && shape && config && config.getNumLevels() >= 1 &&
+      config.getTileSizes(0).size() == rootOp.getNumLoops())
+    describeWgmmaTile(os, rootOp, *shape, config.getTileSizes(0)[shape->mPos]);
   for (const std::string &note : launchNotes)
     os << "; " << note;
   return text;

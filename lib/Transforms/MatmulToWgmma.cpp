@@ -548,17 +548,25 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
                             << matmul.tileM << "x" << matmul.tileN
                             << " with all of K; run "
                                "gpucg-tile-and-distribute-to-workgroups first";
-  // A tile of fewer than 64 rows: C^T = B^T * A^T, B as wgmma's A (either
-  // layout) and A[m, k] as its K-contiguous B.
-  if (wgmma::isTransposedTile(matmul.tileM)) {
-    if (ShapedType::isDynamic(matmul.m))
-      return op.emitOpError()
-             << "has an M tile of " << matmul.tileM << " rows, fewer than "
-             << kWarpgroupRows
-             << ", which pipeline MatmulWgmma computes as C^T = B^T * A^T "
-                "with M as wgmma's N; that takes a static M, got "
-             << aArgType;
-    if (!aKContiguous || !bKContiguous || matmul.tileM % wgmma::kNStep != 0)
+  // A tile of fewer than 64 rows: C^T = B^T * A^T, B[n, k] as wgmma's A
+  // and A[m, k] as its K-contiguous B. A[k, m] times B[n, k] likewise, at
+  // any tile (nvgpu takes an M-contiguous A only with an N-contiguous B):
+  // B[n, k] as wgmma's A, A[k, m] as its N-contiguous B.
+  if (wgmma::computesTransposed(matmul.tileM, *layouts)) {
+    bool smallTile = wgmma::isTransposedTile(matmul.tileM);
+    if (ShapedType::isDynamic(matmul.m)) {
+      InFlightDiagnostic diag = op.emitOpError();
+      if (smallTile)
+        diag << "has an M tile of " << matmul.tileM << " rows, fewer than "
+             << kWarpgroupRows;
+      else
+        diag << "has A[k, m] and B[n, k]";
+      return diag << ", which pipeline MatmulWgmma computes as C^T = B^T * "
+                     "A^T with M as wgmma's N; that takes a static M, got "
+                  << aArgType;
+    }
+    if (smallTile &&
+        (!aKContiguous || !bKContiguous || matmul.tileM % wgmma::kNStep != 0))
       return op.emitOpError()
              << "has an M tile of " << matmul.tileM << " rows, fewer than "
              << kWarpgroupRows
@@ -585,12 +593,7 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "); pipeline MatmulWgmma runs one warpgroup (128 threads), or "
               "one producer and one or two consumer warpgroups of 64 or 128 "
               "rows each";
-  // (wgmma's operands from here on.)
-  if (!matmul.layouts.isNvgpuForm())
-    return op.emitOpError()
-           << "multiplies an M-contiguous A (A[k, m]) by a K-contiguous B "
-              "(B[n, k]); MLIR 22's nvgpu.warpgroup.mma takes a transposed A "
-              "only with a transposed (N-contiguous) B, B[k, n]";
+  // (wgmma's operands from here on: a form nvgpu takes.)
   WgmmaOperandTile aTile = matmul.getATile(), bTile = matmul.getBTile();
   if (matmul.tileK * matmul.elementBytes() != kSwizzleBytes ||
       matmul.tileN % bTile.getChunkColumns() ||

@@ -91,6 +91,20 @@
 // RUN: FileCheck %s --check-prefix=GRAD-TRANSPOSED < %t/weight_grad_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/weight_grad_kernel.ptx -o %t/g.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/g.cubin | FileCheck %s --check-prefix=SASS-GRAD %}
+// A[k, m] times B[n, k] (@grad_tt, (dY^T X)^T's layout): computed as C^T
+// = B^T * A^T, B[n, k] as wgmma's K-major A and A[k, m] as its N-major B
+// (imm-trans-a 0, imm-trans-b 1), one m64n128k16 per k16 step of the 64
+// (four per K tile), the fragment stored down C's columns into the staging
+// buffer; no spills, and HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=TT < %t/grad_tt_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/grad_tt_kernel.ptx -o %t/tt.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/tt.cubin | FileCheck %s --check-prefix=SASS-TT %}
+// Small M with B[k, n] (@decode_kn, 16 tokens times weights stored [k,
+// n]): one padded 64-row tile, untransposed (B[k, n] as wgmma's N-major B,
+// imm-trans-b 1), m64n64k16; no spills, HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=DECODE-KN < %t/decode_kn_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/decode_kn_kernel.ptx -o %t/dkn.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/dkn.cubin | FileCheck %s --check-prefix=SASS-DECODE-KN %}
 // f32 operands (@linear_f32, x * W^T in f32): TF32 on wgmma, f32 tensor
 // maps in boxes of 32 columns (128 bytes), m64n256k8.f32.tf32.tf32 per k8
 // step; no spills, and HGMMA and TMA loads in the SASS.
@@ -360,6 +374,23 @@
 // GRAD-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
 // GRAD-TRANSPOSED-NOT: {{p, 1, 1, (0, [01]|1, 0);}}
 
+// TT: .entry grad_tt_kernel(
+// TT-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// TT: st.shared.b32
+// SASS-TT:      kernel grad_tt_kernel
+// SASS-TT:      LDL 0
+// SASS-TT-NEXT: STL 0
+// SASS-TT:      HGMMA {{[1-9][0-9]*}}
+// SASS-TT-NEXT: QGMMA 0
+// SASS-TT-NEXT: UTMALDG {{[1-9][0-9]*}}
+// DECODE-KN: .entry decode_kn_kernel(
+// DECODE-KN: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// SASS-DECODE-KN:      kernel decode_kn_kernel
+// SASS-DECODE-KN:      LDL 0
+// SASS-DECODE-KN-NEXT: STL 0
+// SASS-DECODE-KN:      HGMMA {{[1-9][0-9]*}}
+// SASS-DECODE-KN-NEXT: QGMMA 0
+// SASS-DECODE-KN-NEXT: UTMALDG {{[1-9][0-9]*}}
 // SASS-GRAD:      kernel weight_grad_kernel
 // SASS-GRAD:      LDL 0
 // SASS-GRAD-NEXT: STL 0
@@ -429,6 +460,19 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%x, %dy : tensor<2048x1024xbf16>, tensor<2048x512xbf16>) outs(%f : tensor<1024x512xf32>) -> tensor<1024x512xf32>
     return %0 : tensor<1024x512xf32>
+  }
+  func.func @grad_tt(%x: tensor<2048x1024xbf16>, %dy: tensor<512x2048xbf16>, %c: tensor<1024x512xf32>) -> tensor<1024x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<1024x512xf32>) -> tensor<1024x512xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %dy : tensor<2048x1024xbf16>, tensor<512x2048xbf16>) outs(%f : tensor<1024x512xf32>) -> tensor<1024x512xf32>
+    return %0 : tensor<1024x512xf32>
+  }
+  func.func @decode_kn(%x: tensor<16x512xbf16>, %w: tensor<512x1024xbf16>, %c: tensor<16x1024xf32>) -> tensor<16x1024xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+    %0 = linalg.matmul ins(%x, %w : tensor<16x512xbf16>, tensor<512x1024xbf16>) outs(%f : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+    return %0 : tensor<16x1024xf32>
   }
   func.func @linear_f32(%x: tensor<2048x1024xf32>, %w: tensor<4096x1024xf32>, %y: tensor<2048x4096xf32>) -> tensor<2048x4096xf32> {
     %zero = arith.constant 0.0 : f32

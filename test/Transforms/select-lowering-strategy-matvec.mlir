@@ -5,7 +5,9 @@
 // M = 2, rows shorter than a warp's 128-bit step, 64-bit accumulators
 // (32-bit shuffles), and every plan asked for by an `mma` preference. On
 // sm_90a a B[n, k] with M = 1 whose rows are too short for the reduction
-// takes the transposed wgmma tile (M as wgmma's N) instead of MatmulSimt.
+// takes the transposed wgmma tile (M as wgmma's N) instead of MatmulSimt,
+// and nn (B[k, n]) one padded 64-row wgmma tile (the matrix-vector product
+// is bound by reading B; the padding costs tensor-core time).
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,SM90A
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
@@ -25,7 +27,9 @@
 //  CHECK-SAME:   pipeline = WarpReduction, workgroup_size = [896, 1, 1]
 //       CHECK:   tile_sizes = {{\[}}[1, 1, 14336], [0, 0, 4]]
 // CHECK-LABEL: func.func @m1_nn_bf16
-//  CHECK-SAME:   pipeline = MatmulSimt
+//  SM80-SAME:    pipeline = MatmulSimt
+//  SM90A-SAME:   pipeline = MatmulWgmma, workgroup_size = [256, 1, 1]
+//  SM90A:        tile_sizes = {{\[}}[64, 64, 64]]
 // CHECK-LABEL: func.func @m2_nt_bf16
 //   CHECK-NOT:   WarpReduction
 //       CHECK:   return

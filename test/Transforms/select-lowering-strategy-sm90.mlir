@@ -67,41 +67,14 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
-/// Small M with B[k, n]: the transposed tile would take B as wgmma's
-/// transposed A, which nvgpu multiplies only by a transposed B.
-module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+/// Small M with B[k, n] (a decode step's weights stored [k, n]): on sm_90a
+/// one padded 64-row wgmma tile, so on sm_90 the warning says so.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90">} {
   func.func @decode_b_kn(%a: tensor<16x256xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): M = 16 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with B as wgmma's A; that takes B[n, k] (K-contiguous), and B[k, n] would be wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes only with a transposed B (A[m, k] is not)}}
+    // expected-warning @+1 {{runs on mma.sync for chip sm_90, which has no warpgroup MMA; for chip sm_90a this matmul is a wgmma kernel}}
     %0 = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
-    return %0 : tensor<16x256xf32>
-  }
-}
-
-// -----
-
-/// A[k, m] times B[n, k]: wgmma's transposed A times its untransposed B.
-module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @a_km_b_nk(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-    %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): its A is A[k, m] and its B is B[n, k]: an M-contiguous A is wgmma's transposed A, which MLIR 22's nvgpu.warpgroup.mma takes only with a transposed (N-contiguous) B, B[k, n]}}
-    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
-    return %0 : tensor<256x256xf32>
-  }
-}
-
-// -----
-
-/// Small M with A[k, m]: the transposed tile would take A as wgmma's B,
-/// N-contiguous and narrower than its 64-column boxes.
-module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @decode_a_km(%a: tensor<256x16xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
-    %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
-    // expected-warning @+1 {{runs on mma.sync tensor cores for chip sm_90a, not on warpgroup MMA (a MatmulWgmma kernel, about 1.4x faster on an H100: docs/performance.md): M = 16 is fewer than 64 rows, which MatmulWgmma computes as C^T = B^T * A^T with A as wgmma's B; that takes A[m, k] (K-contiguous), and A[k, m] would be an N-major B of fewer than 64 columns}}
-    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x16xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
     return %0 : tensor<16x256xf32>
   }
 }

@@ -40,10 +40,11 @@
 // SM80: remark: plan of @m64: {{.*}}workgroup tile 64x128x32, warp tile 32x64x0, 4 stages, K split into 4 parts {{.*}} on sm_80; small M
 
 // sm_90a: B[n, k] at M = 16 is a transposed warpgroup-MMA tile, whose K
-// is split by default like mma.sync's; B[k, n] keeps mma.sync's wide tile.
-// SM90A: remark: plan of @decode_m16: pipeline MatmulTensorCoreMmaSync {{.*}}workgroup tile 16x128x32, {{.*}}K split into 8 parts {{.*}} on sm_90a; small M
-// SM90A: remark: plan of @decode_m16_nt: pipeline MatmulWgmma (wgmma), workgroup 256x1x1 threads, workgroup tile 16x64x64, 4 stages, K split into 4 parts (split-K, one workgroup each) on sm_90a; split-K by default: 64 tiles are fewer than the 132 SMs, so K = 4096 is split into 4 parts of 1024 (256 workgroups), added in a fixed order
-// SM90A: remark: plan of @decode_gate_up: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 16x128x64, 4 stages on sm_90a{{$}}
+// is split by default like mma.sync's; B[k, n] one padded 64-row
+// warpgroup-MMA tile (nvgpu takes no transposed tile of it), split too.
+// SM90A: remark: plan of @decode_m16: pipeline MatmulWgmma (wgmma), workgroup 256x1x1 threads, workgroup tile 64x64x64, 4 stages, K split into 4 parts {{.*}} on sm_90a; small M: the 16 rows padded to one 64-row tile, which costs tensor-core time, not reads of B; not transposed (C^T = B^T * A^T) as B[n, k] would be: B[k, n] would be wgmma's M-contiguous A, which nvgpu takes only with an N-contiguous B; split-K by default
+// SM90A: remark: plan of @decode_m16_nt: pipeline MatmulWgmma (wgmma), workgroup 256x1x1 threads, workgroup tile 16x64x64, 4 stages, K split into 4 parts (split-K, one workgroup each) on sm_90a; small M: computed as C^T = B^T * A^T, the 16 rows as wgmma's N in a tile of 16, the weights as its 64-row M; split-K by default: 64 tiles are fewer than the 132 SMs, so K = 4096 is split into 4 parts of 1024 (256 workgroups), added in a fixed order
+// SM90A: remark: plan of @decode_gate_up: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 16x128x64, 4 stages on sm_90a; small M: computed as C^T = B^T * A^T, the 16 rows as wgmma's N in a tile of 16, the weights as its 64-row M{{$}}
 
 // AGAIN-LABEL: func.func @decode_m16(
 // AGAIN-SAME: workgroup_size = [128, 1, 1], {{.*}}split_k = 8>

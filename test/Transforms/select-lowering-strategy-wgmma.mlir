@@ -109,6 +109,38 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
+// A[k, m] times B[n, k] (C = (B * A)^T, the "tt" layout) is computed as
+// C^T = B^T * A^T: nvgpu takes an M-contiguous A only with an N-contiguous
+// B, and C^T's operands are B[n, k] (wgmma's K-major A) and A[k, m] (its
+// N-major B). The tiles are wgmma's transposed: 4096^3 takes 256 rows of C
+// (wgmma's N) by 128 columns (wgmma's M, 64 per consumer), 512
+// workgroups; a decode step of 16 rows one 64-row tile (one box of A's 64
+// columns), 64 columns on one consumer (64 workgroups, more than 32 of
+// 128 columns), its K split by default.
+// CHECK-LABEL: func.func @a_km_b_nk
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}256, 128, 64]]
+// CHECK-LABEL: func.func @a_km_b_nk_decode
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK-SAME: split_k = 4
+// CHECK: tile_sizes = {{\[\[}}64, 64, 64]]
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @a_km_b_nk(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+    return %0 : tensor<4096x4096xf32>
+  }
+  func.func @a_km_b_nk_decode(%a: tensor<4096x16xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<16x4096xf32>) -> tensor<16x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x4096xf32>) -> tensor<16x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4096x16xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<16x4096xf32>) -> tensor<16x4096xf32>
+    return %0 : tensor<16x4096xf32>
+  }
+}
+
+// -----
+
 // C = A * B^T (B[n, k], a linear layer's weights): B is loaded like A and
 // multiplied one k16 step at a time, with 64 rows per warpgroup: the
 // warp-specialized tiles (2 x 64 rows), or one warpgroup of 64 rows.
@@ -262,9 +294,12 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_100a", warp_size = 32
 // 32 workgroups of 128 columns (two consumers) or 64 of 64 (a producer and
 // one consumer), neither every SM: the one with the most. N = 28672 gives
 // 224 of 128 columns, every SM. M = 7 rounds up to 8; M = 57 to 64, a
-// whole wgmma tile, which is not transposed; B[k, n] with small M would be
+// whole wgmma tile, which is not transposed. B[k, n] with small M would be
 // wgmma's transposed A times an untransposed B, which nvgpu does not take,
-// and keeps mma.sync (select-lowering-strategy-sm90 has the warning).
+// and A[k, m] an N-major B narrower than its boxes: both take one 64-row
+// tile, the rows past M padding, a producer and one consumer, 64 or 128
+// columns as for the transposed tile (N = 256: 4 or 2 workgroups, the
+// most; N = 32768: 256 of 128 columns, every SM).
 // CHECK-LABEL: func.func @decode_16x4096
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 4
 // CHECK: tile_sizes = {{\[\[}}16, 64, 64]]
@@ -278,7 +313,14 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_100a", warp_size = 32
 // CHECK-SAME: pipeline = MatmulWgmma
 // CHECK: tile_sizes = {{\[\[}}64,
 // CHECK-LABEL: func.func @decode_b_kn
-// CHECK-SAME: pipeline = MatmulTensorCoreMmaSync
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}64, 64, 64]]
+// CHECK-LABEL: func.func @decode_b_kn_wide
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}64, 128, 64]]
+// CHECK-LABEL: func.func @decode_a_km
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1]
+// CHECK: tile_sizes = {{\[\[}}64, 64, 64]]
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @decode_16x4096(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<16x4096xf32>) -> tensor<16x4096xf32> {
     %zero = arith.constant 0.0 : f32
@@ -311,6 +353,18 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %zero = arith.constant 0.0 : f32
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
     %0 = linalg.matmul ins(%a, %b : tensor<16x256xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+    return %0 : tensor<16x256xf32>
+  }
+  func.func @decode_b_kn_wide(%a: tensor<16x4096xbf16>, %b: tensor<4096x32768xbf16>, %c: tensor<16x32768xf32>) -> tensor<16x32768xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x32768xf32>) -> tensor<16x32768xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<16x4096xbf16>, tensor<4096x32768xbf16>) outs(%f : tensor<16x32768xf32>) -> tensor<16x32768xf32>
+    return %0 : tensor<16x32768xf32>
+  }
+  func.func @decode_a_km(%a: tensor<256x16xf16>, %b: tensor<256x256xf16>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<256x16xf16>, tensor<256x256xf16>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
     return %0 : tensor<16x256xf32>
   }
 }

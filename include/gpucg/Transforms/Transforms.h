@@ -629,6 +629,17 @@ struct WgmmaLayouts {
   }
 };
 
+namespace wgmma {
+/// Whether MatmulWgmma computes a tile of `tileM` rows of a matmul whose
+/// operands are laid out as `layouts` say as C^T = B^T * A^T: a small tile
+/// (isTransposedTile), or A[k, m] times B[n, k] of any tile, which nvgpu
+/// takes only that way (B[n, k] as wgmma's K-major A, A[k, m] as its
+/// N-major B: !isNvgpuForm).
+inline bool computesTransposed(int64_t tileM, const WgmmaLayouts &layouts) {
+  return isTransposedTile(tileM) || !layouts.isNvgpuForm();
+}
+} // namespace wgmma
+
 /// The layouts of A and B when `op` is a contraction with one m, one n and
 /// one k loop, and any number of batch loops, with C[b..., m, n], A[b...,
 /// m, k] or A[b..., k, m], and B[b..., k, n] or B[b..., n, k]: the batch

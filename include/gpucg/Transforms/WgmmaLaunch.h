@@ -52,7 +52,7 @@ struct LaunchFacts {
   /// B), or tiles are partial.
   bool aKContiguous = true, bKContiguous = false, staged = false;
   /// Whether the tile is computed as C^T = B^T * A^T
-  /// (wgmma::isTransposedTile).
+  /// (wgmma::computesTransposed).
   bool transposed = false;
 };
 

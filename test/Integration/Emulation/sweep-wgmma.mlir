@@ -8,8 +8,9 @@
 // accumulate into C (C += A * B), in clusters and on persistent grids too,
 // a transposed A (case 0: A[k, m], in clusters, batched), two of f32
 // operands multiplied as TF32 (cases 4 and 6), a dynamic N and K (case 3,
-// asking for clusters on a persistent grid, neither taken) and a dynamic
-// batch size (case 9).
+// asking for clusters on a persistent grid, neither taken), a dynamic
+// batch size (case 9) and a small M with B[k, n] (case 10: one padded
+// 64-row tile, C += A * B on a persistent grid).
 // Longer sweeps:
 //   python3 test/Integration/Emulation/Inputs/sweep-wgmma.py --help
 // RUN: %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \
@@ -36,7 +37,8 @@
 // 83 and 99 of seed 7 split a transposed small-M tile of f32 operands
 // (TF32) in 3 parts, a transposed tile on two consumers with an f16 cast,
 // an A[k, m] tile with a chained epilogue, and the strategy's plan with a
-// chained ReLU (the 17 cases among the first 100 of seeds 2, 5 and 7 whose
+// chained ReLU (since 2026-12-02 of A[k, m] times B[n, k], computed as C^T
+// = B^T * A^T on 128x128 tiles; the 17 cases among the first 100 of seeds 2, 5 and 7 whose
 // plans take the split passed; 14 others decline it: one warpgroup, or a
 // ring too small for the staging buffer).
 // RUN: for i in 4 12 83 99; do %python %S/Inputs/sweep-wgmma.py --gpucg-opt gpucg-opt \

@@ -114,7 +114,7 @@
 
 // PLAN: remark: plan of @hidden: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages on sm_90a; clusters of 2x1 workgroups not taken: its M is dynamic, so its tiles along M may not be a multiple of 2; a persistent grid not taken: its M is dynamic
 // PLAN: remark: plan of @linear: pipeline MatmulWgmma
-// PLAN: remark: plan of @decode: pipeline MatmulWgmma (wgmma), workgroup 256x1x1 threads, workgroup tile 16x64x64, 4 stages on sm_90a; clusters of 2x1 workgroups not taken: its tile of 16 rows is computed as C^T = B^T * A^T, whose workgroups share no cluster's tiles yet; a persistent grid not taken: its N is dynamic, and a persistent grid's workgroups walk a tile count known when the kernel is compiled
+// PLAN: remark: plan of @decode: pipeline MatmulWgmma (wgmma), workgroup 256x1x1 threads, workgroup tile 16x64x64, 4 stages on sm_90a; small M: computed as C^T = B^T * A^T, the 16 rows as wgmma's N in a tile of 16, the weights as its 64-row M; clusters of 2x1 workgroups not taken: its tile of 16 rows is computed as C^T = B^T * A^T, whose workgroups share no cluster's tiles yet; a persistent grid not taken: its N is dynamic, and a persistent grid's workgroups walk a tile count known when the kernel is compiled
 // PLAN: remark: plan of @wide: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, clusters of 2x1 workgroups on sm_90a; a persistent grid not taken: its N is dynamic
 // PLAN: remark: plan of @deep: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, persistent grid of 2 workgroups, clusters of 2x1 workgroups on sm_90a{{$}}
 // PLAN: remark: plan of @narrow: pipeline MatmulWgmma (wgmma), workgroup 128x1x1 threads

@@ -50,6 +50,10 @@ Mutations (N counts matches from 1, in print order):
                      let the N-th nvvm.mbarrier.try_wait (a wait on an
                      mbarrier at cluster scope, retried until it succeeds)
                      succeed at once: its result becomes true
+  unguard-rows N      let the N-th row test of a guarded store (an
+                     arith.cmpi ult that the next line ands with the column
+                     test: a MatmulWgmma staged store's row inside M) be
+                     true: rows past M are written
   untranspose-store N
                      replace the N-th memref.transpose (a transposed wgmma
                      tile's view of C's columns, which
@@ -162,6 +166,21 @@ def main():
         index = nth_line(lines, r"= arith\.cmpi uge, ", n)
         lines[index] = re.sub(r"= arith\.cmpi uge, .*",
                               "= arith.constant true", lines[index])
+    elif mutation == "unguard-rows":
+        seen = 0
+        for index in range(len(lines) - 1):
+            match = re.search(r"(%[\w#]+) = arith\.cmpi ult, ", lines[index])
+            if not match or not re.search(
+                    r"= arith\.andi " + re.escape(match.group(1)) + r",",
+                    lines[index + 1]):
+                continue
+            seen += 1
+            if seen == n:
+                lines[index] = re.sub(r"= arith\.cmpi ult, .*",
+                                      "= arith.constant true", lines[index])
+                break
+        else:
+            fail("no row test #%d (%d found)" % (n, seen))
     elif mutation == "assume-aligned":
         replace_after_pointer(lines, n, r"= arith\.remui .*, %c16 : index",
                               r"= arith\.remui .*", "= arith.constant 0 : index",

@@ -28,7 +28,10 @@ B[k, n], a transposed A (A[k, m], a weight gradient's X^T), and sometimes,
 with B[n, k], f32 operands (TF32, small integers: exact), and sometimes
 split-K (split-k 2 or 3, K a whole number of K tiles per part; plans that
 cannot take it run unsplit), and sometimes a dynamic N, K or both
-(unbatched and unsplit), and in 3 of 10 batches a dynamic batch size.
+(unbatched and unsplit), and in 3 of 10 batches a dynamic batch size, and
+in half the small M B[k, n] or A[k, m] (one padded 64-row tile) or A[k,
+m] times B[n, k], and in half the others with B[n, k] A[k, m] times
+B[n, k] (computed as C^T = B^T * A^T at any size).
 Each runs twice: in order, and in reverse with TMA
 data landing at the wait while wgmma groups read at issue. Inputs are small integers,
 so every sum is exact and results must match bit for bit.
@@ -80,6 +83,15 @@ A_TRANSPOSED_MAPS = (
 A_TRANSPOSED_BATCH_MAPS = (
     "indexing_maps = [affine_map<(b, d0, d1, d2) -> (b, d2, d0)>, "
     "affine_map<(b, d0, d1, d2) -> (b, d2, d1)>, "
+    "affine_map<(b, d0, d1, d2) -> (b, d0, d1)>] ")
+
+BOTH_TRANSPOSED_MAPS = (
+    "indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, "
+    "affine_map<(d0, d1, d2) -> (d1, d2)>, "
+    "affine_map<(d0, d1, d2) -> (d0, d1)>] ")
+BOTH_TRANSPOSED_BATCH_MAPS = (
+    "indexing_maps = [affine_map<(b, d0, d1, d2) -> (b, d2, d0)>, "
+    "affine_map<(b, d0, d1, d2) -> (b, d1, d2)>, "
     "affine_map<(b, d0, d1, d2) -> (b, d0, d1)>] ")
 
 
@@ -230,6 +242,47 @@ def make_case(seed, index):
     # A dynamic batch size (the grid's z and the tensor maps' stacked rows
     # counted at run time), drawn last.
     dynamic_batch = bool(batch) and rng.random() < 0.3
+    # The layouts nvgpu takes only through another tile, drawn last: half
+    # the small M as B[k, n] or A[k, m] (one padded 64-row tile, its rows
+    # past M reading TMA's zeros) or A[k, m] times B[n, k] (C^T = B^T * A^T
+    # with C's 64 padded rows as wgmma's N), and half the others with
+    # B[n, k] as A[k, m] times B[n, k] (C^T = B^T * A^T at any size: the
+    # plan's tile and the shape transposed, C's rows in whole 64-column
+    # boxes of A). 16-bit only (wgmma transposes no other), a static M (C's
+    # rows are wgmma's N), A[k, m]'s rows of M a multiple of 8 (TMA's
+    # pitch) and, batched, K in whole K tiles.
+    layout = rng.random()
+    new_layout = None
+    if element != "f32" and not dynamic:
+        if small and layout < 0.5:
+            new_layout = rng.choice(["b_kn", "a_km_b_kn", "a_km_b_nk"])
+        elif (not small and b_transposed and not a_transposed and
+              layout < 0.5):
+            new_layout = "a_km_b_nk"
+    if new_layout:
+        a_transposed = new_layout.startswith("a_km")
+        b_transposed = new_layout.endswith("b_nk")
+        if a_transposed:
+            m = max(8, m - m % 8)
+        if batch:
+            k = -(-k // 64) * 64
+        if plan and small:
+            # 64 padded rows: split by the consumers (untransposed), or
+            # one 64-column box of A[k, m] as wgmma's N (transposed).
+            tile_m, tile_n, tile_k, threads, depth = plan
+            workers = max(1, threads // 128 - 1)
+            tile_m = 64 if new_layout == "a_km_b_nk" else 64 * workers
+            plan = fit_staging((tile_m, tile_n, tile_k, threads, depth),
+                               (tile_m * 64 + 64 * tile_n) * 2)
+        elif not small:
+            # wgmma's tile (M split by the consumers, N) becomes C's
+            # columns and rows.
+            m, n = n, m
+            m = max(8, m - m % 8)
+            if plan:
+                tile_m, tile_n, tile_k, threads, depth = plan
+                plan = fit_staging((tile_n, tile_m, tile_k, threads, depth),
+                                   (tile_m * 64 + 64 * tile_n) * 2)
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
                 a_transposed=a_transposed,
                 plan=plan, persistent=persistent, epilogue=epilogue,
@@ -342,7 +395,9 @@ def make_module(case):
     maps = ""
     if case["b_transposed"]:
         maps = B_TRANSPOSED_BATCH_MAPS if batch else B_TRANSPOSED_MAPS
-    if a_transposed:
+    if a_transposed and case["b_transposed"]:
+        maps = BOTH_TRANSPOSED_BATCH_MAPS if batch else BOTH_TRANSPOSED_MAPS
+    elif a_transposed:
         maps = A_TRANSPOSED_BATCH_MAPS if batch else A_TRANSPOSED_MAPS
     matmul = "linalg.batch_matmul" if batch else "linalg.matmul"
     inputs = (generate_input("a", a_shape, element, 3, 5, 7, 3) +
