@@ -104,9 +104,11 @@ struct WgmmaMatmul {
   int64_t m, n, k;
   int64_t tileM, tileN, tileK, stages;
   /// Whether wgmma computes the tile as C^T = B^T * A^T
-  /// (wgmma::isTransposedTile): `a` is then the matmul's B[n, k], `b` its
-  /// A[m, k], and m, tileM are C's columns, n, tileN its rows. The
-  /// accumulator is staged, stored to the staging buffer transposed.
+  /// (wgmma::computesTransposed: a tile of fewer than 64 rows, or A[k, m]
+  /// times B[n, k]): `a` is then the matmul's B[n, k], `b` its A (A[m, k],
+  /// K-contiguous, or A[k, m], N-contiguous as wgmma's B), and m, tileM are
+  /// C's columns, n, tileN its rows. The accumulator is staged, stored to
+  /// the staging buffer transposed.
   bool transposed = false;
   /// Consumer warpgroups of a warp-specialized workgroup (plus one
   /// producer); 0 when one warpgroup does everything.
