@@ -942,6 +942,18 @@ static bool needsOwnStaging(linalg::LinalgOp op, int64_t ringBytes,
          !wgmma::isStagedInRing(ringBytes, tileM, tileN, persistent);
 }
 
+/// Bytes of workgroup memory a MatmulWgmma plan of `op` takes: its ring of
+/// `ringBytes`, the mbarriers and the ring's alignment, and the staging
+/// buffer where it needs its own (needsOwnStaging).
+static int64_t getWgmmaSharedMemoryBytes(linalg::LinalgOp op,
+                                         int64_t ringBytes, int64_t tileM,
+                                         int64_t tileN,
+                                         bool persistent = false) {
+  bool own = needsOwnStaging(op, ringBytes, tileM, tileN, persistent);
+  return addSat(addSat(ringBytes, kReservedSharedMemory),
+                own ? wgmma::getEpilogueStagingBytes(tileM, tileN) : 0);
+}
+
 namespace {
 /// A MatmulWgmma workgroup tile and the consumer warpgroups that multiply it
 /// (0: one warpgroup loads and multiplies). kWarpSpecializedTiles and
@@ -1528,11 +1540,10 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
       mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK));
   // (A persistent grid's staging buffer beside its ring, which
   // verifyWgmmaLaunchShape checked, counts here too.)
-  bool ownStaging = needsOwnStaging(op, ringBytes, tileM, tileN,
-                                    info.getPersistentWorkgroups().has_value());
+  bool persistent = info.getPersistentWorkgroups().has_value();
+  bool ownStaging = needsOwnStaging(op, ringBytes, tileM, tileN, persistent);
   int64_t bytes =
-      addSat(addSat(ringBytes, kReservedSharedMemory),
-             ownStaging ? wgmma::getEpilogueStagingBytes(tileM, tileN) : 0);
+      getWgmmaSharedMemoryBytes(op, ringBytes, tileM, tileN, persistent);
   if (bytes > target.getMaxSharedMemoryPerBlockOptin()) {
     InFlightDiagnostic diag =
         op.emitOpError()
@@ -1764,10 +1775,8 @@ static std::string whyNoWgmmaSplitK(linalg::LinalgOp rootOp,
     // step) below the staging buffer an epilogue, partial tiles or a
     // transposed tile need, which then takes its own room beside the ring.
     int64_t staging = wgmma::getEpilogueStagingBytes(facts.tileM, facts.tileN);
-    bool beside = !wgmma::isStagedInRing(facts.ringBytes, facts.tileM,
-                                         facts.tileN, /*persistent=*/false);
-    int64_t bytes = addSat(addSat(facts.ringBytes, kReservedSharedMemory),
-                           beside ? staging : 0);
+    int64_t bytes = getWgmmaSharedMemoryBytes(rootOp, facts.ringBytes,
+                                              facts.tileM, facts.tileN);
     if (bytes > target.getMaxSharedMemoryPerBlockOptin())
       os << "its ring of " << info.getPipelineDepth()
          << " stages (at most one per K step of a part) is too small to hold "
