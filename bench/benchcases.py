@@ -5,11 +5,12 @@ key, which joins the rows of gpucg-bench's CSV, triton_matmul.py's CSV and
 the kernel manifest of compile_kernels.py. Format (docs/Benchmark.md):
 
     # comment
-    M N K in_type acc_type [nn|nt|tn] [name]
+    M N K in_type acc_type [nn|nt|tn|tt] [name]
 
 The layout, in cuBLAS's names (A's letter, then B's): `nn`: A is M x K, B is
 K x N (C = A * B); `nt`: B is N x K (C = A * B^T, a PyTorch Linear weight);
-`tn`: A is K x M (C = A^T * B, a weight gradient dY^T X), f16, bf16 and f32
+`tn`: A is K x M (C = A^T * B, a weight gradient dY^T X); `tt`: A is K x M
+and B is N x K (C = A^T * B^T); an A stored K x M takes f16, bf16 and f32
 inputs only. Type pairs: f16 -> f32, f16 -> f16, bf16 -> f32, f32 -> f32
 (TF32), i8 -> i32, f8E4M3FN -> f32, f8E5M2 -> f32.
 """
@@ -25,8 +26,9 @@ IN_TYPES = ("f16", "bf16", "f32", "i8", "f8E4M3FN", "f8E5M2")
 ACC_TYPES = ("f32", "f16", "i32")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.+-]{1,95}")
 INT32_MAX = 2147483647
-# The 6th field: (transpose_a, transpose_b) of each layout. `tt` is not one.
-LAYOUTS = {"nn": (False, False), "nt": (False, True), "tn": (True, False)}
+# The 6th field: (transpose_a, transpose_b) of each layout.
+LAYOUTS = {"nn": (False, False), "nt": (False, True), "tn": (True, False),
+           "tt": (True, True)}
 
 
 @dataclass
@@ -36,8 +38,8 @@ class Case:
     k: int
     in_type: str
     acc_type: str
-    transpose_a: bool  # A stored K x M (`tn`)
-    transpose_b: bool  # B stored N x K (`nt`)
+    transpose_a: bool  # A stored K x M (`tn`, `tt`)
+    transpose_b: bool  # B stored N x K (`nt`, `tt`)
     name: str
     file: str
     line: int
@@ -47,16 +49,16 @@ class Case:
         for name, transposes in LAYOUTS.items():
             if transposes == (self.transpose_a, self.transpose_b):
                 return name
-        return "tt"  # no shapes file gives it
+        raise AssertionError("the four layouts are every pair")
 
     @property
     def a_shape(self):
-        """A as stored: M x K, or K x M for `tn`."""
+        """A as stored: M x K, or K x M for `tn` and `tt`."""
         return (self.k, self.m) if self.transpose_a else (self.m, self.k)
 
     @property
     def b_shape(self):
-        """B as stored: K x N, or N x K for `nt`."""
+        """B as stored: K x N, or N x K for `nt` and `tt`."""
         return (self.n, self.k) if self.transpose_b else (self.k, self.n)
 
     @property
@@ -93,8 +95,8 @@ def _parse_line(fields):
     """Returns (m, n, k, in, acc, transpose_a, transpose_b, name or None) or
     an error."""
     if not 5 <= len(fields) <= 7:
-        return (f"expected 5 to 7 fields (M N K in_type acc_type [nn|nt|tn] "
-                f"[name]), got {len(fields)}")
+        return ("expected 5 to 7 fields (M N K in_type acc_type "
+                f"[nn|nt|tn|tt] [name]), got {len(fields)}")
     dims = []
     for label, text in zip("MNK", fields[:3]):
         value = _parse_dimension(text)
@@ -115,13 +117,13 @@ def _parse_line(fields):
     if len(fields) >= 6:
         if fields[5] not in LAYOUTS:
             return ("the 6th field is the layout, 'nn' (A M x K, B K x N), "
-                    "'nt' (A M x K, B N x K) or 'tn' (A K x M, B K x N), "
-                    f"got '{fields[5]}'")
+                    "'nt' (A M x K, B N x K), 'tn' (A K x M, B K x N) or "
+                    f"'tt' (A K x M, B N x K), got '{fields[5]}'")
         transpose_a, transpose_b = LAYOUTS[fields[5]]
     if transpose_a and in_type in ("i8", "f8E4M3FN", "f8E5M2"):
-        return (f"layout 'tn' takes f16, bf16 or f32 inputs, got {in_type} "
-                "(wgmma and cuBLAS's 8-bit tensor-core GEMMs read 8-bit "
-                "operands K-contiguous only)")
+        return (f"layout '{fields[5]}' (A stored K x M) takes f16, bf16 or "
+                f"f32 inputs, got {in_type} (wgmma and cuBLAS's 8-bit "
+                "tensor-core GEMMs read 8-bit operands K-contiguous only)")
     name = None
     if len(fields) == 7:
         if not NAME_PATTERN.fullmatch(fields[6]):

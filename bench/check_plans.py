@@ -52,7 +52,7 @@ MMA = re.compile(r"\b(mma\.sync\.aligned|wmma\.mma\.sync)\b")
 WGMMA = re.compile(r"\bwgmma\.mma_async\b")
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "f8E4M3FN": 1,
          "f8E5M2": 1}
-KEY = re.compile(r"(\w+?)_(\w+?)_(nn|nt|tn)_(\d+)x(\d+)x(\d+)$")
+KEY = re.compile(r"(\w+?)_(\w+?)_(nn|nt|tn|tt)_(\d+)x(\d+)x(\d+)$")
 
 
 def fail(message):
@@ -82,14 +82,14 @@ def read_manifest(directory):
 
 def row_pitches(key):
     """Bytes per row of A and B, as stored, for a case key: A's rows are K
-    elements (M for `tn`), B's N (K for `nt`)."""
+    elements (M for `tn` and `tt`), B's N (K for `nt` and `tt`)."""
     match = KEY.match(key)
     if not match:
         return None
     in_type, _, layout, m, n, k = match.groups()
     width = BYTES.get(in_type, 2)
-    a_pitch = (int(m) if layout == "tn" else int(k)) * width
-    b_pitch = (int(k) if layout == "nt" else int(n)) * width
+    a_pitch = (int(m) if layout[0] == "t" else int(k)) * width
+    b_pitch = (int(k) if layout[1] == "t" else int(n)) * width
     return a_pitch, b_pitch
 
 

@@ -109,12 +109,14 @@ def git_commit():
 
 LAYOUT_TEXT = {"nn": "C = A * B, B is K x N (nn)",
                "nt": "C = A * B^T, B is N x K (nt)",
-               "tn": "C = A^T * B, A is K x M (tn)"}
+               "tn": "C = A^T * B, A is K x M (tn)",
+               "tt": "C = A^T * B^T, A is K x M, B is N x K (tt)"}
 
 
 def mlir_source(case, chip, dynamic_sizes=False):
-    """C = 0; C += A * B (nn), A * B^T (nt) or A^T * B (tn), all row-major,
-    on tensors. A transposed operand is an indexing map of linalg.matmul.
+    """C = 0; C += A * B (nn), A * B^T (nt), A^T * B (tn) or A^T * B^T (tt),
+    all row-major, on tensors. A transposed operand is an indexing map of
+    linalg.matmul.
     With `dynamic_sizes`, M, N and K are `?`: a kernel for sizes known at
     run time, which gpucg-bench passes."""
     t_in, t_acc = case.in_type, case.acc_type

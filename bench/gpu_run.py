@@ -180,6 +180,9 @@ FAMILIES = (
     Family("llama-m16", "Llama-3 8B/70B linear layers, M = 16 (bf16)",
            "llama3.txt", lambda c: c.m == 16,
            BOTH + ("sm_90-split1", "sm_90a-split1")),
+    Family("layouts", "Llama-3 8B stored nn, tn and tt: qkv at M = 4096, "
+           "down at M = 16 (bf16)", "layouts.txt",
+           lambda c: (c.m, c.n) in ((4096, 6144), (16, 4096)), BOTH),
     Family("llama-m1", "Llama-3 8B/70B linear layers, M = 1 (bf16)",
            "llama3.txt", lambda c: c.m == 1, BOTH),
     Family("tf32", "f32 as TF32, squares 4096 and 8192", "squares.txt",
@@ -243,8 +246,8 @@ class Step:
 STEP_SHARES = (  # fractions of the budget, in order
     ("correctness", "build the C side; the GPU tests; compute-sanitizer "
      "memcheck", 0.18),
-    ("matmul-gpucg", "gpucg-bench: every variant against cuBLAS", 0.30),
-    ("matmul-triton", "Triton's GEMM on the same cases", 0.26),
+    ("matmul-gpucg", "gpucg-bench: every variant against cuBLAS", 0.29),
+    ("matmul-triton", "Triton's GEMM on the same cases", 0.27),
     ("memory", "memory-bound kernels against the copy bandwidth", 0.05),
     ("fused", "linear layers with fused epilogues against cuBLASLt and "
      "Triton", 0.10),
@@ -365,7 +368,7 @@ def cublas_seconds(c, previous):
     if c.in_type == "i8" and c.layout != "nt":
         # cuBLAS's int8 GEMM is fast only in its TN form, gpucg's `nt`
         # (H100, bench/results/2026-11-24-h100: 1380 TFLOP/s, `nn` 129);
-        # shapes files refuse i8 `tn`.
+        # shapes files refuse i8 `tn` and `tt`.
         rate = 130
     return max(c.flops / (rate * 1e12), case_bytes(c) / MEMORY_BANDWIDTH)
 

@@ -23,7 +23,8 @@
 # Options:
 #   --shapes FILE       a shapes file (repeatable); default: bench/shapes/
 #                       {squares,unaligned,llama3,weight-gradients,
-#                       other-types}.txt (--run-only: OUT/shapes/*.txt)
+#                       layouts,other-types}.txt (--run-only:
+#                       OUT/shapes/*.txt)
 #   --chip sm_XY        the kernels' chip; default: the GPU's (whole run),
 #                       sm_90 (--compile-only: H100, H200)
 #   --filter TEXT       only cases whose key or name contains TEXT (repeatable)
@@ -138,7 +139,7 @@ done
 
 default_shapes() {
   local name
-  for name in squares unaligned llama3 weight-gradients other-types; do
+  for name in squares unaligned llama3 weight-gradients layouts other-types; do
     SHAPES+=("$BENCH_DIR/shapes/$name.txt")
   done
 }

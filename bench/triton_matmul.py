@@ -229,8 +229,8 @@ class Runner:
 
     def launch(self, case, a, b, c):
         # A as M x K and B as K x N through their strides (kernel_scalars):
-        # the kernel takes the tensors as stored, K x M for a `tn` A, N x K
-        # for an `nt` B (no copy).
+        # the kernel takes the tensors as stored, K x M for a `tn` or `tt`
+        # A, N x K for an `nt` or `tt` B (no copy).
         grid = lambda meta: (  # noqa: E731
             self.triton.cdiv(case.m, meta["BLOCK_M"]) *
             self.triton.cdiv(case.n, meta["BLOCK_N"]),)
@@ -338,8 +338,8 @@ class Runner:
 
 
 def operands_mk_kn(case, a, b):
-    """A as M x K and B as K x N: the transposed views of a `tn` A (K x M)
-    and an `nt` B (N x K), no copy."""
+    """A as M x K and B as K x N: the transposed views of a stored K x M A
+    and a stored N x K B, no copy."""
     return (a.t() if case.transpose_a else a,
             b.t() if case.transpose_b else b)
 

@@ -158,14 +158,14 @@ static int appendCase(bench_case_list *list, const bench_case *c) {
 static const struct {
   const char *name;
   int transpose_a, transpose_b;
-} kLayouts[] = {{"nn", 0, 0}, {"nt", 0, 1}, {"tn", 1, 0}};
+} kLayouts[] = {{"nn", 0, 0}, {"nt", 0, 1}, {"tn", 1, 0}, {"tt", 1, 1}};
 
 const char *bench_case_layout(const bench_case *c) {
   for (size_t i = 0; i < sizeof kLayouts / sizeof kLayouts[0]; ++i)
     if (kLayouts[i].transpose_a == !!c->transpose_a &&
         kLayouts[i].transpose_b == !!c->transpose_b)
       return kLayouts[i].name;
-  return "tt"; /* no shapes file gives it */
+  return "?"; /* unreachable: the four layouts are every pair */
 }
 
 void bench_case_operand_shapes(const bench_case *c, int64_t shapes[3][2]) {
@@ -202,7 +202,7 @@ static int parseCaseLine(char **tokens, int count, bench_case *c,
   static const char *const dimensionNames[3] = {"M", "N", "K"};
   if (count < 5 || count > 7) {
     snprintf(message, size,
-             "expected 5 to 7 fields (M N K in_type acc_type [nn|nt|tn] "
+             "expected 5 to 7 fields (M N K in_type acc_type [nn|nt|tn|tt] "
              "[name]), got %d",
              count);
     return 0;
@@ -242,16 +242,17 @@ static int parseCaseLine(char **tokens, int count, bench_case *c,
   if (count >= 6 && !parseLayout(tokens[5], c)) {
     snprintf(message, size,
              "the 6th field is the layout, 'nn' (A M x K, B K x N), 'nt' "
-             "(A M x K, B N x K) or 'tn' (A K x M, B K x N), got '%s'",
+             "(A M x K, B N x K), 'tn' (A K x M, B K x N) or 'tt' (A K x M, "
+             "B N x K), got '%s'",
              tokens[5]);
     return 0;
   }
   if (c->transpose_a && bench_type_size(c->in) == 1) {
     snprintf(message, size,
-             "layout 'tn' takes f16, bf16 or f32 inputs, got %s (wgmma and "
-             "cuBLAS's 8-bit tensor-core GEMMs read 8-bit operands "
-             "K-contiguous only)",
-             tokens[3]);
+             "layout '%s' (A stored K x M) takes f16, bf16 or f32 inputs, "
+             "got %s (wgmma and cuBLAS's 8-bit tensor-core GEMMs read 8-bit "
+             "operands K-contiguous only)",
+             tokens[5], tokens[3]);
     return 0;
   }
   formatKey(c);

@@ -41,20 +41,21 @@ size_t bench_type_size(bench_type type);
 #define BENCH_NAME_MAX 96
 #define BENCH_KEY_MAX 96
 
-/* One GEMM, C[M,N] = op(A) * op(B), all row-major, in one of three layouts
+/* One GEMM, C[M,N] = op(A) * op(B), all row-major, in one of four layouts
    (cuBLAS's names: the first letter A's, the second B's):
-     `nn`  A is M x K, B is K x N: C = A * B;
+     `nn`  A is M x K, B is K x N: C = A * B (a weight stored in x out);
      `nt`  A is M x K, B is N x K: C = A * B^T (a PyTorch Linear weight);
-     `tn`  A is K x M, B is K x N: C = A^T * B (a weight gradient dY^T X).
-   `tt` is not a layout of the benchmark. */
+     `tn`  A is K x M, B is K x N: C = A^T * B (a weight gradient dY^T X);
+     `tt`  A is K x M, B is N x K: C = A^T * B^T (feature-major activations
+           times a Linear weight). */
 typedef struct bench_case {
   int64_t m, n, k;
   bench_type in;             /* type of A and B */
   bench_type acc;            /* type of C (and of the accumulation) */
-  int transpose_a;           /* A stored K x M (`tn`) */
-  int transpose_b;           /* B stored N x K (`nt`) */
+  int transpose_a;           /* A stored K x M (`tn`, `tt`) */
+  int transpose_b;           /* B stored N x K (`nt`, `tt`) */
   char name[BENCH_NAME_MAX]; /* label; the key when the line gives none */
-  char key[BENCH_KEY_MAX];   /* <in>_<acc>_<nn|nt|tn>_<M>x<N>x<K> */
+  char key[BENCH_KEY_MAX];   /* <in>_<acc>_<nn|nt|tn|tt>_<M>x<N>x<K> */
   const char *file;          /* the shapes file (owned by the list) */
   int line;
 } bench_case;

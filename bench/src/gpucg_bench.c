@@ -83,7 +83,7 @@ static void printUsage(FILE *out) {
       "and times both (docs/Benchmark.md).\n"
       "\n"
       "  --shapes FILE        cases, one per line: M N K in_type acc_type "
-      "[nn|nt|tn] [name]\n"
+      "[nn|nt|tn|tt] [name]\n"
       "  --kernels [NAME=]DIR kernels and manifest.txt from "
       "bench/compile_kernels.py;\n"
       "                       repeatable: each DIR is a variant (NAME, else "
@@ -885,15 +885,16 @@ static cublasStatus_t runCublasLt(const session *s, case_run *run) {
    operand is B, its second A, its m, n, k are N, M, K, and each op makes
    cuBLAS see op(B)^T (N x K) and op(A)^T (K x M):
      - B stored K x N (nn, tn): cuBLAS reads the N x K matrix B^T (ld N),
-       what it needs: CUBLAS_OP_N, ld N. B stored N x K (nt, op(B) = B^T):
+       what it needs: CUBLAS_OP_N, ld N. B stored N x K (nt, tt; op(B) = B^T):
        it reads the K x N matrix B^T (ld K) and needs (B^T)^T = B, N x K,
        its transpose: CUBLAS_OP_T, ld K.
      - A stored M x K (nn, nt): cuBLAS reads the K x M matrix A^T (ld K):
-       CUBLAS_OP_N, ld K. A stored K x M (tn, C = A^T * B, op(A) = A^T):
+       CUBLAS_OP_N, ld K. A stored K x M (tn, tt; op(A) = A^T):
        it reads the M x K matrix A^T (ld M) and needs (A^T)^T = A, K x M,
        its transpose: CUBLAS_OP_T, ld M.
-   So cublasGemmEx(nt ? T : N, tn ? T : N, N, M, K, B, nt ? K : N, A,
-   tn ? M : K, C, N): gpucg's nn is cuBLAS's NN, nt its TN, tn its NT. */
+   So cublasGemmEx(transpose_b ? T : N, transpose_a ? T : N, N, M, K, B,
+   transpose_b ? K : N, A, transpose_a ? M : K, C, N): gpucg's nn is
+   cuBLAS's NN, nt its TN, tn its NT, tt its TT. */
 static cublasStatus_t runCublas(const session *s, case_run *run) {
   const bench_case *c = run->c;
   if (isFloat8(c->in))

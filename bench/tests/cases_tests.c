@@ -11,8 +11,8 @@
 |* (bench_decode), and the bit patterns of the 8-bit floats against values    *|
 |* written out here from the OCP definitions; the rows a large case without   *|
 |* cuBLAS is checked on (bench_sample_rows), their host reference, and the    *|
-|* host reference of each layout (nn, nt, tn) on operands as stored. Prints   *|
-|* one line per check and exits non-zero on a mismatch                        *|
+|* host reference of each layout (nn, nt, tn, tt) on operands as stored.     *|
+|* Prints one line per check and exits non-zero on a mismatch                 *|
 |* (test/Integration/GPU/bench-encodings.test).                               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -108,8 +108,8 @@ static void sampledReference(int transposeA, int transposeB) {
 }
 
 /* The host reference reads each layout's operands as stored: `nt` given B
-   transposed (N x K) and `tn` given A transposed (K x M) compute the `nn`
-   product of the untransposed A and B. Also the stored shapes the kernels'
+   transposed (N x K), `tn` given A transposed (K x M) and `tt` given both
+   compute the `nn` product of the untransposed A and B. Also the stored shapes the kernels'
    ABI must name. */
 static void layoutReference(int transposeA, int transposeB) {
   enum { M = 7, N = 5, K = 9 };
@@ -162,8 +162,10 @@ int main(void) {
   sampledReference(0, 0);
   sampledReference(0, 1);
   sampledReference(1, 0);
+  sampledReference(1, 1);
   layoutReference(0, 0);
   layoutReference(0, 1);
   layoutReference(1, 0);
+  layoutReference(1, 1);
   return failures ? 1 : 0;
 }
