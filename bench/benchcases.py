@@ -46,10 +46,9 @@ class Case:
 
     @property
     def layout(self):
-        for name, transposes in LAYOUTS.items():
-            if transposes == (self.transpose_a, self.transpose_b):
-                return name
-        raise AssertionError("the four layouts are every pair")
+        """`t` for an operand stored transposed, `n` else; A's letter first."""
+        return ("t" if self.transpose_a else "n") + \
+            ("t" if self.transpose_b else "n")
 
     @property
     def a_shape(self):

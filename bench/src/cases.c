@@ -154,18 +154,14 @@ static int appendCase(bench_case_list *list, const bench_case *c) {
 }
 
 /* The layouts of the 6th field (cases.h): which of A and B is stored
-   transposed. */
+   transposed. Every pair is one, at index 2 * transpose_a + transpose_b. */
 static const struct {
   const char *name;
   int transpose_a, transpose_b;
 } kLayouts[] = {{"nn", 0, 0}, {"nt", 0, 1}, {"tn", 1, 0}, {"tt", 1, 1}};
 
 const char *bench_case_layout(const bench_case *c) {
-  for (size_t i = 0; i < sizeof kLayouts / sizeof kLayouts[0]; ++i)
-    if (kLayouts[i].transpose_a == !!c->transpose_a &&
-        kLayouts[i].transpose_b == !!c->transpose_b)
-      return kLayouts[i].name;
-  return "?"; /* unreachable: the four layouts are every pair */
+  return kLayouts[2 * !!c->transpose_a + !!c->transpose_b].name;
 }
 
 void bench_case_operand_shapes(const bench_case *c, int64_t shapes[3][2]) {
