@@ -70,10 +70,6 @@ namespace gpucg {
 
 using namespace mlir;
 
-/// Kernel arguments are 16-byte aligned (docs/ABI.md: cudaMalloc gives 256)
-/// and so is every workgroup buffer gpucg-build-gpu-launch places.
-static constexpr int64_t kBufferAlignment = 16;
-
 //===----------------------------------------------------------------------===//
 // Alignment of vector loads and stores
 //===----------------------------------------------------------------------===//
@@ -157,25 +153,25 @@ static unsigned knownTrailingZeros(Value value, unsigned depth = 0) {
 }
 
 /// Returns the alignment in bytes (a power of two, at most
-/// `kBufferAlignment`) that the base of `memref` is known to have.
+/// `gpucg::kBufferAlignment`) that the base of `memref` is known to have.
 static int64_t knownBaseAlignment(Value memref) {
   if (auto arg = dyn_cast<BlockArgument>(memref)) {
     // Kernel arguments and workgroup attributions.
     if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      return kBufferAlignment;
+      return gpucg::kBufferAlignment;
     return 1;
   }
   Operation *def = memref.getDefiningOp();
   if (isa<gpu::DynamicSharedMemoryOp>(def))
-    return kBufferAlignment;
+    return gpucg::kBufferAlignment;
   if (auto view = dyn_cast<memref::ViewOp>(def)) {
     unsigned zeros = knownTrailingZeros(view.getByteShift());
     int64_t offsetAlignment =
-        zeros >= 5 ? kBufferAlignment : (int64_t(1) << zeros);
+        zeros >= 5 ? gpucg::kBufferAlignment : (int64_t(1) << zeros);
     return std::min(knownBaseAlignment(view.getSource()), offsetAlignment);
   }
   if (auto alloc = dyn_cast<memref::AllocOp>(def))
-    return std::min<int64_t>(kBufferAlignment,
+    return std::min<int64_t>(gpucg::kBufferAlignment,
                              alloc.getAlignment().value_or(1));
   return 1;
 }
@@ -508,12 +504,12 @@ struct ConvertToNVVMPass
            index < e; ++index) {
         auto existing = dyn_cast_or_null<IntegerAttr>(
             func.getWorkgroupAttributionAttr(index, alignName));
-        if (existing && existing.getInt() >= kBufferAlignment)
+        if (existing && existing.getInt() >= gpucg::kBufferAlignment)
           continue;
         func.setWorkgroupAttributionAttr(
             index, alignName,
             IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                             kBufferAlignment));
+                             gpucg::kBufferAlignment));
       }
     });
   }

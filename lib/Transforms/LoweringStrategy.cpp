@@ -932,26 +932,40 @@ static bool isWgmmaStaged(linalg::LinalgOp op, int64_t tileM, int64_t tileN) {
          });
 }
 
-/// Whether a MatmulWgmma plan of `op` with a ring of `ringBytes` needs a
-/// staging buffer beside the ring: a staged accumulator the ring cannot
-/// hold, or (`persistent`) whose ring takes the next tile's loads.
+/// Whether a MatmulWgmma plan with a ring of `ringBytes` needs a staging
+/// buffer beside the ring: its accumulator is `staged` (isWgmmaStaged) and
+/// the ring cannot hold it, or (`persistent`) the ring takes the next
+/// tile's loads.
+static bool needsOwnStaging(bool staged, int64_t ringBytes, int64_t tileM,
+                            int64_t tileN, bool persistent) {
+  return staged && !wgmma::isStagedInRing(ringBytes, tileM, tileN, persistent);
+}
+
 static bool needsOwnStaging(linalg::LinalgOp op, int64_t ringBytes,
                             int64_t tileM, int64_t tileN,
                             bool persistent = false) {
-  return isWgmmaStaged(op, tileM, tileN) &&
-         !wgmma::isStagedInRing(ringBytes, tileM, tileN, persistent);
+  return needsOwnStaging(isWgmmaStaged(op, tileM, tileN), ringBytes, tileM,
+                         tileN, persistent);
 }
 
-/// Bytes of workgroup memory a MatmulWgmma plan of `op` takes: its ring of
+/// Bytes of workgroup memory a MatmulWgmma plan takes: its ring of
 /// `ringBytes`, the mbarriers and the ring's alignment, and the staging
-/// buffer where it needs its own (needsOwnStaging).
+/// buffer where it needs its own (needsOwnStaging). The one sum the
+/// verifier, the split-K check and the persistent-grid check share.
+static int64_t getWgmmaSharedMemoryBytes(bool staged, int64_t ringBytes,
+                                         int64_t tileM, int64_t tileN,
+                                         bool persistent) {
+  bool own = needsOwnStaging(staged, ringBytes, tileM, tileN, persistent);
+  return addSat(addSat(ringBytes, kReservedSharedMemory),
+                own ? wgmma::getEpilogueStagingBytes(tileM, tileN) : 0);
+}
+
 static int64_t getWgmmaSharedMemoryBytes(linalg::LinalgOp op,
                                          int64_t ringBytes, int64_t tileM,
                                          int64_t tileN,
                                          bool persistent = false) {
-  bool own = needsOwnStaging(op, ringBytes, tileM, tileN, persistent);
-  return addSat(addSat(ringBytes, kReservedSharedMemory),
-                own ? wgmma::getEpilogueStagingBytes(tileM, tileN) : 0);
+  return getWgmmaSharedMemoryBytes(isWgmmaStaged(op, tileM, tileN), ringBytes,
+                                   tileM, tileN, persistent);
 }
 
 namespace {
@@ -1245,7 +1259,8 @@ static std::string whyNoWgmmaPersistentGrid(const wgmma::LaunchFacts &facts,
   llvm::raw_string_ostream os(text);
   int64_t staging = wgmma::getEpilogueStagingBytes(facts.tileM, facts.tileN);
   int64_t bytes =
-      addSat(addSat(facts.ringBytes, staging), kReservedSharedMemory);
+      getWgmmaSharedMemoryBytes(facts.staged, facts.ringBytes, facts.tileM,
+                                facts.tileN, /*persistent=*/true);
   if (bytes > target.getMaxSharedMemoryPerBlockOptin())
     os << "its accumulator's staging buffer (" << staging
        << " bytes) does not fit beside the ring (" << facts.ringBytes

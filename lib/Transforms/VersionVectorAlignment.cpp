@@ -44,9 +44,6 @@ namespace gpucg {
 using namespace mlir;
 using namespace mlir::gpucg;
 
-/// The widest access gpucg claims: a 128-bit load or store.
-static constexpr int64_t kMaxAccessBytes = 16;
-
 /// Whether the alignment of `width`-element vectors of `memref` rests on
 /// run-time sizes alone: it has, up through its views, a row pitch known
 /// only at run time, and its static layout (innermost stride 1, static
@@ -179,7 +176,7 @@ static std::optional<VersionedAccess> matchVersionedAccess(Operation *op) {
   int64_t bytes = elements * element.getIntOrFloatBitWidth() / 8;
   if (elements < 2 || !llvm::isPowerOf2_64(bytes))
     return std::nullopt;
-  access.alignment = std::min(bytes, kMaxAccessBytes);
+  access.alignment = std::min(bytes, kMaxGlobalAccessBytes);
   // The alignment in elements the static layout would have to keep.
   int64_t alignedElements =
       access.alignment / (element.getIntOrFloatBitWidth() / 8);

@@ -1401,11 +1401,11 @@ static SmallVector<Value> getGlobalOutputs(ArrayRef<TilingInterface> templates,
 }
 
 /// Bytes to which a piece's vector store of `elementType` is aligned when
-/// its address allows: its own bytes, at most 16 (the widest store, and
-/// the alignment of every kernel argument's base).
+/// its address allows: its own bytes, at most the widest store (which
+/// every kernel argument's base is aligned to).
 static int64_t getPieceAlignment(Type elementType, int64_t vectorSize) {
   return std::min<int64_t>(
-      16,
+      kMaxGlobalAccessBytes,
       vectorSize * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8));
 }
 

@@ -40,6 +40,17 @@ class ForallOp;
 
 namespace gpucg {
 
+/// The widest global load or store gpucg emits: 128 bits (`ld.global.v4`,
+/// `st.global.v4`, a 16-byte `cp.async`).
+inline constexpr int64_t kMaxGlobalAccessBytes = 16;
+
+/// The alignment gpucg assumes of every kernel argument's base address
+/// (docs/ABI.md: cudaMalloc gives 256) and gives every workgroup buffer
+/// (gpucg-build-gpu-launch): enough for the widest access.
+inline constexpr int64_t kBufferAlignment = 16;
+static_assert(kBufferAlignment >= kMaxGlobalAccessBytes,
+              "a buffer's base must take the widest access");
+
 /// Makes `chip` the GPU of `module`: its `gpucg.target` becomes NVIDIA's
 /// description of the chip (TargetAttr::getForChip), unless the module
 /// already describes that chip. A module described as another chip, or a
