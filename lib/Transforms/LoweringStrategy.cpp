@@ -783,16 +783,6 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << shape->bType << "; " << typeReason;
     return text;
   }
-  // A[k, m] times B[n, k] is computed as C^T = B^T * A^T
-  // (wgmma::computesTransposed), C's rows as wgmma's N, which the kernel
-  // sizes when it is compiled.
-  if (!layouts->isNvgpuForm() && ShapedType::isDynamic(shape->m())) {
-    os << "its A is A[k, m] and its B is B[n, k], which MatmulWgmma "
-          "computes as C^T = B^T * A^T (MLIR 22's nvgpu.warpgroup.mma takes "
-          "an M-contiguous A only with an N-contiguous B) with M as wgmma's "
-          "N; that takes a static M, got a dynamic one";
-    return text;
-  }
   // A wgmma tile has 64 rows. Fewer rows of C are computed as C^T = B^T *
   // A^T where the operands take it (takesTransposedTile), C's columns as
   // wgmma's 64-row tiles and its rows as wgmma's N, else in one 64-row

@@ -553,18 +553,17 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   // any tile (nvgpu takes an M-contiguous A only with an N-contiguous B):
   // B[n, k] as wgmma's A, A[k, m] as its N-contiguous B.
   if (wgmma::computesTransposed(matmul.tileM, *layouts)) {
+    // A[k, m] times B[n, k] takes a dynamic M: wgmma's N is the tile's,
+    // and M only sizes the grid, A's tensor map and the store's guard. A
+    // small tile is planned for the M it was compiled for.
     bool smallTile = wgmma::isTransposedTile(matmul.tileM);
-    if (ShapedType::isDynamic(matmul.m)) {
-      InFlightDiagnostic diag = op.emitOpError();
-      if (smallTile)
-        diag << "has an M tile of " << matmul.tileM << " rows, fewer than "
-             << kWarpgroupRows;
-      else
-        diag << "has A[k, m] and B[n, k]";
-      return diag << ", which pipeline MatmulWgmma computes as C^T = B^T * "
-                     "A^T with M as wgmma's N; that takes a static M, got "
-                  << aArgType;
-    }
+    if (smallTile && ShapedType::isDynamic(matmul.m))
+      return op.emitOpError()
+             << "has an M tile of " << matmul.tileM << " rows, fewer than "
+             << kWarpgroupRows
+             << ", which pipeline MatmulWgmma computes as C^T = B^T * A^T "
+                "with M as wgmma's N; that takes a static M, got "
+             << aArgType;
     if (smallTile &&
         (!aKContiguous || !bKContiguous || matmul.tileM % wgmma::kNStep != 0))
       return op.emitOpError()

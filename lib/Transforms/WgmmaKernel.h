@@ -99,7 +99,7 @@ struct WgmmaMatmul {
   /// The whole matmul's M, N and K (A's and B's arguments); tiles past M or
   /// N are partial (TMA reads zeros past the matrix, the staged store
   /// writes only what lies inside), and so is the last K tile past K. Each
-  /// may be dynamic (a transposed tile's n, C's M, never is): the
+  /// may be dynamic (a small transposed tile's n, C's M, never is): the
   /// arguments' sizes at run time (getSize).
   int64_t m, n, k;
   int64_t tileM, tileN, tileK, stages;

@@ -99,6 +99,13 @@
 // RUN: FileCheck %s --check-prefix=TT < %t/grad_tt_kernel.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/grad_tt_kernel.ptx -o %t/tt.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if sass %{ %sass_mix %t/tt.cubin | FileCheck %s --check-prefix=SASS-TT %}
+// The same with a dynamic M (@grad_tt_tokens, the tokens known at run
+// time): the grid's rows and A's tensor map from A's run-time columns, the
+// same wgmma; no spills, HGMMA and TMA loads in the SASS.
+// RUN: FileCheck %s --check-prefix=TT-DYN-ABI < %t/grad_tt_tokens_kernel.abi
+// RUN: FileCheck %s --check-prefix=TT-DYN < %t/grad_tt_tokens_kernel.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/grad_tt_tokens_kernel.ptx -o %t/ttd.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if sass %{ %sass_mix %t/ttd.cubin | FileCheck %s --check-prefix=SASS-TT-DYN %}
 // Small M with B[k, n] (@decode_kn, 16 tokens times weights stored [k,
 // n]): one padded 64-row tile, untransposed (B[k, n] as wgmma's N-major B,
 // imm-trans-b 1), m64n64k16; no spills, HGMMA and TMA loads in the SASS.
@@ -383,6 +390,16 @@
 // SASS-TT:      HGMMA {{[1-9][0-9]*}}
 // SASS-TT-NEXT: QGMMA 0
 // SASS-TT-NEXT: UTMALDG {{[1-9][0-9]*}}
+// TT-DYN-ABI: grid_y ceildiv arg0.dim1 128
+// TT-DYN-ABI: argument {{[0-9]+}} function_argument 0 tensor_map bf16 2048x? box 64x64 swizzle 128b
+// TT-DYN: .entry grad_tt_tokens_kernel(
+// TT-DYN-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// SASS-TT-DYN:      kernel grad_tt_tokens_kernel
+// SASS-TT-DYN:      LDL 0
+// SASS-TT-DYN-NEXT: STL 0
+// SASS-TT-DYN:      HGMMA {{[1-9][0-9]*}}
+// SASS-TT-DYN-NEXT: QGMMA 0
+// SASS-TT-DYN-NEXT: UTMALDG {{[1-9][0-9]*}}
 // DECODE-KN: .entry decode_kn_kernel(
 // DECODE-KN: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
 // SASS-DECODE-KN:      kernel decode_kn_kernel
@@ -467,6 +484,13 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
       ins(%x, %dy : tensor<2048x1024xbf16>, tensor<512x2048xbf16>) outs(%f : tensor<1024x512xf32>) -> tensor<1024x512xf32>
     return %0 : tensor<1024x512xf32>
+  }
+  func.func @grad_tt_tokens(%x: tensor<2048x?xbf16>, %dy: tensor<512x2048xbf16>, %c: tensor<?x512xf32>) -> tensor<?x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x512xf32>) -> tensor<?x512xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %dy : tensor<2048x?xbf16>, tensor<512x2048xbf16>) outs(%f : tensor<?x512xf32>) -> tensor<?x512xf32>
+    return %0 : tensor<?x512xf32>
   }
   func.func @decode_kn(%x: tensor<16x512xbf16>, %w: tensor<512x1024xbf16>, %c: tensor<16x1024xf32>) -> tensor<16x1024xf32> {
     %zero = arith.constant 0.0 : f32

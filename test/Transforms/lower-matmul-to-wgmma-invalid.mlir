@@ -387,23 +387,6 @@ func.func @transposed_c(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memr
 // -----
 
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
-#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 64]]>
-
-// A[k, m] times B[n, k] is computed as C^T = B^T * A^T (nvgpu refuses an
-// M-major A with a K-major B), with M as wgmma's N: a static M.
-func.func @a_km_b_nk_dynamic_m(%a: memref<128x?xf16>, %b: memref<64x128xf16>, %c: memref<?x64xf32>) attributes {gpucg.translation_info = #info} {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
-  // expected-error @+1 {{'linalg.matmul' op has A[k, m] and B[n, k], which pipeline MatmulWgmma computes as C^T = B^T * A^T with M as wgmma's N; that takes a static M, got 'memref<128x?xf16>'}}
-  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
-    {gpucg.lowering_config = #config}
-    ins(%a, %b : memref<128x?xf16>, memref<64x128xf16>) outs(%c : memref<?x64xf32>)
-  return
-}
-
-// -----
-
-#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[128, 64, 64]]>
 
 // A[k, m] is multiplied one k16 step at a time, on 64 rows per warpgroup.

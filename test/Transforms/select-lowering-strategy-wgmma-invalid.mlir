@@ -494,20 +494,6 @@ func.func @transposed_tile_a_km(%a: tensor<256x128xf16>, %b: tensor<256x256xf16>
 
 // -----
 
-// A[k, m] times B[n, k] is computed as C^T = B^T * A^T, C's rows as
-// wgmma's N: a static M ...
-func.func @a_km_b_nk_dynamic_m(%a: tensor<256x?xf16>, %b: tensor<256x256xf16>, %c: tensor<?x256xf32>) -> tensor<?x256xf32> {
-  %zero = arith.constant 0.0 : f32
-  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x256xf32>) -> tensor<?x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: its A is A[k, m] and its B is B[n, k], which MatmulWgmma computes as C^T = B^T * A^T (MLIR 22's nvgpu.warpgroup.mma takes an M-contiguous A only with an N-contiguous B) with M as wgmma's N; that takes a static M, got a dynamic one}}
-  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
-    {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
-    ins(%a, %b : tensor<256x?xf16>, tensor<256x256xf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
-  return %0 : tensor<?x256xf32>
-}
-
-// -----
-
 // ... and an M tile of whole 64-column boxes of A[k, m], wgmma's N-major B.
 func.func @a_km_b_nk_tile_96(%a: tensor<256x192xf16>, %b: tensor<256x256xf16>, %c: tensor<192x256xf32>) -> tensor<192x256xf32> {
   %zero = arith.constant 0.0 : f32

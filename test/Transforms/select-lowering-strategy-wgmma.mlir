@@ -116,7 +116,10 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // (wgmma's N) by 128 columns (wgmma's M, 64 per consumer), 512
 // workgroups; a decode step of 16 rows one 64-row tile (one box of A's 64
 // columns), 64 columns on one consumer (64 workgroups, more than 32 of
-// 128 columns), its K split by default.
+// 128 columns), its K split by default. A dynamic M (a prompt's tokens)
+// takes the tiles of the 1024 rows it is planned for (128 x 128: 256
+// workgroups, where 256 x 128 would leave 128 of 132 SMs busy), with M as
+// wgmma's N.
 // CHECK-LABEL: func.func @a_km_b_nk
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
 // CHECK: tile_sizes = {{\[\[}}256, 128, 64]]
@@ -124,6 +127,10 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], subgroup_size = 32, pipeline_depth = 4
 // CHECK-SAME: split_k = 4
 // CHECK: tile_sizes = {{\[\[}}64, 64, 64]]
+// CHECK-LABEL: func.func @a_km_b_nk_tokens
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK-NOT: split_k
+// CHECK: tile_sizes = {{\[\[}}128, 128, 64]]
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @a_km_b_nk(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
     %zero = arith.constant 0.0 : f32
@@ -136,6 +143,12 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %f = linalg.fill ins(%zero : f32) outs(%c : tensor<16x4096xf32>) -> tensor<16x4096xf32>
     %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4096x16xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<16x4096xf32>) -> tensor<16x4096xf32>
     return %0 : tensor<16x4096xf32>
+  }
+  func.func @a_km_b_nk_tokens(%a: tensor<4096x?xbf16>, %b: tensor<4096x4096xbf16>, %c: tensor<?x4096xf32>) -> tensor<?x4096xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<4096x?xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+    return %0 : tensor<?x4096xf32>
   }
 }
 

@@ -248,12 +248,12 @@ def make_case(seed, index):
     # with C's 64 padded rows as wgmma's N), and half the others with
     # B[n, k] as A[k, m] times B[n, k] (C^T = B^T * A^T at any size: the
     # plan's tile and the shape transposed, C's rows in whole 64-column
-    # boxes of A). 16-bit only (wgmma transposes no other), a static M (C's
-    # rows are wgmma's N), A[k, m]'s rows of M a multiple of 8 (TMA's
-    # pitch) and, batched, K in whole K tiles.
+    # boxes of A, M dynamic or not). 16-bit only (wgmma transposes no
+    # other), A[k, m]'s rows of M a multiple of 8 (TMA's pitch) and,
+    # batched, K in whole K tiles.
     layout = rng.random()
     new_layout = None
-    if element != "f32" and not dynamic:
+    if element != "f32":
         if small and layout < 0.5:
             new_layout = rng.choice(["b_kn", "a_km_b_kn", "a_km_b_nk"])
         elif (not small and b_transposed and not a_transposed and
