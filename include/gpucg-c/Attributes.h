@@ -155,6 +155,10 @@ mlirGpucgTranslationInfoAttrGetStagedStore(MlirAttribute attr);
 MLIR_CAPI_EXPORTED int64_t
 mlirGpucgTranslationInfoAttrGetSplitK(MlirAttribute attr);
 
+/// The `stream_k`: the tiles' K steps split evenly over the persistent grid.
+MLIR_CAPI_EXPORTED bool
+mlirGpucgTranslationInfoAttrGetStreamK(MlirAttribute attr);
+
 MLIR_CAPI_EXPORTED MlirTypeID mlirGpucgTranslationInfoAttrGetTypeID(void);
 
 /*===----------------------------------------------------------------------===*/

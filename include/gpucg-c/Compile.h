@@ -122,13 +122,19 @@ typedef struct MlirGpucgCompileOptions {
   /// default, the fewest parts that give a workgroup to every SM where the
   /// tiles alone are fewer than the SMs; negative: an error).
   int64_t splitK;
+  /// gpucg-compile's wgmma-stream-k: warp-specialized MatmulWgmma kernels
+  /// run stream-K on the persistent grid (wgmmaPersistentWorkgroups; this
+  /// takes the grid without wgmmaPersistent): the tiles' K steps split
+  /// evenly over its workgroups, partial tiles added in a fixed order.
+  bool wgmmaStreamK;
 } MlirGpucgCompileOptions;
 
 /// gpucg-compile's defaults: empty pipeline, chip and features, format
 /// "bin", optLevel 3, barePointers, verifyEachPass, no
 /// deterministicReductions, no wgmmaPersistent (0 workgroups), no
 /// wgmmaStagedStore, workgroupGroupSize 0, no nvvmFloat8, wgmmaClusterM and
-/// wgmmaClusterN 1, no report, f32Precision empty ("tf32"), splitK 0.
+/// wgmmaClusterN 1, no report, f32Precision empty ("tf32"), splitK 0, no
+/// wgmmaStreamK.
 MLIR_CAPI_EXPORTED MlirGpucgCompileOptions
 mlirGpucgCompileOptionsGetDefault(void);
 

@@ -184,7 +184,7 @@ MlirAttribute mlirGpucgTranslationInfoAttrGet(
       /*workgroupGroupSize=*/int64_t(1),
       /*persistentWorkgroups=*/std::optional<int64_t>(),
       /*cluster=*/ArrayRef<int64_t>(), /*stagedStore=*/false,
-      /*splitK=*/int64_t(1)));
+      /*splitK=*/int64_t(1), /*streamK=*/false));
 }
 
 MlirGpucgPipeline mlirGpucgTranslationInfoAttrGetPipeline(MlirAttribute attr) {
@@ -242,6 +242,10 @@ bool mlirGpucgTranslationInfoAttrGetStagedStore(MlirAttribute attr) {
 
 int64_t mlirGpucgTranslationInfoAttrGetSplitK(MlirAttribute attr) {
   return cast<TranslationInfoAttr>(unwrap(attr)).getSplitK();
+}
+
+bool mlirGpucgTranslationInfoAttrGetStreamK(MlirAttribute attr) {
+  return cast<TranslationInfoAttr>(unwrap(attr)).getStreamK();
 }
 
 MlirTypeID mlirGpucgTranslationInfoAttrGetTypeID(void) {

@@ -61,6 +61,7 @@ MlirGpucgCompileOptions mlirGpucgCompileOptionsGetDefault(void) {
   options.wgmmaClusterM = 1;
   options.wgmmaClusterN = 1;
   options.splitK = 0;
+  options.wgmmaStreamK = false;
   return options;
 }
 
@@ -228,6 +229,7 @@ LogicalResult Compilation::buildPipeline(PassManager &pm,
   compile.wgmmaLaunch.persistent = options.wgmmaPersistent;
   compile.wgmmaLaunch.persistentWorkgroups = options.wgmmaPersistentWorkgroups;
   compile.wgmmaLaunch.stagedStore = options.wgmmaStagedStore;
+  compile.wgmmaLaunch.streamK = options.wgmmaStreamK;
   compile.workgroupOrder.workgroupGroupSize = options.workgroupGroupSize;
   compile.workgroupOrder.splitK = options.splitK;
   compile.nvvmFloat8 = options.nvvmFloat8;

@@ -109,6 +109,14 @@ WgmmaLaunchOptions::WgmmaLaunchOptions(::mlir::detail::PassOptions &owner)
           llvm::cl::desc("Workgroups of a persistent MatmulWgmma grid; 0: "
                          "the target's SM count"),
           llvm::cl::init(0)),
+      streamK(owner, "wgmma-stream-k",
+              llvm::cl::desc(
+                  "Warp-specialized MatmulWgmma kernels run stream-K on the "
+                  "persistent grid (which this takes): the tiles' K steps "
+                  "split evenly over its workgroups, partial tiles added in "
+                  "workgroup order by the workgroup that completes them "
+                  "(stream_k)"),
+              llvm::cl::init(false)),
       stagedStore(
           owner, "wgmma-staged-store",
           llvm::cl::desc("MatmulWgmma kernels without a fused epilogue store C "
@@ -131,6 +139,7 @@ void WgmmaLaunchOptions::applyTo(
     SelectLoweringStrategyOptions &strategy) const {
   strategy.wgmmaPersistent = persistent;
   strategy.wgmmaPersistentWorkgroups = persistentWorkgroups;
+  strategy.wgmmaStreamK = streamK;
   strategy.wgmmaStagedStore = stagedStore;
   strategy.wgmmaClusterM = clusterM;
   strategy.wgmmaClusterN = clusterN;
@@ -140,6 +149,7 @@ std::string WgmmaLaunchOptions::validate() const {
   LaunchRequest request;
   request.wgmmaPersistent = persistent;
   request.wgmmaPersistentWorkgroups = persistentWorkgroups;
+  request.wgmmaStreamK = streamK;
   request.wgmmaStagedStore = stagedStore;
   request.wgmmaClusterM = clusterM;
   request.wgmmaClusterN = clusterN;

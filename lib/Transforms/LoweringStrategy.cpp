@@ -1230,7 +1230,11 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   WgmmaLayouts layouts = *getWgmmaLayouts(op);
   facts.aKContiguous = layouts.aKContiguous;
   facts.bKContiguous = layouts.bKContiguous;
-  facts.staged = isWgmmaStaged(op, facts.tileM, facts.tileN);
+  if (!ShapedType::isDynamic(shape.k()))
+    facts.kSteps = ceilDiv(shape.k(), facts.tileK);
+  // Stream-K adds the parts of a tile in its staging buffer.
+  facts.staged = isWgmmaStaged(op, facts.tileM, facts.tileN) ||
+                 strategy.translationInfo.getStreamK();
   facts.transposed = wgmma::computesTransposed(facts.tileM, layouts);
   return facts;
 }
@@ -1242,8 +1246,9 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
 static std::string whyNoWgmmaPersistentGrid(const wgmma::LaunchFacts &facts,
                                             int64_t workgroups,
                                             int64_t clusterSize,
-                                            TargetAttr target) {
-  std::string text = wgmma::whyNoPersistentGrid(facts, workgroups, clusterSize);
+                                            TargetAttr target, bool streamK) {
+  std::string text =
+      wgmma::whyNoPersistentGrid(facts, workgroups, clusterSize, streamK);
   if (!text.empty() || !facts.staged)
     return text;
   llvm::raw_string_ostream os(text);
@@ -1281,11 +1286,13 @@ static LogicalResult verifyWgmmaLaunchShape(linalg::LinalgOp op,
                 "the launch order, which a group order changes";
   }
   if (std::optional<int64_t> workgroups = info.getPersistentWorkgroups()) {
-    std::string reason =
-        whyNoWgmmaPersistentGrid(plan, *workgroups, m * n, target);
+    std::string reason = whyNoWgmmaPersistentGrid(plan, *workgroups, m * n,
+                                                  target, info.getStreamK());
     if (!reason.empty())
       return op.emitOpError()
-             << "cannot run on a persistent grid of " << *workgroups
+             << "cannot run "
+             << (info.getStreamK() ? "stream-K (stream_k) " : "")
+             << "on a persistent grid of " << *workgroups
              << " workgroups (persistent_workgroups): " << reason;
   }
   if (info.getStagedStore()) {
@@ -1333,7 +1340,7 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
   TranslationInfoAttr info = strategy.translationInfo;
   if (info.getWorkgroupGroupSize() != 1 || info.getPersistentWorkgroups() ||
       !info.getCluster().empty() || info.getStagedStore() ||
-      info.getSplitK() != 1)
+      info.getSplitK() != 1 || info.getStreamK())
     return strategy;
   auto note = [&](const Twine &part, const std::string &reason) {
     if (notTaken && !reason.empty())
@@ -1344,6 +1351,7 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
   std::optional<int64_t> persistentWorkgroups;
   SmallVector<int64_t> cluster;
   bool stagedStore = false;
+  bool streamK = false;
   if (info.getPipeline() == Pipeline::MatmulWgmma) {
     wgmma::LaunchFacts plan = getWgmmaLaunchFacts(rootOp, strategy);
     int64_t m = request.wgmmaClusterM, n = request.wgmmaClusterN;
@@ -1359,29 +1367,50 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
            "a cluster's workgroups are neighbours in the launch order");
       groupSize = 1;
     }
-    if (request.wgmmaPersistent) {
+    if (request.wgmmaPersistent || request.wgmmaStreamK) {
       int64_t asked = request.wgmmaPersistentWorkgroups > 0
                           ? request.wgmmaPersistentWorkgroups
                           : target.getNumSms();
       // Whole clusters loop over blocks of tiles.
       int64_t workgroups = asked - asked % clusterSize;
-      std::string why =
-          workgroups < 1
-              ? std::to_string(asked) +
-                    " workgroups are fewer than a cluster of " +
-                    std::to_string(clusterSize)
-              : whyNoWgmmaPersistentGrid(plan, workgroups, clusterSize, target);
-      note("a persistent grid", why);
-      if (why.empty())
+      // Stream-K stages every tile, where its parts are added.
+      auto whyNoGrid = [&](bool splitsK) {
+        wgmma::LaunchFacts facts = plan;
+        facts.staged |= splitsK;
+        return workgroups < 1
+                   ? std::to_string(asked) +
+                         " workgroups are fewer than a cluster of " +
+                         std::to_string(clusterSize)
+                   : whyNoWgmmaPersistentGrid(facts, workgroups, clusterSize,
+                                              target, splitsK);
+      };
+      if (request.wgmmaStreamK) {
+        std::string why = whyNoGrid(/*streamK=*/true);
+        note("stream-K", why);
+        streamK = why.empty();
+      }
+      if (streamK)
         persistentWorkgroups = workgroups;
+      else if (request.wgmmaPersistent) {
+        std::string why = whyNoGrid(/*streamK=*/false);
+        note("a persistent grid", why);
+        if (why.empty())
+          persistentWorkgroups = workgroups;
+      }
     }
-    if (request.wgmmaStagedStore && !plan.staged) {
+    if (request.wgmmaStagedStore && !plan.staged && !streamK) {
       std::string why =
           wgmma::whyNoStagedStore(plan, persistentWorkgroups.has_value());
       note("a staged store", why);
       stagedStore = why.empty();
     }
-  }
+  } else if (request.wgmmaStreamK &&
+             (info.getPipeline() == Pipeline::MatmulTensorCoreMmaSync ||
+              info.getPipeline() == Pipeline::MatmulTensorCore))
+    note("stream-K", "the kernel takes pipeline " +
+                         stringifyPipeline(info.getPipeline()).str() +
+                         ", and stream-K is built for MatmulWgmma's "
+                         "persistent grid");
   int64_t splitK = 1;
   int64_t depth = info.getPipelineDepth();
   if (request.splitK > 1) {
@@ -1406,7 +1435,7 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
           info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
           info.getSubgroupSize(), splitDepth, info.getStoreStage(),
           info.getMmaKind(), groupSize, persistentWorkgroups, cluster,
-          splitStaged, request.splitK);
+          splitStaged, request.splitK, /*streamK=*/false);
     std::string why =
         persistentWorkgroups ? "the kernel runs on a persistent grid"
         : !cluster.empty()   ? "the kernel runs in thread-block clusters"
@@ -1422,7 +1451,7 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
   result.translationInfo = TranslationInfoAttr::get(
       info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
       info.getSubgroupSize(), depth, info.getStoreStage(), info.getMmaKind(),
-      groupSize, persistentWorkgroups, cluster, stagedStore, splitK);
+      groupSize, persistentWorkgroups, cluster, stagedStore, splitK, streamK);
   return result;
 }
 
@@ -1546,9 +1575,11 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
   // (A persistent grid's staging buffer beside its ring, which
   // verifyWgmmaLaunchShape checked, counts here too.)
   bool persistent = info.getPersistentWorkgroups().has_value();
-  bool ownStaging = needsOwnStaging(op, ringBytes, tileM, tileN, persistent);
+  bool staged = getWgmmaLaunchFacts(op, strategy).staged;
+  bool ownStaging =
+      needsOwnStaging(staged, ringBytes, tileM, tileN, persistent);
   int64_t bytes =
-      getWgmmaSharedMemoryBytes(op, ringBytes, tileM, tileN, persistent);
+      getWgmmaSharedMemoryBytes(staged, ringBytes, tileM, tileN, persistent);
   if (bytes > target.getMaxSharedMemoryPerBlockOptin()) {
     InFlightDiagnostic diag =
         op.emitOpError()
@@ -2494,7 +2525,8 @@ mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
       info.getContext(), info.getPipeline(), info.getWorkgroupSize(),
       info.getSubgroupSize(), depth, info.getStoreStage(), info.getMmaKind(),
       info.getWorkgroupGroupSize(), info.getPersistentWorkgroups(),
-      info.getCluster(), info.getStagedStore(), info.getSplitK());
+      info.getCluster(), info.getStagedStore(), info.getSplitK(),
+      info.getStreamK());
   return strategy;
 }
 
@@ -3070,6 +3102,9 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
     os << ", store stage " << info.getStoreStage();
   if (std::optional<int64_t> workgroups = info.getPersistentWorkgroups())
     os << ", persistent grid of " << *workgroups << " workgroups";
+  if (info.getStreamK())
+    os << ", stream-K (the tiles' K steps split evenly over the workgroups, "
+          "partial tiles added in workgroup order)";
   if (!info.getCluster().empty())
     os << ", clusters of " << info.getClusterM() << "x" << info.getClusterN()
        << " workgroups";

@@ -826,6 +826,8 @@ static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
   facts.dynamicBatch =
       llvm::any_of(matmul.a.getArgumentType().getShape().drop_back(2),
                    ShapedType::isDynamic);
+  if (!ShapedType::isDynamic(matmul.k))
+    facts.kSteps = llvm::divideCeil(matmul.k, matmul.tileK);
   return facts;
 }
 
@@ -932,7 +934,8 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
 /// when the kernel cannot take the grid the plan asks for (the strategy
 /// plans one only where it can): no static workgroup loop, or what
 /// wgmma::whyNoPersistentGrid refuses (one warpgroup, workgroups that are
-/// not whole clusters, no more tiles than workgroups). Whether a fused
+/// not whole clusters, no more tiles than workgroups; with stream_k, a
+/// dynamic K, clusters, fewer K steps than workgroups). Whether a fused
 /// epilogue's staging buffer fits beside the ring is the strategy's budget
 /// (verifyLoweringStrategy).
 static FailureOr<std::optional<PersistentGrid>>
@@ -943,9 +946,11 @@ getPersistentGrid(TranslationInfoAttr info, const WgmmaMatmul &matmul,
   std::optional<int64_t> workgroups = info.getPersistentWorkgroups();
   if (!workgroups)
     return std::optional<PersistentGrid>();
+  bool streamK = info.getStreamK();
   auto refuse = [&](const Twine &why) {
     return funcOp.emitOpError()
-           << "is planned on a persistent grid of " << *workgroups
+           << "is planned " << (streamK ? "stream-K (stream_k) " : "")
+           << "on a persistent grid of " << *workgroups
            << " workgroups (persistent_workgroups), but " << why;
   };
   if (!workgroupLoop)
@@ -973,12 +978,15 @@ getPersistentGrid(TranslationInfoAttr info, const WgmmaMatmul &matmul,
     if (cluster->nLoopDim >= 0)
       grid.clusterShape[cluster->nLoopDim] = cluster->n;
   }
-  wgmma::LaunchFacts facts = getLaunchFacts(matmul, !epilogue.empty());
+  wgmma::LaunchFacts facts =
+      getLaunchFacts(matmul, !epilogue.empty() || streamK);
   facts.tiles = grid.tiles;
-  std::string why =
-      wgmma::whyNoPersistentGrid(facts, grid.workgroups, grid.getClusterSize());
+  std::string why = wgmma::whyNoPersistentGrid(facts, grid.workgroups,
+                                               grid.getClusterSize(), streamK);
   if (!why.empty())
     return refuse(why);
+  if (streamK)
+    grid.kSteps = facts.kSteps;
   if (cluster)
     cluster->persistent = true;
   return std::optional<PersistentGrid>(grid);
@@ -1050,6 +1058,13 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
              << "is planned with a staged store (staged_store), but " << why;
     epilogue->storesAccumulator = true;
     epilogue->vectorSize = getPieceSize(32, matmul->n);
+  }
+  // Stream-K adds a tile's parts in its staging buffer (beside the ring,
+  // which the strategy budgeted): a kernel without a fused epilogue stores
+  // its accumulator from there.
+  if (info.getStreamK() && epilogue->empty()) {
+    epilogue->storesAccumulator = true;
+    epilogue->vectorSize = getPieceSize(32, matmul->cColumns());
   }
   WgmmaKernelPlan plan{
       std::move(*matmul), std::move(*epilogue), funcOp,

@@ -138,6 +138,7 @@ struct SelectLoweringStrategyPass
     options.launch.workgroupGroupSize = workgroupGroupSize;
     options.launch.wgmmaPersistent = wgmmaPersistent;
     options.launch.wgmmaPersistentWorkgroups = wgmmaPersistentWorkgroups;
+    options.launch.wgmmaStreamK = wgmmaStreamK;
     options.launch.wgmmaStagedStore = wgmmaStagedStore;
     options.launch.wgmmaClusterM = wgmmaClusterM;
     options.launch.wgmmaClusterN = wgmmaClusterN;

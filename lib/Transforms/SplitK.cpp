@@ -99,9 +99,44 @@ getSplitKRoot(FunctionOpInterface funcOp, int64_t splitK) {
   return roots.front();
 }
 
+/// The workspace of stream-K kernel `funcOp` (after workgroup tiling): a
+/// counter per tile of its gpu.known_grid_size (batches included), two
+/// slots per workgroup of its persistent grid.
+static FailureOr<SplitKWorkspace>
+getStreamKWorkspace(FunctionOpInterface funcOp, TranslationInfoAttr info) {
+  auto roots = getLoweringConfigRoots(funcOp);
+  FailureOr<linalg::ContractionDimensions> dims =
+      roots.size() == 1 ? linalg::inferContractionDims(roots.front().first)
+                        : FailureOr<linalg::ContractionDimensions>(failure());
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      roots.front().second.getTileSizes(0).size() !=
+          roots.front().first.getNumLoops())
+    return funcOp.emitOpError()
+           << "runs stream-K (stream_k) but has no one root matmul with a "
+              "gpucg.lowering_config of one level-0 tile size per loop";
+  LoweringConfigAttr config = roots.front().second;
+  auto grid = gpu::GPUDialect::KnownGridSizeAttrHelper(funcOp->getContext())
+                  .getAttr(funcOp);
+  if (!grid || grid.size() != 3)
+    return funcOp.emitOpError()
+           << "runs stream-K (stream_k) but has no gpu.known_grid_size (run "
+              "gpucg-tile-and-distribute-to-workgroups first)";
+  ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  SplitKWorkspace workspace;
+  // The parts of MatmulWgmma's staged accumulator.
+  workspace.elementType = Float32Type::get(funcOp->getContext());
+  workspace.tiles = int64_t(grid[0]) * grid[1] * grid[2];
+  workspace.tileElements = level0[dims->m.front()] * level0[dims->n.front()];
+  workspace.slots =
+      kStreamKSlotsPerWorkgroup * info.getPersistentWorkgroups().value_or(0);
+  return workspace;
+}
+
 FailureOr<SplitKWorkspace>
 mlir::gpucg::getSplitKWorkspace(FunctionOpInterface funcOp) {
   TranslationInfoAttr info = getTranslationInfo(funcOp);
+  if (info && info.getStreamK())
+    return getStreamKWorkspace(funcOp, info);
   int64_t splitK = info ? info.getSplitK() : 1;
   FailureOr<std::pair<linalg::LinalgOp, LoweringConfigAttr>> root =
       getSplitKRoot(funcOp, splitK);
@@ -122,6 +157,7 @@ mlir::gpucg::getSplitKWorkspace(FunctionOpInterface funcOp) {
   workspace.tiles = int64_t(grid[0]) * grid[1];
   workspace.parts = splitK;
   workspace.tileElements = level0[dims.m.front()] * level0[dims.n.front()];
+  workspace.slots = workspace.tiles * workspace.parts;
   return workspace;
 }
 
@@ -156,7 +192,8 @@ LogicalResult mlir::gpucg::createSplitKWorkspaces(ModuleOp module) {
   OpBuilder builder(module.getContext());
   for (auto funcOp : module.getOps<FunctionOpInterface>()) {
     TranslationInfoAttr info = getTranslationInfo(funcOp);
-    if (!info || info.getSplitK() <= 1 || funcOp.isExternal())
+    if (!info || (info.getSplitK() <= 1 && !info.getStreamK()) ||
+        funcOp.isExternal())
       continue;
     FailureOr<SplitKWorkspace> workspace = getSplitKWorkspace(funcOp);
     if (failed(workspace))
@@ -310,6 +347,16 @@ struct SplitKFixup {
 Value mlir::gpucg::createSplitKArrival(
     OpBuilder &b, Location loc, Value counters, Value tile, Value thread,
     Value flag, int64_t parts, function_ref<void(OpBuilder &)> barrier) {
+  return createSplitKArrival(
+      b, loc, counters, tile, thread, flag,
+      arith::ConstantIntOp::create(b, loc, 1, 32),
+      arith::ConstantIntOp::create(b, loc, parts - 1, 32), barrier);
+}
+
+Value mlir::gpucg::createSplitKArrival(
+    OpBuilder &b, Location loc, Value counters, Value tile, Value thread,
+    Value flag, Value amount, Value lastCount,
+    function_ref<void(OpBuilder &)> barrier) {
   auto fence = [&] { NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU); };
   fence();
   barrier(b);
@@ -321,11 +368,9 @@ Value mlir::gpucg::createSplitKArrival(
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(thread0If.thenBlock());
-    Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
     Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
-    Value lastCount = arith::ConstantIntOp::create(b, loc, parts - 1, 32);
     Value arrived = memref::AtomicRMWOp::create(
-        b, loc, arith::AtomicRMWKind::addi, one, counters, ValueRange{tile});
+        b, loc, arith::AtomicRMWKind::addi, amount, counters, ValueRange{tile});
     fence();
     Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          arrived, lastCount);
@@ -503,6 +548,7 @@ mlir::gpucg::getSplitKBuffers(FunctionOpInterface funcOp) {
   workspace.parts = splitK;
   workspace.tileElements =
       buffers.partials.getType().getNumElements() / (tiles * splitK);
+  workspace.slots = tiles * splitK;
   return buffers;
 }
 

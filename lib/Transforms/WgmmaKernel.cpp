@@ -24,6 +24,8 @@
 //                   runEpilogue            -epilogue.mlir
 //   grid            forEachTile,           lower-matmul-to-wgmma-persistent
 //                   buildPersistentLoop    .mlir, -cluster.mlir (PERSISTENT)
+//   stream-K        forEachStreamKPart,    lower-matmul-to-wgmma-stream-k
+//                   combineStreamKParts    .mlir
 //
 // The builders share one set of values (the tensor maps, the ring, the
 // barriers, the tile's coordinates), which the builder object holds once
@@ -50,6 +52,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -65,6 +68,9 @@ static constexpr int64_t kTryWaitTicks = 10000000;
 static constexpr int64_t kSwizzledTileAlignment = 1024;
 /// Alignment of a fused epilogue's staging buffer: 128-bit vector reads.
 static constexpr int64_t kStagingAlignment = 16;
+/// f32 elements of the 16-byte pieces split-K and stream-K workgroups
+/// publish and add of the staged accumulator.
+static constexpr int64_t kPartialPiece = 4;
 static constexpr int64_t kWarpgroupRows = wgmma::kTileRows;
 /// setmaxnreg sizes of a warp-specialized workgroup of one producer and two
 /// consumer warpgroups (CUTLASS's: 40 + 2 x 232 of 65536 per 128 threads).
@@ -151,9 +157,20 @@ struct ClusterPlace {
   SmallVector<Value> peers;
 };
 
-/// The body of one tile: given the number of its first K step (null: 0)
-/// and the mapping of the workgroup loop's values to the tile's.
-using TileBody = function_ref<void(OpBuilder &, Value, IRMapping &)>;
+/// The K steps a workgroup runs of one tile: its K tiles `kBegin` up to
+/// `kEnd` (null: all of K), K tile `k` being the workgroup's step `base +
+/// k` (null base: `k`), so that stages and phases run on from tile to tile.
+/// On a stream-K grid also the tile's index among the grid's tiles and the
+/// workgroup's slot of partial sums for it.
+struct TileSteps {
+  Value base, kBegin, kEnd;
+  Value tile, slot;
+};
+
+/// The body of one tile: given its K steps and the mapping of the workgroup
+/// loop's values to the tile's.
+using TileBody =
+    function_ref<void(OpBuilder &, const TileSteps &, IRMapping &)>;
 
 /// Builds the kernel of one plan; see the file comment for the stages.
 class WgmmaKernelBuilder {
@@ -201,8 +218,9 @@ private:
   Value multiply(OpBuilder &b, Value stage, Value acc, Value aRow,
                  int64_t inFlight) const;
   ValueRange multiplyAllK(OpBuilder &b, int64_t rows, Value firstRow,
-                          Value stepBase,
+                          const TileSteps &steps,
                           function_ref<void(OpBuilder &, Value)> afterStep);
+  std::pair<Value, Value> getKRange(OpBuilder &b, const TileSteps &steps) const;
   void releaseStage(OpBuilder &b, Value kTile) const;
   void buildConsumers(OpBuilder &b);
   // Stage 5: the store or the epilogue.
@@ -212,9 +230,25 @@ private:
   void storeAccumulator(OpBuilder &b, Value acc, Value cTile, Value warpgroup,
                         int64_t warpgroupRows, int64_t block) const;
   LogicalResult verifySplitK();
+  LogicalResult verifyStreamK();
+  void syncConsumers(OpBuilder &b) const;
+  Value createArrivalFlag(OpBuilder &b) const;
+  void
+  forEachRegionPiece(OpBuilder &b, Value firstRow, int64_t rows, Value thread,
+                     function_ref<void(OpBuilder &, Value, Value)> body) const;
+  Value getPartialIndex(OpBuilder &b, Value slot, Value row,
+                        Value column) const;
+  void publishPartials(OpBuilder &b, Value partials, Value slot, Value firstRow,
+                       int64_t rows, Value thread) const;
+  void addPartials(OpBuilder &b, Value partials, Value count,
+                   function_ref<Value(OpBuilder &, Value)> getSlot,
+                   Value firstRow, int64_t rows, Value thread) const;
   void combineSplitKParts(OpBuilder &b, Value firstRow, int64_t rows,
                           Value thread,
                           function_ref<void(OpBuilder &)> inLastWorkgroup);
+  void combineStreamKParts(OpBuilder &b, const TileSteps &steps, Value firstRow,
+                           int64_t rows, Value thread,
+                           function_ref<void(OpBuilder &)> inLastWorkgroup);
   std::pair<int64_t, int64_t> getConsumerRegion(int64_t rows) const;
   void runEpilogue(OpBuilder &b, IRMapping &mapping, Value firstRow,
                    int64_t rows, Value thread);
@@ -229,6 +263,7 @@ private:
                 function_ref<SmallVector<Value>(OpBuilder &, Value)> getOffsets,
                 TileBody body);
   void forEachClusterTile(OpBuilder &b, Value block, TileBody body);
+  void forEachStreamKPart(OpBuilder &b, Value block, TileBody body);
   void forEachTile(OpBuilder &b, TileBody body);
   Value getForTile(OpBuilder &b, Value value, IRMapping &mapping) const;
   void buildPersistentLoop();
@@ -752,18 +787,19 @@ void WgmmaKernelBuilder::buildProducer(OpBuilder &b) {
   std::optional<ClusterPlace> place;
   if (plan.cluster)
     place = getClusterPlace(b);
-  forEachTile(b, [&](OpBuilder &b, Value stepBase, IRMapping &mapping) {
+  forEachTile(b, [&](OpBuilder &b, const TileSteps &steps, IRMapping &mapping) {
     TileCoordinates origin = tile;
     for (Value *value :
          {&origin.aRow, &origin.bColumn, &origin.aBase, &origin.bBase})
       if (*value)
         *value = getForTile(b, *value, mapping);
+    auto [kBegin, kEnd] = getKRange(b, steps);
     scf::ForOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
-        arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
-        [&](OpBuilder &b, Location, Value kTile, ValueRange) {
-          Value step =
-              stepBase ? arith::AddIOp::create(b, loc, stepBase, kTile) : kTile;
+        b, loc, kBegin, kEnd, arith::ConstantIndexOp::create(b, loc, 1),
+        ValueRange(), [&](OpBuilder &b, Location, Value kTile, ValueRange) {
+          Value step = steps.base
+                           ? arith::AddIOp::create(b, loc, steps.base, kTile)
+                           : kTile;
           Value stage = arith::RemUIOp::create(b, loc, step, stagesValue);
           // From the second round on, wait until the consumers released
           // the stage (phase round - 1 of its empty barrier).
@@ -868,11 +904,10 @@ Value WgmmaKernelBuilder::multiply(OpBuilder &b, Value stage, Value acc,
 /// The K loop of a warpgroup whose `rows` of the tile start at row
 /// `firstRow`: `rows / 64` accumulators, each K step's groups leaving the
 /// step's own in flight (plan.getRetiredLag()), so that the step before has
-/// retired when `afterStep` runs. `stepBase` (null: 0) numbers the steps
-/// across a persistent workgroup's tiles: stages and phases run on from
-/// tile to tile.
+/// retired when `afterStep` runs. `steps` says which K tiles of the tile
+/// the workgroup runs and how they are numbered among its steps.
 ValueRange WgmmaKernelBuilder::multiplyAllK(
-    OpBuilder &b, int64_t rows, Value firstRow, Value stepBase,
+    OpBuilder &b, int64_t rows, Value firstRow, const TileSteps &steps,
     function_ref<void(OpBuilder &, Value)> afterStep) {
   int64_t blocks = rows / kWarpgroupRows;
   int64_t inFlight = plan.getRetiredLag() * blocks * plan.getOpsPerBlock();
@@ -880,12 +915,13 @@ ValueRange WgmmaKernelBuilder::multiplyAllK(
   for (int64_t block = 0; block < blocks; ++block)
     inits.push_back(
         nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accumulatorType));
+  auto [kBegin, kEnd] = getKRange(b, steps);
   auto loop = scf::ForOp::create(
-      b, loc, arith::ConstantIndexOp::create(b, loc, 0), kTiles,
-      arith::ConstantIndexOp::create(b, loc, 1), inits,
+      b, loc, kBegin, kEnd, arith::ConstantIndexOp::create(b, loc, 1), inits,
       [&](OpBuilder &b, Location, Value kTile, ValueRange iterArgs) {
-        Value step =
-            stepBase ? arith::AddIOp::create(b, loc, stepBase, kTile) : kTile;
+        Value step = steps.base
+                         ? arith::AddIOp::create(b, loc, steps.base, kTile)
+                         : kTile;
         Value stage = waitForStage(b, step);
         SmallVector<Value> next;
         for (auto [block, acc] : llvm::enumerate(iterArgs)) {
@@ -901,6 +937,14 @@ ValueRange WgmmaKernelBuilder::multiplyAllK(
   // The last groups must retire before their registers are read.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   return loop.getResults();
+}
+
+/// The K tiles `steps` runs: its range, or all of K.
+std::pair<Value, Value>
+WgmmaKernelBuilder::getKRange(OpBuilder &b, const TileSteps &steps) const {
+  return {steps.kBegin ? steps.kBegin
+                       : arith::ConstantIndexOp::create(b, loc, 0).getResult(),
+          steps.kEnd ? steps.kEnd : kTiles};
 }
 
 /// After K step `kTile` of a consumer: this thread's K tile `kTile -
@@ -939,9 +983,9 @@ void WgmmaKernelBuilder::buildConsumers(OpBuilder &b) {
       b, loc, tid, arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
   Value firstRow = arith::MulIOp::create(
       b, loc, warpgroup, arith::ConstantIndexOp::create(b, loc, consumerRows));
-  forEachTile(b, [&](OpBuilder &b, Value stepBase, IRMapping &mapping) {
+  forEachTile(b, [&](OpBuilder &b, const TileSteps &steps, IRMapping &mapping) {
     ValueRange accumulators = multiplyAllK(
-        b, consumerRows, firstRow, stepBase,
+        b, consumerRows, firstRow, steps,
         [&](OpBuilder &b, Value kTile) { releaseStage(b, kTile); });
     Value cTile =
         ring.staging ? ring.staging : getForTile(b, matmul.c, mapping);
@@ -973,6 +1017,16 @@ void WgmmaKernelBuilder::buildConsumers(OpBuilder &b) {
       combineSplitKParts(b, firstRow, consumerRows, thread, [&](OpBuilder &b) {
         runEpilogue(b, mapping, firstRow, consumerRows, thread);
       });
+      return;
+    }
+    // Stream-K: a part of a tile runs the epilogue in the workgroup whose
+    // part completes the tile, on the sum of the parts.
+    if (plan.grid && plan.grid->isStreamK()) {
+      combineStreamKParts(
+          b, steps, firstRow, consumerRows, thread, [&](OpBuilder &b) {
+            runEpilogue(b, mapping, firstRow, consumerRows, thread);
+          });
+      syncWarpgroup(b, warpgroup);
       return;
     }
     runEpilogue(b, mapping, firstRow, consumerRows, thread);
@@ -1104,6 +1158,51 @@ LogicalResult WgmmaKernelBuilder::verifySplitK() {
   return success();
 }
 
+/// The stream-K workspace of kernel `funcOp` on `grid` (a stream-K grid):
+/// the module-level buffers gpucg-create-split-k-workspace made, which must
+/// hold a counter per tile and two slots of partial sums (f32, a tile's
+/// worth each) per workgroup; failure, with an error, when they do not.
+static FailureOr<SplitKBuffers> getStreamKBuffers(FunctionOpInterface funcOp,
+                                                  const PersistentGrid &grid,
+                                                  int64_t tileElements) {
+  auto lookup = [&](const std::string &name) -> memref::GlobalOp {
+    return dyn_cast_or_null<memref::GlobalOp>(
+        SymbolTable::lookupNearestSymbolFrom(
+            funcOp, StringAttr::get(funcOp->getContext(), name)));
+  };
+  SplitKBuffers buffers;
+  buffers.partials = lookup(getSplitKPartialsName(funcOp.getName()));
+  buffers.counters = lookup(getSplitKCountersName(funcOp.getName()));
+  SplitKWorkspace &ws = buffers.workspace;
+  ws.elementType = Float32Type::get(funcOp->getContext());
+  ws.tiles = grid.tiles;
+  ws.tileElements = tileElements;
+  ws.slots = kStreamKSlotsPerWorkgroup * grid.workgroups;
+  if (!buffers.partials || !buffers.counters ||
+      buffers.partials.getType().getElementType() != ws.elementType ||
+      buffers.partials.getType().getNumElements() != ws.getNumPartials() ||
+      buffers.counters.getType().getNumElements() != ws.tiles)
+    return funcOp.emitOpError()
+           << "runs stream-K (stream_k) on " << grid.workgroups
+           << " workgroups, but its module has no memref.globals @"
+           << getSplitKPartialsName(funcOp.getName()) << " of "
+           << ws.getNumPartials() << " f32 partial sums and @"
+           << getSplitKCountersName(funcOp.getName()) << " of " << ws.tiles
+           << " tile counters (run gpucg-create-split-k-workspace first)";
+  return buffers;
+}
+
+/// Fails, with an error, when the kernel runs stream-K but has no
+/// workspace for the parts of its tiles (gpucg-create-split-k-workspace's).
+/// They are added in its staging buffer, which lowerMatmulToWgmma gives
+/// every stream-K kernel.
+LogicalResult WgmmaKernelBuilder::verifyStreamK() {
+  if (!plan.grid || !plan.grid->isStreamK())
+    return success();
+  return getStreamKBuffers(plan.funcOp, *plan.grid,
+                           matmul.cTileRows() * matmul.cTileColumns());
+}
+
 /// The rows x columns of the staged tile (in C's orientation) that a
 /// consumer warpgroup of `rows` rows owns: those rows of all of C's
 /// columns, or in a transposed tile (whose rows are C's columns) those
@@ -1115,122 +1214,267 @@ WgmmaKernelBuilder::getConsumerRegion(int64_t rows) const {
   return {rows, matmul.cTileColumns()};
 }
 
+/// The named barrier of all consumer warpgroups' threads (id 1 +
+/// consumers; ids 1 .. consumers are the warpgroups' own).
+void WgmmaKernelBuilder::syncConsumers(OpBuilder &b) const {
+  createNamedBarrier(b,
+                     arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                  1 + matmul.consumers),
+                     kWarpgroupThreads * matmul.consumers);
+}
+
+/// The i32 in workgroup memory through which the arriving thread tells the
+/// others whether their workgroup is the last of a tile (allocated at the
+/// function's start, with the kernel's other workgroup buffers).
+Value WgmmaKernelBuilder::createArrivalFlag(OpBuilder &b) const {
+  OpBuilder::InsertionGuard guard(b);
+  FunctionOpInterface funcOp = plan.funcOp;
+  b.setInsertionPointToStart(&funcOp.getFunctionBody().front());
+  return memref::AllocOp::create(
+      b, loc,
+      MemRefType::get(
+          {1}, b.getI32Type(), MemRefLayoutAttrInterface(),
+          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+}
+
+/// Calls `body(row, column)` for each 16-byte piece of the staged tile's
+/// region of a consumer warpgroup of `rows` rows from `firstRow`
+/// (getConsumerRegion) that its thread `thread` takes: pieces `thread,
+/// thread + 128, ...`, row by row.
+void WgmmaKernelBuilder::forEachRegionPiece(
+    OpBuilder &b, Value firstRow, int64_t rows, Value thread,
+    function_ref<void(OpBuilder &, Value, Value)> body) const {
+  // (Plain variables: the lambda below captures them, which C++17 does not
+  // allow of structured bindings.)
+  int64_t regionRows, regionColumns;
+  std::tie(regionRows, regionColumns) = getConsumerRegion(rows);
+  int64_t piecesPerRow = regionColumns / kPartialPiece;
+  bool transposed = matmul.transposed;
+  scf::ForOp::create(
+      b, loc, thread,
+      arith::ConstantIndexOp::create(b, loc, regionRows * piecesPerRow),
+      arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads), ValueRange(),
+      [&](OpBuilder &b, Location loc, Value piece, ValueRange) {
+        AffineExpr p, first;
+        bindDims(ctx, p);
+        bindSymbols(ctx, first);
+        AffineExpr rowExpr = p.floorDiv(piecesPerRow);
+        AffineExpr columnExpr = (p % piecesPerRow) * kPartialPiece;
+        if (transposed)
+          columnExpr = columnExpr + first;
+        else
+          rowExpr = rowExpr + first;
+        Value row = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 1, rowExpr), ValueRange{piece, firstRow});
+        Value column = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 1, columnExpr),
+            ValueRange{piece, firstRow});
+        body(b, row, column);
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+/// The index of element (`row`, `column`) of the staged tile in slot
+/// `slot` (one tile's partial sums) of the partial sums.
+Value WgmmaKernelBuilder::getPartialIndex(OpBuilder &b, Value slot, Value row,
+                                          Value column) const {
+  AffineExpr s, r, c;
+  bindSymbols(ctx, s, r, c);
+  return affine::AffineApplyOp::create(
+      b, loc,
+      AffineMap::get(0, 3,
+                     s * (matmul.cTileRows() * matmul.cTileColumns()) +
+                         r * matmul.cTileColumns() + c),
+      ValueRange{slot, row, column});
+}
+
+/// Stores the warpgroup's region of the staged tile into slot `slot` of
+/// `partials`, each thread its pieces (forEachRegionPiece).
+void WgmmaKernelBuilder::publishPartials(OpBuilder &b, Value partials,
+                                         Value slot, Value firstRow,
+                                         int64_t rows, Value thread) const {
+  auto pieceType = VectorType::get({kPartialPiece}, b.getF32Type());
+  forEachRegionPiece(
+      b, firstRow, rows, thread, [&](OpBuilder &b, Value row, Value column) {
+        Value value = vector::LoadOp::create(b, loc, pieceType, ring.staging,
+                                             ValueRange{row, column});
+        vector::StoreOp::create(
+            b, loc, value, partials,
+            ValueRange{getPartialIndex(b, slot, row, column)});
+      });
+}
+
+/// Stores into the warpgroup's region of the staged tile the sum of slots
+/// `getSlot(0)`, ..., `getSlot(count - 1)` of `partials`, added in that
+/// order (from zero), each thread its pieces.
+void WgmmaKernelBuilder::addPartials(
+    OpBuilder &b, Value partials, Value count,
+    function_ref<Value(OpBuilder &, Value)> getSlot, Value firstRow,
+    int64_t rows, Value thread) const {
+  auto pieceType = VectorType::get({kPartialPiece}, b.getF32Type());
+  Value zero =
+      arith::ConstantOp::create(b, loc, pieceType, b.getZeroAttr(pieceType));
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  forEachRegionPiece(
+      b, firstRow, rows, thread, [&](OpBuilder &b, Value row, Value column) {
+        auto sum = scf::ForOp::create(
+            b, loc, c0, count, c1, ValueRange{zero},
+            [&](OpBuilder &b, Location loc, Value index, ValueRange acc) {
+              Value value = vector::LoadOp::create(
+                  b, loc, pieceType, partials,
+                  ValueRange{
+                      getPartialIndex(b, getSlot(b, index), row, column)});
+              scf::YieldOp::create(
+                  b, loc,
+                  ValueRange{arith::AddFOp::create(b, loc, acc[0], value)});
+            });
+        vector::StoreOp::create(b, loc, sum.getResult(0), ring.staging,
+                                ValueRange{row, column});
+      });
+}
+
 /// Split-K: each consumer warpgroup publishes its `rows` rows from
 /// `firstRow` of the staged accumulator (a transposed tile's: those
-/// columns of all of C's rows) into this part's slot of the
-/// kernel's partial sums (its thread `thread` taking the 16-byte pieces
-/// `thread, thread + 128, ...`), then the consumers count the workgroup's
-/// arrival (createSplitKArrival, with a named barrier of all of them). In
-/// the last workgroup of the tile, each warpgroup adds the parts of its
-/// part in part order into the staging buffer and runs `inLastWorkgroup`
-/// (the epilogue) on it; the other workgroups are done.
+/// columns of all of C's rows) into this part's slot of the kernel's
+/// partial sums (publishPartials), then the consumers count the
+/// workgroup's arrival (createSplitKArrival, with a named barrier of all of
+/// them). In the last workgroup of the tile, each warpgroup adds the parts
+/// of its region in part order into the staging buffer and runs
+/// `inLastWorkgroup` (the epilogue) on it; the other workgroups are done.
 void WgmmaKernelBuilder::combineSplitKParts(
     OpBuilder &b, Value firstRow, int64_t rows, Value thread,
     function_ref<void(OpBuilder &)> inLastWorkgroup) {
-  FunctionOpInterface funcOp = plan.funcOp;
-  SplitKBuffers buffers = *getSplitKBuffers(funcOp);
+  SplitKBuffers buffers = *getSplitKBuffers(plan.funcOp);
   const SplitKWorkspace &ws = buffers.workspace;
   auto [tile, part] = *getSplitKTileAndPart(b, workgroupLoop);
   Value partials = memref::GetGlobalOp::create(
       b, loc, buffers.partials.getType(), buffers.partials.getName());
   Value counters = memref::GetGlobalOp::create(
       b, loc, buffers.counters.getType(), buffers.counters.getName());
-  constexpr int64_t kPiece = 4;
-  // (Plain variables: lambdas below capture them, which C++17 does not
-  // allow of structured bindings.)
-  int64_t regionRows, regionColumns;
-  std::tie(regionRows, regionColumns) = getConsumerRegion(rows);
-  int64_t piecesPerRow = regionColumns / kPiece;
-  auto pieceType = VectorType::get({kPiece}, b.getF32Type());
-  // Calls `body(row, column)` for each piece of the warpgroup's part this
-  // thread takes.
-  auto forEachPiece = [&](function_ref<void(OpBuilder &, Value, Value)> body) {
-    scf::ForOp::create(
-        b, loc, thread,
-        arith::ConstantIndexOp::create(b, loc, regionRows * piecesPerRow),
-        arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads), ValueRange(),
-        [&](OpBuilder &b, Location loc, Value piece, ValueRange) {
-          AffineExpr p, first;
-          bindDims(ctx, p);
-          bindSymbols(ctx, first);
-          AffineExpr rowExpr = p.floorDiv(piecesPerRow);
-          AffineExpr columnExpr = (p % piecesPerRow) * kPiece;
-          if (matmul.transposed)
-            columnExpr = columnExpr + first;
-          else
-            rowExpr = rowExpr + first;
-          Value row = affine::AffineApplyOp::create(
-              b, loc, AffineMap::get(1, 1, rowExpr),
-              ValueRange{piece, firstRow});
-          Value column = affine::AffineApplyOp::create(
-              b, loc, AffineMap::get(1, 1, columnExpr),
-              ValueRange{piece, firstRow});
-          body(b, row, column);
-          scf::YieldOp::create(b, loc);
-        });
+  // Part p of tile t: slot t * parts + p.
+  int64_t parts = ws.parts;
+  auto getSlot = [&](OpBuilder &b, Value partValue) -> Value {
+    AffineExpr t, p;
+    bindSymbols(ctx, t, p);
+    return affine::AffineApplyOp::create(b, loc,
+                                         AffineMap::get(0, 2, t * parts + p),
+                                         ValueRange{tile, partValue});
   };
-  // Element (row, column) of `partValue`'s slot of this tile.
-  auto slotIndex = [&](OpBuilder &b, Value partValue, Value row, Value column) {
-    AffineExpr t, p, r, c;
-    bindSymbols(ctx, t, p, r, c);
-    return affine::AffineApplyOp::create(
-        b, loc,
-        AffineMap::get(0, 4,
-                       (t * ws.parts + p) * ws.tileElements +
-                           r * matmul.cTileColumns() + c),
-        ValueRange{tile, partValue, row, column});
-  };
-  forEachPiece([&](OpBuilder &b, Value row, Value column) {
-    Value value = vector::LoadOp::create(b, loc, pieceType, ring.staging,
-                                         ValueRange{row, column});
-    vector::StoreOp::create(b, loc, value, partials,
-                            ValueRange{slotIndex(b, part, row, column)});
-  });
-  // The flag: workgroup memory of its own, beside the ring.
+  publishPartials(b, partials, getSlot(b, part), firstRow, rows, thread);
   OpBuilder::InsertionGuard guard(b);
-  Value flag;
-  {
-    OpBuilder::InsertionGuard top(b);
-    b.setInsertionPointToStart(&funcOp.getFunctionBody().front());
-    flag = memref::AllocOp::create(
-        b, loc,
-        MemRefType::get(
-            {1}, b.getI32Type(), MemRefLayoutAttrInterface(),
-            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
-  }
-  int64_t consumerThreads = kWarpgroupThreads * matmul.consumers;
-  Value isLast = createSplitKArrival(
-      b, loc, counters, tile, tid, flag, ws.parts, [&](OpBuilder &b) {
-        createNamedBarrier(b,
-                           arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                        1 + matmul.consumers),
-                           consumerThreads);
-      });
+  Value flag = createArrivalFlag(b);
+  Value isLast =
+      createSplitKArrival(b, loc, counters, tile, tid, flag, ws.parts,
+                          [&](OpBuilder &b) { syncConsumers(b); });
   auto lastIf = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
   b.setInsertionPointToStart(lastIf.thenBlock());
-  Value zero =
-      arith::ConstantOp::create(b, loc, pieceType, b.getZeroAttr(pieceType));
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  Value numParts = arith::ConstantIndexOp::create(b, loc, ws.parts);
-  forEachPiece([&](OpBuilder &b, Value row, Value column) {
-    auto sum = scf::ForOp::create(
-        b, loc, c0, numParts, c1, ValueRange{zero},
-        [&](OpBuilder &b, Location loc, Value partValue, ValueRange acc) {
-          Value value = vector::LoadOp::create(
-              b, loc, pieceType, partials,
-              ValueRange{slotIndex(b, partValue, row, column)});
-          scf::YieldOp::create(
-              b, loc, ValueRange{arith::AddFOp::create(b, loc, acc[0], value)});
-        });
-    vector::StoreOp::create(b, loc, sum.getResult(0), ring.staging,
-                            ValueRange{row, column});
-  });
+  addPartials(b, partials, arith::ConstantIndexOp::create(b, loc, ws.parts),
+              getSlot, firstRow, rows, thread);
   // Each warpgroup's epilogue reads its own rows, once all its threads
   // stored them.
   Value warpgroup = arith::DivUIOp::create(
       b, loc, tid, arith::ConstantIndexOp::create(b, loc, kWarpgroupThreads));
   syncWarpgroup(b, warpgroup);
+  inLastWorkgroup(b);
+}
+
+/// Stream-K, after the consumer warpgroups staged the accumulator of
+/// `steps`' K tiles of a tile: a whole tile runs `inLastWorkgroup` (the
+/// epilogue) at once. A part of one is published into the workgroup's slot
+/// for the tile, and the consumers count its K steps into the tile's
+/// counter (createSplitKArrival); the workgroup whose steps complete the
+/// tile's K adds the parts of all the tile's workgroups into the staging
+/// buffer, in workgroup order, and runs `inLastWorkgroup`. Which workgroup
+/// completes a tile depends on timing; the order of the sum does not.
+///
+/// The tile's workgroups are those whose steps reach into it: the first
+/// runs its first step (t * kSteps), the last its last ((t + 1) * kSteps -
+/// 1), and step x is workgroup ((x + 1) * G - 1) / U's (G workgroups, U
+/// steps in all). A workgroup's slot for the tile is its first (0) if the
+/// tile is the first its steps reach, else its second (1).
+void WgmmaKernelBuilder::combineStreamKParts(
+    OpBuilder &b, const TileSteps &steps, Value firstRow, int64_t rows,
+    Value thread, function_ref<void(OpBuilder &)> inLastWorkgroup) {
+  const PersistentGrid &grid = *plan.grid;
+  int64_t kSteps = grid.kSteps, units = grid.getNumUnits();
+  int64_t workgroups = grid.workgroups;
+  SplitKBuffers buffers = *getStreamKBuffers(
+      plan.funcOp, grid, matmul.cTileRows() * matmul.cTileColumns());
+  Value partials = memref::GetGlobalOp::create(
+      b, loc, buffers.partials.getType(), buffers.partials.getName());
+  Value counters = memref::GetGlobalOp::create(
+      b, loc, buffers.counters.getType(), buffers.counters.getName());
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value isPart = arith::OrIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, steps.kBegin, c0),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, steps.kEnd,
+                            arith::ConstantIndexOp::create(b, loc, kSteps)));
+  OpBuilder::InsertionGuard guard(b);
+  Value flag = createArrivalFlag(b);
+  // A part: published and counted; a whole tile is its own last.
+  auto partIf = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, isPart,
+                                  /*withElseRegion=*/true);
+  b.setInsertionPointToStart(partIf.thenBlock());
+  publishPartials(b, partials, steps.slot, firstRow, rows, thread);
+  Value amount = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      arith::SubIOp::create(b, loc, steps.kEnd, steps.kBegin));
+  Value lastCount = arith::SubIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, kSteps, 32), amount);
+  Value arrivedLast =
+      createSplitKArrival(b, loc, counters, steps.tile, tid, flag, amount,
+                          lastCount, [&](OpBuilder &b) { syncConsumers(b); });
+  scf::YieldOp::create(b, loc, arrivedLast);
+  b.setInsertionPointToStart(partIf.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       ValueRange{arith::ConstantIntOp::create(b, loc, 1, 1)});
+  b.setInsertionPointAfter(partIf);
+
+  auto lastIf =
+      scf::IfOp::create(b, loc, partIf.getResult(0), /*withElseRegion=*/false);
+  b.setInsertionPointToStart(lastIf.thenBlock());
+  auto sumIf = scf::IfOp::create(b, loc, isPart, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inSum(b);
+    b.setInsertionPointToStart(sumIf.thenBlock());
+    AffineExpr t = getAffineDimExpr(0, ctx);
+    AffineExpr first = ((t * kSteps + 1) * workgroups - 1).floorDiv(units);
+    AffineExpr last = ((t + 1) * kSteps * workgroups - 1).floorDiv(units);
+    Value count = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, last - first + 1), ValueRange{steps.tile});
+    auto getSlot = [&](OpBuilder &b, Value index) -> Value {
+      // Workgroup w = first + index; the first tile its steps reach:
+      // (w * U / G) / kSteps.
+      AffineExpr i = getAffineDimExpr(1, ctx);
+      Value w =
+          affine::AffineApplyOp::create(b, loc, AffineMap::get(2, 0, first + i),
+                                        ValueRange{steps.tile, index});
+      AffineExpr wExpr = getAffineDimExpr(0, ctx);
+      Value firstTile = affine::AffineApplyOp::create(
+          b, loc,
+          AffineMap::get(1, 0,
+                         (wExpr * units).floorDiv(workgroups).floorDiv(kSteps)),
+          ValueRange{w});
+      Value second = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, steps.tile,
+                                firstTile),
+          arith::ConstantIndexOp::create(b, loc, 1),
+          arith::ConstantIndexOp::create(b, loc, 0));
+      AffineExpr s = getAffineDimExpr(1, ctx);
+      return affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(2, 0, wExpr * kStreamKSlotsPerWorkgroup + s),
+          ValueRange{w, second});
+    };
+    addPartials(b, partials, count, getSlot, firstRow, rows, thread);
+    // Each warpgroup's epilogue reads its own rows, once all its threads
+    // stored them.
+    syncWarpgroup(b, arith::DivUIOp::create(b, loc, tid,
+                                            arith::ConstantIndexOp::create(
+                                                b, loc, kWarpgroupThreads)));
+  }
   inLastWorkgroup(b);
 }
 
@@ -1539,9 +1783,10 @@ void WgmmaKernelBuilder::loopOverTiles(
       [&](OpBuilder &b, Location, Value tile, ValueRange) {
         Value iteration = arith::DivUIOp::create(
             b, loc, arith::SubIOp::create(b, loc, tile, first), stride);
-        Value stepBase = arith::MulIOp::create(b, loc, iteration, kTiles);
+        TileSteps steps;
+        steps.base = arith::MulIOp::create(b, loc, iteration, kTiles);
         mapping.map(workgroupLoop.getInductionVars(), getOffsets(b, tile));
-        body(b, stepBase, mapping);
+        body(b, steps, mapping);
         scf::YieldOp::create(b, loc);
       });
 }
@@ -1574,6 +1819,62 @@ void WgmmaKernelBuilder::forEachClusterTile(OpBuilder &b, Value block,
       body);
 }
 
+/// Stream-K: workgroup `block` of the grid's G runs steps `block * U / G`
+/// up to `(block + 1) * U / G` (rounded down) of the U = tiles * kSteps K
+/// steps of all tiles, tile by tile: for each tile they reach, `body` runs
+/// the tile's K tiles among them (all of a tile's, or a part that other
+/// workgroups complete). A workgroup's steps are numbered from its first,
+/// so that stages and phases run on from part to part.
+void WgmmaKernelBuilder::forEachStreamKPart(OpBuilder &b, Value block,
+                                            TileBody body) {
+  const PersistentGrid &grid = *plan.grid;
+  int64_t units = grid.getNumUnits(), kSteps = grid.kSteps;
+  AffineExpr w = getAffineDimExpr(0, ctx);
+  AffineExpr beginExpr = (w * units).floorDiv(grid.workgroups);
+  AffineExpr endExpr = ((w + 1) * units).floorDiv(grid.workgroups);
+  auto apply = [&](AffineExpr expr) -> Value {
+    return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, expr),
+                                         ValueRange{block});
+  };
+  Value begin = apply(beginExpr), end = apply(endExpr);
+  Value firstTile = apply(beginExpr.floorDiv(kSteps));
+  Value endTile = apply(endExpr.ceilDiv(kSteps));
+  IRMapping mapping;
+  scf::ForOp::create(
+      b, loc, firstTile, endTile, arith::ConstantIndexOp::create(b, loc, 1),
+      ValueRange(), [&](OpBuilder &b, Location, Value tileIndex, ValueRange) {
+        Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+        Value tileStart = arith::MulIOp::create(
+            b, loc, tileIndex, arith::ConstantIndexOp::create(b, loc, kSteps));
+        TileSteps steps;
+        steps.kBegin = arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, begin, tileStart), c0);
+        steps.kEnd = arith::MinSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, end, tileStart),
+            arith::ConstantIndexOp::create(b, loc, kSteps));
+        // K tile k of the tile is the workgroup's step tileStart + k -
+        // begin.
+        steps.base = arith::SubIOp::create(b, loc, tileStart, begin);
+        steps.tile = tileIndex;
+        // Slot 0 for the first tile the workgroup's steps reach, 1 for the
+        // last (the only others are whole).
+        AffineExpr s = getAffineDimExpr(1, ctx);
+        steps.slot = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(2, 0, w * kStreamKSlotsPerWorkgroup + s),
+            ValueRange{
+                block,
+                arith::SelectOp::create(
+                    b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          tileIndex, firstTile),
+                    arith::ConstantIndexOp::create(b, loc, 1), c0)});
+        mapping.map(workgroupLoop.getInductionVars(),
+                    grid.getTileOffsets(b, loc, tileIndex));
+        body(b, steps, mapping);
+        scf::YieldOp::create(b, loc);
+      });
+}
+
 /// Runs `body` for this workgroup's tiles: once for the workgroup's own
 /// tile, or, on a persistent grid, in a loop over the tiles `block + i *
 /// workgroups` (`block` a placeholder replaced by the new workgroup loop's
@@ -1581,7 +1882,7 @@ void WgmmaKernelBuilder::forEachClusterTile(OpBuilder &b, Value block,
 void WgmmaKernelBuilder::forEachTile(OpBuilder &b, TileBody body) {
   IRMapping mapping;
   if (!plan.grid) {
-    body(b, Value(), mapping);
+    body(b, TileSteps(), mapping);
     return;
   }
   const PersistentGrid &grid = *plan.grid;
@@ -1589,6 +1890,10 @@ void WgmmaKernelBuilder::forEachTile(OpBuilder &b, TileBody body) {
   blockPlaceholders.push_back(block);
   if (plan.cluster) {
     forEachClusterTile(b, block, body);
+    return;
+  }
+  if (grid.isStreamK()) {
+    forEachStreamKPart(b, block, body);
     return;
   }
   Value workgroups = arith::ConstantIndexOp::create(b, loc, grid.workgroups);
@@ -1668,7 +1973,8 @@ void WgmmaKernelBuilder::buildOneWarpgroup() {
   });
 
   ValueRange accumulators = multiplyAllK(
-      rewriter, matmul.tileM, zero, Value(), [&](OpBuilder &b, Value kTile) {
+      rewriter, matmul.tileM, zero, TileSteps(),
+      [&](OpBuilder &b, Value kTile) {
         // Every warp has retired K tile `kTile - retiredLag`: refill its
         // stage with the tile `stages` further on.
         gpu::BarrierOp::create(b, loc);
@@ -1766,7 +2072,7 @@ void WgmmaKernelBuilder::setClusterShape(scf::ForallOp loop) const {
 }
 
 LogicalResult WgmmaKernelBuilder::build() {
-  if (failed(verifySplitK()))
+  if (failed(verifySplitK()) || failed(verifyStreamK()))
     return failure();
   hoistEpilogueViews();
   buildTensorMaps();

@@ -242,6 +242,14 @@ struct WgmmaCluster {
 /// dimension (M), t / counts[0] along the second.
 struct PersistentGrid {
   int64_t workgroups = 0, tiles = 0;
+  /// Stream-K (`stream_k`): the K steps of each tile; all tiles' K steps,
+  /// tile by tile, are split evenly over the workgroups (workgroup w runs
+  /// steps `w * units / workgroups` up to `(w + 1) * units / workgroups`,
+  /// rounded down). 0 when each workgroup takes whole tiles.
+  int64_t kSteps = 0;
+  bool isStreamK() const { return kSteps != 0; }
+  /// The K steps of all tiles (stream-K's units of work).
+  int64_t getNumUnits() const { return tiles * kSteps; }
   SmallVector<int64_t> lowerBounds, steps, counts;
   /// With clusters: the cluster's extent along each loop dimension. Each
   /// cluster loops over blocks of that many tiles (cluster tiles, in the

@@ -54,7 +54,8 @@ std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
 
 std::string mlir::gpucg::wgmma::whyNoPersistentGrid(const LaunchFacts &facts,
                                                     int64_t workgroups,
-                                                    int64_t clusterSize) {
+                                                    int64_t clusterSize,
+                                                    bool streamK) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (facts.consumers == 0)
@@ -67,10 +68,20 @@ std::string mlir::gpucg::wgmma::whyNoPersistentGrid(const LaunchFacts &facts,
                             : "batch size is")
        << " dynamic, and a persistent grid's workgroups walk a tile "
           "count known when the kernel is compiled";
+  else if (streamK && facts.kSteps == 0)
+    os << "its K is dynamic, and stream-K splits a count of K steps known "
+          "when the kernel is compiled";
+  else if (streamK && clusterSize > 1)
+    os << "the workgroups of a cluster share their tiles' loads, which "
+          "stream-K's parts of K do not line up for";
+  else if (streamK && facts.tiles * facts.kSteps < workgroups)
+    os << "its " << facts.tiles * facts.kSteps << " K steps (" << facts.tiles
+       << " tiles of " << facts.kSteps << ") are fewer than the " << workgroups
+       << " workgroups";
   else if (workgroups % clusterSize != 0)
     os << "its " << workgroups << " workgroups are not whole clusters of "
        << clusterSize;
-  else if (facts.tiles <= workgroups)
+  else if (!streamK && facts.tiles <= workgroups)
     os << "its " << facts.tiles << " tiles take no more than " << workgroups
        << " workgroups";
   return text;

@@ -129,6 +129,7 @@ class MlirGpucgCompileOptions(Structure):
         ("report", c_bool),
         ("f32Precision", MlirStringRef),
         ("splitK", c_int64),
+        ("wgmmaStreamK", c_bool),
     ]
 
 
@@ -278,6 +279,7 @@ _FUNCTIONS = {
     "mlirGpucgTranslationInfoAttrGetClusterN": (c_int64, [_A]),
     "mlirGpucgTranslationInfoAttrGetStagedStore": (c_bool, [_A]),
     "mlirGpucgTranslationInfoAttrGetSplitK": (c_int64, [_A]),
+    "mlirGpucgTranslationInfoAttrGetStreamK": (c_bool, [_A]),
     "mlirAttributeIsAGpucgCompilationInfoAttr": (c_bool, [_A]),
     "mlirGpucgCompilationInfoAttrGet": (_A, [_C, _A, _A]),
     "mlirGpucgCompilationInfoAttrGetLoweringConfig": (_A, [_A]),

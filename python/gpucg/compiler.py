@@ -149,6 +149,7 @@ _KEYWORDS = {
     "workgroup-group-size": "workgroup_group_size", "split-k": "split_k",
     "wgmma-persistent-workgroups": "wgmma_persistent",
     "wgmma-persistent": "wgmma_persistent", "chip": "chip",
+    "wgmma-stream-k": "wgmma_stream_k",
     "f32-precision": "f32_precision",
     "format": "format", "features": "features",
 }
@@ -177,7 +178,8 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
             verify_each=True, deterministic_reductions=False,
             wgmma_persistent=None, wgmma_staged_store=False,
             workgroup_group_size=0, nvvm_float8=False, wgmma_cluster=(1, 1),
-            report=False, f32_precision="tf32", split_k=0, cache=None,
+            report=False, f32_precision="tf32", split_k=0,
+            wgmma_stream_k=False, cache=None,
             source_name=None) -> CompileResult:
     """Compiles MLIR `source`: text, a pathlib.Path to read, or a str of
     one line naming a file (`"kernel.mlir"`).
@@ -211,6 +213,10 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
     order by the last workgroup of the tile (gpucg-compile's split-k; 1: no
     split; 0: the strategy's default, the fewest parts that give a
     workgroup to every SM where the tiles alone are fewer than the SMs).
+    `wgmma_stream_k` runs warp-specialized wgmma kernels stream-K on the
+    persistent grid (of `wgmma_persistent` workgroups, or one per SM): the
+    tiles' K steps split evenly over the workgroups, a tile's parts added
+    in a fixed order (gpucg-compile's wgmma-stream-k).
 
     `f32_precision` says how contractions of f32 operands multiply them:
     "tf32" (the default, as Triton's `tl.dot`) on tensor cores as TF32
@@ -269,6 +275,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
         raise ValueError("split_k is a number of parts of K (1: no split; "
                          f"0: the strategy's default), not {split_k}")
     options.splitK = split_k
+    options.wgmmaStreamK = wgmma_stream_k
     options.wgmmaStagedStore = wgmma_staged_store
     options.workgroupGroupSize = workgroup_group_size
     options.nvvmFloat8 = nvvm_float8
@@ -295,7 +302,7 @@ def compile(source, pipeline=None, chip="sm_80", format="ptx", *,
                  workgroup_group_size=workgroup_group_size,
                  nvvm_float8=nvvm_float8, wgmma_cluster=list(cluster),
                  report=report, f32_precision=f32_precision,
-                 split_k=split_k),
+                 split_k=split_k, wgmma_stream_k=wgmma_stream_k),
             version(), _capi.library_path())
         stored = cache_module.load(entry_key)
         if stored is not None:

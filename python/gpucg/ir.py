@@ -325,6 +325,14 @@ class Attribute:
         self._expect("translation_info")
         return _capi.lib().mlirGpucgTranslationInfoAttrGetSplitK(self.handle)
 
+    @property
+    def stream_k(self):
+        """Whether the tiles' K steps are split evenly over the persistent
+        grid's workgroups (stream-K)."""
+        self._expect("translation_info")
+        return bool(_capi.lib().mlirGpucgTranslationInfoAttrGetStreamK(
+            self.handle))
+
     # compilation_info
     @property
     def lowering_config(self):

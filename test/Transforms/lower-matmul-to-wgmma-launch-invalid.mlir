@@ -298,3 +298,23 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return
   }
 }
+
+// -----
+
+// Stream-K splits a count of K steps known when the kernel is compiled.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  // expected-error @+1 {{'func.func' op is planned stream-K (stream_k) on a persistent grid of 3 workgroups (persistent_workgroups), but its K is dynamic, and stream-K splits a count of K steps known when the kernel is compiled}}
+  func.func @stream_k_dynamic_k(%arg0: memref<256x?xf16>, %arg1: memref<?x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3, stream_k = true>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c1 = arith.constant 1 : index
+    %k = memref.dim %arg0, %c1 : memref<256x?xf16>
+    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [128, %k] [1, 1] : memref<256x?xf16> to memref<128x?xf16, strided<[?, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [%k, 128] [1, 1] : memref<?x256xf16> to memref<?x128xf16, strided<[256, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x?xf16, strided<[?, 1], offset: ?>>, memref<?x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<256x256xf32>
+  }
+}

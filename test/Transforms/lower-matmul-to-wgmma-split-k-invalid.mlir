@@ -99,3 +99,22 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return
   }
 }
+
+// -----
+
+// Stream-K needs the workspace too: two slots of 128 x 128 partial sums
+// per workgroup (3) and a counter per tile (4).
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  // expected-error @+1 {{'func.func' op runs stream-K (stream_k) on 3 workgroups, but its module has no memref.globals @__gpucg_split_k_partials_stream_k_no_workspace of 98304 f32 partial sums and @__gpucg_split_k_counters_stream_k_no_workspace of 4 tile counters (run gpucg-create-split-k-workspace first)}}
+  func.func @stream_k_no_workspace(%arg0: memref<256x320xf16>, %arg1: memref<320x256xf16>, %arg2: memref<256x256xf32>) -> memref<256x256xf32> attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3, stream_k = true>} {
+    %cst = arith.constant 0.000000e+00 : f32
+    scf.forall (%arg3, %arg4) = (0, 0) to (256, 256) step (128, 128) {
+      %subview = memref.subview %arg0[%arg3, 0] [128, 320] [1, 1] : memref<256x320xf16> to memref<128x320xf16, strided<[320, 1], offset: ?>>
+      %subview_0 = memref.subview %arg1[0, %arg4] [320, 128] [1, 1] : memref<320x256xf16> to memref<320x128xf16, strided<[256, 1], offset: ?>>
+      %subview_1 = memref.subview %arg2[%arg3, %arg4] [128, 128] [1, 1] : memref<256x256xf32> to memref<128x128xf32, strided<[256, 1], offset: ?>>
+      linalg.fill ins(%cst : f32) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+      linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%subview, %subview_0 : memref<128x320xf16, strided<[320, 1], offset: ?>>, memref<320x128xf16, strided<[256, 1], offset: ?>>) outs(%subview_1 : memref<128x128xf32, strided<[256, 1], offset: ?>>)
+    } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+    return %arg2 : memref<256x256xf32>
+  }
+}

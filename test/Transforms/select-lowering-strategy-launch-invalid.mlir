@@ -211,3 +211,26 @@ func.func @persistent_dynamic_m(%a: tensor<?x256xf16>, %b: tensor<256x256xf16>, 
     ins(%a, %b : tensor<?x256xf16>, tensor<256x256xf16>) outs(%f : tensor<?x256xf32>) -> tensor<?x256xf32>
   return %0 : tensor<?x256xf32>
 }
+
+// -----
+
+// Stream-K: no clusters, and at least one K step per workgroup.
+func.func @stream_k_cluster(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{'linalg.matmul' op cannot run stream-K (stream_k) on a persistent grid of 2 workgroups (persistent_workgroups): the workgroups of a cluster share their tiles' loads, which stream-K's parts of K do not line up for}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2, persistent_workgroups = 2, cluster = [2, 1], stream_k = true>>}
+    ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+func.func @stream_k_few_steps(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  // expected-error @+1 {{'linalg.matmul' op cannot run stream-K (stream_k) on a persistent grid of 3 workgroups (persistent_workgroups): its 1 K steps (1 tiles of 1) are fewer than the 3 workgroups}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 1, persistent_workgroups = 3, stream_k = true>>}
+    ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%f : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %0 : tensor<128x128xf32>
+}

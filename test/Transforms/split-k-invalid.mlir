@@ -122,3 +122,27 @@ module {
     return
   }
 }
+
+// -----
+
+// Stream-K's workspace (gpucg-create-split-k-workspace): the root's tiles
+// size its slots, the workgroup loop's grid its counters.
+#plan = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3, stream_k = true>
+module {
+  // expected-error @+1 {{'func.func' op runs stream-K (stream_k) but has no one root matmul with a gpucg.lowering_config of one level-0 tile size per loop}}
+  func.func @stream_k_no_root(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) attributes {gpucg.translation_info = #plan, gpu.known_grid_size = array<i32: 2, 2, 1>} {
+    linalg.matmul ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+#plan = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3, stream_k = true>
+module {
+  // expected-error @+1 {{'func.func' op runs stream-K (stream_k) but has no gpu.known_grid_size (run gpucg-tile-and-distribute-to-workgroups first)}}
+  func.func @stream_k_no_grid(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) attributes {gpucg.translation_info = #plan} {
+    linalg.matmul {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>} ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}

@@ -74,8 +74,8 @@ struct WorkgroupOrderOptions {
 };
 
 /// The launch shape of MatmulWgmma kernels: `wgmma-persistent`,
-/// `wgmma-persistent-workgroups`, `wgmma-staged-store`, `wgmma-cluster-m`,
-/// `wgmma-cluster-n`.
+/// `wgmma-persistent-workgroups`, `wgmma-stream-k`, `wgmma-staged-store`,
+/// `wgmma-cluster-m`, `wgmma-cluster-n`.
 struct WgmmaLaunchOptions {
   template <typename T> using Option = ::mlir::detail::PassOptions::Option<T>;
 
@@ -83,6 +83,7 @@ struct WgmmaLaunchOptions {
 
   Option<bool> persistent;
   Option<int64_t> persistentWorkgroups;
+  Option<bool> streamK;
   Option<bool> stagedStore;
   Option<int64_t> clusterM;
   Option<int64_t> clusterN;

@@ -73,6 +73,10 @@ struct LaunchRequest {
   /// target's SM count) where they have more tiles than that.
   bool wgmmaPersistent = false;
   int64_t wgmmaPersistentWorkgroups = 0;
+  /// Warp-specialized MatmulWgmma kernels run stream-K (`stream_k`) on the
+  /// persistent grid, which this asks for as `wgmmaPersistent` does: the
+  /// tiles' K steps split evenly over its workgroups.
+  bool wgmmaStreamK = false;
   /// MatmulWgmma kernels without a fused epilogue store their accumulator
   /// through the staging buffer where the ring of stages holds it.
   bool wgmmaStagedStore = false;
@@ -90,7 +94,7 @@ struct LaunchRequest {
   /// (getDefaultSplitK): none was asked for, nor a launch shape that
   /// excludes it (a persistent grid, clusters).
   bool takesDefaultSplitK() const {
-    return splitK == 0 && !wgmmaPersistent &&
+    return splitK == 0 && !wgmmaPersistent && !wgmmaStreamK &&
            wgmmaClusterM * wgmmaClusterN == 1;
   }
 };

@@ -186,14 +186,17 @@ def CreateSplitKWorkspace
     function, `__gpucg_split_k_partials_<function>` (`tiles * S * tile
     elements` of the accumulator's element type, uninitialized) and
     `__gpucg_split_k_counters_<function>` (one `i32` per output tile,
-    zero-initialized). `gpu-kernel-outlining` copies them into the kernel's
+    zero-initialized). A stream-K kernel (`stream_k = true`) gets the same
+    two, sized for its persistent grid of W workgroups: `2 * W` slots of a
+    tile's f32 partial sums and one counter per tile, of K steps.
+    `gpu-kernel-outlining` copies them into the kernel's
     `gpu.module`, so they live in the GPU's global memory from the moment
     the module is loaded: a caller provides nothing. Each launch leaves
     the counters zero again, so launches may follow each other; two
     launches of one loaded kernel must not run at the same time (streams
     that overlap), as they would share the buffers. Runs in the front of
-    every pipeline, after bufferization; functions without split-K are left
-    alone.
+    every pipeline, after bufferization; functions without split-K or
+    stream-K are left alone.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
@@ -440,6 +443,11 @@ def SelectLoweringStrategy
            "int64_t", /*default=*/"0",
            "Workgroups of a persistent MatmulWgmma grid; 0: the target's SM "
            "count">,
+    Option<"wgmmaStreamK", "wgmma-stream-k", "bool", /*default=*/"false",
+           "Warp-specialized MatmulWgmma kernels run stream-K on the "
+           "persistent grid (which this takes): the tiles' K steps split "
+           "evenly over its workgroups, partial tiles added in workgroup "
+           "order by the workgroup that completes them (stream_k)">,
     Option<"wgmmaStagedStore", "wgmma-staged-store", "bool",
            /*default=*/"false",
            "MatmulWgmma kernels without a fused epilogue store C through the "

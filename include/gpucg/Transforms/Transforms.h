@@ -280,21 +280,32 @@ std::string getSplitKCountersName(StringRef funcName);
 /// The split-K workspace of a kernel with `split_k = S` and workgroup tiles
 /// of `tileElements` accumulator elements of `elementType` on a grid of
 /// `tiles` output tiles: `tiles * S * tileElements` partial sums, and
-/// `tiles` i32 arrival counters.
+/// `tiles` i32 arrival counters. A stream-K kernel's (`stream_k`) has two
+/// slots of partial sums per workgroup of its persistent grid (a
+/// workgroup's K steps start in one tile and end in another, and only
+/// those two may be partial), and counts K steps per tile.
 struct SplitKWorkspace {
   Type elementType;
   int64_t tiles = 0;
   int64_t parts = 1;
   int64_t tileElements = 0;
-  int64_t getNumPartials() const { return tiles * parts * tileElements; }
+  /// Tiles' worth of partial sums: `tiles * parts`, or two per workgroup
+  /// of a stream-K grid.
+  int64_t slots = 0;
+  int64_t getNumPartials() const { return slots * tileElements; }
 };
+
+/// Partial-sum slots per workgroup of a stream-K grid: one for the tile its
+/// K steps start in, one for the tile they end in.
+inline constexpr int64_t kStreamKSlotsPerWorkgroup = 2;
 
 /// The workspace of kernel `funcOp` (after gpucg-split-k-across-workgroups
 /// or workgroup tiling of a plan with `split_k` above 1), from its plan and
 /// its root; failure with an error when the plan's facts are missing.
 FailureOr<SplitKWorkspace> getSplitKWorkspace(FunctionOpInterface funcOp);
 
-/// For each function of `module` whose plan has `split_k` above 1: creates
+/// For each function of `module` whose plan has `split_k` above 1 or
+/// `stream_k`: creates
 /// its module-level buffers (getSplitKPartialsName, getSplitKCountersName)
 /// as `memref.global`s, the counters zero-initialized (each kernel leaves
 /// them zero again), the partial sums uninitialized. Existing ones of the
@@ -353,6 +364,13 @@ FailureOr<SplitKBuffers> getSplitKBuffers(FunctionOpInterface funcOp);
 /// the workgroup is the last of its tile (an i1 read from the flag).
 Value createSplitKArrival(OpBuilder &b, Location loc, Value counters,
                           Value tile, Value thread, Value flag, int64_t parts,
+                          function_ref<void(OpBuilder &)> barrier);
+/// The same arrival counting `amount` (an i32: a stream-K workgroup's K
+/// steps of the tile) into the counter: the workgroup is the last when the
+/// counter held `lastCount` (an i32: the tile's K steps less `amount`).
+Value createSplitKArrival(OpBuilder &b, Location loc, Value counters,
+                          Value tile, Value thread, Value flag, Value amount,
+                          Value lastCount,
                           function_ref<void(OpBuilder &)> barrier);
 
 /// Replaces each statically shaped memref.alloc of `funcOp` in the default

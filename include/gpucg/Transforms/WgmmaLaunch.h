@@ -41,6 +41,8 @@ struct LaunchFacts {
   /// Whether M, N or a batch size is dynamic: the tiles along it are
   /// counted at run time.
   bool dynamicM = false, dynamicN = false, dynamicBatch = false;
+  /// K steps (of the K tile) of each tile; 0 when K is dynamic.
+  int64_t kSteps = 0;
   /// Consumer warpgroups (wgmma::getConsumerWarpgroups); 0 when one
   /// warpgroup does everything.
   int64_t consumers = 0;
@@ -66,9 +68,12 @@ std::string whyNoCluster(const LaunchFacts &facts, int64_t m, int64_t n);
 /// workgroups in clusters of `clusterSize`, in words; empty when it can
 /// (shared memory aside: a fused epilogue's staging buffer must fit beside
 /// the ring, as the next tile's loads land in it). Its producer warpgroup
-/// loads the next tile while the consumers store the last.
+/// loads the next tile while the consumers store the last. With
+/// `streamK`, the workgroups split the tiles' K steps evenly among them
+/// (stream_k): that needs a static K, no clusters and at least one K step
+/// per workgroup, not more tiles than workgroups.
 std::string whyNoPersistentGrid(const LaunchFacts &facts, int64_t workgroups,
-                                int64_t clusterSize);
+                                int64_t clusterSize, bool streamK = false);
 
 /// Why the kernel cannot store its accumulator through the staging buffer
 /// (a staged store), in words; empty when it can: the buffer takes the

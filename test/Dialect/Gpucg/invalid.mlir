@@ -396,3 +396,31 @@ func.func @translation_info_cluster_zero() attributes {gpucg.translation_info = 
 func.func @translation_info_staged_not_bool() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, staged_store = yes>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{expected 'true' or 'false' for stream_k, got 'on'}}
+func.func @translation_info_stream_k_not_bool() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, persistent_workgroups = 8, stream_k = on>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{stream_k is only allowed with pipeline MatmulWgmma, got pipeline MatmulTensorCoreMmaSync}}
+func.func @translation_info_stream_k_not_wgmma() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, stream_k = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{stream_k needs persistent_workgroups: stream-K splits the tiles' K steps over a persistent grid}}
+func.func @translation_info_stream_k_no_grid() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], stream_k = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{stream_k and split_k = 2 both split the tiles' K; take one}}
+func.func @translation_info_stream_k_and_split_k() attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, persistent_workgroups = 8, split_k = 2, stream_k = true>} {
+  return
+}

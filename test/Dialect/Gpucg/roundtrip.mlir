@@ -49,19 +49,24 @@ func.func @translation_info_full() attributes {
 // -----
 
 /// The launch shape: a workgroup order for any pipeline; a persistent grid,
-/// clusters and a staged store for MatmulWgmma. Defaults are not printed.
+/// clusters, a staged store and stream-K for MatmulWgmma. Defaults are not
+/// printed.
 // CHECK-LABEL: func.func @translation_info_launch
 //       CHECK:   a = #gpucg.translation_info<pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], mma_kind = mma_sync, workgroup_group_size = 8>
 //       CHECK:   b = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4, persistent_workgroups = 132, cluster = [2, 1]>
 //       CHECK:   c = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], staged_store = true>
 //       CHECK:   d = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], cluster = [1, 1]>
 //       CHECK:   e = #gpucg.translation_info<pipeline = Vectorize>
+//       CHECK:   f = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], persistent_workgroups = 132, stream_k = true>
+//       CHECK:   g = #gpucg.translation_info<pipeline = MatmulWgmma, persistent_workgroups = 132>
 func.func @translation_info_launch() attributes {
     a = #gpucg.translation_info<workgroup_group_size = 8, pipeline = MatmulTensorCoreMmaSync, workgroup_size = [128, 2, 1], mma_kind = mma_sync>,
     b = #gpucg.translation_info<pipeline = MatmulWgmma, cluster = [2, 1], persistent_workgroups = 132, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4>,
     c = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], staged_store = true>,
     d = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], cluster = [1, 1]>,
-    e = #gpucg.translation_info<pipeline = Vectorize, workgroup_group_size = 1, staged_store = false>} {
+    e = #gpucg.translation_info<pipeline = Vectorize, workgroup_group_size = 1, staged_store = false>,
+    f = #gpucg.translation_info<stream_k = true, pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], persistent_workgroups = 132>,
+    g = #gpucg.translation_info<pipeline = MatmulWgmma, persistent_workgroups = 132, stream_k = false>} {
   return
 }
 

@@ -175,6 +175,7 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> cluster;
   bool stagedStore = false;
   int64_t splitK = 1;
+  bool streamK = false;
 
   auto parseValue = [&](StringRef key) -> ParseResult {
     if (key == "pipeline") {
@@ -200,16 +201,15 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
       return parseIntegerList(parser, cluster);
     if (key == "split_k")
       return parser.parseInteger(splitK);
-    if (key == "staged_store") {
+    if (key == "staged_store" || key == "stream_k") {
       SMLoc valueLoc = parser.getCurrentLocation();
       StringRef value;
       if (parser.parseKeyword(&value))
         return failure();
       if (value != "true" && value != "false")
-        return parser.emitError(valueLoc)
-               << "expected 'true' or 'false' for staged_store, got '" << value
-               << "'";
-      stagedStore = value == "true";
+        return parser.emitError(valueLoc) << "expected 'true' or 'false' for "
+                                          << key << ", got '" << value << "'";
+      (key == "stream_k" ? streamK : stagedStore) = value == "true";
       return success();
     }
     FailureOr<MmaKind> value = FieldParser<MmaKind>::parse(parser);
@@ -222,7 +222,7 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
                         {"pipeline", "workgroup_size", "subgroup_size",
                          "pipeline_depth", "store_stage", "mma_kind",
                          "workgroup_group_size", "persistent_workgroups",
-                         "cluster", "staged_store", "split_k"},
+                         "cluster", "staged_store", "split_k", "stream_k"},
                         parseValue))
     return {};
   if (!pipeline) {
@@ -233,7 +233,8 @@ Attribute TranslationInfoAttr::parse(AsmParser &parser, Type) {
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
                     *pipeline, workgroupSize, subgroupSize, pipelineDepth,
                     storeStage, mmaKind, workgroupGroupSize,
-                    persistentWorkgroups, cluster, stagedStore, splitK);
+                    persistentWorkgroups, cluster, stagedStore, splitK,
+                    streamK);
 }
 
 void TranslationInfoAttr::print(AsmPrinter &printer) const {
@@ -262,6 +263,8 @@ void TranslationInfoAttr::print(AsmPrinter &printer) const {
     printer << ", staged_store = true";
   if (getSplitK() != 1)
     printer << ", split_k = " << getSplitK();
+  if (getStreamK())
+    printer << ", stream_k = true";
   printer << '>';
 }
 
@@ -282,7 +285,7 @@ LogicalResult TranslationInfoAttr::verify(
     ArrayRef<int64_t> workgroupSize, std::optional<int64_t> subgroupSize,
     int64_t pipelineDepth, int64_t storeStage, std::optional<MmaKind> mmaKind,
     int64_t workgroupGroupSize, std::optional<int64_t> persistentWorkgroups,
-    ArrayRef<int64_t> cluster, bool stagedStore, int64_t splitK) {
+    ArrayRef<int64_t> cluster, bool stagedStore, int64_t splitK, bool streamK) {
   if (!workgroupSize.empty()) {
     if (workgroupSize.size() != 3)
       return emitError() << "workgroup_size must list 3 sizes [x, y, z], got "
@@ -322,6 +325,7 @@ LogicalResult TranslationInfoAttr::verify(
     StringRef key = persistentWorkgroups ? "persistent_workgroups"
                     : !cluster.empty()   ? "cluster"
                     : stagedStore        ? "staged_store"
+                    : streamK            ? "stream_k"
                                          : "";
     if (!key.empty())
       return emitError() << key
@@ -340,6 +344,14 @@ LogicalResult TranslationInfoAttr::verify(
                           "MatmulTensorCoreMmaSync and MatmulWgmma, got "
                           "pipeline "
                        << stringifyPipeline(pipeline);
+  // Stream-K is a schedule of the persistent grid's workgroups, and a
+  // tile's K is either split in parts of the grid or split-K's.
+  if (streamK && !persistentWorkgroups)
+    return emitError() << "stream_k needs persistent_workgroups: stream-K "
+                          "splits the tiles' K steps over a persistent grid";
+  if (streamK && splitK > 1)
+    return emitError() << "stream_k and split_k = " << splitK
+                       << " both split the tiles' K; take one";
   if (persistentWorkgroups &&
       (*persistentWorkgroups < 1 || *persistentWorkgroups > kMaxLaunchCount))
     return emitError() << "persistent_workgroups must be from 1 to "

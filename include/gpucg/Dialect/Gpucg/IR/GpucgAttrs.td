@@ -114,7 +114,15 @@ def Gpucg_TranslationInfoAttr
       8 workgroups (the portable cluster size), default `[1, 1]`;
     * `staged_store = true` - a kernel without a fused epilogue stores its
       accumulator through the staging buffer in the ring of stages, with
-      16-byte stores, rather than from registers; default false.
+      16-byte stores, rather than from registers; default false;
+    * `stream_k = true` - stream-K on the persistent grid (which it needs):
+      the tiles' K steps, all of them in tile order, are split evenly over
+      the `persistent_workgroups`, so that a workgroup may compute a part
+      of a tile's K; each such part goes to the kernel's workspace, and the
+      workgroup whose part completes the tile adds the parts in workgroup
+      order and runs the epilogue, so the result does not depend on timing
+      (the split-K protocol with K steps counted); default false. Not with
+      `split_k`.
 
     `gpucg-select-lowering-strategy` chooses these from what the user asks
     for (its options) and what each kernel can use, and
@@ -143,7 +151,8 @@ def Gpucg_TranslationInfoAttr
     OptionalParameter<"std::optional<int64_t>">:$persistentWorkgroups,
     OptionalArrayRefParameter<"int64_t">:$cluster,
     DefaultValuedParameter<"bool", "false">:$stagedStore,
-    DefaultValuedParameter<"int64_t", "1">:$splitK
+    DefaultValuedParameter<"int64_t", "1">:$splitK,
+    DefaultValuedParameter<"bool", "false">:$streamK
   );
   let builders = [
     // The plan of a kernel launched one workgroup per tile, in the launch
@@ -158,7 +167,8 @@ def Gpucg_TranslationInfoAttr
                    /*workgroupGroupSize=*/int64_t(1),
                    /*persistentWorkgroups=*/std::optional<int64_t>(),
                    /*cluster=*/::llvm::ArrayRef<int64_t>(),
-                   /*stagedStore=*/false, /*splitK=*/int64_t(1));
+                   /*stagedStore=*/false, /*splitK=*/int64_t(1),
+                   /*streamK=*/false);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
