@@ -179,6 +179,8 @@ def compile_options(args):
     if args.wgmma_persistent is not None:
         options += ["wgmma-persistent=true",
                     f"wgmma-persistent-workgroups={args.wgmma_persistent}"]
+    if args.wgmma_stream_k:
+        options.append("wgmma-stream-k=true")
     if args.wgmma_staged_store:
         options.append("wgmma-staged-store=true")
     if args.wgmma_cluster:
@@ -336,6 +338,12 @@ def main():
                         help="warp-specialized sm_90a wgmma kernels on a "
                         "persistent grid of N workgroups (default 0: one "
                         "per SM)")
+    parser.add_argument("--wgmma-stream-k", action="store_true",
+                        help="warp-specialized sm_90a wgmma kernels run "
+                        "stream-K on the persistent grid (of "
+                        "--wgmma-persistent workgroups, default one per "
+                        "SM): the tiles' K steps split evenly over the "
+                        "workgroups (gpucg-compile's wgmma-stream-k)")
     parser.add_argument("--wgmma-staged-store", action="store_true",
                         help="sm_90a wgmma kernels without a fused epilogue "
                         "store C through shared memory with 16-byte stores "

@@ -128,6 +128,14 @@ VARIANTS = (
             "mma.sync (sm_90), K whole (one-warp tiles at M = 16)"),
     Variant("sm_90a-split1", "sm_90a", ("--split-k", "1"),
             "sm_90a, K whole"),
+    # Stream-K on the persistent grid of one workgroup per SM: the tiles'
+    # K steps split evenly over the SMs, for the layers at M = 128 (32 to
+    # 448 tiles on 132 SMs) and the unaligned set (1000^3: 64 tiles), where
+    # whole tiles leave SMs idle; what it gains against split-K and whole
+    # tiles, before the strategy chooses it by itself.
+    Variant("sm_90a-stream-k", "sm_90a", ("--wgmma-stream-k",),
+            "sm_90a, stream-K: the tiles' K steps split evenly over a "
+            "persistent grid of one workgroup per SM"),
     # Kernels compiled for sizes known only at run time (M, N and K `?`,
     # the case's passed at launch): what a dynamic size costs against the
     # same case compiled static (the llama-m1024 family runs both).
@@ -144,7 +152,8 @@ BOTH = ("sm_90", "sm_90a")
 ALL = ("sm_90", "sm_90a", "sm_90a-persistent", "sm_90a-cluster2x1",
        "sm_90a-staged", "sm_90a-rows")
 WGMMA = ALL[1:]  # fp8: no mma.sync kernel
-SPLIT = ALL + ("sm_90-split4", "sm_90a-split4", "sm_90a-split1")
+SPLIT = ALL + ("sm_90-split4", "sm_90a-split4", "sm_90a-split1",
+               "sm_90a-stream-k")
 
 
 @dataclass(frozen=True)
@@ -170,7 +179,7 @@ FAMILIES = (
     Family("llama-m128", "Llama-3 8B/70B linear layers, M = 128 (bf16)",
            "llama3.txt", lambda c: c.m == 128, SPLIT),
     Family("unaligned", "the unaligned set (bench/shapes/unaligned.txt)",
-           "unaligned.txt", lambda c: True, BOTH),
+           "unaligned.txt", lambda c: True, BOTH + ("sm_90a-stream-k",)),
     Family("fp8", "8-bit floats: squares, Llama-3-8B at M = 4096",
            "fp8.txt", lambda c: not c.name.startswith("check-") and (
                c.name.startswith("square-") or c.m == 4096), WGMMA),

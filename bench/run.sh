@@ -31,6 +31,9 @@
 #   --wgmma-persistent  sm_90a: warp-specialized wgmma kernels on a persistent
 #                       grid of one workgroup per SM (gpucg-compile's
 #                       wgmma-persistent)
+#   --wgmma-stream-k    sm_90a: warp-specialized wgmma kernels run stream-K on
+#                       the persistent grid, the tiles' K steps split evenly
+#                       over its workgroups (gpucg-compile's wgmma-stream-k)
 #   --wgmma-staged-store
 #                       sm_90a: wgmma kernels store C through shared memory
 #                       with 16-byte stores (gpucg-compile's wgmma-staged-store)
@@ -106,6 +109,7 @@ while [[ $# -gt 0 ]]; do
   --chip) need_value "$@"; CHIP=$2; shift 2 ;;
   --wgmma-persistent) COMPILE_ARGS+=(--wgmma-persistent); shift ;;
   --wgmma-staged-store) COMPILE_ARGS+=(--wgmma-staged-store); shift ;;
+  --wgmma-stream-k) COMPILE_ARGS+=(--wgmma-stream-k); shift ;;
   --dynamic-sizes) COMPILE_ARGS+=(--dynamic-sizes); shift ;;
   --wgmma-cluster)
     need_value "$@"
