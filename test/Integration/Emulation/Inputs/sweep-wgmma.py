@@ -283,8 +283,13 @@ def make_case(seed, index):
                 tile_m, tile_n, tile_k, threads, depth = plan
                 plan = fit_staging((tile_n, tile_m, tile_k, threads, depth),
                                    (tile_m * 64 + 64 * tile_n) * 2)
+    # Stream-K, drawn last: a third of the persistent grids split all
+    # tiles' K steps evenly over their workgroups (wgmma-stream-k). Plans
+    # that cannot take it (one warpgroup, clusters, a dynamic K, fewer K
+    # steps than workgroups) say why and keep the grid as drawn.
+    stream_k = bool(persistent) and rng.random() < 0.33
     return dict(m=m, n=n, k=k, element=element, b_transposed=b_transposed,
-                a_transposed=a_transposed,
+                a_transposed=a_transposed, stream_k=stream_k,
                 plan=plan, persistent=persistent, epilogue=epilogue,
                 chained=chained, cluster=cluster, accumulate=accumulate,
                 odd=odd, small=small, batch=batch, dynamic=dynamic,
@@ -312,7 +317,9 @@ def describe(case):
         "[n,k]" if case["b_transposed"] else "[k,n]",
         "the strategy's plan" if plan is None else
         "tile %dx%dx%d, %d threads, %d stages" % plan,
-        ", persistent on %d workgroups" % case["persistent"]
+        ", persistent on %d workgroups%s" % (
+            case["persistent"],
+            " (stream-K)" if case.get("stream_k") else "")
         if case["persistent"] else "") + (
         ", clusters of %dx%d" % case["cluster"]
         if case["cluster"] else "") + (
@@ -625,6 +632,8 @@ def check_case(args, index, case):
     if case["persistent"]:
         options += " wgmma-persistent=true wgmma-persistent-workgroups=%d" % \
             case["persistent"]
+        if case.get("stream_k"):
+            options += " wgmma-stream-k=true"
     if case["cluster"]:
         options += " wgmma-cluster-m=%d wgmma-cluster-n=%d" % case["cluster"]
     if case.get("split_k", 1) > 1:
