@@ -342,7 +342,7 @@ def main():
                         help="warp-specialized sm_90a wgmma kernels run "
                         "stream-K on the persistent grid (of "
                         "--wgmma-persistent workgroups, default one per "
-                        "SM): the tiles' K steps split evenly over the "
+                        "SM): the last waves' K steps split evenly over the "
                         "workgroups (gpucg-compile's wgmma-stream-k)")
     parser.add_argument("--wgmma-staged-store", action="store_true",
                         help="sm_90a wgmma kernels without a fused epilogue "

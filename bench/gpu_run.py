@@ -134,7 +134,7 @@ VARIANTS = (
     # whole tiles leave SMs idle; what it gains against split-K and whole
     # tiles, before the strategy chooses it by itself.
     Variant("sm_90a-stream-k", "sm_90a", ("--wgmma-stream-k",),
-            "sm_90a, stream-K: the tiles' K steps split evenly over a "
+            "sm_90a, stream-K: the last waves' K steps split evenly over a "
             "persistent grid of one workgroup per SM"),
     # Kernels compiled for sizes known only at run time (M, N and K `?`,
     # the case's passed at launch): what a dynamic size costs against the

@@ -32,7 +32,7 @@
 #                       grid of one workgroup per SM (gpucg-compile's
 #                       wgmma-persistent)
 #   --wgmma-stream-k    sm_90a: warp-specialized wgmma kernels run stream-K on
-#                       the persistent grid, the tiles' K steps split evenly
+#                       the persistent grid, the last waves' K steps split evenly
 #                       over its workgroups (gpucg-compile's wgmma-stream-k)
 #   --wgmma-staged-store
 #                       sm_90a: wgmma kernels store C through shared memory

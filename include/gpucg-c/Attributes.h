@@ -155,7 +155,8 @@ mlirGpucgTranslationInfoAttrGetStagedStore(MlirAttribute attr);
 MLIR_CAPI_EXPORTED int64_t
 mlirGpucgTranslationInfoAttrGetSplitK(MlirAttribute attr);
 
-/// The `stream_k`: the tiles' K steps split evenly over the persistent grid.
+/// The `stream_k`: the last waves' K steps split evenly over the persistent
+/// grid.
 MLIR_CAPI_EXPORTED bool
 mlirGpucgTranslationInfoAttrGetStreamK(MlirAttribute attr);
 

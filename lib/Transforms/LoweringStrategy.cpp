@@ -3103,8 +3103,8 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
   if (std::optional<int64_t> workgroups = info.getPersistentWorkgroups())
     os << ", persistent grid of " << *workgroups << " workgroups";
   if (info.getStreamK())
-    os << ", stream-K (the tiles' K steps split evenly over the workgroups, "
-          "partial tiles added in workgroup order)";
+    os << ", stream-K (the last waves' K steps split evenly over the "
+          "workgroups, partial tiles added in workgroup order)";
   if (!info.getCluster().empty())
     os << ", clusters of " << info.getClusterM() << "x" << info.getClusterN()
        << " workgroups";

@@ -1439,14 +1439,15 @@ void WgmmaKernelBuilder::combineStreamKParts(
   {
     OpBuilder::InsertionGuard inSum(b);
     b.setInsertionPointToStart(sumIf.thenBlock());
-    AffineExpr t = getAffineDimExpr(0, ctx);
+    // (t: the tile's index among the stream-K tiles.)
+    AffineExpr t = getAffineDimExpr(0, ctx) - grid.getDataParallelTiles();
     AffineExpr first = ((t * kSteps + 1) * workgroups - 1).floorDiv(units);
     AffineExpr last = ((t + 1) * kSteps * workgroups - 1).floorDiv(units);
     Value count = affine::AffineApplyOp::create(
         b, loc, AffineMap::get(1, 0, last - first + 1), ValueRange{steps.tile});
     auto getSlot = [&](OpBuilder &b, Value index) -> Value {
       // Workgroup w = first + index; the first tile its steps reach:
-      // (w * U / G) / kSteps.
+      // (w * U / G) / kSteps among the stream-K tiles.
       AffineExpr i = getAffineDimExpr(1, ctx);
       Value w =
           affine::AffineApplyOp::create(b, loc, AffineMap::get(2, 0, first + i),
@@ -1455,7 +1456,8 @@ void WgmmaKernelBuilder::combineStreamKParts(
       Value firstTile = affine::AffineApplyOp::create(
           b, loc,
           AffineMap::get(1, 0,
-                         (wExpr * units).floorDiv(workgroups).floorDiv(kSteps)),
+                         (wExpr * units).floorDiv(workgroups).floorDiv(kSteps) +
+                             grid.getDataParallelTiles()),
           ValueRange{w});
       Value second = arith::SelectOp::create(
           b, loc,
@@ -1819,16 +1821,20 @@ void WgmmaKernelBuilder::forEachClusterTile(OpBuilder &b, Value block,
       body);
 }
 
-/// Stream-K: workgroup `block` of the grid's G runs steps `block * U / G`
-/// up to `(block + 1) * U / G` (rounded down) of the U = tiles * kSteps K
-/// steps of all tiles, tile by tile: for each tile they reach, `body` runs
-/// the tile's K tiles among them (all of a tile's, or a part that other
-/// workgroups complete). A workgroup's steps are numbered from its first,
-/// so that stages and phases run on from part to part.
+/// Stream-K: workgroup `block` of the grid's G first runs its share of the
+/// data-parallel tiles (PersistentGrid::getDataParallelTiles: `block`,
+/// `block + G`, ..., whole), then steps `block * U / G` up to `(block + 1)
+/// * U / G` (rounded down) of the U K steps of the stream-K tiles after
+/// them, tile by tile. For each tile it reaches, `body` runs the tile's K
+/// tiles among them (all of a tile's, or a part that other workgroups
+/// complete). A workgroup's steps are numbered from its first, so that
+/// stages and phases run on from tile to tile.
 void WgmmaKernelBuilder::forEachStreamKPart(OpBuilder &b, Value block,
                                             TileBody body) {
   const PersistentGrid &grid = *plan.grid;
   int64_t units = grid.getNumUnits(), kSteps = grid.kSteps;
+  int64_t dataParallel = grid.getDataParallelTiles();
+  int64_t wholeTiles = dataParallel / grid.workgroups;
   AffineExpr w = getAffineDimExpr(0, ctx);
   AffineExpr beginExpr = (w * units).floorDiv(grid.workgroups);
   AffineExpr endExpr = ((w + 1) * units).floorDiv(grid.workgroups);
@@ -1836,40 +1842,75 @@ void WgmmaKernelBuilder::forEachStreamKPart(OpBuilder &b, Value block,
     return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, expr),
                                          ValueRange{block});
   };
+  // The steps and the first and last stream-K tile (counted from the first
+  // stream-K tile) of this workgroup.
   Value begin = apply(beginExpr), end = apply(endExpr);
   Value firstTile = apply(beginExpr.floorDiv(kSteps));
-  Value endTile = apply(endExpr.ceilDiv(kSteps));
+  // Iteration i of the loop: whole tile `block + i G` while i < wholeTiles,
+  // then stream-K tile `firstTile + i - wholeTiles`.
+  Value iterations =
+      apply(endExpr.ceilDiv(kSteps) - beginExpr.floorDiv(kSteps) + wholeTiles);
   IRMapping mapping;
   scf::ForOp::create(
-      b, loc, firstTile, endTile, arith::ConstantIndexOp::create(b, loc, 1),
-      ValueRange(), [&](OpBuilder &b, Location, Value tileIndex, ValueRange) {
-        Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-        Value tileStart = arith::MulIOp::create(
-            b, loc, tileIndex, arith::ConstantIndexOp::create(b, loc, kSteps));
+      b, loc, arith::ConstantIndexOp::create(b, loc, 0), iterations,
+      arith::ConstantIndexOp::create(b, loc, 1), ValueRange(),
+      [&](OpBuilder &b, Location, Value iteration, ValueRange) {
+        auto constant = [&](int64_t value) -> Value {
+          return arith::ConstantIndexOp::create(b, loc, value);
+        };
+        AffineExpr first = getAffineDimExpr(0, ctx);
+        AffineExpr i = getAffineDimExpr(1, ctx);
+        Value c0 = constant(0);
+        Value streamTile = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(2, 0, first + i - wholeTiles),
+            ValueRange{firstTile, iteration});
+        Value tileStart =
+            arith::MulIOp::create(b, loc, streamTile, constant(kSteps));
         TileSteps steps;
         steps.kBegin = arith::MaxSIOp::create(
             b, loc, arith::SubIOp::create(b, loc, begin, tileStart), c0);
         steps.kEnd = arith::MinSIOp::create(
             b, loc, arith::SubIOp::create(b, loc, end, tileStart),
-            arith::ConstantIndexOp::create(b, loc, kSteps));
-        // K tile k of the tile is the workgroup's step tileStart + k -
-        // begin.
-        steps.base = arith::SubIOp::create(b, loc, tileStart, begin);
-        steps.tile = tileIndex;
-        // Slot 0 for the first tile the workgroup's steps reach, 1 for the
-        // last (the only others are whole).
+            constant(kSteps));
+        // K tile k of a stream-K tile is the workgroup's step wholeTiles
+        // kSteps + tileStart - begin + k (its first stream-K step follows
+        // its whole tiles' steps).
+        steps.base = arith::AddIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, tileStart, begin),
+            constant(wholeTiles * kSteps));
+        steps.tile =
+            arith::AddIOp::create(b, loc, streamTile, constant(dataParallel));
+        // Slot 0 for the first stream-K tile the workgroup's steps reach,
+        // 1 for the last (the only others are whole).
         AffineExpr s = getAffineDimExpr(1, ctx);
         steps.slot = affine::AffineApplyOp::create(
             b, loc, AffineMap::get(2, 0, w * kStreamKSlotsPerWorkgroup + s),
-            ValueRange{
-                block,
-                arith::SelectOp::create(
-                    b, loc,
-                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                          tileIndex, firstTile),
-                    arith::ConstantIndexOp::create(b, loc, 1), c0)});
+            ValueRange{block, arith::SelectOp::create(
+                                  b, loc,
+                                  arith::CmpIOp::create(
+                                      b, loc, arith::CmpIPredicate::ne,
+                                      streamTile, firstTile),
+                                  constant(1), c0)});
+        if (wholeTiles > 0) {
+          // A data-parallel tile: all its K tiles, iteration i's steps.
+          Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              iteration, constant(wholeTiles));
+          auto select = [&](Value ifWhole, Value otherwise) -> Value {
+            return arith::SelectOp::create(b, loc, whole, ifWhole, otherwise);
+          };
+          steps.kBegin = select(c0, steps.kBegin);
+          steps.kEnd = select(constant(kSteps), steps.kEnd);
+          steps.base =
+              select(arith::MulIOp::create(b, loc, iteration, constant(kSteps)),
+                     steps.base);
+          steps.tile =
+              select(affine::AffineApplyOp::create(
+                         b, loc, AffineMap::get(2, 0, w + i * grid.workgroups),
+                         {block, iteration}),
+                     steps.tile);
+        }
         mapping.map(workgroupLoop.getInductionVars(),
-                    grid.getTileOffsets(b, loc, tileIndex));
+                    grid.getTileOffsets(b, loc, steps.tile));
         body(b, steps, mapping);
         scf::YieldOp::create(b, loc);
       });

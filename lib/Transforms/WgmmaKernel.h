@@ -242,14 +242,26 @@ struct WgmmaCluster {
 /// dimension (M), t / counts[0] along the second.
 struct PersistentGrid {
   int64_t workgroups = 0, tiles = 0;
-  /// Stream-K (`stream_k`): the K steps of each tile; all tiles' K steps,
-  /// tile by tile, are split evenly over the workgroups (workgroup w runs
-  /// steps `w * units / workgroups` up to `(w + 1) * units / workgroups`,
-  /// rounded down). 0 when each workgroup takes whole tiles.
+  /// Stream-K (`stream_k`): the K steps of each tile; 0 when each
+  /// workgroup takes whole tiles. The tiles of the last one or two waves
+  /// (getStreamKTiles) are split: their K steps, tile by tile, evenly over
+  /// the workgroups (workgroup w runs steps `w * units / workgroups` up to
+  /// `(w + 1) * units / workgroups`, rounded down).
   int64_t kSteps = 0;
   bool isStreamK() const { return kSteps != 0; }
-  /// The K steps of all tiles (stream-K's units of work).
-  int64_t getNumUnits() const { return tiles * kSteps; }
+  /// Stream-K's data-parallel tiles: all but the last full wave and the
+  /// partial one run whole, tile t by workgroup t mod workgroups, before
+  /// the stream-K tiles (CUTLASS's data-parallel + stream-K hybrid): where
+  /// there are many waves, fewer tiles are split, and their parts added,
+  /// while the last waves still share the work evenly.
+  int64_t getDataParallelTiles() const {
+    int64_t waves = tiles / workgroups;
+    return waves > 1 ? (waves - 1) * workgroups : 0;
+  }
+  /// The tiles after them, whose K steps the workgroups split, and those
+  /// steps (stream-K's units of work).
+  int64_t getStreamKTiles() const { return tiles - getDataParallelTiles(); }
+  int64_t getNumUnits() const { return getStreamKTiles() * kSteps; }
   SmallVector<int64_t> lowerBounds, steps, counts;
   /// With clusters: the cluster's extent along each loop dimension. Each
   /// cluster loops over blocks of that many tiles (cluster tiles, in the

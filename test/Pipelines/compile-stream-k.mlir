@@ -14,7 +14,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/cube_1000_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/o_proj_relu_kernel.ptx
 
-// REMARK: plan of @cube_1000: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, persistent grid of 132 workgroups, stream-K (the tiles' K steps split evenly over the workgroups, partial tiles added in workgroup order) on sm_90a{{$}}
+// REMARK: plan of @cube_1000: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, persistent grid of 132 workgroups, stream-K (the last waves' K steps split evenly over the workgroups, partial tiles added in workgroup order) on sm_90a{{$}}
 // REMARK: plan of @o_proj_relu: {{.*}}, persistent grid of 132 workgroups, stream-K ({{.*}}) on sm_90a{{$}}
 
 // ABI:      grid_x 132

@@ -16,7 +16,7 @@
 // steps, about 7.8 per SM. One warpgroup has no producer; a dynamic K no
 // count of steps to split; two tiles of one step each are fewer steps
 // than SMs.
-// SMS: remark: plan of @tiles_64: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, persistent grid of 132 workgroups, stream-K (the tiles' K steps split evenly over the workgroups, partial tiles added in workgroup order) on sm_90a{{$}}
+// SMS: remark: plan of @tiles_64: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, persistent grid of 132 workgroups, stream-K (the last waves' K steps split evenly over the workgroups, partial tiles added in workgroup order) on sm_90a{{$}}
 // SMS: remark: plan of @one_warpgroup: {{.*}} on sm_90a; stream-K not taken: a workgroup of one warpgroup has no producer warpgroup to load the next tile while it stores the last{{$}}
 // SMS: remark: plan of @dynamic_k: {{.*}} on sm_90a; stream-K not taken: its K is dynamic, and stream-K splits a count of K steps known when the kernel is compiled{{$}}
 // SMS: remark: plan of @one_step: {{.*}} on sm_90a; stream-K not taken: its 2 K steps (2 tiles of 1) are fewer than the 132 workgroups{{$}}

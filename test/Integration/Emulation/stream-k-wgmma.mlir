@@ -11,8 +11,10 @@
 // a transposed decode step (16 x 200 x 512, C^T = B^T * A^T, whose
 // consumers publish and add columns of C); and users' plans: partial tiles
 // with a K tail (300 x 264 x 456 in 128x128 tiles on 7 workgroups: 72
-// steps, ten or eleven each) and C += A * B (3 workgroups, C's prior
-// contents added once, to the sum). Bit-exact against the untiled kernels
+// steps, ten or eleven each), C += A * B (3 workgroups, C's prior
+// contents added once, to the sum) and two waves of tiles (8 of 3 K steps
+// on 3 workgroups: the first 3 data-parallel, whole, the other 5 tiles'
+// 15 steps split 5 per workgroup). Bit-exact against the untiled kernels
 // (small-integer inputs: every order of the sum is exact) in order,
 // reversed, and reversed with TMA data at the wait and wgmma at issue.
 //
@@ -74,12 +76,14 @@
 //  CHECK-SAME:   persistent_workgroups = 5, stream_k = true
 //       CHECK:   scf.forall (%[[WG:.+]]) in (5)
 // 4 tiles of 5 K steps: workgroup w runs steps 20 w / 5 = 4 w up to
-// 4 w + 4, of tiles 4 w / 5 up to ceil((4 w + 4) / 5).
+// 4 w + 4, iteration i the tile 4 w / 5 + i of those they reach (up to
+// ceil((4 w + 4) / 5)).
 //       CHECK:   affine.apply affine_map<(d0) -> (d0 * 4)>(%[[WG]])
 //       CHECK:   affine.apply affine_map<(d0) -> (d0 * 4 + 4)>(%[[WG]])
-//       CHECK:   %[[FIRST:.+]] = affine.apply affine_map<(d0) -> ((d0 * 4) floordiv 5)>(%[[WG]])
-//       CHECK:   %[[END:.+]] = affine.apply affine_map<(d0) -> ((d0 * 4 + 4) ceildiv 5)>(%[[WG]])
-//       CHECK:   scf.for %[[TILE:.+]] = %[[FIRST]] to %[[END]] step %c1 {
+//       CHECK:   affine.apply affine_map<(d0) -> ((d0 * 4) floordiv 5)>(%[[WG]])
+//       CHECK:   %[[N:.+]] = affine.apply affine_map<(d0) -> ((d0 * 4 + 4) ceildiv 5 - (d0 * 4) floordiv 5)>(%[[WG]])
+//       CHECK:   scf.for %[[I:.+]] = %c0 to %[[N]] step %c1 {
+//       CHECK:     %[[TILE:.+]] = affine.apply affine_map<(d0, d1) -> (d0 + (d1 * 4) floordiv 5)>(%[[I]], %[[WG]])
 //       CHECK:     arith.maxsi
 //       CHECK:     arith.minsi
 //       CHECK:     nvgpu.warpgroup.mma
@@ -105,6 +109,9 @@
 //       CHECK:   memref.transpose
 // CHECK-LABEL: func.func @sk_accumulate
 //  CHECK-SAME:   persistent_workgroups = 3, stream_k = true
+// CHECK-LABEL: func.func @sk_waves
+//  CHECK-SAME:   persistent_workgroups = 3, stream_k = true
+//       CHECK:   arith.cmpi ult, %{{.+}}, %c1 : index
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @sk_plain(%a: tensor<256x320xf16>, %b: tensor<320x256xf16>) -> tensor<256x256xf32> {
@@ -152,6 +159,15 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
         lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>,
         translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3, stream_k = true>>} ins(%a, %b : tensor<256x192xf16>, tensor<192x128xf16>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
     return %mm : tensor<256x128xf32>
+  }
+  func.func @sk_waves(%a: tensor<256x192xf16>, %b: tensor<192x512xf16>) -> tensor<256x512xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<256x512xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+    %mm = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<
+        lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 64]]>,
+        translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 2, persistent_workgroups = 3, stream_k = true>>} ins(%a, %b : tensor<256x192xf16>, tensor<192x512xf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+    return %mm : tensor<256x512xf32>
   }
   func.func private @printMemrefF32(memref<*xf32>)
   func.func private @printMemrefBF16(memref<*xbf16>) attributes {llvm.emit_c_interface}
@@ -275,6 +291,26 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     %sk_accumulate_m = bufferization.to_buffer %sk_accumulate_r : tensor<256x128xf32> to memref<256x128xf32>
     %sk_accumulate_u = memref.cast %sk_accumulate_m : memref<256x128xf32> to memref<*xf32>
     func.call @printMemrefF32(%sk_accumulate_u) : (memref<*xf32>) -> ()
+    %sk_waves_0 = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c3_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<256x192xf16>
+    %sk_waves_1 = tensor.generate {
+    ^bb0(%i0: index, %i1: index):
+      %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+      %v = arith.index_cast %s : index to i32
+      %w = arith.subi %v, %c2_i32 : i32
+      %e = arith.sitofp %w : i32 to f16
+      tensor.yield %e : f16
+    } : tensor<192x512xf16>
+    %sk_waves_r = func.call @sk_waves(%sk_waves_0, %sk_waves_1) : (tensor<256x192xf16>, tensor<192x512xf16>) -> tensor<256x512xf32>
+    %sk_waves_m = bufferization.to_buffer %sk_waves_r : tensor<256x512xf32> to memref<256x512xf32>
+    %sk_waves_u = memref.cast %sk_waves_m : memref<256x512xf32> to memref<*xf32>
+    func.call @printMemrefF32(%sk_waves_u) : (memref<*xf32>) -> ()
     return
   }
 }

@@ -12,7 +12,9 @@ multiplying warpgroup; N tiles of 64 to 256; 1 to 4 stages within shared
 memory), its shape (one or two tiles each way, 1 to 6 K tiles), f16 or
 bf16, B[k, n] or B[n, k], sometimes the strategy's own plan instead of the
 case's, sometimes a persistent grid of 1 to 3 workgroups (for
-warp-specialized plans of more tiles), and sometimes a fused epilogue
+warp-specialized plans of more tiles; a third of them stream-K, the
+tiles' K steps split evenly over the workgroups), and sometimes a fused
+epilogue
 (x * scale[m] + bias[n], then ReLU, or an f16, bf16 or saturating i8
 cast), and sometimes thread-block clusters of 2x1, 1x2 or 2x2 workgroups
 sharing tiles by multicast (two tiles along a clustered dimension; on a

@@ -116,9 +116,10 @@ def Gpucg_TranslationInfoAttr
       accumulator through the staging buffer in the ring of stages, with
       16-byte stores, rather than from registers; default false;
     * `stream_k = true` - stream-K on the persistent grid (which it needs):
-      the tiles' K steps, all of them in tile order, are split evenly over
-      the `persistent_workgroups`, so that a workgroup may compute a part
-      of a tile's K; each such part goes to the kernel's workspace, and the
+      the K steps of the last one or two waves of tiles, in tile order, are
+      split evenly over the `persistent_workgroups` (the tiles before them
+      run whole), so that a workgroup may compute a part of a tile's K;
+      each such part goes to the kernel's workspace, and the
       workgroup whose part completes the tile adds the parts in workgroup
       order and runs the epilogue, so the result does not depend on timing
       (the split-K protocol with K steps counted); default false. Not with
