@@ -13,9 +13,11 @@
 // RUN: FileCheck %s --check-prefix=ABI < %t/cube_1000_kernel.abi
 // RUN: FileCheck %s --check-prefix=PTX < %t/cube_1000_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/o_proj_relu_kernel.ptx
+// RUN: FileCheck %s --check-prefix=DECODE < %t/decode_gate_up_kernel.ptx
 
 // REMARK: plan of @cube_1000: pipeline MatmulWgmma (wgmma), workgroup 384x1x1 threads, workgroup tile 128x128x64, 4 stages, persistent grid of 132 workgroups, stream-K (the last waves' K steps split evenly over the workgroups, partial tiles added in workgroup order) on sm_90a{{$}}
 // REMARK: plan of @o_proj_relu: {{.*}}, persistent grid of 132 workgroups, stream-K ({{.*}}) on sm_90a{{$}}
+// REMARK: plan of @decode_gate_up: {{.*}}, workgroup tile 16x128x64, 4 stages, persistent grid of 132 workgroups, stream-K ({{.*}}) on sm_90a; small M: computed as C^T = B^T * A^T
 
 // ABI:      grid_x 132
 // ABI-NEXT: grid_y 1
@@ -31,6 +33,17 @@
 // PTX: membar.gl;
 // PTX: ld.global.v4.b32
 // PTX-NOT: .local
+
+// Llama-3-70B's gate/up projection at M = 16 (decode): 448 transposed
+// tiles of 128 of C's columns, 3 waves on 132 workgroups, of which the
+// first 264 tiles run whole (data-parallel) and the last 184 tiles' K
+// steps are split: the same protocol, through ptxas without spills.
+// DECODE: .entry decode_gate_up_kernel
+// DECODE: wgmma.mma_async.sync.aligned.m64n
+// DECODE: atom.global.add.u32
+// DECODE-NOT: .local
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/decode_gate_up_kernel.ptx -o %t/d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS-DECODE %}
+// PTXAS-DECODE: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/cube_1000_kernel.ptx -o %t/cube.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/o_proj_relu_kernel.ptx -o %t/o.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -68,5 +81,13 @@ module {
       linalg.yield %t : bf16
     } -> tensor<128x4096xbf16>
     return %r : tensor<128x4096xbf16>
+  }
+  func.func @decode_gate_up(%x: tensor<16x8192xbf16>, %w: tensor<57344x8192xbf16>) -> tensor<16x57344xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<16x57344xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x57344xf32>) -> tensor<16x57344xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%x, %w : tensor<16x8192xbf16>, tensor<57344x8192xbf16>) outs(%f : tensor<16x57344xf32>) -> tensor<16x57344xf32>
+    return %mm : tensor<16x57344xf32>
   }
 }
