@@ -1374,25 +1374,25 @@ mlir::gpucg::applyLaunchRequest(linalg::LinalgOp rootOp,
       // Whole clusters loop over blocks of tiles.
       int64_t workgroups = asked - asked % clusterSize;
       // Stream-K stages every tile, where its parts are added.
-      auto whyNoGrid = [&](bool splitsK) {
+      auto whyNoGrid = [&](bool forStreamK) {
         wgmma::LaunchFacts facts = plan;
-        facts.staged |= splitsK;
+        facts.staged |= forStreamK;
         return workgroups < 1
                    ? std::to_string(asked) +
                          " workgroups are fewer than a cluster of " +
                          std::to_string(clusterSize)
                    : whyNoWgmmaPersistentGrid(facts, workgroups, clusterSize,
-                                              target, splitsK);
+                                              target, forStreamK);
       };
       if (request.wgmmaStreamK) {
-        std::string why = whyNoGrid(/*streamK=*/true);
+        std::string why = whyNoGrid(/*forStreamK=*/true);
         note("stream-K", why);
         streamK = why.empty();
       }
       if (streamK)
         persistentWorkgroups = workgroups;
       else if (request.wgmmaPersistent) {
-        std::string why = whyNoGrid(/*streamK=*/false);
+        std::string why = whyNoGrid(/*forStreamK=*/false);
         note("a persistent grid", why);
         if (why.empty())
           persistentWorkgroups = workgroups;
