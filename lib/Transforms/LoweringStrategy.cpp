@@ -783,6 +783,18 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
        << shape->bType << "; " << typeReason;
     return text;
   }
+  // An empty matmul (a batch of no tokens) has no tile to plan: a tile of
+  // its 0 rows or columns would divide the grid by zero.
+  if (llvm::is_contained(shape->loopRanges, 0)) {
+    os << "M x N x K = ";
+    printShape(os, shape->m());
+    os << " x ";
+    printShape(os, shape->n());
+    os << " x ";
+    printShape(os, shape->k());
+    os << " has an empty dimension: there is nothing to multiply";
+    return text;
+  }
   // A wgmma tile has 64 rows. Fewer rows of C are computed as C^T = B^T *
   // A^T where the operands take it (takesTransposedTile), C's columns as
   // wgmma's 64-row tiles and its rows as wgmma's N, else in one 64-row

@@ -67,3 +67,17 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     return %0 : tensor<256x256xf32>
   }
 }
+
+// -----
+
+// An empty matmul (a batch of no tokens: M = 0) has no tile to plan.
+module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
+  func.func @no_rows(%a: tensor<0x128xbf16>, %b: tensor<2048x128xbf16>, %c: tensor<0x2048xf32>) -> tensor<0x2048xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<0x2048xf32>) -> tensor<0x2048xf32>
+    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: M x N x K = 0 x 2048 x 128 has an empty dimension: there is nothing to multiply}}
+    %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<0x128xbf16>, tensor<2048x128xbf16>) outs(%f : tensor<0x2048xf32>) -> tensor<0x2048xf32>
+    return %0 : tensor<0x2048xf32>
+  }
+}
