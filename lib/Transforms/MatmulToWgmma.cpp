@@ -684,6 +684,15 @@ static int64_t getPieceSize(int64_t bits, int64_t n) {
   return std::min(size, n & -n);
 }
 
+/// An epilogue without fused ops that stores the staged accumulator to C
+/// (C += A * B, partial or transposed tiles, a staged store, stream-K): a
+/// copy in 16-byte pieces of f32.
+static void storeStagedAccumulator(WgmmaEpilogue &epilogue,
+                                   const WgmmaMatmul &matmul) {
+  epilogue.storesAccumulator = true;
+  epilogue.vectorSize = getPieceSize(32, matmul.cColumns());
+}
+
 /// Collects the epilogue of `matmul`: every op after it in its tile with
 /// memory effects must be an op whyNoWgmmaEpilogue accepts (or a no-op
 /// self copy); emits an error on the first that is not.
@@ -764,10 +773,8 @@ static FailureOr<WgmmaEpilogue> matchWgmmaEpilogue(const WgmmaMatmul &matmul) {
     // or stores the valid part of a partial tile (or all of a transposed
     // one, which registers cannot store), in 16-byte pieces of f32.
     if ((matmul.priorC || matmul.hasPartialTiles() || matmul.transposed) &&
-        !c.getDefiningOp<memref::AllocOp>()) {
-      epilogue.storesAccumulator = true;
-      epilogue.vectorSize = getPieceSize(32, matmul.cColumns());
-    }
+        !c.getDefiningOp<memref::AllocOp>())
+      storeStagedAccumulator(epilogue, matmul);
     return epilogue;
   }
   for (Value temporary : epilogue.temporaries) {
@@ -1056,16 +1063,13 @@ LogicalResult mlir::gpucg::lowerMatmulToWgmma(RewriterBase &rewriter,
     if (!why.empty())
       return funcOp.emitOpError()
              << "is planned with a staged store (staged_store), but " << why;
-    epilogue->storesAccumulator = true;
-    epilogue->vectorSize = getPieceSize(32, matmul->n);
+    storeStagedAccumulator(*epilogue, *matmul);
   }
   // Stream-K adds a tile's parts in its staging buffer (beside the ring,
   // which the strategy budgeted): a kernel without a fused epilogue stores
   // its accumulator from there.
-  if (info.getStreamK() && epilogue->empty()) {
-    epilogue->storesAccumulator = true;
-    epilogue->vectorSize = getPieceSize(32, matmul->cColumns());
-  }
+  if (info.getStreamK() && epilogue->empty())
+    storeStagedAccumulator(*epilogue, *matmul);
   WgmmaKernelPlan plan{
       std::move(*matmul), std::move(*epilogue), funcOp,
       workgroupLoop,      std::move(*grid),     std::move(*cluster)};
