@@ -943,13 +943,6 @@ static bool needsOwnStaging(bool staged, int64_t ringBytes, int64_t tileM,
   return staged && !wgmma::isStagedInRing(ringBytes, tileM, tileN, persistent);
 }
 
-static bool needsOwnStaging(linalg::LinalgOp op, int64_t ringBytes,
-                            int64_t tileM, int64_t tileN,
-                            bool persistent = false) {
-  return needsOwnStaging(isWgmmaStaged(op, tileM, tileN), ringBytes, tileM,
-                         tileN, persistent);
-}
-
 /// Bytes of workgroup memory a MatmulWgmma plan takes: its ring of
 /// `ringBytes`, the mbarriers and the ring's alignment, and the staging
 /// buffer where it needs its own (needsOwnStaging). The one sum the
@@ -983,6 +976,16 @@ struct WgmmaTile {
   /// tile this is.
   WgmmaTile getTransposed() const { return {n, m, consumers}; }
 };
+
+/// The grid a MatmulWgmma plan is made for, which decides what shares
+/// workgroup memory with its ring: on a persistent grid the next tile's
+/// loads land in the ring, so a staged accumulator takes a buffer of its
+/// own beside it; stream-K adds each tile's parts in that buffer, so every
+/// tile stages.
+struct WgmmaGrid {
+  bool persistent = false;
+  bool streamK = false;
+};
 } // namespace
 
 /// Warp-specialized tiles, best first: one producer and two consumer
@@ -995,10 +998,11 @@ static constexpr WgmmaTile kSingleWarpgroupTiles[] = {
     {128, 128, 0}, {64, 256, 0}, {128, 64, 0}, {64, 128, 0}, {64, 64, 0}};
 
 /// The stages of A and B tiles that fit the workgroup memory `target`
-/// leaves a MatmulWgmma tile of `op` (at most kMaxWgmmaStages, and no more
-/// than its K tiles).
+/// leaves a MatmulWgmma tile of `op` on `grid` (at most kMaxWgmmaStages,
+/// and no more than its K tiles).
 static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
-                              TargetAttr target, int64_t tileM, int64_t tileN) {
+                              TargetAttr target, int64_t tileM, int64_t tileN,
+                              WgmmaGrid grid = {}) {
   int64_t tileK = getWgmmaKTile(shape.aType);
   int64_t stageBytes = getWgmmaStageBytes(shape, tileM, tileN, tileK);
   auto fit = [&](int64_t free) {
@@ -1008,15 +1012,18 @@ static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
   int64_t free =
       target.getMaxSharedMemoryPerBlockOptin() - kReservedSharedMemory;
   int64_t stages = fit(free);
-  // A fused epilogue whose staging buffer the ring cannot hold takes its
-  // own, from the ring's share.
-  if (needsOwnStaging(op, stages * stageBytes, tileM, tileN))
+  // A fused epilogue whose staging buffer the ring cannot hold (or, on a
+  // persistent grid, may not) takes its own, from the ring's share.
+  bool staged = isWgmmaStaged(op, tileM, tileN) || grid.streamK;
+  if (needsOwnStaging(staged, stages * stageBytes, tileM, tileN,
+                      grid.persistent))
     stages = fit(free - wgmma::getEpilogueStagingBytes(tileM, tileN));
   return stages;
 }
 
-/// The tiles of C a MatmulWgmma plan of `op` takes, among those that leave
-/// room for two stages (or all K tiles, if fewer) next to a staging buffer:
+/// The tiles of C a MatmulWgmma plan of `op` on `grid` takes, among those
+/// that leave room for two stages (or all K tiles, if fewer) next to a
+/// staging buffer:
 /// the ones that divide the matmul; else (partial tiles, whose loads read
 /// zeros past the matrix and whose staged store writes only what lies
 /// inside) those that pad M x N by at most 1/8; else the least padded. A
@@ -1025,7 +1032,8 @@ static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
 static SmallVector<WgmmaTile> getWgmmaTileCandidates(linalg::LinalgOp op,
                                                      const MatmulShape &shape,
                                                      TargetAttr target,
-                                                     WgmmaLayouts layouts) {
+                                                     WgmmaLayouts layouts,
+                                                     WgmmaGrid grid) {
   int64_t kTiles = ceilDiv(shape.k(), getWgmmaKTile(shape.aType));
   bool transposed = !layouts.isNvgpuForm();
   WgmmaLayouts wgmmaLayouts = transposed ? layouts.getTransposed() : layouts;
@@ -1039,7 +1047,7 @@ static SmallVector<WgmmaTile> getWgmmaTileCandidates(linalg::LinalgOp op,
       if (wgmmaLayouts.multipliesPerKStep() && rows != kWgmmaM)
         continue;
       WgmmaTile tile = transposed ? t.getTransposed() : t;
-      if (getWgmmaStages(op, shape, target, tile.m, tile.n) <
+      if (getWgmmaStages(op, shape, target, tile.m, tile.n, grid) <
           std::min<int64_t>(2, kTiles))
         continue;
       fitting.push_back(tile);
@@ -1070,12 +1078,11 @@ static SmallVector<WgmmaTile> getWgmmaTileCandidates(linalg::LinalgOp op,
 /// Of the candidate tiles (getWgmmaTileCandidates), the warp-specialized
 /// one that gives every SM a workgroup, else the warp-specialized one with
 /// the most workgroups, else the first single-warpgroup one.
-static std::optional<WgmmaTile> pickWgmmaTile(linalg::LinalgOp op,
-                                              const MatmulShape &shape,
-                                              TargetAttr target,
-                                              WgmmaLayouts layouts) {
+static std::optional<WgmmaTile>
+pickWgmmaTile(linalg::LinalgOp op, const MatmulShape &shape, TargetAttr target,
+              WgmmaLayouts layouts, WgmmaGrid grid) {
   SmallVector<WgmmaTile> candidates =
-      getWgmmaTileCandidates(op, shape, target, layouts);
+      getWgmmaTileCandidates(op, shape, target, layouts, grid);
   auto workgroups = [&](const WgmmaTile &t) {
     return mulSat(ceilDiv(shape.m(), t.m) * ceilDiv(shape.n(), t.n),
                   shape.batch());
@@ -1134,11 +1141,11 @@ static WgmmaTile pickSmallMWgmmaTile(const MatmulShape &shape,
   return {tileM, best->n, best->consumers};
 }
 
+/// The MatmulWgmma plan of `op` for `grid` (its tile and stages; the
+/// launch shape is applyLaunchRequest's).
 static std::optional<LoweringStrategy>
-selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
-                    TargetAttr target) {
-  if (!whyNoWgmma(op, target).empty())
-    return std::nullopt;
+planWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
+                  TargetAttr target, WgmmaGrid grid) {
   // A dynamic M is planned as kDynamicSizeEstimate rows: the tiles of a
   // small M are not taken.
   MatmulShape shape = actualShape.getPlanningShape();
@@ -1155,10 +1162,10 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
                                                   : ArrayRef(kTransposedTiles),
                             kWgmmaM);
   else
-    tile = pickWgmmaTile(op, shape, target, layouts);
+    tile = pickWgmmaTile(op, shape, target, layouts, grid);
   if (!tile)
     return std::nullopt;
-  int64_t stages = getWgmmaStages(op, shape, target, tile->m, tile->n);
+  int64_t stages = getWgmmaStages(op, shape, target, tile->m, tile->n, grid);
   if (stages < 1)
     return std::nullopt;
 
@@ -1178,6 +1185,71 @@ selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
   strategy.loweringConfig =
       LoweringConfigAttr::get(context, ArrayRef<SmallVector<int64_t>>{level0});
   return strategy;
+}
+
+/// What `request` asks of a MatmulWgmma plan's grid and `strategy` takes
+/// (applyLaunchRequest): 2 stream-K, 1 a persistent grid, 0 neither.
+static int getGridTaken(linalg::LinalgOp op, const LoweringStrategy &strategy,
+                        TargetAttr target, const LaunchRequest &request,
+                        SmallVectorImpl<std::string> *notTaken = nullptr) {
+  TranslationInfoAttr info =
+      applyLaunchRequest(op, strategy, target, request, notTaken)
+          .translationInfo;
+  return info.getStreamK() ? 2 : info.getPersistentWorkgroups() ? 1 : 0;
+}
+
+/// The MatmulWgmma plan of `op`: its own tile and stages, or, where
+/// `request` asks for a persistent grid or stream-K that this plan cannot
+/// take for want of room beside its ring (a 128x256 tile's 135168-byte
+/// staging buffer leaves it too few stages), the plan made for that grid
+/// if that one takes it, with a note in `notes` saying why its tile.
+static std::optional<LoweringStrategy>
+selectWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
+                    TargetAttr target, const LaunchRequest &request,
+                    SmallVectorImpl<std::string> *notes) {
+  if (!whyNoWgmma(op, target).empty())
+    return std::nullopt;
+  std::optional<LoweringStrategy> own =
+      planWgmmaStrategy(op, actualShape, target, /*grid=*/{});
+  if (!own || !(request.wgmmaPersistent || request.wgmmaStreamK) ||
+      !whyInvalidLaunchRequest(request).empty())
+    return own;
+  std::optional<LoweringStrategy> forGrid = planWgmmaStrategy(
+      op, actualShape, target,
+      {/*persistent=*/true, /*streamK=*/request.wgmmaStreamK});
+  if (!forGrid || (forGrid->loweringConfig == own->loweringConfig &&
+                   forGrid->translationInfo == own->translationInfo))
+    return own;
+  SmallVector<std::string> ownNotes;
+  int ownTakes = getGridTaken(op, *own, target, request, &ownNotes);
+  if (getGridTaken(op, *forGrid, target, request) <= ownTakes)
+    return own;
+  // What the own plan does not take, and why (applyLaunchRequest's words).
+  StringRef asked = request.wgmmaStreamK ? "stream-K" : "a persistent grid";
+  std::string prefix = (asked + " not taken: ").str();
+  const std::string *why = llvm::find_if(
+      ownNotes, [&](StringRef note) { return note.starts_with(prefix); });
+  if (why == ownNotes.end())
+    return own;
+  if (notes) {
+    MatmulShape shape = *getMatmulShape(op);
+    auto describe = [&](const LoweringStrategy &s, llvm::raw_ostream &os) {
+      ArrayRef<int64_t> tile = s.loweringConfig.getTileSizes(0);
+      int64_t stages = s.translationInfo.getPipelineDepth();
+      os << tile[shape.mPos] << "x" << tile[shape.nPos] << " in " << stages
+         << (stages == 1 ? " stage" : " stages");
+    };
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "tile ";
+    describe(*forGrid, os);
+    os << " for " << asked << ", not its own ";
+    describe(*own, os);
+    os << ", on which " << asked
+       << " cannot run: " << StringRef(*why).drop_front(prefix.size());
+    notes->push_back(text);
+  }
+  return forGrid;
 }
 
 //===----------------------------------------------------------------------===//
@@ -2470,7 +2542,8 @@ static bool isRowwiseMatrixVectorProduct(linalg::LinalgOp op,
 /// The plan selectLoweringStrategy makes before `options.pipelineDepth`.
 static LoweringStrategy selectOwnStrategy(linalg::LinalgOp rootOp,
                                           TargetAttr target,
-                                          const StrategyOptions &options) {
+                                          const StrategyOptions &options,
+                                          SmallVectorImpl<std::string> *notes) {
   MmaPreference mmaPreference = options.mma;
   bool deterministicReductions = options.deterministicReductions;
   if (std::optional<MatmulShape> shape = getMatmulShape(rootOp)) {
@@ -2485,7 +2558,8 @@ static LoweringStrategy selectOwnStrategy(linalg::LinalgOp rootOp,
           return *strategy;
     if (tensorCores && (mmaPreference == MmaPreference::Auto ||
                         mmaPreference == MmaPreference::Wgmma))
-      if (auto strategy = selectWgmmaStrategy(rootOp, *shape, target))
+      if (auto strategy = selectWgmmaStrategy(rootOp, *shape, target,
+                                              options.launch, notes))
         return *strategy;
     if (tensorCores)
       if (auto strategy = selectTensorCoreStrategy(
@@ -2519,8 +2593,9 @@ static LoweringStrategy selectOwnStrategy(linalg::LinalgOp rootOp,
 
 LoweringStrategy
 mlir::gpucg::selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
-                                    const StrategyOptions &options) {
-  LoweringStrategy strategy = selectOwnStrategy(rootOp, target, options);
+                                    const StrategyOptions &options,
+                                    SmallVectorImpl<std::string> *notes) {
+  LoweringStrategy strategy = selectOwnStrategy(rootOp, target, options, notes);
   TranslationInfoAttr info = strategy.translationInfo;
   std::optional<MatmulShape> shape = getMatmulShape(rootOp);
   if (options.pipelineDepth <= 0 || !isTensorCorePipeline(info.getPipeline()) ||

@@ -151,6 +151,9 @@ struct SelectLoweringStrategyPass
     LoweringStrategy strategy;
     // Whether the strategy chose the plan (not a user's or an earlier run's).
     bool chosenHere = false;
+    // What the strategy says about the plan it chooses
+    // (selectLoweringStrategy).
+    SmallVector<std::string> planNotes;
     TranslationInfoAttr existingInfo = translationInfoHelper.getAttr(funcOp);
     LoweringConfigAttr existingConfig = loweringConfigHelper.getAttr(*root);
     if (CompilationInfoAttr user = compilationInfoHelper.getAttr(*root)) {
@@ -167,7 +170,7 @@ struct SelectLoweringStrategyPass
           << "; give both together as a gpucg.compilation_info on the root op";
       return signalPassFailure();
     } else {
-      strategy = selectLoweringStrategy(*root, target, options);
+      strategy = selectLoweringStrategy(*root, target, options, &planNotes);
       chosenHere = true;
       warnAboutMmaSyncOnSm90(*root, target, strategy.translationInfo, options);
       warnAboutNoWgmma(*root, target, strategy.translationInfo, options);
@@ -207,7 +210,7 @@ struct SelectLoweringStrategyPass
     // The launch shape asked for, where the plan has none of its own; a
     // plan chosen here, with no group size or cluster asked for, takes the
     // default workgroup order.
-    SmallVector<std::string> launchNotes;
+    SmallVector<std::string> launchNotes = std::move(planNotes);
     LaunchRequest request = options.launch;
     if (chosenHere && request.workgroupGroupSize == 0 &&
         request.wgmmaClusterM * request.wgmmaClusterN == 1) {

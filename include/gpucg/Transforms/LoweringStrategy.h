@@ -180,11 +180,15 @@ std::string whyRowsCannotSplit(linalg::LinalgOp op,
 /// gets a SimtDistribute strategy.
 /// `options` says which MMA family to prefer, whether floating-point sums
 /// may be split across workgroups, how f32 operands are multiplied, and how
-/// many stages a tensor-core plan's K loop takes (its launch request is
-/// applyLaunchRequest's).
-LoweringStrategy selectLoweringStrategy(linalg::LinalgOp rootOp,
-                                        TargetAttr target,
-                                        const StrategyOptions &options = {});
+/// many stages a tensor-core plan's K loop takes, and which grid a
+/// MatmulWgmma plan is made for: a persistent grid or stream-K asked for
+/// in its launch request, which the plan's own tile cannot take for want of
+/// room beside its ring, is planned for with a tile that can, and a note
+/// in `notes` says so (the launch shape itself is applyLaunchRequest's).
+LoweringStrategy
+selectLoweringStrategy(linalg::LinalgOp rootOp, TargetAttr target,
+                       const StrategyOptions &options = {},
+                       SmallVectorImpl<std::string> *notes = nullptr);
 
 /// `strategy` with the launch shape `request` asks for, as far as the
 /// kernel whose root is `rootOp` can take it on `target`, recorded in its
