@@ -33,6 +33,9 @@
 #    pass on, such as the launch shape, declared once for the pipelines in
 #    include/gpucg/Pipelines/Passes.h) has the strategy's default, and its
 #    description or one that names gpucg-select-lowering-strategy.
+# 9. A usage string shown as printed (a line `# gpucg-...{...}`, the
+#    output of a Python example's `usage()`) is the one that pass or
+#    pipeline prints.
 #
 # Prints one line per problem (file:line: what), then a summary line. Exit
 # status: 0 no problem, 1 problems, 2 the gpucg package cannot be loaded.
@@ -396,6 +399,24 @@ def check_strategy_inputs(report, entries, by_name):
                            f"{declared.description!r}")
 
 
+def check_usage_lines(report, by_name):
+    """A pass's or pipeline's usage string shown as printed (`# NAME{...}`,
+    the output of `usage()` in a Python example) is the one it prints."""
+    usage = re.compile(r"^# (gpucg-[a-z0-9-]+)\{.*\}$")
+    for path in markdown_files(report.docs_root):
+        for number, line in enumerate(read_lines(path), 1):
+            match = usage.match(line.rstrip("\n"))
+            if not match:
+                continue
+            entry = by_name.get(match.group(1))
+            if entry is None:
+                report.add(path, number, f"usage of an unknown pass or "
+                           f"pipeline '{match.group(1)}'")
+            elif line.rstrip("\n")[2:] != entry.usage():
+                report.add(path, number, f"{entry.name}'s usage is "
+                           f"{entry.usage()}")
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Check README.md and docs/ against the registered "
@@ -425,6 +446,7 @@ def main():
     check_python_signature(report)
     check_capi_options(report, by_name)
     check_strategy_inputs(report, entries, by_name)
+    check_usage_lines(report, by_name)
     for problem in report.problems:
         print(problem)
     options = sum(len(e.options) for e in entries)
