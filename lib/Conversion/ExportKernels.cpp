@@ -18,6 +18,7 @@
 #include "gpucg/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -40,15 +41,38 @@ using namespace mlir;
 /// The version written on the first line of every .abi file.
 static constexpr int kAbiVersion = 1;
 
-/// Describes a launch dimension as the ABI writes it: a number, or
-/// `ceildiv argN.dimD S` for a workgroup count over a dynamic size.
-static FailureOr<std::string> describeLaunchDimension(Value value,
-                                                      func::FuncOp host,
-                                                      Operation *user,
-                                                      StringRef what) {
-  if (std::optional<int64_t> constant = getConstantIntValue(value))
-    return std::to_string(*constant);
-  auto describeSize = [&](Value size) -> std::optional<std::string> {
+namespace {
+/// A workgroup count of a launch as the ABI's grid formula reads it: a
+/// product of a constant factor and at most one size term, `argN.dimD` or
+/// `ceildiv argN.dimD S` (a size of `host`'s argument N).
+struct LaunchCountProduct {
+  func::FuncOp host;
+  int64_t factor = 1;
+  std::optional<std::string> term;
+
+  /// Multiplies in `value` (a constant, a size, `arith.muli` or an
+  /// `affine.apply` of such); false where it is none of these.
+  bool multiply(Value value) {
+    if (std::optional<int64_t> constant = getConstantIntValue(value))
+      return multiplyConstant(*constant);
+    if (auto apply = value.getDefiningOp<affine::AffineApplyOp>())
+      return apply.getAffineMap().getNumResults() == 1 &&
+             multiply(apply.getAffineMap().getResult(0), apply);
+    if (auto mul = value.getDefiningOp<arith::MulIOp>())
+      return multiply(mul.getLhs()) && multiply(mul.getRhs());
+    return takeTerm(describeSize(value), 1);
+  }
+
+private:
+  bool multiplyConstant(int64_t constant) {
+    if (constant < 1 || constant > INT32_MAX || factor > INT32_MAX / constant)
+      return false;
+    factor *= constant;
+    return true;
+  }
+
+  /// `argN.dimD` for a `memref.dim` of the host's argument N.
+  std::optional<std::string> describeSize(Value size) {
     auto dim = size.getDefiningOp<memref::DimOp>();
     if (!dim)
       return std::nullopt;
@@ -58,28 +82,65 @@ static FailureOr<std::string> describeLaunchDimension(Value value,
       return std::nullopt;
     return "arg" + std::to_string(arg.getArgNumber()) + ".dim" +
            std::to_string(*index);
-  };
-  if (auto apply = value.getDefiningOp<affine::AffineApplyOp>()) {
-    AffineMap map = apply.getAffineMap();
-    auto ceilDiv = dyn_cast<AffineBinaryOpExpr>(map.getResult(0));
-    if (ceilDiv && ceilDiv.getKind() == AffineExprKind::CeilDiv &&
-        map.getNumResults() == 1 && apply->getNumOperands() == 1) {
-      auto divisor = dyn_cast<AffineConstantExpr>(ceilDiv.getRHS());
-      bool operandIsWhole = isa<AffineSymbolExpr, AffineDimExpr>(
-          ceilDiv.getLHS());
-      if (divisor && operandIsWhole)
-        if (std::optional<std::string> size =
-                describeSize(apply->getOperand(0)))
-          return "ceildiv " + *size + " " +
-                 std::to_string(divisor.getValue());
-    }
   }
-  if (std::optional<std::string> size = describeSize(value))
-    return *size;
+
+  bool takeTerm(std::optional<std::string> size, int64_t divisor) {
+    if (!size || term)
+      return false;
+    term = divisor == 1 ? *size
+                        : "ceildiv " + *size + " " + std::to_string(divisor);
+    return true;
+  }
+
+  /// `expr`, an expression of `apply`'s operands.
+  bool multiply(AffineExpr expr, affine::AffineApplyOp apply) {
+    auto operandOf = [&](AffineExpr e) -> Value {
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        return apply.getMapOperands()[d.getPosition()];
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        return apply.getMapOperands()[apply.getAffineMap().getNumDims() +
+                                      sym.getPosition()];
+      return Value();
+    };
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+      return multiplyConstant(constant.getValue());
+    if (Value operand = operandOf(expr))
+      return multiply(operand);
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary)
+      return false;
+    if (binary.getKind() == AffineExprKind::Mul)
+      return multiply(binary.getLHS(), apply) &&
+             multiply(binary.getRHS(), apply);
+    auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    Value operand = operandOf(binary.getLHS());
+    if (binary.getKind() != AffineExprKind::CeilDiv || !divisor || !operand ||
+        divisor.getValue() < 1 || divisor.getValue() > INT32_MAX)
+      return false;
+    return takeTerm(describeSize(operand), divisor.getValue());
+  }
+};
+} // namespace
+
+/// Describes a launch dimension as the ABI writes it: a number, or a
+/// workgroup count over a dynamic size (`argN.dimD` or `ceildiv argN.dimD
+/// S`), times a constant where it is one (`argN.dimD * C`: grid z of
+/// linearized batch loops, one of them dynamic).
+static FailureOr<std::string> describeLaunchDimension(Value value,
+                                                      func::FuncOp host,
+                                                      Operation *user,
+                                                      StringRef what) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return std::to_string(*constant);
+  LaunchCountProduct product{host};
+  if (product.multiply(value) && product.term)
+    return product.factor == 1
+               ? *product.term
+               : *product.term + " * " + std::to_string(product.factor);
   user->emitOpError() << "has a " << what
                       << " that the kernel ABI cannot express (a constant, "
-                         "a dimension of an argument, or its ceildiv by a "
-                         "constant)";
+                         "a dimension of an argument or its ceildiv by a "
+                         "constant, times at most a constant)";
   return failure();
 }
 

@@ -2982,17 +2982,24 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
   });
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   // More than three tiled loops share grid z (workgroup tiling linearizes
-  // them), which the ABI counts only when they are static.
-  if (tiledParallel > 3)
+  // them), which the ABI counts as a constant times at most one run-time
+  // size.
+  if (tiledParallel > 3) {
+    SmallVector<unsigned> dynamic;
     for (unsigned pos : getGridZLoops(rootOp, level0))
       if (ShapedType::isDynamic(rootOp.getStaticLoopRanges()[pos]))
-        return rootOp.emitOpError()
-               << "lowering_config level 0 tiles " << tiledParallel
-               << " parallel loops; a grid has 3 dimensions, so the outer "
-               << tiledParallel - 2
-               << " share grid z, whose workgroups are counted only when "
-                  "their loops are static, and loop "
-               << pos << " is dynamic";
+        dynamic.push_back(pos);
+    if (dynamic.size() > 1)
+      return rootOp.emitOpError()
+             << "lowering_config level 0 tiles " << tiledParallel
+             << " parallel loops; a grid has 3 dimensions, so the outer "
+             << tiledParallel - 2
+             << " share grid z, whose workgroups are counted as a constant "
+                "times at most one run-time size, and loops "
+             << dynamic[0] << " and " << dynamic[1]
+             << " are dynamic (give all but one a static size, or pass the "
+                "batches as one dimension)";
+  }
   if (std::optional<GridOverflow> overflow = findGridOverflow(rootOp, level0)) {
     InFlightDiagnostic diag = rootOp.emitOpError();
     diag << "lowering_config level 0 gives " << overflow->count

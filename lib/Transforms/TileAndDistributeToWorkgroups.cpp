@@ -150,11 +150,11 @@ static std::optional<SmallVector<int32_t>> getStaticGrid(scf::ForallOp forallOp)
 }
 
 /// Fails, with an error on `target`, when more than three of its loops are
-/// tiled (`tileSizes`) and one of those beyond the innermost two, which
-/// share grid z (linearizeOuterWorkgroupDims), is dynamic: the ABI's grid
-/// formulas count a dynamic size, not a product of sizes.
-static LogicalResult verifyGridZLoopsStatic(linalg::LinalgOp target,
-                                            ArrayRef<int64_t> tileSizes) {
+/// tiled (`tileSizes`) and more than one of those beyond the innermost two,
+/// which share grid z (linearizeOuterWorkgroupDims), is dynamic: the ABI's
+/// grid formulas count a constant times at most one run-time size.
+static LogicalResult verifyGridZLoops(linalg::LinalgOp target,
+                                      ArrayRef<int64_t> tileSizes) {
   SmallVector<unsigned> tiled;
   for (auto [pos, size] : llvm::enumerate(tileSizes))
     if (size != 0)
@@ -162,25 +162,31 @@ static LogicalResult verifyGridZLoopsStatic(linalg::LinalgOp target,
   if (tiled.size() <= 3)
     return success();
   SmallVector<int64_t> ranges = target.getStaticLoopRanges();
+  SmallVector<unsigned> dynamic;
   for (unsigned pos : ArrayRef(tiled).drop_back(2))
     if (ShapedType::isDynamic(ranges[pos]))
-      return target.emitOpError()
-             << "tiles " << tiled.size()
-             << " parallel loops across workgroups; a grid has 3 "
-                "dimensions, so the outer "
-             << tiled.size() - 2
-             << " share grid z, whose workgroups are counted only when "
-                "their loops are static, and loop "
-             << pos << " is dynamic";
-  return success();
+      dynamic.push_back(pos);
+  if (dynamic.size() <= 1)
+    return success();
+  return target.emitOpError()
+         << "tiles " << tiled.size()
+         << " parallel loops across workgroups; a grid has 3 dimensions, so "
+            "the outer "
+         << tiled.size() - 2
+         << " share grid z, whose workgroups are counted as a constant "
+            "times at most one run-time size, and loops "
+         << dynamic[0] << " and " << dynamic[1]
+         << " are dynamic (give all but one a static size, or pass the "
+            "batches as one dimension)";
 }
 
-/// `forallOp`, a workgroup loop of more than 3 dimensions whose outer ones
-/// have static trip counts (verifyGridZLoopsStatic), as one of 3: its outer
-/// dimensions (all but the innermost two) linearized into one mapped to
-/// grid z, whose index each iteration delinearizes back into theirs
-/// (`affine.delinearize_index`, outermost first), so that the loop fits a
-/// grid and its body is unchanged.
+/// `forallOp`, a workgroup loop of more than 3 dimensions of which at most
+/// one outer dimension has a dynamic trip count (verifyGridZLoops), as one
+/// of 3: its outer dimensions (all but the innermost two) linearized into
+/// one mapped to grid z, whose index each iteration delinearizes back into
+/// theirs (`affine.delinearize_index`, outermost first), so that the loop
+/// fits a grid and its body is unchanged. Grid z is then the product of the
+/// trip counts: a constant, or a constant times the dynamic one.
 static FailureOr<scf::ForallOp>
 linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp) {
   int64_t numDims = forallOp.getRank();
@@ -188,28 +194,42 @@ linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp) {
   SmallVector<OpFoldResult> lbs = forallOp.getMixedLowerBound();
   SmallVector<OpFoldResult> ubs = forallOp.getMixedUpperBound();
   SmallVector<OpFoldResult> steps = forallOp.getMixedStep();
-  SmallVector<int64_t> trips;
-  int64_t product = 1;
-  for (int64_t dim = 0; dim < numOuter; ++dim) {
-    std::optional<int64_t> count = getStaticTripCount(forallOp, dim);
-    // Unreachable after verifyGridZLoopsStatic: tiling a static loop gives
-    // a static trip count.
-    if (!count)
-      return forallOp.emitOpError()
-             << "has a dynamic trip count along dimension " << dim
-             << ", which would share grid z";
-    trips.push_back(*count);
-    product *= *count;
-  }
   MLIRContext *ctx = rewriter.getContext();
   Location loc = forallOp.getLoc();
+  rewriter.setInsertionPoint(forallOp);
+  AffineExpr ub;
+  bindSymbols(ctx, ub);
+  SmallVector<OpFoldResult> trips;
+  int64_t numDynamic = 0;
+  for (int64_t dim = 0; dim < numOuter; ++dim) {
+    if (std::optional<int64_t> count = getStaticTripCount(forallOp, dim)) {
+      trips.push_back(rewriter.getIndexAttr(*count));
+      continue;
+    }
+    // Unreachable after verifyGridZLoops: a tiled static loop has a static
+    // trip count, and at most one is dynamic; workgroup tiling's bounds
+    // and steps are constants but for a dynamic size.
+    std::optional<int64_t> lower = getConstantIntValue(lbs[dim]);
+    std::optional<int64_t> stride = getConstantIntValue(steps[dim]);
+    if (++numDynamic > 1 || !lower || !stride || *stride <= 0)
+      return forallOp.emitOpError()
+             << "has a dynamic trip count along dimension " << dim
+             << " that cannot share grid z (another is dynamic, or its "
+                "bound or step is)";
+    trips.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, (ub - *lower).ceilDiv(*stride), {ubs[dim]}));
+  }
+  AffineExpr product = getAffineConstantExpr(1, ctx);
+  for (int64_t dim = 0; dim < numOuter; ++dim)
+    product = product * getAffineSymbolExpr(dim, ctx);
+  OpFoldResult count = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, AffineMap::get(0, numOuter, product), trips);
   SmallVector<OpFoldResult> newLbs = {rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> newUbs = {rewriter.getIndexAttr(product)};
+  SmallVector<OpFoldResult> newUbs = {count};
   SmallVector<OpFoldResult> newSteps = {rewriter.getIndexAttr(1)};
   llvm::append_range(newLbs, ArrayRef(lbs).drop_front(numOuter));
   llvm::append_range(newUbs, ArrayRef(ubs).drop_front(numOuter));
   llvm::append_range(newSteps, ArrayRef(steps).drop_front(numOuter));
-  rewriter.setInsertionPoint(forallOp);
   auto linearized = scf::ForallOp::create(
       rewriter, loc, newLbs, newUbs, newSteps, forallOp.getOutputs(),
       rewriter.getArrayAttr(
@@ -220,6 +240,7 @@ linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp) {
   rewriter.eraseOp(body->getTerminator());
   rewriter.setInsertionPointToStart(body);
   ValueRange ivs = linearized.getInductionVars();
+  // (The dynamic trip count is defined above the loop: a basis value.)
   auto delinearized = affine::AffineDelinearizeIndexOp::create(
       rewriter, loc, ivs[0], trips, /*hasOuterBound=*/true);
   // Each outer dimension's induction variable: lb + index * step.
@@ -267,7 +288,7 @@ mlir::gpucg::tileAndDistributeToWorkgroups(RewriterBase &rewriter,
   if (numTiled == 0)
     return scf::ForallOp();
 
-  if (failed(verifyGridZLoopsStatic(target, tileSizes)))
+  if (failed(verifyGridZLoops(target, tileSizes)))
     return failure();
 
   MLIRContext *ctx = rootOp->getContext();

@@ -46,23 +46,26 @@ class AbiError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class Extent:
     """One grid dimension: a constant, `argN.dimD`, or
-    `ceildiv argN.dimD S`."""
+    `ceildiv argN.dimD S`, the last two times a constant `C` where `* C`
+    follows."""
     value: int  # the constant, or the divisor S (1 for argN.dimD)
     function_argument: Optional[int] = None
     dim: Optional[int] = None
+    factor: int = 1  # C of `* C`
 
     def evaluate(self, shapes):
         """The extent for `shapes` (one shape per function argument)."""
         if self.function_argument is None:
             return self.value
         size = shapes[self.function_argument][self.dim]
-        return (size + self.value - 1) // self.value
+        return (size + self.value - 1) // self.value * self.factor
 
     def __str__(self):
         if self.function_argument is None:
             return str(self.value)
         size = f"arg{self.function_argument}.dim{self.dim}"
-        return size if self.value == 1 else f"ceildiv {size} {self.value}"
+        term = size if self.value == 1 else f"ceildiv {size} {self.value}"
+        return term if self.factor == 1 else f"{term} * {self.factor}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -286,8 +289,13 @@ class _Reader:
 
 
 def _parse_grid(reader, key):
-    fields = reader.keyed(key, "N, argN.dimD or ceildiv argN.dimD S")
-    if len(fields) == 2:
+    spelling = ("N, argN.dimD or ceildiv argN.dimD S, the last two "
+                "optionally * C")
+    fields = reader.keyed(key, spelling)
+    values = len(fields) - 1
+    if values == 0:
+        raise reader.error(f"'{key}' takes {spelling}, found no value")
+    if values == 1:
         reference = _dim_reference(fields[1])
         if reference:
             return Extent(1, *reference)
@@ -299,15 +307,27 @@ def _parse_grid(reader, key):
             raise reader.error(f"{key} {fields[1]} is not in [1, "
                                f"{INT32_MAX}]")
         return Extent(value)
-    if len(fields) == 4 and fields[1] == "ceildiv":
-        reference = _dim_reference(fields[2])
-        if not reference:
-            raise reader.error(f"{key}: ceildiv of '{fields[2]}', not of "
-                               "argN.dimD")
-        divisor = reader.bounded(fields[3], "ceildiv divisor", 1, INT32_MAX)
+    # The size term (argN.dimD or ceildiv argN.dimD S), then `* C`.
+    ceildiv = fields[1] == "ceildiv"
+    term = 3 if ceildiv else 1
+    if values not in (term, term + 2):
+        raise reader.error(f"'{key}' takes {spelling}, found {values} "
+                           "values")
+    size = fields[2 if ceildiv else 1]
+    reference = _dim_reference(size)
+    if not reference:
+        raise reader.error(f"{key}: ceildiv of '{size}', not of argN.dimD"
+                           if ceildiv else
+                           f"{key}: '{size}' before '*' is not argN.dimD")
+    divisor = (reader.bounded(fields[3], "ceildiv divisor", 1, INT32_MAX)
+               if ceildiv else 1)
+    if values == term:
         return Extent(divisor, *reference)
-    raise reader.error(f"'{key}' takes N, argN.dimD or ceildiv argN.dimD S, "
-                       f"found {len(fields) - 1} values")
+    if fields[term + 1] != "*":
+        raise reader.error(f"{key}: '{fields[term + 1]}' after the size, "
+                           "not '*'")
+    factor = reader.bounded(fields[term + 2], "grid factor", 1, INT32_MAX)
+    return Extent(divisor, *reference, factor)
 
 
 def _parse_shape(text):

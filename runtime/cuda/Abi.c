@@ -214,7 +214,8 @@ static int parseDimReference(const char *text, gpucg_abi_extent *extent) {
 
 static gpucg_status parseGrid(Reader *reader, const char *key,
                               gpucg_abi_extent *extent) {
-  static const char spelling[] = "N, argN.dimD or ceildiv argN.dimD S";
+  static const char spelling[] =
+      "N, argN.dimD or ceildiv argN.dimD S, the last two optionally * C";
   if (nextLine(reader) != GPUCG_SUCCESS)
     return reader->status;
   if (reader->numFields == 0)
@@ -224,7 +225,11 @@ static gpucg_status parseGrid(Reader *reader, const char *key,
     return readerError(reader, "expected '%s %s', found '%s'", key, spelling,
                        reader->fields[0]);
   memset(extent, 0, sizeof(*extent));
-  if (reader->numFields == 2) {
+  extent->factor = 1;
+  int numValues = reader->numFields - 1;
+  if (numValues == 0)
+    return readerError(reader, "'%s' takes %s, found no value", key, spelling);
+  if (numValues == 1) {
     const char *value = reader->fields[1];
     if (parseDimReference(value, extent)) {
       extent->kind = GPUCG_ABI_EXTENT_DIM;
@@ -239,16 +244,30 @@ static gpucg_status parseGrid(Reader *reader, const char *key,
     extent->kind = GPUCG_ABI_EXTENT_CONSTANT;
     return GPUCG_SUCCESS;
   }
-  if (reader->numFields == 4 && strcmp(reader->fields[1], "ceildiv") == 0) {
-    if (!parseDimReference(reader->fields[2], extent))
-      return readerError(reader, "%s: ceildiv of '%s', not of argN.dimD", key,
-                         reader->fields[2]);
-    extent->kind = GPUCG_ABI_EXTENT_CEILDIV;
-    return parseBounded(reader, reader->fields[3], "ceildiv divisor", 1,
-                        INT32_MAX, &extent->value);
-  }
-  return readerError(reader, "'%s' takes N, argN.dimD or ceildiv argN.dimD S, "
-                             "found %d values", key, reader->numFields - 1);
+  /* The size term (argN.dimD or ceildiv argN.dimD S), then `* C`. */
+  int ceildiv = strcmp(reader->fields[1], "ceildiv") == 0;
+  int termValues = ceildiv ? 3 : 1;
+  if (numValues != termValues && numValues != termValues + 2)
+    return readerError(reader, "'%s' takes %s, found %d values", key, spelling,
+                       numValues);
+  const char *size = reader->fields[ceildiv ? 2 : 1];
+  if (!parseDimReference(size, extent) && ceildiv)
+    return readerError(reader, "%s: ceildiv of '%s', not of argN.dimD", key,
+                       size);
+  if (!parseDimReference(size, extent))
+    return readerError(reader, "%s: '%s' before '*' is not argN.dimD", key,
+                       size);
+  extent->kind = ceildiv ? GPUCG_ABI_EXTENT_CEILDIV : GPUCG_ABI_EXTENT_DIM;
+  if (ceildiv && parseBounded(reader, reader->fields[3], "ceildiv divisor", 1,
+                              INT32_MAX, &extent->value))
+    return reader->status;
+  if (numValues == termValues)
+    return GPUCG_SUCCESS;
+  const char *times = reader->fields[termValues + 1];
+  if (strcmp(times, "*") != 0)
+    return readerError(reader, "%s: '%s' after the size, not '*'", key, times);
+  return parseBounded(reader, reader->fields[termValues + 2], "grid factor", 1,
+                      INT32_MAX, &extent->factor);
 }
 
 /* `SHAPE` of `memref ELT SHAPE`: sizes joined by `x` (`?` dynamic) or
@@ -508,6 +527,7 @@ static gpucg_status parseResult(Reader *reader, gpucg_abi *abi) {
       size->kind = GPUCG_ABI_EXTENT_UNKNOWN;
     } else if (parseDimReference(text, size)) {
       size->kind = GPUCG_ABI_EXTENT_DIM;
+      size->factor = 1;
       const gpucg_abi_argument *source = NULL;
       for (int i = 0; i < abi->num_arguments; ++i)
         if (abi->arguments[i].function_argument == size->function_argument &&

@@ -525,6 +525,10 @@ static gpucg_status computeGrid(const gpucg_abi *abi,
       value = extent->kind == GPUCG_ABI_EXTENT_DIM
                   ? size
                   : size / extent->value + (size % extent->value != 0);
+      /* (The factor is at most 2^31 - 1: past the limit, stop before the
+         product could overflow.) */
+      if (extent->factor > 1)
+        value = value > limits[axis] ? value : value * extent->factor;
     }
     if (value > limits[axis])
       return gpucg_fail(GPUCG_ERROR_INVALID_ARGUMENT,

@@ -123,7 +123,8 @@ typedef enum gpucg_abi_calling_convention {
   GPUCG_ABI_MEMREF_DESCRIPTORS = 1,
 } gpucg_abi_calling_convention;
 
-/* One `grid_x|y|z` line: a constant, `argN.dimD`, or `ceildiv argN.dimD S`. */
+/* One `grid_x|y|z` line: a constant, `argN.dimD`, or `ceildiv argN.dimD S`,
+   the last two times a constant where `* C` follows (`argN.dimD * C`). */
 typedef enum gpucg_abi_extent_kind {
   GPUCG_ABI_EXTENT_CONSTANT = 0,
   GPUCG_ABI_EXTENT_DIM = 1,
@@ -137,6 +138,7 @@ typedef struct gpucg_abi_extent {
   int64_t value;         /* CONSTANT: the extent; CEILDIV: the divisor S */
   int function_argument; /* DIM, CEILDIV: N of argN */
   int dim;               /* DIM, CEILDIV: D of dimD */
+  int64_t factor;        /* DIM, CEILDIV: C of `* C`; 1 without */
 } gpucg_abi_extent;
 
 typedef enum gpucg_abi_argument_kind {

@@ -46,18 +46,27 @@ static int report(gpucg_status status) {
 /* abi                                                                        */
 /*===----------------------------------------------------------------------===*/
 
+/* ` times C` of a size term times a constant, then the line's end. */
+static void printFactor(const gpucg_abi_extent *extent) {
+  if (extent->factor != 1)
+    printf(" times %" PRId64, extent->factor);
+  printf("\n");
+}
+
 static void printExtent(char axis, const gpucg_abi_extent *extent) {
   switch (extent->kind) {
   case GPUCG_ABI_EXTENT_CONSTANT:
     printf("grid_%c constant %" PRId64 "\n", axis, extent->value);
     return;
   case GPUCG_ABI_EXTENT_DIM:
-    printf("grid_%c size of function argument %d dim %d\n", axis,
+    printf("grid_%c size of function argument %d dim %d", axis,
            extent->function_argument, extent->dim);
+    printFactor(extent);
     return;
   case GPUCG_ABI_EXTENT_CEILDIV:
-    printf("grid_%c ceildiv of function argument %d dim %d by %" PRId64 "\n",
-           axis, extent->function_argument, extent->dim, extent->value);
+    printf("grid_%c ceildiv of function argument %d dim %d by %" PRId64, axis,
+           extent->function_argument, extent->dim, extent->value);
+    printFactor(extent);
     return;
   case GPUCG_ABI_EXTENT_UNKNOWN:
     break;

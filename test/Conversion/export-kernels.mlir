@@ -17,8 +17,8 @@
 // CHECK-NEXT: chip sm_90
 // CHECK-NEXT: calling_convention memref_descriptors
 // CHECK-NEXT: grid_x ceildiv arg1.dim0 128
-// CHECK-NEXT: grid_y arg1.dim1
-// CHECK-NEXT: grid_z 1
+// CHECK-NEXT: grid_y arg1.dim1 * 3
+// CHECK-NEXT: grid_z ceildiv arg1.dim0 64 * 10
 // CHECK-NEXT: block_x 128
 // CHECK-NEXT: block_y 1
 // CHECK-NEXT: block_z 1
@@ -43,8 +43,14 @@ module attributes {gpu.container_module} {
     %m = memref.dim %a, %c0 : memref<?x?xf32>
     %n = memref.dim %a, %c1 : memref<?x?xf32>
     %gx = affine.apply affine_map<()[s0] -> (s0 ceildiv 128)>()[%m]
+    // Sizes times constants (grid z of linearized batch loops, one of them
+    // dynamic), as arith.muli or an affine product.
+    %c3 = arith.constant 3 : index
+    %c5 = arith.constant 5 : index
+    %gy = arith.muli %n, %c3 : index
+    %gz = affine.apply affine_map<()[s0, s1] -> ((s0 ceildiv 64) * 2 * s1)>()[%m, %c5]
     // expected-warning @+1 {{cannot read the resources of kernel scale_kernel from its cubin: not an ELF cubin}}
-    gpu.launch_func @scale_kernel::@scale_kernel blocks in (%gx, %n, %c1) threads in (%c128, %c1, %c1)
+    gpu.launch_func @scale_kernel::@scale_kernel blocks in (%gx, %gy, %gz) threads in (%c128, %c1, %c1)
         dynamic_shared_memory_size %smem args(%a : memref<?x?xf32>, %s : f32, %t : memref<4x8xbf16>)
     return
   }

@@ -722,7 +722,8 @@ def gen_contraction(rng, k, ctx, kind):
     batch = kind == "batch_matmul" or (kind == "generic_contraction" and rng.random() < 0.3)
     # Two batch loops ([batch, heads]) a third of the time in a generic
     # contraction: with M and N, more loops than a grid has dimensions, so
-    # the two share grid z, which takes static sizes.
+    # the two share grid z, which takes one dynamic size at most (the
+    # batch, where it is drawn dynamic; the heads static).
     heads = batch and kind == "generic_contraction" and rng.random() < 0.3
     roles = (["b", "h"] if heads else ["b"] if batch else []) + ["m", "n", "k"]
     # (Not with heads: the loops sharing grid z must be the static ones.)
@@ -731,9 +732,12 @@ def gen_contraction(rng, k, ctx, kind):
     idx = {r: i for i, r in enumerate(roles)}
     loops = pick_loops(rng, len(roles), ctx)
     if heads:
+        dynamic_batch = loops[idx["b"]] is None
         for role in ("b", "h"):
             loops[idx[role]] = loops[idx[role]] or rng.choice([2, 3])
             loops[idx[role]] = min(loops[idx[role]], 16)
+        if dynamic_batch:
+            loops[idx["b"]] = None
     if roles[-1] == "k" and rng.random() < 0.2:
         # A matrix-vector product (M or N of 1, K in whole warp steps):
         # the strategy's WarpReduction plan when A and B run along K.
@@ -811,12 +815,14 @@ def elementwise_body(rng, n_in, in_elts, out_elt):
 
 def gen_elementwise(rng, k, ctx):
     """An elementwise op of rank 1-4 with 1-3 inputs (rank 4: the outer two
-    loops share grid z, and are static)."""
+    loops share grid z, the second static, the first dynamic where drawn
+    so)."""
     k.dim_src = {}
     rank = rng.choice([1, 2, 2, 3, 4])
     loops = pick_loops(rng, rank, ctx)
     if rank == 4:
-        loops[0] = min(loops[0] or 2, 8)
+        if loops[0] is not None:
+            loops[0] = min(loops[0] or 2, 8)
         loops[1] = min(loops[1] or 3, 8)
     out_elt = rng.choice(TYPES)
     n_in = rng.choice([1, 2, 2, 3])

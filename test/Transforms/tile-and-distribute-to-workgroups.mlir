@@ -203,3 +203,25 @@ func.func @four_grid_dims(%a: tensor<2x3x8x8xf32>, %b: tensor<2x3x8x8xf32>) -> t
     ins(%a, %b : tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) outs(%e : tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
   return %0 : tensor<2x3x8x8xf32>
 }
+
+// -----
+
+/// A dynamic batch ([?, heads, rows, columns]): grid z is the batch times
+/// the 3 heads, counted at run time (the ABI's `argN.dimD * 3`), and the
+/// tile's batch is z's index over 3 (delinearize_index takes the dynamic
+/// outer bound).
+// CHECK-LABEL: func.func @four_grid_dims_dynamic_batch
+//   CHECK-NOT:   gpu.known_grid_size
+//       CHECK:   %[[B:.+]] = tensor.dim %{{.+}}, %c0
+//       CHECK:   %[[Z:.+]] = affine.apply affine_map<()[s0] -> (s0 * 3)>()[%[[B]]]
+//       CHECK:   scf.forall (%[[I:.+]], %[[R:.+]], %[[C:.+]]) = (0, 0, 0) to (%[[Z]], 8, 8) step (1, 2, 4)
+//       CHECK:     %[[BH:.+]]:2 = affine.delinearize_index %[[I]] into (%[[B]], 3)
+//       CHECK:     tensor.extract_slice %{{.+}}[%[[BH]]#0, %[[BH]]#1, %[[R]], %[[C]]] [1, 1, 2, 4]
+//       CHECK:     linalg.add
+//       CHECK:   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+func.func @four_grid_dims_dynamic_batch(%a: tensor<?x3x8x8xf32>, %b: tensor<?x3x8x8xf32>, %e: tensor<?x3x8x8xf32>) -> tensor<?x3x8x8xf32>
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>} {
+  %0 = linalg.add {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 1, 2, 4]]>}
+    ins(%a, %b : tensor<?x3x8x8xf32>, tensor<?x3x8x8xf32>) outs(%e : tensor<?x3x8x8xf32>) -> tensor<?x3x8x8xf32>
+  return %0 : tensor<?x3x8x8xf32>
+}

@@ -152,6 +152,11 @@ class CheckTest(unittest.TestCase):
         kernel_abi = abi.parse(DYNAMIC_ABI)
         self.assertEqual(str(kernel_abi.grid[0]), "ceildiv arg0.dim0 32")
         self.assertEqual(kernel_abi.grid[0].evaluate([(100, 64)]), 4)
+        # Grid z of linearized batch loops: a size times a constant.
+        times = abi.parse(DYNAMIC_ABI.replace(
+            "grid_x ceildiv arg0.dim0 32", "grid_x ceildiv arg0.dim0 32 * 3"))
+        self.assertEqual(str(times.grid[0]), "ceildiv arg0.dim0 32 * 3")
+        self.assertEqual(times.grid[0].evaluate([(100, 64)]), 12)
         data = numpy.zeros((100, 64), numpy.float32)
         prepared = gpucg.check_arguments(kernel_abi, (data, 2.0))
         self.assertEqual(prepared[1].scalar_bits, 0x40000000)
@@ -256,8 +261,10 @@ class AbiTest(unittest.TestCase):
                                     "expected 'argument 2 function_argument"):
             abi.parse(DYNAMIC_ABI.replace("arguments 2", "arguments 3"))
         with self.assertRaisesRegex(abi.AbiError, "'grid_y' takes N, "
-                                    "argN.dimD or ceildiv argN.dimD S"):
-            abi.parse(DYNAMIC_ABI.replace("grid_y 1", "grid_y arg0.dim0 * 2"))
+                                    "argN.dimD or ceildiv argN.dimD S, the "
+                                    r"last two optionally \* C, found 5"):
+            abi.parse(DYNAMIC_ABI.replace("grid_y 1",
+                                          "grid_y arg0.dim0 * 2 * 2"))
         with self.assertRaisesRegex(abi.AbiError, "fields are separated by "
                                     "single spaces"):
             abi.parse(DYNAMIC_ABI.replace("grid_y 1", "grid_y  1"))

@@ -15,6 +15,7 @@ Prints one line per disagreement and a summary; exit status 1 on any.
 """
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,7 +28,7 @@ def c_reader(tool, path):
                          errors="replace")
     # `ceildiv of function argument N dim D by S` in the words extent()
     # gives Python's Extent, which does not keep a divisor of 1 apart.
-    text = run.stdout.replace(" by 1\n", "\n").replace(
+    text = re.sub(r" by 1( times \d+)?\n", r"\1\n", run.stdout).replace(
         "ceildiv of function argument", "size of function argument")
     return run.returncode == 0, text
 
@@ -35,11 +36,12 @@ def c_reader(tool, path):
 def extent(value):
     if value.function_argument is None:
         return f"constant {value.value}"
+    times = "" if value.factor == 1 else f" times {value.factor}"
     if value.value == 1:
         return (f"size of function argument {value.function_argument} dim "
-                f"{value.dim}")
+                f"{value.dim}{times}")
     return (f"size of function argument {value.function_argument} dim "
-            f"{value.dim} by {value.value}")
+            f"{value.dim} by {value.value}{times}")
 
 
 def python_facts(kernel):

@@ -1,0 +1,42 @@
+// gpucg-compile on attention's scores over [batch, heads, tokens, head
+// dim] with a dynamic batch and a dynamic number of tokens, as torch-mlir
+// exports them: the batch and the 32 heads share grid z, which the .abi
+// counts at run time as the batch times 32 (`arg0.dim0 * 32`), the tokens
+// give grid x and y (ceildivs of the sizes); wgmma on sm_90a, mma.sync on
+// sm_80. Two dynamic loops on grid z would be a product of two run-time
+// sizes, which the ABI does not count: compile-dynamic-batch-invalid.mlir.
+// RUN: rm -rf %t && mkdir -p %t/sm90a %t/sm80
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_90a format=isa output-dir=%t/sm90a report=true})' \
+// RUN:   -o %t/sm90a/lowered.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: gpucg-opt %t/sm90a/lowered.mlir > /dev/null
+// RUN: FileCheck %s --check-prefix=ABI < %t/sm90a/scores_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t/sm90a/scores_kernel.ptx -o %t/sm90a.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{chip=sm_80 format=isa output-dir=%t/sm80})' -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=ABI < %t/sm80/scores_kernel.abi
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 -v %t/sm80/scores_kernel.ptx -o %t/sm80.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// REMARK: remark: plan of @scores: pipeline MatmulWgmma (wgmma)
+
+// ABI:      calling_convention memref_descriptors
+// ABI-NEXT: grid_x ceildiv arg1.dim2 {{[0-9]+}}
+// ABI-NEXT: grid_y ceildiv arg0.dim2 {{[0-9]+}}
+// ABI-NEXT: grid_z arg0.dim0 * 32
+
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+module {
+  func.func @scores(%q: tensor<?x32x?x128xf16>, %k: tensor<?x32x?x128xf16>, %c: tensor<?x32x?x?xf32>) -> tensor<?x32x?x?xf32> {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<?x32x?x?xf32>) -> tensor<?x32x?x?xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, k) -> (b, h, m, k)>, affine_map<(b, h, m, n, k) -> (b, h, n, k)>, affine_map<(b, h, m, n, k) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<?x32x?x128xf16>, tensor<?x32x?x128xf16>) outs(%f : tensor<?x32x?x?xf32>) {
+    ^bb0(%x: f16, %y: f16, %o: f32):
+      %xf = arith.extf %x : f16 to f32
+      %yf = arith.extf %y : f16 to f32
+      %p = arith.mulf %xf, %yf : f32
+      %s = arith.addf %o, %p : f32
+      linalg.yield %s : f32
+    } -> tensor<?x32x?x?xf32>
+    return %r : tensor<?x32x?x?xf32>
+  }
+}
