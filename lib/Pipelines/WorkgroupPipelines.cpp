@@ -201,6 +201,9 @@ void mlir::gpucg::buildTensorCoreWorkgroupPipeline(
   fpm.addPass(createSplitKAcrossWorkgroups());
   // Inside the workgroup: IREE's LLVMGPUMatmulTensorCore order.
   fpm.addPass(createWorkgroupSpecialization());
+  // Run-time row pitches (a dynamic K or N): a copy of the body for
+  // 16-byte-aligned rows, whose copies into workgroup memory are cp.async.
+  fpm.addPass(createRowPitchSpecialization());
   fpm.addPass(createTileAndDistribute(
       TileAndDistributeOptions{/*distributeToWarp=*/true}));
   fpm.addPass(createRemoveSingleIterationLoop());

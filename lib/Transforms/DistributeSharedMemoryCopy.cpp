@@ -120,8 +120,12 @@ static CopyVectorWidth getCopyVectorWidth(int64_t innerSize, Value source,
                 isWorkgroupMemory(destinationType);
   bool copyOut = isWorkgroupMemory(sourceType) &&
                  !isWorkgroupMemory(destinationType);
-  for (MemRefType type : {sourceType, destinationType}) {
-    alignedWidth = getAlignedVectorWidth(alignedWidth, type);
+  for (Value side : {source, destination}) {
+    auto type = cast<MemRefType>(side.getType());
+    // Run-time pitches that gpucg-row-pitch-specialization found aligned.
+    alignedWidth = getAlignedVectorWidth(alignedWidth, type,
+                                         /*ignoreDynamicStrides=*/false,
+                                         getKnownRowPitchMultiple(side));
     if (isWorkgroupMemory(type))
       workgroupWidth = getAlignedVectorWidth(workgroupWidth, type);
   }
@@ -133,6 +137,19 @@ static CopyVectorWidth getCopyVectorWidth(int64_t innerSize, Value source,
   result.registerStaged = staged;
   result.globalAccessBytes = alignedWidth * bits / 8;
   return result;
+}
+
+/// Whether `op` runs in the branch gpucg-row-pitch-specialization kept for
+/// run-time row pitches that are not multiples of 16 bytes.
+static bool isInUnalignedPitchBranch(Operation *op) {
+  auto *dialect = op->getContext()->getLoadedDialect<GpucgDialect>();
+  for (auto ifOp = op->getParentOfType<scf::IfOp>(); ifOp;
+       ifOp = ifOp->getParentOfType<scf::IfOp>())
+    if (dialect &&
+        dialect->getRowPitchSpecializationAttrHelper().isAttrPresent(ifOp) &&
+        ifOp.getElseRegion().isAncestor(op->getParentRegion()))
+      return true;
+  return false;
 }
 
 /// Says, once per global memref of the function, that its copies into
@@ -170,6 +187,16 @@ static void warnAboutNarrowCopies(linalg::CopyOp copy, Value global,
   }
   InFlightDiagnostic diag = copy.emitWarning();
   diag << "copies of " << root.getType() << " into workgroup memory ";
+  if (dynamicPitch && width.registerStaged && isInUnalignedPitchBranch(copy)) {
+    // gpucg-row-pitch-specialization gave the workgroup an aligned copy:
+    // this is what runs where the run-time pitch is not a multiple of 16.
+    diag << "are 16-byte cp.async only where a run-time check finds its row "
+            "pitch a multiple of 16 bytes; at other pitches they load "
+         << width.globalAccessBytes << " byte(s) at a time into registers ("
+         << width.width * bits / 8 << " where a row is aligned) and store "
+         << width.width * bits / 8 << "-byte vectors";
+    return;
+  }
   if (width.registerStaged) {
     diag << "load " << width.globalAccessBytes
          << " byte(s) at a time into registers";

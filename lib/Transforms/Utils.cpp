@@ -27,6 +27,9 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <limits>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::gpucg;
 
@@ -295,7 +298,8 @@ mlir::gpucg::getPaddedCopyOfFill(linalg::FillOp fill) {
 }
 
 int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type,
-                                            bool ignoreDynamicStrides) {
+                                           bool ignoreDynamicStrides,
+                                           int64_t dynamicStrideMultiple) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
@@ -307,8 +311,11 @@ int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type,
   };
   for (int64_t stride : ArrayRef<int64_t>(strides).drop_back()) {
     if (ShapedType::isDynamic(stride)) {
-      if (!ignoreDynamicStrides)
+      if (ignoreDynamicStrides)
+        continue;
+      if (dynamicStrideMultiple <= 1)
         return 1;
+      narrowTo(dynamicStrideMultiple);
       continue;
     }
     narrowTo(stride);
@@ -320,15 +327,63 @@ int64_t mlir::gpucg::getAlignedVectorWidth(int64_t width, MemRefType type,
 
 int64_t mlir::gpucg::getAlignedVectorWidthThroughViews(
     int64_t width, Value memref, bool ignoreDynamicStrides) {
+  int64_t multiple = getKnownRowPitchMultiple(memref);
   while (memref) {
     auto type = dyn_cast<MemRefType>(memref.getType());
     if (!type)
       return 1;
-    width = getAlignedVectorWidth(width, type, ignoreDynamicStrides);
+    width = getAlignedVectorWidth(width, type, ignoreDynamicStrides, multiple);
+    // A reinterpret_cast's layout starts from its source's base pointer,
+    // whatever the source's own strides and offset.
+    if (memref.getDefiningOp<memref::ReinterpretCastOp>())
+      break;
     auto view = memref.getDefiningOp<ViewLikeOpInterface>();
     memref = view ? view.getViewSource() : Value();
   }
   return width;
+}
+
+/// A positive number `value` is known to be a multiple of (1 when nothing is
+/// known): a constant's magnitude, the product of an arith.muli's operands'
+/// multiples, the largest known divisor of a one-result affine.apply.
+static int64_t getKnownMultiple(OpFoldResult value) {
+  // Past this, a multiple says nothing more about alignment.
+  constexpr int64_t kCap = int64_t(1) << 30;
+  auto clamp = [&](int64_t multiple) {
+    return multiple == 0 ? kCap : std::min(std::abs(multiple), kCap);
+  };
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant == std::numeric_limits<int64_t>::min() ? kCap
+                                                            : clamp(*constant);
+  auto v = dyn_cast<Value>(value);
+  if (!v)
+    return 1;
+  if (auto mul = v.getDefiningOp<arith::MulIOp>())
+    return std::min(kCap, getKnownMultiple(mul.getLhs()) *
+                              getKnownMultiple(mul.getRhs()));
+  if (auto apply = v.getDefiningOp<affine::AffineApplyOp>())
+    return clamp(apply.getAffineMap().getResult(0).getLargestKnownDivisor());
+  return 1;
+}
+
+int64_t mlir::gpucg::getKnownRowPitchMultiple(Value memref) {
+  while (memref) {
+    Operation *def = memref.getDefiningOp();
+    if (auto cast = dyn_cast_or_null<memref::ReinterpretCastOp>(def)) {
+      SmallVector<OpFoldResult> strides = cast.getMixedStrides();
+      if (strides.size() < 2)
+        return 1;
+      int64_t multiple = 0;
+      for (OpFoldResult stride : ArrayRef(strides).drop_back())
+        multiple = std::gcd(multiple, getKnownMultiple(stride));
+      return std::max<int64_t>(multiple, 1);
+    }
+    if (!isa_and_nonnull<memref::SubViewOp, memref::CastOp,
+                         memref::CollapseShapeOp>(def))
+      return 1;
+    memref = cast<ViewLikeOpInterface>(def).getViewSource();
+  }
+  return 1;
 }
 
 bool mlir::gpucg::hasDynamicRowPitchThroughViews(Value memref) {

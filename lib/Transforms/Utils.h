@@ -165,16 +165,32 @@ getFlatThreadDistribution(ArrayRef<int64_t> workgroupSize,
 /// multiple of the checked strides; the base pointer is 16-byte aligned
 /// (docs/ABI.md). Dynamic strides prove nothing: one element at a time,
 /// unless `ignoreDynamicStrides` (what the static layout alone allows, for
-/// an access whose run-time pitch is checked at run time).
+/// an access whose run-time pitch is checked at run time) or a
+/// `dynamicStrideMultiple` above 1 that every dynamic stride is known to be
+/// a multiple of (getKnownRowPitchMultiple).
 int64_t getAlignedVectorWidth(int64_t width, MemRefType type,
-                              bool ignoreDynamicStrides = false);
+                              bool ignoreDynamicStrides = false,
+                              int64_t dynamicStrideMultiple = 1);
 
 /// getAlignedVectorWidth of every memref type from `memref` up through its
-/// views to the allocation or argument: a view that drops or folds
-/// dimensions (a thread's 1-D piece of a tile) no longer shows the row
-/// pitch of the memref it views.
+/// views to the allocation or argument, or to the memref.reinterpret_cast
+/// that gives the chain its layout: a view that drops or folds dimensions
+/// (a thread's 1-D piece of a tile) no longer shows the row pitch of the
+/// memref it views. Dynamic strides count as multiples of
+/// getKnownRowPitchMultiple.
 int64_t getAlignedVectorWidthThroughViews(int64_t width, Value memref,
                                           bool ignoreDynamicStrides = false);
+
+/// A number (in elements) that every row pitch of `memref` is known to be a
+/// multiple of, though some are run-time values: where `memref` is, through
+/// subviews, casts and collapse_shapes (whose strides are the products of
+/// their source's with integers), a memref.reinterpret_cast whose outer
+/// strides are constants or values built as multiples of constants (an
+/// arith.muli by one, an affine.apply whose expression has a known
+/// divisor), the greatest common divisor of those; 1 elsewhere.
+/// gpucg-row-pitch-specialization builds such a cast where a run-time check
+/// found the pitches aligned.
+int64_t getKnownRowPitchMultiple(Value memref);
 
 /// Whether some memref from `memref` up through its views has a dynamic
 /// stride outside its innermost dimension: a row pitch known only at run

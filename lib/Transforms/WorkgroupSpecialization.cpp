@@ -1,4 +1,4 @@
-//===- WorkgroupSpecialization.cpp - Static full-tile path ----------------===//
+//===- WorkgroupSpecialization.cpp - Versions of a workgroup's body -------===//
 //
 // Part of the gpucg project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,11 +6,21 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A workgroup loop whose tile does not divide the problem computes its tile
-// sizes as affine.min(tile, remainder). Everything downstream (vectorization,
-// tensor cores, shared-memory promotion) wants static shapes, which all but
-// the last workgroup along each dimension have. This pass gives them a
-// static copy of the body behind `scf.if (every min == its tile)`.
+// Two passes that copy a workgroup loop's body behind a condition every
+// thread of the workgroup agrees on, so that the copy can be compiled for
+// what the condition proves:
+//
+// - gpucg-workgroup-specialization: a workgroup loop whose tile does not
+//   divide the problem computes its tile sizes as affine.min(tile,
+//   remainder). Everything downstream (vectorization, tensor cores,
+//   shared-memory promotion) wants static shapes, which all but the last
+//   workgroup along each dimension have. They get a static copy of the
+//   body behind `scf.if (every min == its tile)`.
+// - gpucg-row-pitch-specialization: a row pitch known only at run time
+//   proves no alignment, so the copies of A and B into workgroup memory
+//   cannot be cp.async. The body gets a copy behind `scf.if (every such
+//   pitch is a multiple of 16 bytes)` that views those operands through a
+//   reinterpret_cast whose strides are built as multiples of 16 bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,9 +28,13 @@
 #include "gpucg/Transforms/Passes.h"
 #include "gpucg/Transforms/Transforms.h"
 
+#include "gpucg/Dialect/Gpucg/IR/GpucgDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -28,6 +42,7 @@
 namespace mlir {
 namespace gpucg {
 #define GEN_PASS_DEF_WORKGROUPSPECIALIZATION
+#define GEN_PASS_DEF_ROWPITCHSPECIALIZATION
 #include "gpucg/Transforms/Passes.h.inc"
 } // namespace gpucg
 } // namespace mlir
@@ -126,7 +141,192 @@ LogicalResult mlir::gpucg::specializeWorkgroupTile(RewriterBase &rewriter,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Row pitches checked at run time
+//===----------------------------------------------------------------------===//
+
+/// The widest async copy, in bytes: what a row pitch is checked against.
+static constexpr int64_t kAlignedPitchBytes = kMaxGlobalAccessBytes;
+
+/// Elements of `type` in kAlignedPitchBytes when a run-time row pitch or
+/// offset of it is what keeps its rows from proving that alignment, and
+/// the static layout would keep them aligned given aligned run-time values;
+/// nullopt otherwise (no run-time pitch, a static stride or offset that
+/// misaligns rows anyway, an innermost stride other than 1, an element
+/// type that is not whole bytes or fills kAlignedPitchBytes alone).
+static std::optional<int64_t> getPitchCheckElements(MemRefType type) {
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  if (bytes >= kAlignedPitchBytes || kAlignedPitchBytes % bytes != 0)
+    return std::nullopt;
+  int64_t elements = kAlignedPitchBytes / bytes;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.size() < 2 ||
+      strides.back() != 1)
+    return std::nullopt;
+  ArrayRef<int64_t> outer = ArrayRef(strides).drop_back();
+  if (llvm::none_of(outer, ShapedType::isDynamic))
+    return std::nullopt;
+  for (int64_t stride : outer)
+    if (!ShapedType::isDynamic(stride) && stride % elements != 0)
+      return std::nullopt;
+  if (!ShapedType::isDynamic(offset) && offset % elements != 0)
+    return std::nullopt;
+  return elements;
+}
+
+/// The global memrefs, defined above `forallOp`, that the roots of its body
+/// read with a run-time row pitch (getPitchCheckElements), once each, in
+/// the order the roots read them.
+static SmallVector<Value> getRunTimePitchOperands(scf::ForallOp forallOp) {
+  SmallVector<Value> operands;
+  forallOp.getBody()->walk([&](linalg::LinalgOp op) {
+    if (!op->hasAttr("gpucg.lowering_config") || !op.hasPureBufferSemantics())
+      return;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value root = getRootMemref(input->get());
+      auto type = dyn_cast<MemRefType>(root.getType());
+      if (!type || !isGlobalMemory(type) || !getPitchCheckElements(type) ||
+          forallOp->isAncestor(root.getParentRegion()->getParentOp()) ||
+          llvm::is_contained(operands, root))
+        continue;
+      operands.push_back(root);
+    }
+  });
+  return operands;
+}
+
+/// Whether the top level of `forallOp`'s body holds an scf.if this pass
+/// made.
+static bool isPitchSpecialized(scf::ForallOp forallOp) {
+  auto *dialect = forallOp->getContext()->getOrLoadDialect<GpucgDialect>();
+  return llvm::any_of(forallOp.getBody()->getOps<scf::IfOp>(), [&](auto ifOp) {
+    return dialect->getRowPitchSpecializationAttrHelper().isAttrPresent(ifOp);
+  });
+}
+
+LogicalResult mlir::gpucg::specializeRowPitch(RewriterBase &rewriter,
+                                              scf::ForallOp forallOp) {
+  if (forallOp->getNumResults() != 0 || isPitchSpecialized(forallOp))
+    return failure();
+  SmallVector<Value> operands = getRunTimePitchOperands(forallOp);
+  if (operands.empty())
+    return failure();
+
+  // At the top of the body: each operand's run-time strides and offset, and
+  // the condition that every one of them is a multiple of its elements in
+  // kAlignedPitchBytes (the base pointer is aligned: docs/ABI.md).
+  Location loc = forallOp.getLoc();
+  Block *body = forallOp.getBody();
+  rewriter.setInsertionPointToStart(body);
+  Value aligned;
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  auto getConstant = [&](int64_t value) {
+    Value &constant = constants[value];
+    if (!constant)
+      constant = arith::ConstantIndexOp::create(rewriter, loc, value);
+    return constant;
+  };
+  auto require = [&](Value value, int64_t elements) {
+    Value remainder =
+        arith::RemUIOp::create(rewriter, loc, value, getConstant(elements));
+    Value isMultiple = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, remainder, getConstant(0));
+    aligned = aligned
+                  ? arith::AndIOp::create(rewriter, loc, aligned, isMultiple)
+                        .getResult()
+                  : isMultiple;
+  };
+  SmallVector<memref::ExtractStridedMetadataOp> metadata;
+  for (Value operand : operands) {
+    auto type = cast<MemRefType>(operand.getType());
+    int64_t elements = *getPitchCheckElements(type);
+    auto md = memref::ExtractStridedMetadataOp::create(rewriter, loc, operand);
+    metadata.push_back(md);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    (void)type.getStridesAndOffset(strides, offset);
+    for (auto [stride, value] : llvm::zip(strides, md.getStrides()))
+      if (ShapedType::isDynamic(stride))
+        require(value, elements);
+    if (ShapedType::isDynamic(offset))
+      require(md.getOffset(), elements);
+  }
+  auto ifOp = scf::IfOp::create(rewriter, loc, aligned,
+                                /*withElseRegion=*/true);
+  forallOp->getContext()
+      ->getOrLoadDialect<GpucgDialect>()
+      ->getRowPitchSpecializationAttrHelper()
+      .setAttr(ifOp, rewriter.getUnitAttr());
+
+  // The original body goes to the else branch unchanged.
+  Operation *terminator = body->getTerminator();
+  Block *elseBlock = ifOp.elseBlock();
+  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
+           std::next(ifOp->getIterator()), terminator->getIterator())))
+    rewriter.moveOpBefore(&op, elseBlock->getTerminator());
+
+  // The then branch views each operand through a reinterpret_cast of its
+  // own type whose run-time strides are (stride floordiv E) * E: the same
+  // values where the check holds, built so that getKnownRowPitchMultiple
+  // sees E.
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  IRMapping alignedViews;
+  for (auto [operand, md] : llvm::zip_equal(operands, metadata)) {
+    auto type = cast<MemRefType>(operand.getType());
+    int64_t elements = *getPitchCheckElements(type);
+    AffineExpr pitch = rewriter.getAffineSymbolExpr(0);
+    AffineMap multiple =
+        AffineMap::get(0, 1, pitch.floorDiv(elements) * elements);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    (void)type.getStridesAndOffset(strides, offset);
+    SmallVector<OpFoldResult> mixedStrides;
+    for (auto [stride, value] : llvm::zip(strides, md.getStrides())) {
+      if (!ShapedType::isDynamic(stride)) {
+        mixedStrides.push_back(rewriter.getIndexAttr(stride));
+        continue;
+      }
+      mixedStrides.push_back(
+          affine::AffineApplyOp::create(rewriter, loc, multiple, value)
+              .getResult());
+    }
+    OpFoldResult mixedOffset = ShapedType::isDynamic(offset)
+                                   ? OpFoldResult(md.getOffset())
+                                   : rewriter.getIndexAttr(offset);
+    SmallVector<OpFoldResult> mixedSizes;
+    for (auto [size, value] : llvm::zip(type.getShape(), md.getSizes()))
+      mixedSizes.push_back(ShapedType::isDynamic(size)
+                               ? OpFoldResult(value)
+                               : rewriter.getIndexAttr(size));
+    Value view = memref::ReinterpretCastOp::create(
+        rewriter, loc, type, operand, mixedOffset, mixedSizes, mixedStrides);
+    alignedViews.map(operand, view);
+  }
+  for (Operation &op : elseBlock->without_terminator())
+    rewriter.clone(op, alignedViews);
+  return success();
+}
+
 namespace {
+struct RowPitchSpecializationPass
+    : public gpucg::impl::RowPitchSpecializationBase<
+          RowPitchSpecializationPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForallOp> workgroupLoops;
+    getOperation().walk([&](scf::ForallOp forallOp) {
+      if (isWorkgroupLoop(forallOp))
+        workgroupLoops.push_back(forallOp);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp forallOp : workgroupLoops)
+      (void)specializeRowPitch(rewriter, forallOp);
+  }
+};
+
 struct WorkgroupSpecializationPass
     : public gpucg::impl::WorkgroupSpecializationBase<
           WorkgroupSpecializationPass> {

@@ -142,6 +142,7 @@ STAGES = [
     dict(name="gpucg-create-split-k-workspace", anchor="builtin.module", options={}),
     dict(name="gpucg-split-k-across-workgroups", anchor="func.func", options={}),
     dict(name="gpucg-workgroup-specialization", anchor="func.func", options={}),
+    dict(name="gpucg-row-pitch-specialization", anchor="func.func", options={}),
     dict(name="gpucg-tile-and-distribute", anchor="func.func",
          options={"distribute-to-warp": "bool"}),
     dict(name="gpucg-remove-single-iteration-loop", anchor="func.func", options={}),

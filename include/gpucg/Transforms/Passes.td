@@ -629,6 +629,45 @@ def WorkgroupSpecialization
                            "::mlir::gpucg::GpucgDialect"];
 }
 
+def RowPitchSpecialization
+    : Pass<"gpucg-row-pitch-specialization", "func::FuncOp"> {
+  let summary = "Version workgroup tiles on their operands' run-time row "
+                "pitches being 16-byte multiples";
+  let description = [{
+    A row pitch known only at run time (a dynamic K makes A's, a dynamic N
+    B's) proves no alignment when the copies into workgroup memory are
+    built, so they cannot be `cp.async` (which moves 4, 8 or 16 aligned
+    bytes): they are register-staged, or one element at a time. Most sizes
+    users run keep rows 16-byte aligned. In each workgroup `scf.forall`
+    (mapped to `#gpu.block`) whose body holds a root (a linalg op with a
+    `gpucg.lowering_config`) reading a global memref with such a pitch,
+    this pass wraps the body in
+
+    ```mlir
+    scf.if (every such pitch, and a run-time offset, is a multiple of
+            16 bytes) { body on an aligned view of each such memref }
+    else { the original body }
+    ```
+
+    marked `gpucg.row_pitch_specialization`. The aligned view is a
+    `memref.reinterpret_cast` of the same type whose run-time strides are
+    `(stride floordiv E) * E` (E elements in 16 bytes): equal to the
+    strides where the check holds, and a multiple of E that
+    gpucg-distribute-shared-memory-copy and gpucg-vector-to-gpu read
+    (getKnownRowPitchMultiple) to take 16-byte async copies. Run it after
+    bufferization (and gpucg-workgroup-specialization, whose branches it
+    wraps), before gpucg-tile-and-distribute. Memrefs whose static layout
+    misaligns rows whatever the pitch (a static stride of 33 f16), element
+    types of 16 bytes or more or not whole bytes, and bodies it already
+    versioned are left alone.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpucg::GpucgDialect"];
+}
+
 def StripAttributes : Pass<"gpucg-strip-attributes"> {
   let summary = "Remove every gpucg.* attribute";
   let description = [{

@@ -532,6 +532,16 @@ LogicalResult pipelineAsyncCopyLoop(RewriterBase &rewriter, scf::ForOp loop,
 LogicalResult specializeWorkgroupTile(RewriterBase &rewriter,
                                       scf::ForallOp forallOp);
 
+/// Wraps the body of workgroup loop `forallOp` (memref form) in
+/// `scf.if (aligned pitches) {copy on aligned views} else {original}` where
+/// a root of the body (a linalg op with a gpucg.lowering_config) reads a
+/// global memref, defined above the loop, whose row pitch is a run-time
+/// value (gpucg-row-pitch-specialization). Returns failure (without
+/// changing the IR) when there is none, or the body was versioned so
+/// already.
+LogicalResult specializeRowPitch(RewriterBase &rewriter,
+                                 scf::ForallOp forallOp);
+
 /// Whether `fill` writes zero (integer or floating-point).
 bool isZeroFill(linalg::FillOp fill);
 

@@ -225,7 +225,7 @@ func.func @compilation_info_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info', 'gpucg.num_buffers', 'gpucg.workgroup_specialization', 'gpucg.alignment', 'gpucg.cluster_shape'}}
+// expected-error @+1 {{'func.func' op unknown gpucg attribute 'gpucg.config'; expected one of 'gpucg.target', 'gpucg.translation_info', 'gpucg.lowering_config', 'gpucg.compilation_info', 'gpucg.num_buffers', 'gpucg.workgroup_specialization', 'gpucg.row_pitch_specialization', 'gpucg.alignment', 'gpucg.cluster_shape'}}
 func.func @unknown_gpucg_attr() attributes {gpucg.config = 1 : i64} {
   return
 }
@@ -279,6 +279,25 @@ func.func @workgroup_specialization_kind(%c: i1) {
   scf.if %c {
   } else {
   } {gpucg.workgroup_specialization = 1 : i64}
+  return
+}
+
+// -----
+
+/// gpucg.row_pitch_specialization marks an scf.if with an aligned-pitch and
+/// an unaligned-pitch region.
+func.func @row_pitch_specialization_on_func() attributes {gpucg.row_pitch_specialization} {
+  // expected-error @-1 {{'func.func' op attribute 'gpucg.row_pitch_specialization' may only be placed on an op with an aligned-pitch and an unaligned-pitch region (an scf.if), but the op has 1 regions}}
+  return
+}
+
+// -----
+
+func.func @row_pitch_specialization_kind(%c: i1) {
+  // expected-error @+1 {{'scf.if' op attribute 'gpucg.row_pitch_specialization' must be a unit attribute, got "aligned"}}
+  scf.if %c {
+  } else {
+  } {gpucg.row_pitch_specialization = "aligned"}
   return
 }
 

@@ -158,12 +158,16 @@ module @target_alias attributes {gpucg.target = #gpucg.target<chip = "sm_75">} {
 // CHECK-LABEL: func.func @pass_contracts
 //       CHECK:   memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x8xf16, #gpu.address_space<workgroup>>
 //       CHECK:   } {gpucg.workgroup_specialization}
+//       CHECK:   } {gpucg.row_pitch_specialization}
 //       CHECK:   } {gpucg.cluster_shape = array<i64: 2, 1, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
 func.func @pass_contracts(%c: i1) {
   %0 = memref.alloc() {gpucg.num_buffers = 2 : i64} : memref<2x8xf16, #gpu.address_space<workgroup>>
   scf.if %c {
   } else {
   } {gpucg.workgroup_specialization}
+  scf.if %c {
+  } else {
+  } {gpucg.row_pitch_specialization}
   scf.forall (%i, %j) in (4, 2) {
   } {gpucg.cluster_shape = array<i64: 2, 1, 1>, mapping = [#gpu.block<y>, #gpu.block<x>]}
   return

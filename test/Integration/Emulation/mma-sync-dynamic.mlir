@@ -1,17 +1,21 @@
 // gpucg-matmul-mma-sync (sm_80) on matmuls whose sizes are known only at
 // run time, on the CPU emulator. Rows of a run-time pitch prove no
-// alignment at compile time, so the copies of A and B into workgroup
-// memory are register-staged (no cp.async); gpucg-version-vector-alignment
-// gives each global access a run-time check of its address (and of its
-// mask being whole): a 16-byte vector.load or vector.store claiming that
-// alignment where it holds, the element-wise access elsewhere. Cases:
-// - @dynamic_f16 at 72 x 48 x 40 (every row 16-byte aligned; partial
-//   tiles, a K tail of 8), 64 x 64 x 41 (A's rows 82 bytes apart: one row
-//   in eight aligned; whole tiles, a K tail of 9 whose vectors are partial)
-//   and 37 x 33 x 17 (every pitch odd);
+// alignment at compile time. gpucg-row-pitch-specialization gives each
+// workgroup a copy of its body for A and B pitches that a run-time check
+// finds multiples of 16 bytes, whose copies into workgroup memory are
+// 16-byte cp.async; in the other copy they are register-staged, and
+// gpucg-version-vector-alignment gives each global access a run-time check
+// of its address (and of its mask being whole): a 16-byte vector.load or
+// vector.store claiming that alignment where it holds, the element-wise
+// access elsewhere. Cases:
+// - @dynamic_f16 at 72 x 48 x 40 (every row 16-byte aligned: the cp.async
+//   copy; partial tiles, a K tail of 8), 64 x 64 x 41 (A's rows 82 bytes
+//   apart: one row in eight aligned; whole tiles, a K tail of 9 whose
+//   vectors are partial) and 37 x 33 x 17 (every pitch odd);
 // - @accumulate_bf16, C += A * B at 40 x 36 x 24 (C's rows 144 bytes: its
-//   2-element loads and 4-element stores aligned; B's 72: every other row);
-// - @dynamic_i8 at 50 x 64 x 48 (i8 to i32).
+//   2-element loads and 4-element stores aligned; B's 72: every other row,
+//   so the register-staged copy) and 40 x 32 x 24 (the cp.async copy);
+// - @dynamic_i8 at 50 x 64 x 48 (i8 to i32; the cp.async copy).
 // In order and reversed, the results must equal the untiled kernels'
 // (small-integer inputs keep every sum exact), with the emulator checking
 // every claimed alignment and that no global vector access leaves its
@@ -29,24 +33,46 @@
 // RUN: diff %t.ref %t.reverse
 
 // Mutations (mutate.py) of the run-time checks, each caught by the
-// emulator. The address check of the full tile's first reads of A left
-// out: 64 x 64 x 41's rows of A are 82 bytes apart, so most take the
+// emulator. The row-pitch check of @dynamic_f16 taken as true: 64 x 64 x
+// 41 runs the aligned copy, whose views round A's pitch down to a multiple
+// of 8 (the 16-byte async copies stay aligned), so it reads A's rows 40
+// elements apart instead of 41: wrong numbers.
+// RUN: %mutate pitch-check-always 1 < %t.mlir \
+// RUN:   | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.pitch.mlir
+// RUN: %mlir_runner_emulated %t.pitch.mlir | %strip_address > %t.pitch
+// RUN: not diff %t.ref %t.pitch
+// The address check of the other copy's full tile's first reads of A left
+// out (the 18th check in print order: the aligned copy's 17 come first,
+// all of C): 64 x 64 x 41's rows of A are 82 bytes apart, so most take the
 // 16-byte load misaligned (a GPU faults).
-// RUN: %mutate assume-aligned 1 < %t.mlir \
+// RUN: %mutate assume-aligned 18 < %t.mlir \
 // RUN:   | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.aligned.mlir
 // RUN: not %mlir_runner_emulated %t.aligned.mlir 2>&1 | FileCheck %s --check-prefix=MISALIGNED
 // MISALIGNED: gpucg-emulator: error: misaligned access: thread ({{[0-9]+}}, {{[0-9]+}}, 0) of workgroup (0, 0, 0) accesses address 0x{{[0-9a-f]+}}, which is not a multiple of the 16 bytes the access claims, at {{.*}}: vector.load (on a GPU, a misaligned wide access faults)
 // The whole-mask check of the full tile's K loop's reads of A left out:
 // the K tail's partial vector (K = 41) at an aligned address is read
-// whole, past K.
-// RUN: %mutate assume-whole 5 < %t.mlir \
+// whole, past K (the 22nd check: after the four of the prologue).
+// RUN: %mutate assume-whole 22 < %t.mlir \
 // RUN:   | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.whole.mlir
 // RUN: not %mlir_runner_emulated %t.whole.mlir 2>&1 | FileCheck %s --check-prefix=PAST-K
 // PAST-K: gpucg-emulator: error: vector access out of bounds: thread ({{[0-9]+}}, {{[0-9]+}}, 0) of workgroup (0, 0, 0) accesses indices [40, 48) of dimension 1 (of 2, 0 outermost) of its memref, whose size there is 41, at {{.*}}: vector.load
 
-// The steady-state K loop's read of A: 16 bytes claimed aligned where the
-// address is and the vector whole, the masked read otherwise.
+// The aligned-pitch copy: A and B viewed with pitches built as multiples
+// of 8 f16, and read by 16-byte async copies in the K loop.
 // CHECK-LABEL: func.func @dynamic_f16
+// CHECK:       %[[PITCHES:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK:       scf.if %[[PITCHES]] {
+// CHECK:         %[[A8:.+]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%{{.+}}, %{{.+}}], strides: [%{{.+}}, 1] : memref<?x?xf16> to memref<?x?xf16>
+// CHECK:         %[[B8:.+]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%{{.+}}, %{{.+}}], strides: [%{{.+}}, 1] : memref<?x?xf16> to memref<?x?xf16>
+// CHECK:         scf.for
+// CHECK:           nvgpu.device_async_copy %[[A8]][%{{.+}}, %{{.+}}], %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<?x?xf16> to memref<4x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_copy %[[B8]][%{{.+}}, %{{.+}}], %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1} : memref<?x?xf16> to memref<4x32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.mma.sync
+// The other copy's steady-state K loop's read of A: 16 bytes claimed
+// aligned where the address is and the vector whole, the masked read
+// otherwise.
+// CHECK:       } {gpucg.workgroup_specialization}
+// CHECK-NEXT:  } else {
 // CHECK:       scf.for
 // CHECK:         %[[MASK:.+]] = vector.create_mask %[[COUNT:.+]] : vector<8xi1>
 // CHECK:         memref.extract_aligned_pointer_as_index %arg0
@@ -198,6 +224,38 @@ func.func @main() {
   %k3m = bufferization.to_buffer %k3r : tensor<40x36xf32> to memref<40x36xf32>
   %k3u = memref.cast %k3m : memref<40x36xf32> to memref<*xf32>
   func.call @printMemrefF32(%k3u) : (memref<*xf32>) -> ()
+  %k5a = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c3_i32 : i32
+    %e = arith.sitofp %w : i32 to bf16
+    tensor.yield %e : bf16
+  } : tensor<40x24xbf16>
+  %k5b = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 2 + d1 * 3) mod 5)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c2_i32 : i32
+    %e = arith.sitofp %w : i32 to bf16
+    tensor.yield %e : bf16
+  } : tensor<24x32xbf16>
+  %k5c = tensor.generate {
+  ^bb0(%i0: index, %i1: index):
+    %s = affine.apply affine_map<(d0, d1) -> ((d0 * 1 + d1 * 2) mod 3)>(%i0, %i1)
+    %v = arith.index_cast %s : index to i32
+    %w = arith.subi %v, %c1_i32 : i32
+    %e = arith.sitofp %w : i32 to f32
+    tensor.yield %e : f32
+  } : tensor<40x32xf32>
+  %k5da = tensor.cast %k5a : tensor<40x24xbf16> to tensor<?x?xbf16>
+  %k5db = tensor.cast %k5b : tensor<24x32xbf16> to tensor<?x?xbf16>
+  %k5dc = tensor.cast %k5c : tensor<40x32xf32> to tensor<?x?xf32>
+  %k5dr = func.call @accumulate_bf16(%k5da, %k5db, %k5dc) : (tensor<?x?xbf16>, tensor<?x?xbf16>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %k5r = tensor.cast %k5dr : tensor<?x?xf32> to tensor<40x32xf32>
+  %k5m = bufferization.to_buffer %k5r : tensor<40x32xf32> to memref<40x32xf32>
+  %k5u = memref.cast %k5m : memref<40x32xf32> to memref<*xf32>
+  func.call @printMemrefF32(%k5u) : (memref<*xf32>) -> ()
   %k4a = tensor.generate {
   ^bb0(%i0: index, %i1: index):
     %s = affine.apply affine_map<(d0, d1) -> ((d0 * 3 + d1 * 5) mod 7)>(%i0, %i1)

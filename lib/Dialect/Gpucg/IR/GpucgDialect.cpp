@@ -103,6 +103,17 @@ LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
              << op->getNumRegions() << " regions";
     return success();
   }
+  if (name == getRowPitchSpecializationAttrHelper().getName()) {
+    if (failed(verifyAttrKind<UnitAttr>(op, attr, "unit attribute")))
+      return failure();
+    if (op->getNumRegions() != 2)
+      return op->emitOpError()
+             << "attribute '" << name
+             << "' may only be placed on an op with an aligned-pitch and an "
+                "unaligned-pitch region (an scf.if), but the op has "
+             << op->getNumRegions() << " regions";
+    return success();
+  }
   if (name == getAlignmentAttrHelper().getName()) {
     auto alignment = dyn_cast<IntegerAttr>(attr.getValue());
     std::optional<int64_t> value =
@@ -132,6 +143,7 @@ LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
                               "'gpucg.compilation_info', "
                               "'gpucg.num_buffers', "
                               "'gpucg.workgroup_specialization', "
+                              "'gpucg.row_pitch_specialization', "
                               "'gpucg.alignment', 'gpucg.cluster_shape'";
 }
 

@@ -102,6 +102,12 @@ Mutations (N counts matches from 1, in print order):
                      transfer's count covers the whole vector) be true: a
                      partial vector at an aligned address is read or
                      written whole, past the matrix's edge
+  pitch-check-always N
+                     let the condition of the N-th scf.if marked
+                     gpucg.row_pitch_specialization (a workgroup's run-time
+                     check that its operands' row pitches are 16-byte
+                     multiples) be true: the aligned copy's 16-byte async
+                     copies run at any pitch
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -185,6 +191,19 @@ def main():
         replace_after_pointer(lines, n, r"= arith\.remui .*, %c16 : index",
                               r"= arith\.remui .*", "= arith.constant 0 : index",
                               "alignment check")
+    elif mutation == "pitch-check-always":
+        close = nth_line(lines, r"^\s*\} \{gpucg\.row_pitch_specialization\}", n)
+        depth = 0
+        for index in range(close, -1, -1):
+            depth += lines[index].count("}") - lines[index].count("{")
+            if depth == 0:
+                break
+        match = re.match(r"(\s*)scf\.if (%[\w#]+) ", lines[index])
+        if depth != 0 or not match:
+            fail("no scf.if opens the row-pitch specialization #%d" % n)
+        indent, condition = match.groups()
+        lines[index] = lines[index].replace(condition, "%mutated_pitch", 1)
+        lines.insert(index, indent + "%mutated_pitch = arith.constant true")
     elif mutation == "assume-whole":
         replace_after_pointer(lines, n, r"= arith\.cmpi sge, ",
                               r"= arith\.cmpi sge, .*", "= arith.constant true",

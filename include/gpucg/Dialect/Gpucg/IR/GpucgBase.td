@@ -33,7 +33,7 @@ def Gpucg_Dialect : Dialect {
     `gpucg.lowering_config` and `gpucg.compilation_info` (on the root op of a
     kernel); the dialect verifies the kind of attribute under each name.
 
-    Two more names state what one pass made for a later one, so that the
+    More names state what one pass made for a later one, so that the
     later pass need not recognise the IR's shape:
 
     * `gpucg.num_buffers = N : i64` on a `memref.alloc` that
@@ -42,6 +42,11 @@ def Gpucg_Dialect : Dialect {
     * `gpucg.workgroup_specialization` (a unit attribute) on the `scf.if`
       that gpucg-workgroup-specialization made: its `then` region runs the
       full, statically shaped tiles, its `else` region the partial ones;
+    * `gpucg.row_pitch_specialization` (a unit attribute) on the `scf.if`
+      that gpucg-row-pitch-specialization made: its `then` region runs where
+      a run-time check found the row pitches of the matmul's operands
+      multiples of 16 bytes (and views them through a
+      `memref.reinterpret_cast` that says so), its `else` region elsewhere;
     * `gpucg.alignment = N : i64` on the `gpu.dynamic_shared_memory` that
       gpucg-build-gpu-launch made: its views' offsets assume a base aligned
       to N bytes (a power of two above 16; 1024 for 128-byte-swizzled TMA
@@ -63,6 +68,7 @@ def Gpucg_Dialect : Dialect {
     "::mlir::gpucg::CompilationInfoAttr":$compilation_info,
     "::mlir::IntegerAttr":$num_buffers,
     "::mlir::UnitAttr":$workgroup_specialization,
+    "::mlir::UnitAttr":$row_pitch_specialization,
     "::mlir::IntegerAttr":$alignment,
     "::mlir::DenseI64ArrayAttr":$cluster_shape
   );
