@@ -378,10 +378,25 @@ int64_t mlir::gpucg::getKnownRowPitchMultiple(Value memref) {
         multiple = std::gcd(multiple, getKnownMultiple(stride));
       return std::max<int64_t>(multiple, 1);
     }
-    if (!isa_and_nonnull<memref::SubViewOp, memref::CastOp,
-                         memref::CollapseShapeOp>(def))
+    if (isa_and_nonnull<memref::SubViewOp, memref::CastOp,
+                        memref::CollapseShapeOp>(def)) {
+      memref = cast<ViewLikeOpInterface>(def).getViewSource();
+      continue;
+    }
+    // The root. An identity layout's rows are contiguous: each outer stride
+    // is the product of the sizes inside it, a multiple of their static
+    // ones (memref<?x32x?x128xf16>: 128 * ?, 128 and 128 * ? * 32).
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    if (!type || !type.getLayout().isIdentity() || type.getRank() < 2)
       return 1;
-    memref = cast<ViewLikeOpInterface>(def).getViewSource();
+    constexpr int64_t kCap = int64_t(1) << 30;
+    int64_t multiple = 0, inner = 1;
+    for (int64_t size : llvm::reverse(type.getShape().drop_front())) {
+      if (!ShapedType::isDynamic(size))
+        inner = size == 0 ? 0 : std::min(kCap, inner * size);
+      multiple = std::gcd(multiple, inner);
+    }
+    return std::max<int64_t>(multiple, 1);
   }
   return 1;
 }

@@ -182,14 +182,19 @@ int64_t getAlignedVectorWidthThroughViews(int64_t width, Value memref,
                                           bool ignoreDynamicStrides = false);
 
 /// A number (in elements) that every row pitch of `memref` is known to be a
-/// multiple of, though some are run-time values: where `memref` is, through
-/// subviews, casts and collapse_shapes (whose strides are the products of
-/// their source's with integers), a memref.reinterpret_cast whose outer
-/// strides are constants or values built as multiples of constants (an
-/// arith.muli by one, an affine.apply whose expression has a known
-/// divisor), the greatest common divisor of those; 1 elsewhere.
-/// gpucg-row-pitch-specialization builds such a cast where a run-time check
-/// found the pitches aligned.
+/// multiple of, though some are run-time values. Through subviews, casts
+/// and collapse_shapes (whose strides are the products of their source's
+/// with integers) to either
+/// - a memref.reinterpret_cast whose outer strides are constants or values
+///   built as multiples of constants (an arith.muli by one, an affine.apply
+///   whose expression has a known divisor): the greatest common divisor of
+///   those (gpucg-row-pitch-specialization builds such a cast where a
+///   run-time check found the pitches aligned), or
+/// - a memref of identity layout (an argument or allocation, its rows
+///   contiguous): the greatest common divisor of the products of the
+///   static sizes inside each outer dimension (128 for
+///   memref<?x32x?x128xf16>, 1 for memref<?x?xf16>);
+/// 1 elsewhere.
 int64_t getKnownRowPitchMultiple(Value memref);
 
 /// Whether some memref from `memref` up through its views has a dynamic

@@ -67,12 +67,16 @@ struct VersionedAccess {
   VectorType vectorType;
   /// The vector.create_mask count of a masked transfer; null if unmasked.
   Value maskCount;
-  /// The value a transfer_write or vector.store writes; null for reads.
+  /// The value a transfer_write or vector.store writes (its operand 0);
+  /// null for reads.
   Value stored;
   /// A vector.load's or vector.store's own hint, which the aligned access
   /// keeps.
   bool nontemporal = false;
   int64_t alignment;
+  /// Whether the run-time pitches are known multiples that keep the access
+  /// aligned (getKnownRowPitchMultiple): no address check.
+  bool knownAligned = false;
 };
 } // namespace
 
@@ -182,6 +186,8 @@ static std::optional<VersionedAccess> matchVersionedAccess(Operation *op) {
       access.alignment / (element.getIntOrFloatBitWidth() / 8);
   if (!isAlignmentDecidedAtRunTime(alignedElements, access.base))
     return std::nullopt;
+  access.knownAligned = getAlignedVectorWidthThroughViews(
+                            alignedElements, access.base) == alignedElements;
   return access;
 }
 
@@ -192,27 +198,47 @@ static void versionAccess(RewriterBase &rewriter,
   Operation *op = access.op;
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
-  Value condition = createIsAddressAligned(rewriter, loc, access.base,
-                                           access.indices, access.alignment);
+  // The value to store as it is now: a read versioned before this write
+  // may have produced it (the match saw the read's old result).
+  Value stored = access.stored ? op->getOperand(0) : Value();
+  llvm::MaybeAlign alignment(access.alignment);
+  Value condition;
+  if (!access.knownAligned)
+    condition = createIsAddressAligned(rewriter, loc, access.base,
+                                       access.indices, access.alignment);
   if (access.maskCount) {
     Value whole = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::sge, access.maskCount,
         arith::ConstantIndexOp::create(rewriter, loc,
                                        access.vectorType.getNumElements()));
-    condition = arith::AndIOp::create(rewriter, loc, whole, condition);
+    condition =
+        condition
+            ? arith::AndIOp::create(rewriter, loc, whole, condition).getResult()
+            : whole;
   }
-  llvm::MaybeAlign alignment(access.alignment);
+  if (!condition) {
+    // Known aligned and whole: the aligned access alone.
+    if (stored) {
+      vector::StoreOp::create(rewriter, loc, stored, access.base,
+                              access.indices, access.nontemporal, alignment);
+      rewriter.eraseOp(op);
+      return;
+    }
+    rewriter.replaceOp(op, vector::LoadOp::create(
+                               rewriter, loc, access.vectorType, access.base,
+                               access.indices, access.nontemporal, alignment));
+    return;
+  }
   auto cloneOriginal = [&](OpBuilder &b, Location loc) {
     Operation *clone = b.clone(*op);
     scf::YieldOp::create(b, loc, clone->getResults());
   };
-  if (access.stored) {
+  if (stored) {
     scf::IfOp::create(
         rewriter, loc, condition,
         [&](OpBuilder &b, Location loc) {
-          vector::StoreOp::create(b, loc, access.stored, access.base,
-                                  access.indices, access.nontemporal,
-                                  alignment);
+          vector::StoreOp::create(b, loc, stored, access.base, access.indices,
+                                  access.nontemporal, alignment);
           scf::YieldOp::create(b, loc);
         },
         cloneOriginal);

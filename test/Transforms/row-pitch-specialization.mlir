@@ -140,6 +140,27 @@ func.func @misaligned_anyway(%a: memref<?x?x33xf16>, %b: memref<?x33x64xf16>, %c
   return
 }
 
+/// Pitches that are products of static sizes already known to be 16-byte
+/// multiples (attention's Q and K, [batch, heads, tokens, 128] f16: pitches
+/// 128 * tokens and 128) need no check.
+// CHECK-LABEL: func.func @known_multiples
+//   CHECK-NOT:   row_pitch_specialization
+func.func @known_multiples(%q: memref<?x32x?x128xf16>, %k: memref<?x32x?x128xf16>, %c: memref<?x32x?x?xf32>) {
+  scf.forall (%i) in (1) {
+    linalg.generic {indexing_maps = [affine_map<(b, h, m, n, k) -> (b, h, m, k)>, affine_map<(b, h, m, n, k) -> (b, h, n, k)>, affine_map<(b, h, m, n, k) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<?x32x?x128xf16>, memref<?x32x?x128xf16>) outs(%c : memref<?x32x?x?xf32>)
+      attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 1, 64, 64, 32]]>} {
+    ^bb0(%x: f16, %y: f16, %o: f32):
+      %xf = arith.extf %x : f16 to f32
+      %yf = arith.extf %y : f16 to f32
+      %p = arith.mulf %xf, %yf : f32
+      %s = arith.addf %o, %p : f32
+      linalg.yield %s : f32
+    }
+  } {mapping = [#gpu.block<x>]}
+  return
+}
+
 // CHECK-LABEL: func.func @no_root
 //   CHECK-NOT:   row_pitch_specialization
 func.func @no_root(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {

@@ -123,3 +123,40 @@ func.func @negative_cases(%static: memref<64x64xf16>, %odd: memref<?x?x33xf16>,
   "test.use"(%0, %1, %2, %3, %4, %5, %6, %7) : (vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<1xf16>, vector<8xf16>, vector<3xf16>, vector<8xf16>) -> ()
   return
 }
+
+// -----
+
+/// Run-time pitches known to be multiples (getKnownRowPitchMultiple): the
+/// rows of an identity layout whose innermost size is static
+/// (memref<?x32x?x128xf16>: pitches 128 * ? and 128) and a
+/// reinterpret_cast whose pitch is built as a multiple of 8 (as
+/// gpucg-row-pitch-specialization builds it), through a subview. No address
+/// check: an unmasked access is the aligned one alone, a masked one checks
+/// only that its mask is whole.
+// CHECK-LABEL: func.func @known_multiples
+// CHECK-SAME:    (%[[Q:.+]]: memref<?x32x?x128xf16>, %[[A:[^:]+]]: memref<?x?xf16>,
+// CHECK-NOT:   memref.extract_aligned_pointer_as_index
+// CHECK:       %[[V0:.+]] = vector.load %[[Q]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<?x32x?x128xf16>, vector<8xf16>
+// CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[A]]
+// CHECK:       %[[TILE:.+]] = memref.subview %[[VIEW]]
+// CHECK:       %[[WHOLE:.+]] = arith.cmpi sge, %{{.+}}, %c8 : index
+// CHECK:       %[[V1:.+]] = scf.if %[[WHOLE]] -> (vector<8xf16>) {
+// CHECK-NEXT:    vector.load %[[TILE]][%{{.+}}, %{{.+}}] {alignment = 16 : i64}
+// CHECK:       } else {
+// CHECK-NEXT:    vector.transfer_read %[[TILE]]
+// CHECK:       vector.store %{{.+}}, %[[TILE]][%{{.+}}, %{{.+}}] {alignment = 16 : i64}
+// CHECK-NOT:   memref.extract_aligned_pointer_as_index
+// CHECK:       return
+func.func @known_multiples(%q: memref<?x32x?x128xf16>, %a: memref<?x?xf16>, %b: index, %h: index, %t: index, %d: index, %n: index) -> (vector<8xf16>, vector<8xf16>) {
+  %pad = arith.constant 0.0 : f16
+  %c0 = arith.constant 0 : index
+  %v0 = vector.transfer_read %q[%b, %h, %t, %d], %pad {in_bounds = [true]} : memref<?x32x?x128xf16>, vector<8xf16>
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %a : memref<?x?xf16> -> memref<f16>, index, index, index, index, index
+  %pitch = affine.apply affine_map<()[s0] -> ((s0 floordiv 8) * 8)>()[%strides#0]
+  %view = memref.reinterpret_cast %a to offset: [0], sizes: [%sizes#0, %sizes#1], strides: [%pitch, 1] : memref<?x?xf16> to memref<?x?xf16>
+  %tile = memref.subview %view[%t, 0] [64, %sizes#1] [1, 1] : memref<?x?xf16> to memref<64x?xf16, strided<[?, 1], offset: ?>>
+  %mask = vector.create_mask %n : vector<8xi1>
+  %v1 = vector.transfer_read %tile[%c0, %d], %pad, %mask {in_bounds = [true]} : memref<64x?xf16, strided<[?, 1], offset: ?>>, vector<8xf16>
+  vector.transfer_write %v0, %tile[%c0, %d] {in_bounds = [true]} : vector<8xf16>, memref<64x?xf16, strided<[?, 1], offset: ?>>
+  return %v0, %v1 : vector<8xf16>, vector<8xf16>
+}
