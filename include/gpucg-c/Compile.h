@@ -124,8 +124,9 @@ typedef struct MlirGpucgCompileOptions {
   int64_t splitK;
   /// gpucg-compile's wgmma-stream-k: warp-specialized MatmulWgmma kernels
   /// run stream-K on the persistent grid (wgmmaPersistentWorkgroups; this
-  /// takes the grid without wgmmaPersistent): the tiles' K steps split
-  /// evenly over its workgroups, partial tiles added in a fixed order.
+  /// takes the grid without wgmmaPersistent): the last waves' K steps
+  /// split evenly over its workgroups, partial tiles added in a fixed
+  /// order.
   bool wgmmaStreamK;
 } MlirGpucgCompileOptions;
 

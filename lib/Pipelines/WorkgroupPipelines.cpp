@@ -111,11 +111,11 @@ WgmmaLaunchOptions::WgmmaLaunchOptions(::mlir::detail::PassOptions &owner)
           llvm::cl::init(0)),
       streamK(owner, "wgmma-stream-k",
               llvm::cl::desc(
-                  "Warp-specialized MatmulWgmma kernels run stream-K on the "
-                  "persistent grid (which this takes): the tiles' K steps "
-                  "split evenly over its workgroups, partial tiles added in "
-                  "workgroup order by the workgroup that completes them "
-                  "(stream_k)"),
+                  "Warp-specialized MatmulWgmma kernels with a static K "
+                  "run stream-K on the persistent grid (which this takes): "
+                  "the last waves' K steps split evenly over its "
+                  "workgroups, a tile's parts added in workgroup order by "
+                  "the workgroup that completes it (stream_k)"),
               llvm::cl::init(false)),
       stagedStore(
           owner, "wgmma-staged-store",

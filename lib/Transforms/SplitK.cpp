@@ -515,20 +515,25 @@ static LogicalResult combineAfterLoop(RewriterBase &rewriter, scf::ForOp loop,
   return success();
 }
 
+SplitKBuffers mlir::gpucg::lookupSplitKGlobals(FunctionOpInterface funcOp) {
+  auto lookup = [&](const std::string &name) -> memref::GlobalOp {
+    return dyn_cast_or_null<memref::GlobalOp>(
+        SymbolTable::lookupNearestSymbolFrom(
+            funcOp, StringAttr::get(funcOp->getContext(), name)));
+  };
+  SplitKBuffers buffers;
+  buffers.partials = lookup(getSplitKPartialsName(funcOp.getName()));
+  buffers.counters = lookup(getSplitKCountersName(funcOp.getName()));
+  return buffers;
+}
+
 FailureOr<SplitKBuffers>
 mlir::gpucg::getSplitKBuffers(FunctionOpInterface funcOp) {
   // The workspace as gpucg-create-split-k-workspace made it: the root (and
   // its lowering_config) is gone once the tile is vectorized.
   TranslationInfoAttr info = getTranslationInfo(funcOp);
   int64_t splitK = info ? info.getSplitK() : 1;
-  SplitKBuffers buffers;
-  auto lookup = [&](const std::string &name) -> memref::GlobalOp {
-    return dyn_cast_or_null<memref::GlobalOp>(
-        SymbolTable::lookupNearestSymbolFrom(
-            funcOp, StringAttr::get(funcOp->getContext(), name)));
-  };
-  buffers.partials = lookup(getSplitKPartialsName(funcOp.getName()));
-  buffers.counters = lookup(getSplitKCountersName(funcOp.getName()));
+  SplitKBuffers buffers = lookupSplitKGlobals(funcOp);
   auto grid = gpu::GPUDialect::KnownGridSizeAttrHelper(funcOp->getContext())
                   .getAttr(funcOp);
   int64_t tiles = grid && grid.size() == 3 ? int64_t(grid[0]) * grid[1] : 0;

@@ -1165,14 +1165,7 @@ LogicalResult WgmmaKernelBuilder::verifySplitK() {
 static FailureOr<SplitKBuffers> getStreamKBuffers(FunctionOpInterface funcOp,
                                                   const PersistentGrid &grid,
                                                   int64_t tileElements) {
-  auto lookup = [&](const std::string &name) -> memref::GlobalOp {
-    return dyn_cast_or_null<memref::GlobalOp>(
-        SymbolTable::lookupNearestSymbolFrom(
-            funcOp, StringAttr::get(funcOp->getContext(), name)));
-  };
-  SplitKBuffers buffers;
-  buffers.partials = lookup(getSplitKPartialsName(funcOp.getName()));
-  buffers.counters = lookup(getSplitKCountersName(funcOp.getName()));
+  SplitKBuffers buffers = lookupSplitKGlobals(funcOp);
   SplitKWorkspace &ws = buffers.workspace;
   ws.elementType = Float32Type::get(funcOp->getContext());
   ws.tiles = grid.tiles;

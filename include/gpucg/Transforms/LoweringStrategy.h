@@ -75,7 +75,7 @@ struct LaunchRequest {
   int64_t wgmmaPersistentWorkgroups = 0;
   /// Warp-specialized MatmulWgmma kernels run stream-K (`stream_k`) on the
   /// persistent grid, which this asks for as `wgmmaPersistent` does: the
-  /// tiles' K steps split evenly over its workgroups.
+  /// last waves' K steps split evenly over its workgroups.
   bool wgmmaStreamK = false;
   /// MatmulWgmma kernels without a fused epilogue store their accumulator
   /// through the staging buffer where the ring of stages holds it.

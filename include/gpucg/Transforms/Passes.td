@@ -444,10 +444,11 @@ def SelectLoweringStrategy
            "Workgroups of a persistent MatmulWgmma grid; 0: the target's SM "
            "count">,
     Option<"wgmmaStreamK", "wgmma-stream-k", "bool", /*default=*/"false",
-           "Warp-specialized MatmulWgmma kernels run stream-K on the "
-           "persistent grid (which this takes): the tiles' K steps split "
-           "evenly over its workgroups, partial tiles added in workgroup "
-           "order by the workgroup that completes them (stream_k)">,
+           "Warp-specialized MatmulWgmma kernels with a static K run "
+           "stream-K on the persistent grid (which this takes): the last "
+           "waves' K steps split evenly over its workgroups, a tile's parts "
+           "added in workgroup order by the workgroup that completes it "
+           "(stream_k)">,
     Option<"wgmmaStagedStore", "wgmma-staged-store", "bool",
            /*default=*/"false",
            "MatmulWgmma kernels without a fused epilogue store C through the "

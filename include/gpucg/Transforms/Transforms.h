@@ -355,6 +355,12 @@ struct SplitKBuffers {
 };
 FailureOr<SplitKBuffers> getSplitKBuffers(FunctionOpInterface funcOp);
 
+/// The memref.globals named getSplitKPartialsName and getSplitKCountersName
+/// of `funcOp` nearest to it, either null where there is none; the
+/// workspace is left empty (getSplitKBuffers, and the stream-K lowering,
+/// check them against the plan).
+SplitKBuffers lookupSplitKGlobals(FunctionOpInterface funcOp);
+
 /// The arrival of a split-K workgroup at its output tile's counter, once its
 /// threads stored their partial sums: a fence (membar.gl) and `barrier`
 /// (the threads that stored them meet); thread `thread` 0 adds 1 to

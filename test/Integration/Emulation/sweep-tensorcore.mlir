@@ -12,7 +12,11 @@
 // workgroup memory: WMMA loads need a constant row pitch). Cases 65 to 69
 // of seed 4 add TF32 kernels with M, N and K dynamic through gpucg-compile:
 // 4-byte async copies, so a K loop of run-time length is software-pipelined
-// with predicated stages (and WMMA fragments chosen by arith.select).
+// with predicated stages (and WMMA fragments chosen by arith.select). Half
+// the kernels with a run-time row pitch round it up to 16 bytes, so that
+// gpucg-row-pitch-specialization's aligned copy runs (16-byte async
+// copies): cases 6 and 12 of seed 3 (f16, N and K on mma.sync, K through
+// gpucg-compile) and 69 of seed 4 (TF32).
 // Cases 5, 31, 42 and 55 of seed 11 split K (split-k 4, 3, 4, 4): i8 into
 // i32 with 9 x 2 tiles, bf16 with partial tiles, f16 into f16 (the parts'
 // sums in f16), and 17 rows with parts of 4.5 K steps (a K tail each).

@@ -109,6 +109,18 @@ def make_case(seed, index, max_size):
     # 128 columns) take one as a user's plan, split or not.
     small_m = (pipeline == "mma-sync" and not dynamic and 16 <= m < 128 and
                n >= 128 and rng.random() < 0.5)
+    # Drawn last, for the same reason: half the kernels whose A or B rows
+    # have a run-time pitch (a dynamic K; a dynamic N with B[k, n]) round
+    # those sizes up to a multiple of 16 bytes, so that the copy of the body
+    # gpucg-row-pitch-specialization makes for aligned pitches runs (random
+    # sizes are mostly odd).
+    if (("k" in dynamic or ("n" in dynamic and not b_transposed)) and
+            rng.random() < 0.5):
+        multiple = 16 // bytes_per_element
+        if "k" in dynamic:
+            k = -(-k // multiple) * multiple
+        if "n" in dynamic and not b_transposed:
+            n = -(-n // multiple) * multiple
     return dict(element=element, acc=acc, pipeline=pipeline, m=m, n=n, k=k,
                 b_transposed=b_transposed, accumulate=accumulate,
                 depth=depth, peel=peel, dynamic=dynamic, split_k=split_k,
