@@ -79,6 +79,32 @@ static std::optional<int64_t> getTileSizeBound(affine::AffineMinOp minOp,
   return bound;
 }
 
+/// Moves the ops of `forallOp`'s body after `ifOp` (made at its top), all
+/// but the terminator, into the else branch of `ifOp`; returns that block.
+static Block *moveRestOfBodyIntoElse(RewriterBase &rewriter,
+                                     scf::ForallOp forallOp, scf::IfOp ifOp) {
+  Operation *terminator = forallOp.getBody()->getTerminator();
+  Block *elseBlock = ifOp.elseBlock();
+  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
+           std::next(ifOp->getIterator()), terminator->getIterator())))
+    rewriter.moveOpBefore(&op, elseBlock->getTerminator());
+  return elseBlock;
+}
+
+/// Applies `specialize` to each workgroup loop of `root`.
+static void specializeWorkgroupLoops(
+    Operation *root,
+    LogicalResult (*specialize)(RewriterBase &, scf::ForallOp)) {
+  SmallVector<scf::ForallOp> workgroupLoops;
+  root->walk([&](scf::ForallOp forallOp) {
+    if (isWorkgroupLoop(forallOp))
+      workgroupLoops.push_back(forallOp);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (scf::ForallOp forallOp : workgroupLoops)
+    (void)specialize(rewriter, forallOp);
+}
+
 LogicalResult mlir::gpucg::specializeWorkgroupTile(RewriterBase &rewriter,
                                                    scf::ForallOp forallOp) {
   if (forallOp->getNumResults() != 0)
@@ -122,12 +148,7 @@ LogicalResult mlir::gpucg::specializeWorkgroupTile(RewriterBase &rewriter,
       .setAttr(ifOp, rewriter.getUnitAttr());
 
   // The original body goes to the else branch unchanged.
-  Operation *terminator = body->getTerminator();
-  Block *elseBlock = ifOp.elseBlock();
-  for (Operation &op : llvm::make_early_inc_range(
-           llvm::make_range(std::next(ifOp->getIterator()),
-                            terminator->getIterator())))
-    rewriter.moveOpBefore(&op, elseBlock->getTerminator());
+  Block *elseBlock = moveRestOfBodyIntoElse(rewriter, forallOp, ifOp);
 
   // The then branch is a copy in which each tile size is its constant.
   rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -267,11 +288,7 @@ LogicalResult mlir::gpucg::specializeRowPitch(RewriterBase &rewriter,
       .setAttr(ifOp, rewriter.getUnitAttr());
 
   // The original body goes to the else branch unchanged.
-  Operation *terminator = body->getTerminator();
-  Block *elseBlock = ifOp.elseBlock();
-  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
-           std::next(ifOp->getIterator()), terminator->getIterator())))
-    rewriter.moveOpBefore(&op, elseBlock->getTerminator());
+  Block *elseBlock = moveRestOfBodyIntoElse(rewriter, forallOp, ifOp);
 
   // The then branch views each operand through a reinterpret_cast of its
   // own type whose run-time strides are (stride floordiv E) * E: the same
@@ -320,14 +337,7 @@ struct RowPitchSpecializationPass
     : public gpucg::impl::RowPitchSpecializationBase<
           RowPitchSpecializationPass> {
   void runOnOperation() override {
-    SmallVector<scf::ForallOp> workgroupLoops;
-    getOperation().walk([&](scf::ForallOp forallOp) {
-      if (isWorkgroupLoop(forallOp))
-        workgroupLoops.push_back(forallOp);
-    });
-    IRRewriter rewriter(&getContext());
-    for (scf::ForallOp forallOp : workgroupLoops)
-      (void)specializeRowPitch(rewriter, forallOp);
+    specializeWorkgroupLoops(getOperation(), specializeRowPitch);
   }
 };
 
@@ -335,14 +345,7 @@ struct WorkgroupSpecializationPass
     : public gpucg::impl::WorkgroupSpecializationBase<
           WorkgroupSpecializationPass> {
   void runOnOperation() override {
-    SmallVector<scf::ForallOp> workgroupLoops;
-    getOperation().walk([&](scf::ForallOp forallOp) {
-      if (isWorkgroupLoop(forallOp))
-        workgroupLoops.push_back(forallOp);
-    });
-    IRRewriter rewriter(&getContext());
-    for (scf::ForallOp forallOp : workgroupLoops)
-      (void)specializeWorkgroupTile(rewriter, forallOp);
+    specializeWorkgroupLoops(getOperation(), specializeWorkgroupTile);
   }
 };
 } // namespace
