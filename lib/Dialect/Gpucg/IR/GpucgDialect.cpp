@@ -69,6 +69,22 @@ static LogicalResult verifyNumBuffers(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+/// Verifies a unit attribute that marks the scf.if a workgroup
+/// specialization made: `branches` names its two regions.
+static LogicalResult verifySpecializationBranches(Operation *op,
+                                                  NamedAttribute attr,
+                                                  StringRef branches) {
+  if (failed(verifyAttrKind<UnitAttr>(op, attr, "unit attribute")))
+    return failure();
+  if (op->getNumRegions() != 2)
+    return op->emitOpError()
+           << "attribute '" << attr.getName().getValue()
+           << "' may only be placed on an "
+           << "op with " << branches << " region (an scf.if), but the op has "
+           << op->getNumRegions() << " regions";
+  return success();
+}
+
 LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -92,28 +108,12 @@ LogicalResult GpucgDialect::verifyOperationAttribute(Operation *op,
                                                "#gpucg.compilation_info");
   if (name == getNumBuffersAttrHelper().getName())
     return verifyNumBuffers(op, attr);
-  if (name == getWorkgroupSpecializationAttrHelper().getName()) {
-    if (failed(verifyAttrKind<UnitAttr>(op, attr, "unit attribute")))
-      return failure();
-    if (op->getNumRegions() != 2)
-      return op->emitOpError()
-             << "attribute '" << name
-             << "' may only be placed on an op with a full-tile and a "
-                "partial-tile region (an scf.if), but the op has "
-             << op->getNumRegions() << " regions";
-    return success();
-  }
-  if (name == getRowPitchSpecializationAttrHelper().getName()) {
-    if (failed(verifyAttrKind<UnitAttr>(op, attr, "unit attribute")))
-      return failure();
-    if (op->getNumRegions() != 2)
-      return op->emitOpError()
-             << "attribute '" << name
-             << "' may only be placed on an op with an aligned-pitch and an "
-                "unaligned-pitch region (an scf.if), but the op has "
-             << op->getNumRegions() << " regions";
-    return success();
-  }
+  if (name == getWorkgroupSpecializationAttrHelper().getName())
+    return verifySpecializationBranches(op, attr,
+                                        "a full-tile and a partial-tile");
+  if (name == getRowPitchSpecializationAttrHelper().getName())
+    return verifySpecializationBranches(
+        op, attr, "an aligned-pitch and an unaligned-pitch");
   if (name == getAlignmentAttrHelper().getName()) {
     auto alignment = dyn_cast<IntegerAttr>(attr.getValue());
     std::optional<int64_t> value =
