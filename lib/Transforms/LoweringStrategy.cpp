@@ -703,10 +703,24 @@ static int64_t getWgmmaKTile(Type type) {
   return wgmma::kSwizzleBytes / getByteWidth(type);
 }
 
-/// Bytes of workgroup memory one stage of A and B tiles takes.
-static int64_t getWgmmaStageBytes(const MatmulShape &shape, int64_t tileM,
+/// Bytes of workgroup memory one stage of A and B tiles takes, with the
+/// load tile of each operand `layouts` restages.
+static int64_t getWgmmaStageBytes(const MatmulShape &shape,
+                                  WgmmaLayouts layouts, int64_t tileM,
                                   int64_t tileN, int64_t tileK) {
-  return (tileM + tileN) * tileK * getByteWidth(shape.aType);
+  int64_t rows = tileM + tileN + (layouts.aRestaged ? tileM : 0) +
+                 (layouts.bRestaged ? tileN : 0);
+  return rows * tileK * getByteWidth(shape.aType);
+}
+
+/// Whether a MatmulWgmma tile of `tileM x tileN` (C's) gives each operand
+/// `layouts` restages whole 128-byte rows of its M or N: the chunks of the
+/// TMA boxes it is loaded in as it lies.
+static bool takesRestagedTile(const MatmulShape &shape, WgmmaLayouts layouts,
+                              int64_t tileM, int64_t tileN) {
+  int64_t chunk = wgmma::kSwizzleBytes / getByteWidth(shape.aType);
+  return (!layouts.aRestaged || tileM % chunk == 0) &&
+         (!layouts.bRestaged || tileN % chunk == 0);
 }
 
 /// The linalg.fill that gives the matmul `op` its accumulator
@@ -723,16 +737,18 @@ static int64_t getTransposedTileM(int64_t m) {
 
 /// ... which MatmulWgmma plans when that tile is fewer than 64 rows
 /// (wgmma::isTransposedTile) and the operands take it: B[n, k] as wgmma's
-/// K-major A, A[m, k] as its K-major B. (A B[k, n] would be wgmma's
-/// transposed A times an untransposed B, which nvgpu refuses, and an A[k,
-/// m] an N-major B narrower than the 64-column boxes such a B is loaded
-/// in.) Any other small M takes one 64-row tile, its rows past M padding
-/// (kPaddedSmallMTiles).
+/// K-major A, A[m, k] as its K-major B (restaged ones too). (A 16-bit B[k,
+/// n] would be wgmma's transposed A times an untransposed B, which nvgpu
+/// refuses, and an A[k, m] an N-major B narrower than the 64-column boxes
+/// such a B is loaded in.) Any other small M takes one 64-row tile, its
+/// rows past M padding (kPaddedSmallMTiles).
+/// (A restaged A[k, m] would be loaded in boxes of 128 bytes of M, more
+/// than such a tile's rows.)
 static bool takesTransposedTile(const MatmulShape &shape,
                                 WgmmaLayouts layouts) {
   return !ShapedType::isDynamic(shape.m()) &&
          wgmma::isTransposedTile(getTransposedTileM(shape.m())) &&
-         layouts.aKContiguous && layouts.bKContiguous;
+         layouts.aKContiguous && layouts.bKContiguous && !layouts.aRestaged;
 }
 
 /// Whether the accumulator of the matmul `op` starts at zero.
@@ -774,10 +790,11 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
            "and C[m, n], after the same batch dimensions if any (a "
            "transposed C, or a batch dimension inside a matrix, is not "
            "supported)";
-  bool aKContiguous = layouts->aKContiguous;
-  bool bKContiguous = layouts->bKContiguous;
-  std::string typeReason = wgmma::whyNoElementTypes(
-      shape->aType, shape->bType, shape->cType, aKContiguous, bKContiguous);
+  // How A and B lie in memory (which the pitch and batch rules are of).
+  bool aKContiguous = layouts->isAHeldKContiguous();
+  bool bKContiguous = layouts->isBHeldKContiguous();
+  std::string typeReason =
+      wgmma::whyNoElementTypes(shape->aType, shape->bType, shape->cType);
   if (!typeReason.empty()) {
     os << "it computes " << shape->cType << " += " << shape->aType << " * "
        << shape->bType << "; " << typeReason;
@@ -1004,7 +1021,8 @@ static int64_t getWgmmaStages(linalg::LinalgOp op, const MatmulShape &shape,
                               TargetAttr target, int64_t tileM, int64_t tileN,
                               WgmmaGrid grid = {}) {
   int64_t tileK = getWgmmaKTile(shape.aType);
-  int64_t stageBytes = getWgmmaStageBytes(shape, tileM, tileN, tileK);
+  int64_t stageBytes =
+      getWgmmaStageBytes(shape, *getWgmmaLayouts(op), tileM, tileN, tileK);
   auto fit = [&](int64_t free) {
     return std::min({kMaxWgmmaStages, ceilDiv(shape.k(), tileK),
                      std::max<int64_t>(free, 0) / stageBytes});
@@ -1046,7 +1064,12 @@ static SmallVector<WgmmaTile> getWgmmaTileCandidates(linalg::LinalgOp op,
       int64_t rows = t.m / std::max<int64_t>(t.consumers, 1);
       if (wgmmaLayouts.multipliesPerKStep() && rows != kWgmmaM)
         continue;
+      // A restaged operand takes the producer warpgroup, and 128-byte rows
+      // of its M or N.
       WgmmaTile tile = transposed ? t.getTransposed() : t;
+      if (layouts.isRestaged() &&
+          (!t.consumers || !takesRestagedTile(shape, layouts, tile.m, tile.n)))
+        continue;
       if (getWgmmaStages(op, shape, target, tile.m, tile.n, grid) <
           std::min<int64_t>(2, kTiles))
         continue;
@@ -1121,16 +1144,22 @@ static constexpr WgmmaTile kPaddedSmallMTiles[] = {{kWgmmaM, 128, 1},
 
 /// The tile of a matmul of M fewer than 64, of `tiles` (kTransposedTiles
 /// or kPaddedSmallMTiles), with `tileM` rows: the first that gives every SM
-/// a workgroup, else the one with the most. (A decode step reads each
-/// weight once; more workgroups read them in parallel.)
-static WgmmaTile pickSmallMWgmmaTile(const MatmulShape &shape,
-                                     TargetAttr target,
-                                     ArrayRef<WgmmaTile> tiles, int64_t tileM) {
+/// a workgroup, else the one with the most, among those whose rows a
+/// restaged operand takes (takesRestagedTile); none if it takes none.
+/// (A decode step reads each weight once; more workgroups read them in
+/// parallel.)
+static std::optional<WgmmaTile> pickSmallMWgmmaTile(const MatmulShape &shape,
+                                                    WgmmaLayouts layouts,
+                                                    TargetAttr target,
+                                                    ArrayRef<WgmmaTile> tiles,
+                                                    int64_t tileM) {
   const WgmmaTile *best = nullptr;
   auto workgroups = [&](const WgmmaTile &t) {
     return mulSat(ceilDiv(shape.n(), t.n), shape.batch());
   };
   for (const WgmmaTile &tile : tiles) {
+    if (!takesRestagedTile(shape, layouts, tileM, tile.n))
+      continue;
     if (workgroups(tile) >= target.getNumSms()) {
       best = &tile;
       break;
@@ -1138,7 +1167,9 @@ static WgmmaTile pickSmallMWgmmaTile(const MatmulShape &shape,
     if (!best || workgroups(tile) > workgroups(*best))
       best = &tile;
   }
-  return {tileM, best->n, best->consumers};
+  if (!best)
+    return std::nullopt;
+  return WgmmaTile{tileM, best->n, best->consumers};
 }
 
 /// The MatmulWgmma plan of `op` for `grid` (its tile and stages; the
@@ -1153,11 +1184,11 @@ planWgmmaStrategy(linalg::LinalgOp op, const MatmulShape &actualShape,
   WgmmaLayouts layouts = *getWgmmaLayouts(op);
   std::optional<WgmmaTile> tile;
   if (takesTransposedTile(shape, layouts))
-    tile = pickSmallMWgmmaTile(shape, target, kTransposedTiles,
+    tile = pickSmallMWgmmaTile(shape, layouts, target, kTransposedTiles,
                                getTransposedTileM(shape.m()));
   else if (wgmma::isTransposedTile(getTransposedTileM(shape.m())))
     tile =
-        pickSmallMWgmmaTile(shape, target,
+        pickSmallMWgmmaTile(shape, layouts, target,
                             layouts.isNvgpuForm() ? ArrayRef(kPaddedSmallMTiles)
                                                   : ArrayRef(kTransposedTiles),
                             kWgmmaM);
@@ -1308,12 +1339,13 @@ getWgmmaLaunchFacts(linalg::LinalgOp op, const LoweringStrategy &strategy) {
   facts.tiles =
       mulSat(facts.mTiles * facts.nTiles, shape.getPlanningShape().batch());
   facts.consumers = getWgmmaConsumers(strategy.translationInfo);
-  facts.ringBytes =
-      mulSat(strategy.translationInfo.getPipelineDepth(),
-             getWgmmaStageBytes(shape, facts.tileM, facts.tileN, facts.tileK));
   WgmmaLayouts layouts = *getWgmmaLayouts(op);
+  facts.ringBytes = mulSat(strategy.translationInfo.getPipelineDepth(),
+                           getWgmmaStageBytes(shape, layouts, facts.tileM,
+                                              facts.tileN, facts.tileK));
   facts.aKContiguous = layouts.aKContiguous;
   facts.bKContiguous = layouts.bKContiguous;
+  facts.restaged = layouts.isRestaged();
   if (!ShapedType::isDynamic(shape.k()))
     facts.kSteps = ceilDiv(shape.k(), facts.tileK);
   // Stream-K adds the parts of a tile in its staging buffer.
@@ -1578,6 +1610,29 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
            << "pipeline MatmulWgmma needs a K tile of " << wantedK << " "
            << shape.aType << " elements (one 128-byte swizzled row), got "
            << tileK;
+  // A restaged operand (f32 or 8-bit, not K-contiguous): the producer
+  // warpgroup writes it K-major, from boxes of 128-byte rows of its M or N.
+  WgmmaLayouts held = *getWgmmaLayouts(op);
+  if (held.isRestaged()) {
+    StringRef operand = held.aRestaged && held.bRestaged ? "A[k, m] and B[k, n]"
+                        : held.aRestaged                 ? "A[k, m]"
+                                                         : "B[k, n]";
+    if (consumers == 0)
+      return op.emitOpError()
+             << "pipeline MatmulWgmma restages " << shape.aType << " "
+             << operand
+             << " (wgmma reads it K-major only) through the producer "
+                "warpgroup of a warp-specialized workgroup: workgroup_size "
+                "must be [256, 1, 1] or [384, 1, 1], got "
+             << formatList(workgroup);
+    if (!takesRestagedTile(shape, held, tileM, tileN))
+      return op.emitOpError()
+             << "pipeline MatmulWgmma restages " << shape.aType << " "
+             << operand << " from TMA boxes of 128-byte rows of "
+             << (held.aRestaged && tileM % (wantedK) != 0 ? "M" : "N") << " ("
+             << wantedK << " elements), which the " << tileM << "x" << tileN
+             << " tile does not divide into";
+  }
   // A tile of fewer than 64 rows, and A[k, m] times B[n, k], are computed
   // as C^T = B^T * A^T: the tile's columns are wgmma's M, its rows wgmma's
   // N (whyNoWgmma checked the layouts a small tile takes).
@@ -1655,7 +1710,8 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
     return failure();
   int64_t stages = info.getPipelineDepth();
   int64_t ringBytes =
-      mulSat(stages, getWgmmaStageBytes(shape, tileM, tileN, tileK));
+      mulSat(stages, getWgmmaStageBytes(shape, *getWgmmaLayouts(op), tileM,
+                                        tileN, tileK));
   // (A persistent grid's staging buffer beside its ring, which
   // verifyWgmmaLaunchShape checked, counts here too.)
   bool persistent = info.getPersistentWorkgroups().has_value();
@@ -3111,14 +3167,24 @@ mlir::gpucg::completeLoweringStrategy(linalg::LinalgOp rootOp,
 // The plan in words
 //===----------------------------------------------------------------------===//
 
-/// The report's words on a MatmulWgmma tile of `tileM` rows of `op` that is
-/// computed as C^T = B^T * A^T (wgmma::computesTransposed) or pads a small
-/// M to 64 rows: what the plan does and why.
+/// The report's words on a MatmulWgmma tile of `tileM` rows of `op` that
+/// restages an operand, is computed as C^T = B^T * A^T
+/// (wgmma::computesTransposed) or pads a small M to 64 rows: what the plan
+/// does and why.
 static void describeWgmmaTile(llvm::raw_ostream &os, linalg::LinalgOp op,
                               const MatmulShape &shape, int64_t tileM) {
   std::optional<WgmmaLayouts> layouts = getWgmmaLayouts(op);
   if (!layouts)
     return;
+  if (layouts->isRestaged())
+    os << "; " << shape.aType << " "
+       << (layouts->aRestaged && layouts->bRestaged ? "A[k, m] and B[k, n]"
+           : layouts->aRestaged                     ? "A[k, m]"
+                                                    : "B[k, n]")
+       << " restaged K-major by the producer warpgroup (wgmma reads "
+       << (shape.aType.isF32() ? "TF32" : "8-bit")
+       << " operands K-major only): each tile loaded as it lies, then "
+          "written K-major in shared memory";
   if (wgmma::isTransposedTile(tileM))
     os << "; small M: computed as C^T = B^T * A^T, the " << shape.m()
        << " rows as wgmma's N in a tile of " << tileM
@@ -3136,6 +3202,10 @@ static void describeWgmmaTile(llvm::raw_ostream &os, linalg::LinalgOp op,
      << "-row tile, which costs tensor-core time, not reads of B; ";
   if (!layouts->isNvgpuForm())
     os << "whole boxes of 64 columns of A[k, m] (wgmma's N-major B)";
+  else if (layouts->aRestaged)
+    os << "not transposed (C^T = B^T * A^T) as A[m, k] would be: a "
+          "restaged A[k, m] is loaded in boxes of 128 bytes of M, more than "
+          "its rows";
   else if (!layouts->aKContiguous)
     os << "not transposed (C^T = B^T * A^T) as A[m, k] would be: A[k, m] "
           "would be an N-major B of fewer than 64 columns";

@@ -115,29 +115,21 @@ std::optional<WgmmaLayouts> mlir::gpucg::getWgmmaLayouts(linalg::LinalgOp op) {
     layouts.bKContiguous = true;
   else if (maps[1] != map(k, n))
     return std::nullopt;
+  Type elementType = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
+  if (elementType.isIntOrFloat() && !wgmma::readsMNMajor(elementType)) {
+    layouts.aRestaged = !layouts.aKContiguous;
+    layouts.bRestaged = !layouts.bKContiguous;
+    layouts.aKContiguous = layouts.bKContiguous = true;
+  }
   return layouts;
 }
 
-std::string mlir::gpucg::wgmma::whyNoElementTypes(Type a, Type b, Type c,
-                                                  bool aKContiguous,
-                                                  bool bKContiguous) {
+std::string mlir::gpucg::wgmma::whyNoElementTypes(Type a, Type b, Type c) {
   bool supported = a.isF16() || a.isBF16() || a.isF32() || isFloat8(a);
   if (!supported || a != b || !c.isF32())
     return "MatmulWgmma takes two f16, two bf16, two f32 (multiplied as "
            "TF32), two f8E4M3FN or two f8E5M2 operands with an f32 "
            "accumulator";
-  // wgmma reads only 16-bit operands MN-major (transposed).
-  if (a.getIntOrFloatBitWidth() == 16)
-    return "";
-  std::string operands = isFloat8(a) ? "8-bit floats" : "f32 (as TF32)";
-  if (!aKContiguous)
-    return "MatmulWgmma multiplies " + operands +
-           " only with a K-contiguous A (A[m, k]): wgmma transposes 16-bit "
-           "operands only";
-  if (!bKContiguous)
-    return "MatmulWgmma multiplies " + operands +
-           " only with a K-contiguous B (B[n, k], A * B^T): wgmma transposes "
-           "16-bit operands only";
   return "";
 }
 
@@ -448,8 +440,10 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   WgmmaMatmul matmul;
   matmul.op = op;
   matmul.layouts = *layouts;
-  bool aKContiguous = layouts->aKContiguous;
-  bool bKContiguous = layouts->bKContiguous;
+  // How A and B lie in memory (a restaged operand's wgmma layout is
+  // K-major, not its own).
+  bool aKContiguous = layouts->isAHeldKContiguous();
+  bool bKContiguous = layouts->isBHeldKContiguous();
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   if (level0.size() != 3)
     return op.emitOpError() << "has a lowering_config level 0 of "
@@ -469,8 +463,7 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
   auto cType = cast<MemRefType>(op.getDpsInits()[0].getType());
   matmul.elementType = aType.getElementType();
   std::string typeReason = wgmma::whyNoElementTypes(
-      aType.getElementType(), bType.getElementType(), cType.getElementType(),
-      aKContiguous, bKContiguous);
+      aType.getElementType(), bType.getElementType(), cType.getElementType());
   if (!typeReason.empty())
     return op.emitOpError()
            << "computes " << cType.getElementType()
@@ -564,8 +557,8 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
              << ", which pipeline MatmulWgmma computes as C^T = B^T * A^T "
                 "with M as wgmma's N; that takes a static M, got "
              << aArgType;
-    if (smallTile &&
-        (!aKContiguous || !bKContiguous || matmul.tileM % wgmma::kNStep != 0))
+    if (smallTile && (!layouts->aKContiguous || !layouts->bKContiguous ||
+                      matmul.tileM % wgmma::kNStep != 0))
       return op.emitOpError()
              << "has an M tile of " << matmul.tileM << " rows, fewer than "
              << kWarpgroupRows
@@ -608,6 +601,30 @@ static FailureOr<WgmmaMatmul> matchWgmmaMatmul(linalg::LinalgOp op,
            << "has a " << matmul.tileM << "x" << matmul.tileN
            << " tile; its TMA boxes (a K-contiguous operand's) have at most "
            << kMaxTmaBox << " rows";
+  // A restaged operand: its TMA boxes are chunks of whole 128-byte rows of
+  // M or N, and the producer warpgroup writes it K-major.
+  for (auto [name, restaged, load, outer] :
+       {std::tuple("A", matmul.layouts.aRestaged, matmul.getALoadTile(),
+                   matmul.tileM),
+        std::tuple("B", matmul.layouts.bRestaged, matmul.getBLoadTile(),
+                   matmul.tileN)}) {
+    if (!restaged)
+      continue;
+    if (matmul.consumers == 0)
+      return op.emitOpError()
+             << "restages wgmma's " << name << " (" << matmul.elementType
+             << ", not K-contiguous in memory: wgmma reads it K-major only) "
+                "through the producer warpgroup of a warp-specialized "
+                "workgroup; pipeline MatmulWgmma needs 256 or 384 threads "
+                "for it, got "
+             << threads;
+    if (outer % load.getChunkColumns() != 0)
+      return op.emitOpError()
+             << "restages wgmma's " << name << " (" << matmul.elementType
+             << ", not K-contiguous in memory) from TMA boxes of "
+             << load.getChunkColumns() << " columns (128 bytes); its tile of "
+             << outer << " is not a multiple of that";
+  }
   int64_t rows = matmul.tileM / std::max<int64_t>(matmul.consumers, 1);
   if (matmul.layouts.multipliesPerKStep() && rows != kWarpgroupRows)
     return op.emitOpError()
@@ -826,6 +843,7 @@ static wgmma::LaunchFacts getLaunchFacts(const WgmmaMatmul &matmul,
   facts.ringBytes = matmul.stages * matmul.stageBytes();
   facts.aKContiguous = matmul.layouts.aKContiguous;
   facts.bKContiguous = matmul.layouts.bKContiguous;
+  facts.restaged = matmul.layouts.isRestaged();
   facts.staged = staged;
   facts.transposed = matmul.transposed;
   facts.dynamicM = ShapedType::isDynamic(matmul.cRows());
@@ -893,10 +911,10 @@ getCluster(TranslationInfoAttr info, const WgmmaMatmul &matmul,
   auto getOuterOffset = [](const ArgumentView &view, bool kContiguous) {
     return kContiguous ? view.getRowOffset() : view.getColumnOffset();
   };
-  auto [mLoopDim, mTiles] =
-      findLoopDim(getOuterOffset(matmul.a, matmul.layouts.aKContiguous));
-  auto [nLoopDim, nTiles] =
-      findLoopDim(getOuterOffset(matmul.b, matmul.layouts.bKContiguous));
+  auto [mLoopDim, mTiles] = findLoopDim(
+      getOuterOffset(matmul.a, matmul.layouts.isAHeldKContiguous()));
+  auto [nLoopDim, nTiles] = findLoopDim(
+      getOuterOffset(matmul.b, matmul.layouts.isBHeldKContiguous()));
   wgmma::LaunchFacts facts = getLaunchFacts(matmul, !epilogue.empty());
   for (auto [name, size, loopDim, tiles, factsTiles] :
        {std::tuple("M", cluster.m, mLoopDim, mTiles, &facts.mTiles),

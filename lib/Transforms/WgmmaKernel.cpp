@@ -133,11 +133,14 @@ struct Ring {
 };
 
 /// The ring's mbarrier groups, one barrier per stage. Full: a stage's TMA
-/// bytes have landed. Empty (warp specialization): every consumer thread
-/// has retired the stage. Peer (clusters): every producer whose multicasts
-/// reach this workgroup has seen its own consumers release the stage.
+/// bytes have landed (and, with a restaged operand, every producer thread
+/// has written its K-major tile). Empty (warp specialization): every
+/// consumer thread has retired the stage. Peer (clusters): every producer
+/// whose multicasts reach this workgroup has seen its own consumers release
+/// the stage. Loaded (a restaged operand): its load tile's TMA bytes have
+/// landed.
 struct Barriers {
-  Value full, empty, peer;
+  Value full, empty, peer, loaded;
 };
 
 /// Where the workgroup's tile starts in wgmma's A and B: its first row
@@ -212,6 +215,9 @@ private:
   Value getPeerBarrierPointer(OpBuilder &b, Value stage) const;
   void arriveOnPeer(OpBuilder &b, Value stage, Value rank) const;
   void waitForPeers(OpBuilder &b, Value stage, Value phase) const;
+  void restageTile(OpBuilder &b, Value base, const WgmmaOperandTile &tile,
+                   int64_t tileOffset, int64_t loadOffset, Value thread) const;
+  void restageStage(OpBuilder &b, Value stage, Value round, Value thread) const;
   void buildProducer(OpBuilder &b);
   // Stage 4: the consumers' K loop.
   Value waitForStage(OpBuilder &b, Value kTile) const;
@@ -372,10 +378,15 @@ Value WgmmaKernelBuilder::createTensorMap(const ArgumentView &view,
 /// outer dimension (rows of M or N for a K-contiguous operand, of K
 /// otherwise), through a map of the slice's box; the warpgroup descriptors
 /// keep the whole tile's map, whose box gives wgmma the tile's layout.
+///
+/// A restaged operand's map is of its load tile (as the operand lies); its
+/// descriptors, of a K-major tile, take that map all the same: a K-major
+/// swizzled descriptor reads the swizzle from it (the leading byte offset,
+/// from the box, is unused when one wgmma's K lies within a swizzled row).
 void WgmmaKernelBuilder::buildTensorMaps() {
   rewriter.setInsertionPointToStart(&plan.funcOp->getRegion(0).front());
-  maps.a = createTensorMap(matmul.a, matmul.getATile().getBox());
-  maps.b = createTensorMap(matmul.b, matmul.getBTile().getBox());
+  maps.a = createTensorMap(matmul.a, matmul.getALoadTile().getBox());
+  maps.b = createTensorMap(matmul.b, matmul.getBLoadTile().getBox());
   maps.aLoad = plan.getASlices() > 1
                    ? createTensorMap(matmul.a, plan.getASliceBox())
                    : maps.a;
@@ -446,8 +457,10 @@ void WgmmaKernelBuilder::buildRing() {
 
 /// At the matmul: the barriers (Barriers), which thread 0 initialises — a
 /// full barrier's phase is one arrival (the loader's expect_tx) and the TMA
-/// bytes, an empty barrier's one arrival of each consumer thread, a peer
-/// barrier's one of each peer — before any thread uses them.
+/// bytes, with a restaged operand also one arrival of each producer thread,
+/// an empty barrier's one arrival of each consumer thread, a peer
+/// barrier's one of each peer, a loaded barrier's the loader's and the
+/// restaged TMA bytes — before any thread uses them.
 void WgmmaKernelBuilder::buildBarriers() {
   rewriter.setInsertionPoint(matmul.op);
   auto barrierType = nvgpu::MBarrierGroupType::get(
@@ -467,13 +480,23 @@ void WgmmaKernelBuilder::buildBarriers() {
         nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
   if (plan.cluster)
     barriers.peer = nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
+  bool restaged = matmul.layouts.isRestaged();
+  if (restaged)
+    barriers.loaded =
+        nvgpu::MBarrierCreateOp::create(rewriter, loc, barrierType);
 
   scf::IfOp::create(rewriter, loc, isLeader, [&](OpBuilder &b, Location) {
     for (int64_t stage = 0; stage < matmul.stages; ++stage) {
       Value stageIndex = arith::ConstantIndexOp::create(b, loc, stage);
-      nvgpu::MBarrierInitOp::create(b, loc, barriers.full,
-                                    arith::ConstantIndexOp::create(b, loc, 1),
-                                    stageIndex, Value());
+      nvgpu::MBarrierInitOp::create(
+          b, loc, barriers.full,
+          arith::ConstantIndexOp::create(b, loc,
+                                         restaged ? 1 + kWarpgroupThreads : 1),
+          stageIndex, Value());
+      if (restaged)
+        nvgpu::MBarrierInitOp::create(b, loc, barriers.loaded,
+                                      arith::ConstantIndexOp::create(b, loc, 1),
+                                      stageIndex, Value());
       if (plan.isWarpSpecialized())
         nvgpu::MBarrierInitOp::create(
             b, loc, barriers.empty,
@@ -522,11 +545,11 @@ Value WgmmaMatmul::getSize(OpBuilder &builder, Location loc, char dim) const {
   int64_t size = dim == 'm' ? m : dim == 'n' ? n : k;
   if (!ShapedType::isDynamic(size))
     return arith::ConstantIndexOp::create(builder, loc, size);
-  // A's rows are M (K contiguous) or K, B's N (K contiguous) or K.
+  // A's rows are M (K contiguous in memory) or K, B's N or K.
   if (dim == 'n')
-    return layouts.bKContiguous ? b.getRows(builder, loc)
-                                : b.getColumns(builder, loc);
-  bool rows = (dim == 'm') == layouts.aKContiguous;
+    return layouts.isBHeldKContiguous() ? b.getRows(builder, loc)
+                                        : b.getColumns(builder, loc);
+  bool rows = (dim == 'm') == layouts.isAHeldKContiguous();
   return rows ? a.getRows(builder, loc) : a.getColumns(builder, loc);
 }
 
@@ -552,9 +575,9 @@ void WgmmaKernelBuilder::buildTileCoordinates() {
                                         toValue(view.getRowOffset()));
   };
   std::tie(tile.aRow, tile.aK) =
-      outerAndK(matmul.a, matmul.layouts.aKContiguous);
+      outerAndK(matmul.a, matmul.layouts.isAHeldKContiguous());
   std::tie(tile.bColumn, tile.bK) =
-      outerAndK(matmul.b, matmul.layouts.bKContiguous);
+      outerAndK(matmul.b, matmul.layouts.isBHeldKContiguous());
   // The batch's matrix, linearized over the batch dimensions (outermost
   // first; the tile's batch indices are in bounds), times the rows of one.
   auto getBase = [&](const ArgumentView &view) -> Value {
@@ -651,8 +674,9 @@ ClusterPlace WgmmaKernelBuilder::getClusterPlace(OpBuilder &b) const {
 }
 
 /// Loads K tile `kTile` of the tile at `origin` into `stage`, completing on
-/// its full barrier; in a cluster (`place`), this workgroup's slices of the
-/// tiles, each multicast to the workgroups that share it.
+/// its full barrier (a restaged operand's load tile on its loaded barrier);
+/// in a cluster (`place`), this workgroup's slices of the tiles, each
+/// multicast to the workgroups that share it.
 void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
                                    const TileCoordinates &origin,
                                    const ClusterPlace *place) const {
@@ -660,8 +684,13 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
   Value base = getStageBase(b, stage);
   nvgpu::MBarrierArriveExpectTxOp::create(
       b, loc, barriers.full,
-      arith::ConstantIndexOp::create(b, loc, matmul.stageBytes()), stage,
-      Value());
+      arith::ConstantIndexOp::create(b, loc, matmul.getDirectLoadBytes()),
+      stage, Value());
+  if (barriers.loaded)
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, barriers.loaded,
+        arith::ConstantIndexOp::create(b, loc, matmul.getRestagedLoadBytes()),
+        stage, Value());
   Value k = arith::MulIOp::create(
       b, loc, kTile, arith::ConstantIndexOp::create(b, loc, matmul.tileK));
   // Each chunk of an operand's tile (WgmmaOperandTile) at `tileBytes` of
@@ -671,9 +700,10 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
   // box rows (`sliceBox`: whole 128-byte swizzle rows), multicast by
   // `mask`.
   auto loadTile = [&](const WgmmaOperandTile &operand, int64_t tileBytes,
-                      Value outer, Value kStart, Value batchBase, Value map,
-                      int64_t slices, ArrayRef<int64_t> sliceBox, Value slice,
-                      Value mask) {
+                      bool restaged, Value outer, Value kStart, Value batchBase,
+                      Value map, int64_t slices, ArrayRef<int64_t> sliceBox,
+                      Value slice, Value mask) {
+    Value barrier = restaged ? barriers.loaded : barriers.full;
     MemRefType sliceType = getWorkgroupMemRefType(sliceBox, elt);
     Value kIndex = arith::AddIOp::create(b, loc, kStart, k);
     for (int64_t chunk = 0; chunk < operand.getNumChunks(); ++chunk) {
@@ -699,16 +729,17 @@ void WgmmaKernelBuilder::loadStage(OpBuilder &b, Value stage, Value kTile,
       if (batchBase)
         row = arith::AddIOp::create(b, loc, batchBase, row);
       nvgpu::TmaAsyncLoadOp::create(
-          b, loc, getRingView(b, bytes, offset, sliceType), barriers.full, map,
+          b, loc, getRingView(b, bytes, offset, sliceType), barrier, map,
           ValueRange{inner, row}, stage, slices > 1 ? mask : Value(), Value());
     }
   };
-  WgmmaOperandTile aTile = matmul.getATile();
-  loadTile(aTile, 0, origin.aRow, origin.aK, origin.aBase, maps.aLoad,
-           plan.getASlices(), plan.getASliceBox(), place ? place->n : Value(),
-           place ? place->aMask : Value());
-  loadTile(matmul.getBTile(), aTile.getBytes(), origin.bColumn, origin.bK,
-           origin.bBase, maps.bLoad, plan.getBSlices(), plan.getBSliceBox(),
+  loadTile(matmul.getALoadTile(), matmul.getALoadOffset(),
+           matmul.layouts.aRestaged, origin.aRow, origin.aK, origin.aBase,
+           maps.aLoad, plan.getASlices(), plan.getASliceBox(),
+           place ? place->n : Value(), place ? place->aMask : Value());
+  loadTile(matmul.getBLoadTile(), matmul.getBLoadOffset(),
+           matmul.layouts.bRestaged, origin.bColumn, origin.bK, origin.bBase,
+           maps.bLoad, plan.getBSlices(), plan.getBSliceBox(),
            place ? place->m : Value(), place ? place->bMask : Value());
 }
 
@@ -780,13 +811,155 @@ void WgmmaKernelBuilder::waitForPeers(OpBuilder &b, Value stage,
       });
 }
 
+/// Writes the load tile at `loadOffset` of the stage at byte `base` (a
+/// restaged operand's tile as it lies: chunks of 128-byte rows of M or N,
+/// tileK rows each) K-major into wgmma's `tile` at `tileOffset` (a 128-byte
+/// row of K for each row of M or N), both 128-byte swizzled, as producer
+/// thread `thread` of kWarpgroupThreads: blocks of 4 x 4 elements, each
+/// read as four 4-element rows of the load tile and written as four of the
+/// K-major tile. (The bits only move: the tiles are viewed as integers of
+/// the element's width.) Each quarter-warp's eight threads take the blocks
+/// of four K and two M or N neighbours: their 16-byte f32 writes hit eight
+/// different 16-byte bank groups, their reads two each.
+void WgmmaKernelBuilder::restageTile(OpBuilder &b, Value base,
+                                     const WgmmaOperandTile &tile,
+                                     int64_t tileOffset, int64_t loadOffset,
+                                     Value thread) const {
+  constexpr int64_t kBlock = 4;
+  int64_t bytes = tile.elementBytes;
+  Type bits = b.getIntegerType(bytes * 8);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  MemRefType viewType = getWorkgroupMemRefType({tile.getBytes() / bytes}, bits);
+  auto view = [&](int64_t offset) {
+    return getRingView(b, base, offset, viewType);
+  };
+  Value loadView = view(loadOffset), tileView = view(tileOffset);
+  // The element at byte `offset` of a 1024-byte aligned tile of 128-byte
+  // swizzled rows: bits 4-6 of the offset XOR bits 7-9.
+  auto swizzled = [&](Value offset) -> Value {
+    Value row = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, offset, constant(7)),
+        constant(7));
+    Value moved = arith::XOrIOp::create(
+        b, loc, offset, arith::ShLIOp::create(b, loc, row, constant(4)));
+    return arith::DivUIOp::create(b, loc, moved, constant(bytes));
+  };
+  // The load tile's chunks (of 128-byte rows of M or N), tileK rows each.
+  int64_t chunkColumns = kSwizzleBytes / bytes;
+  int64_t chunkBytes = tile.tileK * kSwizzleBytes;
+  int64_t kBlocks = tile.tileK / kBlock, outerBlocks = tile.outer / kBlock;
+  int64_t blocks = kBlocks * outerBlocks;
+  int64_t perThread = llvm::divideCeil(blocks, kWarpgroupThreads);
+  auto vectorType = VectorType::get({kBlock}, bits);
+  scf::ForOp::create(
+      b, loc, constant(0), constant(perThread), constant(1), ValueRange(),
+      [&](OpBuilder &b, Location, Value i, ValueRange) {
+        Value block = arith::AddIOp::create(
+            b, loc, thread,
+            arith::MulIOp::create(b, loc, i, constant(kWarpgroupThreads)));
+        auto body = [&](OpBuilder &b) {
+          // block = ((outerHigh * kBlocks/4 + kHigh) * 2 + outerLow) * 4 +
+          // kLow.
+          auto parts = affine::AffineDelinearizeIndexOp::create(
+              b, loc, block,
+              ArrayRef<int64_t>{outerBlocks / 2, kBlocks / 4, 2, 4},
+              /*hasOuterBound=*/true);
+          AffineExpr high = getAffineDimExpr(0, ctx),
+                     low = getAffineDimExpr(1, ctx);
+          auto first = [&](Value highPart, Value lowPart, int64_t lows) {
+            return affine::AffineApplyOp::create(
+                b, loc, AffineMap::get(2, 0, (high * lows + low) * kBlock),
+                ValueRange{highPart, lowPart});
+          };
+          Value outer = first(parts.getResult(0), parts.getResult(2), 2);
+          Value k = first(parts.getResult(1), parts.getResult(3), 4);
+          // Row k + r of the load tile: chunk outer / chunkColumns, the
+          // chunks tileK rows of 128 bytes each.
+          SmallVector<Value> rows;
+          for (int64_t r = 0; r < kBlock; ++r) {
+            AffineExpr o = getAffineDimExpr(0, ctx),
+                       kk = getAffineDimExpr(1, ctx);
+            Value offset = affine::AffineApplyOp::create(
+                b, loc,
+                AffineMap::get(2, 0,
+                               o.floorDiv(chunkColumns) * chunkBytes +
+                                   (kk + r) * kSwizzleBytes +
+                                   (o % chunkColumns) * bytes),
+                ValueRange{outer, k});
+            rows.push_back(vector::LoadOp::create(
+                b, loc, vectorType, loadView, ValueRange{swizzled(offset)}));
+          }
+          // Row outer + c of the K-major tile.
+          for (int64_t c = 0; c < kBlock; ++c) {
+            SmallVector<Value> column;
+            for (int64_t r = 0; r < kBlock; ++r)
+              column.push_back(vector::ExtractOp::create(b, loc, rows[r],
+                                                         ArrayRef<int64_t>{c}));
+            Value written =
+                vector::FromElementsOp::create(b, loc, vectorType, column);
+            AffineExpr o = getAffineDimExpr(0, ctx),
+                       kk = getAffineDimExpr(1, ctx);
+            Value offset = affine::AffineApplyOp::create(
+                b, loc,
+                AffineMap::get(2, 0, (o + c) * kSwizzleBytes + kk * bytes),
+                ValueRange{outer, k});
+            vector::StoreOp::create(b, loc, written, tileView,
+                                    ValueRange{swizzled(offset)});
+          }
+        };
+        if (blocks % kWarpgroupThreads == 0) {
+          body(b);
+        } else {
+          Value inside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, block, constant(blocks));
+          scf::IfOp::create(b, loc, inside, [&](OpBuilder &b, Location) {
+            body(b);
+            scf::YieldOp::create(b, loc);
+          });
+        }
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+/// Producer thread `thread`'s part of restaging `stage` in round `round`
+/// (its phase): once the load tiles have landed, its blocks of each
+/// restaged operand (restageTile); then it orders its generic writes before
+/// the consumers' wgmma reads (fence.proxy.async, before its release) and
+/// arrives on the stage's full barrier.
+void WgmmaKernelBuilder::restageStage(OpBuilder &b, Value stage, Value round,
+                                      Value thread) const {
+  waitForPhase(b, barriers.loaded, stage, round);
+  Value base = getStageBase(b, stage);
+  if (matmul.layouts.aRestaged)
+    restageTile(b, base, matmul.getATile(), 0, matmul.getALoadOffset(), thread);
+  if (matmul.layouts.bRestaged)
+    restageTile(b, base, matmul.getBTile(), matmul.getATile().getBytes(),
+                matmul.getBLoadOffset(), thread);
+  fenceRing(b);
+  nvgpu::MBarrierArriveOp::create(b, loc, barriers.full, stage);
+}
+
 /// The producer warpgroup's thread 0: for each of the workgroup's tiles,
 /// each K step's loads into the next stage of the ring, once the consumers
-/// (and, in a cluster, every peer's consumers) released it.
+/// (and, in a cluster, every peer's consumers) released it. With a restaged
+/// operand every producer thread runs this, each waiting for the stage's
+/// release and then restaging its part of the stage (restageStage).
 void WgmmaKernelBuilder::buildProducer(OpBuilder &b) {
   std::optional<ClusterPlace> place;
   if (plan.cluster)
     place = getClusterPlace(b);
+  bool restaged = matmul.layouts.isRestaged();
+  Value thread, isLoader;
+  if (restaged) {
+    thread = arith::SubIOp::create(
+        b, loc, tid,
+        arith::ConstantIndexOp::create(b, loc,
+                                       kWarpgroupThreads * matmul.consumers));
+    isLoader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                                     arith::ConstantIndexOp::create(b, loc, 0));
+  }
   forEachTile(b, [&](OpBuilder &b, const TileSteps &steps, IRMapping &mapping) {
     TileCoordinates origin = tile;
     for (Value *value :
@@ -824,7 +997,16 @@ void WgmmaKernelBuilder::buildProducer(OpBuilder &b) {
             }
             scf::YieldOp::create(b, loc);
           });
-          loadStage(b, stage, kTile, origin, place ? &*place : nullptr);
+          if (!restaged) {
+            loadStage(b, stage, kTile, origin, place ? &*place : nullptr);
+            scf::YieldOp::create(b, loc);
+            return;
+          }
+          scf::IfOp::create(b, loc, isLoader, [&](OpBuilder &b, Location) {
+            loadStage(b, stage, kTile, origin, /*place=*/nullptr);
+            scf::YieldOp::create(b, loc);
+          });
+          restageStage(b, stage, round, thread);
           scf::YieldOp::create(b, loc);
         });
   });
@@ -2047,7 +2229,8 @@ void WgmmaKernelBuilder::buildOneWarpgroup() {
 
 /// Warp specialization: warpgroups 0 .. consumers-1 multiply
 /// (buildConsumers); the last produces, its thread 0 alone issuing TMA
-/// loads into stages the consumers released (buildProducer). Registers move
+/// loads into stages the consumers released (buildProducer), all its
+/// threads restaging a restaged operand's tiles. Registers move
 /// from the producer to two consumers (the producer needs few; the sizes
 /// are CUTLASS's for one producer and two consumers).
 void WgmmaKernelBuilder::buildWarpSpecialized() {
@@ -2068,6 +2251,12 @@ void WgmmaKernelBuilder::buildWarpSpecialized() {
         if (moveRegisters)
           NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
                                          NVVM::SetMaxRegisterAction::decrease);
+        // A restaged operand takes every producer thread.
+        if (matmul.layouts.isRestaged()) {
+          buildProducer(b);
+          scf::YieldOp::create(b, loc);
+          return;
+        }
         Value isProducer = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::eq, tid,
             arith::ConstantIndexOp::create(b, loc, consumerThreads));

@@ -129,15 +129,52 @@ struct WgmmaMatmul {
   }
   /// K of one wgmma instruction (16 for 16-bit operands, 32 for 8-bit).
   int64_t instructionK() const { return wgmma::getInstructionK(elementType); }
-  /// wgmma's A and B tiles in a stage: A's first, then B's.
+  /// wgmma's A and B tiles in a stage: A's first, then B's, then a
+  /// restaged operand's load tile (A's, then B's).
   WgmmaOperandTile getATile() const {
     return {layouts.aKContiguous, tileM, tileK, elementBytes()};
   }
   WgmmaOperandTile getBTile() const {
     return {layouts.bKContiguous, tileN, tileK, elementBytes()};
   }
+  /// The tiles TMA loads of A and B: wgmma's, or a restaged operand's as it
+  /// lies in memory (M- or N-contiguous), which the producer warpgroup
+  /// writes K-major into wgmma's tile.
+  WgmmaOperandTile getALoadTile() const {
+    WgmmaOperandTile tile = getATile();
+    tile.kContiguous = !layouts.aRestaged && tile.kContiguous;
+    return tile;
+  }
+  WgmmaOperandTile getBLoadTile() const {
+    WgmmaOperandTile tile = getBTile();
+    tile.kContiguous = !layouts.bRestaged && tile.kContiguous;
+    return tile;
+  }
+  /// Where in a stage TMA loads A's and B's tiles: wgmma's tile, or a
+  /// restaged operand's load tile after both of wgmma's.
+  int64_t getALoadOffset() const {
+    return layouts.aRestaged ? getATile().getBytes() + getBTile().getBytes()
+                             : 0;
+  }
+  int64_t getBLoadOffset() const {
+    int64_t wgmmaTiles = getATile().getBytes() + getBTile().getBytes();
+    if (!layouts.bRestaged)
+      return getATile().getBytes();
+    return layouts.aRestaged ? wgmmaTiles + getATile().getBytes() : wgmmaTiles;
+  }
+  /// Bytes TMA loads per stage into wgmma's tiles (the full barrier's) and
+  /// into restaged load tiles (the loaded barrier's).
+  int64_t getDirectLoadBytes() const {
+    return (layouts.aRestaged ? 0 : getATile().getBytes()) +
+           (layouts.bRestaged ? 0 : getBTile().getBytes());
+  }
+  int64_t getRestagedLoadBytes() const {
+    return (layouts.aRestaged ? getATile().getBytes() : 0) +
+           (layouts.bRestaged ? getBTile().getBytes() : 0);
+  }
   int64_t stageBytes() const {
-    return getATile().getBytes() + getBTile().getBytes();
+    return getATile().getBytes() + getBTile().getBytes() +
+           getRestagedLoadBytes();
   }
   bool hasPartialTiles() const {
     return ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
@@ -310,12 +347,12 @@ struct WgmmaKernelPlan {
   int64_t getBSlices() const { return cluster ? cluster->m : 1; }
   /// The boxes of those slices (the chunks' own without a cluster).
   SmallVector<int64_t> getASliceBox() const {
-    SmallVector<int64_t> box = matmul.getATile().getBox();
+    SmallVector<int64_t> box = matmul.getALoadTile().getBox();
     box[0] /= getASlices();
     return box;
   }
   SmallVector<int64_t> getBSliceBox() const {
-    SmallVector<int64_t> box = matmul.getBTile().getBox();
+    SmallVector<int64_t> box = matmul.getBLoadTile().getBox();
     box[0] /= getBSlices();
     return box;
   }

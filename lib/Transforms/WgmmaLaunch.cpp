@@ -31,6 +31,10 @@ std::string mlir::gpucg::wgmma::whyNoCluster(const LaunchFacts &facts,
   else if (facts.consumers == 0)
     os << "a workgroup of one warpgroup has no producer warpgroup to wait "
           "for the cluster's releases of a stage";
+  else if (facts.restaged)
+    os << "its producer warpgroup restages an f32 or 8-bit operand that is "
+          "not K-contiguous (wgmma reads it K-major only), which it does "
+          "not do for a cluster's multicast slices yet";
   else if (facts.dynamicM && m > 1)
     os << "its M is dynamic, so its tiles along M may not be a multiple of "
        << m;

@@ -1,8 +1,8 @@
 // gpucg-compile on sm_90a with 8-bit float casts, which neither LLVM nor
 // NVVM lowers (gpucg-convert-to-nvvm expands them into integer arithmetic:
 // gpucg-expand-small-floats): a wgmma matmul whose fused epilogue casts its
-// result to f8E4M3FN, and an f8E5M2 matmul with B[k, n], which wgmma cannot
-// take (MatmulSimt extends the operands to f32).
+// result to f8E4M3FN, and an f8E5M2 matmul of 48 columns, fewer than a
+// wgmma tile's 64 (SimtDistribute extends the operands to f32).
 //
 // RUN: rm -rf %t && gpucg-opt %s --pass-pipeline='builtin.module(gpucg-compile{format=isa output-dir=%t})' -o %t.mlir
 // RUN: gpucg-opt %t.mlir > /dev/null
@@ -24,7 +24,7 @@
 // NVVM-OUT-COUNT-8: cvt.rn.satfinite.e4m3x2.f32
 // NVVM-OUT: st.global.v4.b32
 // NVVM-KN: cvt.rn.f16x2.e5m2x2
-// NVVM-KN: fma.rn.f32
+// NVVM-KN: mul.rn.f32
 // Without it, no such instruction:
 // RUN: not grep -q "cvt.rn.satfinite.e4m3x2\|cvt.rn.f16x2.e5m2x2" %t/linear_e4m3_out_kernel.ptx %t/matmul_kn_e5m2_kernel.ptx
 
@@ -37,7 +37,7 @@
 
 // KN: .entry matmul_kn_e5m2_kernel
 // KN-NOT: wgmma
-// KN: fma.rn.f32
+// KN: mul.rn.f32
 // KN-NOT: .local
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -61,10 +61,10 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
     } -> tensor<1024x2048xf8E4M3FN>
     return %1 : tensor<1024x2048xf8E4M3FN>
   }
-  func.func @matmul_kn_e5m2(%a: tensor<256x256xf8E5M2>, %b: tensor<256x256xf8E5M2>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  func.func @matmul_kn_e5m2(%a: tensor<256x256xf8E5M2>, %b: tensor<256x48xf8E5M2>, %c: tensor<256x48xf32>) -> tensor<256x48xf32> {
     %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf8E5M2>, tensor<256x256xf8E5M2>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
-    return %0 : tensor<256x256xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x48xf32>) -> tensor<256x48xf32>
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf8E5M2>, tensor<256x48xf8E5M2>) outs(%f : tensor<256x48xf32>) -> tensor<256x48xf32>
+    return %0 : tensor<256x48xf32>
   }
 }

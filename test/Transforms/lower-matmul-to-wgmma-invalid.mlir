@@ -262,12 +262,27 @@ func.func @integer(%a: memref<64x128xi8>, %b: memref<128x64xi8>, %c: memref<64x6
 #info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>
 #config = #gpucg.lowering_config<tile_sizes = [[64, 128, 128]]>
 
-// 8-bit floats with B[k, n]: wgmma transposes 16-bit operands only.
+// 8-bit floats with B[k, n]: wgmma reads them K-major only, so B is
+// restaged by the producer warpgroup, which one warpgroup does not have.
 func.func @e4m3_n_contiguous_b(%a: memref<64x128xf8E4M3FN>, %b: memref<128x128xf8E4M3FN>, %c: memref<64x128xf32>) attributes {gpucg.translation_info = #info} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x128xf32>)
-  // expected-error @+1 {{'linalg.matmul' op computes 'f32' += 'f8E4M3FN' * 'f8E4M3FN'; pipeline MatmulWgmma multiplies 8-bit floats only with a K-contiguous B (B[n, k], A * B^T): wgmma transposes 16-bit operands only}}
+  // expected-error @+1 {{'linalg.matmul' op restages wgmma's B ('f8E4M3FN', not K-contiguous in memory: wgmma reads it K-major only) through the producer warpgroup of a warp-specialized workgroup; pipeline MatmulWgmma needs 256 or 384 threads for it, got 128}}
   linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf8E4M3FN>, memref<128x128xf8E4M3FN>) outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+#info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [256, 1, 1], pipeline_depth = 2>
+#config = #gpucg.lowering_config<tile_sizes = [[64, 64, 128]]>
+
+// A restaged 8-bit B[k, n] is loaded in boxes of 128 columns.
+func.func @e4m3_restaged_narrow(%a: memref<64x128xf8E4M3FN>, %b: memref<128x64xf8E4M3FN>, %c: memref<64x64xf32>) attributes {gpucg.translation_info = #info} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  // expected-error @+1 {{'linalg.matmul' op restages wgmma's B ('f8E4M3FN', not K-contiguous in memory) from TMA boxes of 128 columns (128 bytes); its tile of 64 is not a multiple of that}}
+  linalg.matmul {gpucg.lowering_config = #config} ins(%a, %b : memref<64x128xf8E4M3FN>, memref<128x64xf8E4M3FN>) outs(%c : memref<64x64xf32>)
   return
 }
 

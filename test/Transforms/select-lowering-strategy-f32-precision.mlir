@@ -35,11 +35,11 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
 
 // -----
 
-// sm_90a: TF32 on tensor cores (WMMA: MatmulWgmma takes no f32 yet), or
-// IEEE f32 on the SIMT cores.
+// sm_90a: TF32 on wgmma (MatmulWgmma, B[k, n] restaged K-major by the
+// producer warpgroup), or IEEE f32 on the SIMT cores.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   // TF32-LABEL: func.func @f32_sm90a
-  // TF32-SAME: pipeline = MatmulTensorCore,
+  // TF32-SAME: pipeline = MatmulWgmma,
   // IEEE-LABEL: func.func @f32_sm90a
   // IEEE-SAME: pipeline = MatmulSimt
   func.func @f32_sm90a(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {

@@ -96,11 +96,12 @@ func.func @levels(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>, %c: tensor<2
 
 // -----
 
-// f32 (TF32) with B[k, n]: wgmma reads 32-bit operands K-major only.
+// f32 (TF32) with B[k, n]: wgmma reads 32-bit operands K-major only, so B
+// is restaged by the producer warpgroup, which one warpgroup lacks.
 func.func @f32_operands(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma multiplies f32 (as TF32) only with a K-contiguous B (B[n, k], A * B^T): wgmma transposes 16-bit operands only}}
+  // expected-error @+1 {{pipeline MatmulWgmma restages 'f32' B[k, n] (wgmma reads it K-major only) through the producer warpgroup of a warp-specialized workgroup: workgroup_size must be [256, 1, 1] or [384, 1, 1], got [128, 1, 1]}}
   %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 128, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
@@ -108,14 +109,27 @@ func.func @f32_operands(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: te
 
 // -----
 
-// f32 (TF32) with A[k, m], likewise.
+// f32 (TF32) with A[k, m] and B[k, n], likewise.
 func.func @f32_a_km(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{cannot take pipeline MatmulWgmma: it computes f32 += f32 * f32; MatmulWgmma multiplies f32 (as TF32) only with a K-contiguous A (A[m, k]): wgmma transposes 16-bit operands only}}
+  // expected-error @+1 {{pipeline MatmulWgmma restages 'f32' A[k, m] and B[k, n] (wgmma reads it K-major only) through the producer warpgroup of a warp-specialized workgroup: workgroup_size must be [256, 1, 1] or [384, 1, 1], got [128, 1, 1]}}
   %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
     {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[64, 128, 32]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [128, 1, 1], pipeline_depth = 2>>}
     ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// A restaged 8-bit B[k, n] is loaded in boxes of 128 columns: a 64-column
+// tile does not take them.
+func.func @e4m3_restaged_narrow(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  // expected-error @+1 {{pipeline MatmulWgmma restages 'f8E4M3FN' B[k, n] from TMA boxes of 128-byte rows of N (128 elements), which the 128x64 tile does not divide into}}
+  %0 = linalg.matmul {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #gpucg.lowering_config<tile_sizes = [[128, 64, 128]]>, translation_info = #gpucg.translation_info<pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], pipeline_depth = 2>>}
+    ins(%a, %b : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }
 

@@ -42,20 +42,6 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // -----
 
-// 8-bit floats with B[k, n] (N contiguous): wgmma reads 8-bit operands
-// K-major only.
-module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
-  func.func @e4m3_n_contiguous_b(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-    %zero = arith.constant 0.0 : f32
-    %f = linalg.fill ins(%zero : f32) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-    // expected-error @+1 {{'linalg.matmul' op cannot run on tensor cores, which this pipeline requires: it computes f32 += f8E4M3FN * f8E4M3FN; MatmulWgmma multiplies 8-bit floats only with a K-contiguous B (B[n, k], A * B^T): wgmma transposes 16-bit operands only}}
-    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf8E4M3FN>, tensor<256x256xf8E4M3FN>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
-    return %0 : tensor<256x256xf32>
-  }
-}
-
-// -----
-
 // e4m3 times e5m2: a wgmma form nvgpu does not lower.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @e4m3_times_e5m2(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E5M2>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {

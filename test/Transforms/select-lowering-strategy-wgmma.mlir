@@ -476,13 +476,16 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
 
 // f32 operands with B[n, k] (a linear layer in f32) are MatmulWgmma, as
 // TF32: K tiles of 32 f32 (one 128-byte row), the 16-bit kernel's stage
-// bytes; 1024 x 1024 gives 128x128 tiles as for f16. f32 with B[k, n] keeps
-// WMMA (wgmma reads 32-bit operands K-major only).
+// bytes; 1024 x 1024 gives 128x128 tiles as for f16. f32 with B[k, n] is
+// MatmulWgmma too, B restaged K-major by the producer warpgroup (wgmma reads
+// 32-bit operands K-major only): its load tile adds a third to each stage
+// (4 stages still fit).
 // CHECK-LABEL: func.func @f32_linear
 // CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
 // CHECK: tile_sizes = {{\[\[}}128, 128, 32]]
 // CHECK-LABEL: func.func @f32_plain
-// CHECK-SAME: pipeline = MatmulTensorCore,
+// CHECK-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1], subgroup_size = 32, pipeline_depth = 4
+// CHECK: tile_sizes = {{\[\[}}128, 128, 32]]
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @f32_linear(%a: tensor<1024x512xf32>, %b: tensor<1024x512xf32>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
     %zero = arith.constant 0.0 : f32

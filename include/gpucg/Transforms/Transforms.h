@@ -583,16 +583,18 @@ inline int64_t getInstructionK(Type elementType) {
 inline bool isFloat8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
-/// Why pipeline MatmulWgmma cannot compute `c += a * b` with A and B laid
-/// out as `aKContiguous` and `bKContiguous` say (WgmmaLayouts), in words
-/// that follow "it computes C += A * B; " (empty when it can): both
-/// operands f16, both bf16, both f32 (multiplied as TF32), or both the
-/// same 8-bit float (f8E4M3FN, f8E5M2), into an f32 accumulator. wgmma
-/// transposes only 16-bit operands in workgroup memory, so f32 and 8-bit
-/// ones must both be K-contiguous (A[m, k], B[n, k]: `A * B^T`); e4m3
-/// times e5m2 is a wgmma form nvgpu does not lower.
-std::string whyNoElementTypes(Type a, Type b, Type c, bool aKContiguous,
-                              bool bKContiguous);
+/// Why pipeline MatmulWgmma cannot compute `c += a * b`, in words that
+/// follow "it computes C += A * B; " (empty when it can): both operands
+/// f16, both bf16, both f32 (multiplied as TF32), or both the same 8-bit
+/// float (f8E4M3FN, f8E5M2), into an f32 accumulator; e4m3 times e5m2 is a
+/// wgmma form nvgpu does not lower. (Any layout: an f32 or 8-bit operand
+/// that is not K-contiguous is restaged, WgmmaLayouts::aRestaged.)
+std::string whyNoElementTypes(Type a, Type b, Type c);
+/// Whether wgmma reads operands of `type` from workgroup memory M- or
+/// N-major (transposed) as well as K-major: 16-bit ones only.
+inline bool readsMNMajor(Type type) {
+  return type.getIntOrFloatBitWidth() == 16;
+}
 /// wgmma's widest N, and the step of its N (8 to 256 in steps of 8).
 constexpr int64_t kMaxN = 256;
 constexpr int64_t kNStep = 8;
@@ -641,13 +643,29 @@ inline bool isStagedInRing(int64_t ringBytes, int64_t tileM, int64_t tileN,
 /// 128-byte K row each, wgmma's own K-major layout) or M- and N-contiguous
 /// (A[k, m], B[k, n]: boxes of 64 columns, K rows each, multiplied through
 /// wgmma's transposed, MN-major layout, which 16-bit operands only have).
+///
+/// The two layouts are the ones wgmma reads from workgroup memory. An f32 or
+/// 8-bit operand, which wgmma reads K-major only, that is M- or
+/// N-contiguous in memory is K-contiguous here and `restaged`: TMA loads its
+/// tile as it lies into a staging area of the stage, and the producer
+/// warpgroup writes it K-major into the stage's tile: warp-specialized
+/// plans only, without clusters.
 struct WgmmaLayouts {
   bool aKContiguous = true;
   bool bKContiguous = false;
+  /// Whether A (B) is M- (N-) contiguous in memory and restaged.
+  bool aRestaged = false;
+  bool bRestaged = false;
 
   /// The layouts of wgmma's operands when the tile is computed as C^T =
   /// B^T * A^T (wgmma::isTransposedTile): B is then wgmma's A, A its B.
-  WgmmaLayouts getTransposed() const { return {bKContiguous, aKContiguous}; }
+  WgmmaLayouts getTransposed() const {
+    return {bKContiguous, aKContiguous, bRestaged, aRestaged};
+  }
+  bool isRestaged() const { return aRestaged || bRestaged; }
+  /// Whether A (B) is K-contiguous in memory (A[m, k], B[n, k]).
+  bool isAHeldKContiguous() const { return aKContiguous && !aRestaged; }
+  bool isBHeldKContiguous() const { return bKContiguous && !bRestaged; }
   /// Whether each wgmma K step (wgmma::getInstructionK) is its own
   /// `nvgpu.warpgroup.mma`: nvgpu steps A's descriptor along a K-major row
   /// and B's by 16 rows of an N-major one, whatever their layout, so only
@@ -670,7 +688,8 @@ struct WgmmaLayouts {
   }
   bool operator==(const WgmmaLayouts &other) const {
     return aKContiguous == other.aKContiguous &&
-           bKContiguous == other.bKContiguous;
+           bKContiguous == other.bKContiguous && aRestaged == other.aRestaged &&
+           bRestaged == other.bRestaged;
   }
 };
 
@@ -689,7 +708,8 @@ inline bool computesTransposed(int64_t tileM, const WgmmaLayouts &layouts) {
 /// one k loop, and any number of batch loops, with C[b..., m, n], A[b...,
 /// m, k] or A[b..., k, m], and B[b..., k, n] or B[b..., n, k]: the batch
 /// loops outermost in each operand, in the same order; std::nullopt
-/// otherwise.
+/// otherwise. An M- or N-contiguous operand of a type wgmma reads K-major
+/// only (readsMNMajor) is restaged.
 std::optional<WgmmaLayouts> getWgmmaLayouts(linalg::LinalgOp op);
 
 /// Why `consumer`, an op after a MatmulWgmma matmul whose accumulator (the

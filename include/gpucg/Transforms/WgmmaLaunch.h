@@ -53,6 +53,9 @@ struct LaunchFacts {
   /// epilogue consumes it, the epilogue adds C's prior contents (C += A *
   /// B), or tiles are partial.
   bool aKContiguous = true, bKContiguous = false, staged = false;
+  /// Whether an operand is restaged (WgmmaLayouts::isRestaged): loaded as
+  /// it lies and written K-major by the producer warpgroup.
+  bool restaged = false;
   /// Whether the tile is computed as C^T = B^T * A^T
   /// (wgmma::computesTransposed).
   bool transposed = false;

@@ -1,21 +1,28 @@
-// An f8E5M2 matmul with B[k, n] (N contiguous), which wgmma cannot take for
-// 8-bit floats: the strategy plans it MatmulSimt, whose threads extend
-// the operands to f32 (arith.extf, expanded into integer arithmetic by
-// gpucg-expand-small-floats). On the CPU emulator, equal to the untiled
-// kernel on the CPU; every sum is exact.
+// An f8E5M2 matmul with B[k, n] (N contiguous), which wgmma reads K-major
+// only: on MatmulSimt, whose threads extend the operands to f32
+// (arith.extf, expanded into integer arithmetic by
+// gpucg-expand-small-floats), and on the strategy's plan, MatmulWgmma with
+// B restaged K-major by the producer warpgroup (one partial 128x128 tile).
+// On the CPU emulator, equal to the untiled kernel on the CPU, in order and
+// reversed; every sum is exact.
 //
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.ref
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-simt{chip=sm_90a},gpucg-test-emulate-on-cpu)' \
 // RUN:   | %mlir_runner_emulated | %strip_address > %t.out
 // RUN: diff %t.ref %t.out
+// RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-matmul-wgmma{chip=sm_90a},gpucg-test-emulate-on-cpu)' -o %t.wgmma.mlir
+// RUN: %mlir_runner_emulated %t.wgmma.mlir | %strip_address > %t.wgmma
+// RUN: diff %t.ref %t.wgmma
+// RUN: env GPUCG_EMU_ORDER=reverse GPUCG_EMU_TMA=wait %mlir_runner_emulated %t.wgmma.mlir | %strip_address > %t.wgmma.reversed
+// RUN: diff %t.ref %t.wgmma.reversed
 // RUN: FileCheck %s --check-prefix=OUT < %t.out
 // OUT: sizes = [64, 64]
 //
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_90a},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @matmul_kn_e5m2
-// STRATEGY-SAME: pipeline = MatmulSimt
+// STRATEGY-SAME: pipeline = MatmulWgmma, workgroup_size = [384, 1, 1]
 
 module attributes {gpucg.target = #gpucg.target<chip = "sm_90a">} {
   func.func @matmul_kn_e5m2(%a: tensor<64x96xf8E5M2>, %b: tensor<96x64xf8E5M2>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {

@@ -108,6 +108,12 @@ Mutations (N counts matches from 1, in print order):
                      check that its operands' row pitches are 16-byte
                      multiples) be true: the aligned copy's 16-byte async
                      copies run at any pitch
+  loader-only-full N  let the N-th nvgpu.mbarrier.init of 129 arrivals (a
+                     MatmulWgmma stage's full barrier with a restaged
+                     operand: the loader's expect_tx and each producer
+                     thread's after restaging) count the loader's alone:
+                     the consumers may multiply before the K-major tile
+                     is written
 
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
@@ -154,6 +160,9 @@ def main():
 
     if mutation == "drop-barrier":
         del lines[nth_line(lines, r"\bgpu\.barrier\b", n)]
+    elif mutation == "loader-only-full":
+        index = nth_line(lines, r"\bnvgpu\.mbarrier\.init\b.*, %c129\b", n)
+        lines[index] = re.sub(r", %c129\b", ", %c1", lines[index])
     elif mutation == "drop-mbarrier-wait":
         del lines[nth_line(lines, r"\bnvgpu\.mbarrier\.try_wait\.parity\b", n)]
     elif mutation == "drop-fence":
