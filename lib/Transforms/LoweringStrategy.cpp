@@ -1614,9 +1614,7 @@ static LogicalResult verifyWgmmaStrategy(linalg::LinalgOp op,
   // warpgroup writes it K-major, from boxes of 128-byte rows of its M or N.
   WgmmaLayouts held = *getWgmmaLayouts(op);
   if (held.isRestaged()) {
-    StringRef operand = held.aRestaged && held.bRestaged ? "A[k, m] and B[k, n]"
-                        : held.aRestaged                 ? "A[k, m]"
-                                                         : "B[k, n]";
+    StringRef operand = held.getRestagedOperandName();
     if (consumers == 0)
       return op.emitOpError()
              << "pipeline MatmulWgmma restages " << shape.aType << " "
@@ -3177,10 +3175,7 @@ static void describeWgmmaTile(llvm::raw_ostream &os, linalg::LinalgOp op,
   if (!layouts)
     return;
   if (layouts->isRestaged())
-    os << "; " << shape.aType << " "
-       << (layouts->aRestaged && layouts->bRestaged ? "A[k, m] and B[k, n]"
-           : layouts->aRestaged                     ? "A[k, m]"
-                                                    : "B[k, n]")
+    os << "; " << shape.aType << " " << layouts->getRestagedOperandName()
        << " restaged K-major by the producer warpgroup (wgmma reads "
        << (shape.aType.isF32() ? "TF32" : "8-bit")
        << " operands K-major only): each tile loaded as it lies, then "

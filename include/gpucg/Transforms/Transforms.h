@@ -663,6 +663,13 @@ struct WgmmaLayouts {
     return {bKContiguous, aKContiguous, bRestaged, aRestaged};
   }
   bool isRestaged() const { return aRestaged || bRestaged; }
+  /// The restaged operands, in words (empty when none is).
+  const char *getRestagedOperandName() const {
+    return aRestaged && bRestaged ? "A[k, m] and B[k, n]"
+           : aRestaged            ? "A[k, m]"
+           : bRestaged            ? "B[k, n]"
+                                  : "";
+  }
   /// Whether A (B) is K-contiguous in memory (A[m, k], B[n, k]).
   bool isAHeldKContiguous() const { return aKContiguous && !aRestaged; }
   bool isBHeldKContiguous() const { return bKContiguous && !bRestaged; }
