@@ -122,13 +122,32 @@ getStreamKWorkspace(FunctionOpInterface funcOp, TranslationInfoAttr info) {
            << "runs stream-K (stream_k) but has no gpu.known_grid_size (run "
               "gpucg-tile-and-distribute-to-workgroups first)";
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
+  return SplitKWorkspace::getStreamK(
+      funcOp->getContext(), int64_t(grid[0]) * grid[1] * grid[2],
+      info.getPersistentWorkgroups().value_or(0),
+      level0[dims->m.front()] * level0[dims->n.front()]);
+}
+
+SplitKWorkspace SplitKWorkspace::getSplitK(Type elementType, int64_t tiles,
+                                           int64_t parts,
+                                           int64_t tileElements) {
   SplitKWorkspace workspace;
-  // The parts of MatmulWgmma's staged accumulator.
-  workspace.elementType = Float32Type::get(funcOp->getContext());
-  workspace.tiles = int64_t(grid[0]) * grid[1] * grid[2];
-  workspace.tileElements = level0[dims->m.front()] * level0[dims->n.front()];
-  workspace.slots =
-      kStreamKSlotsPerWorkgroup * info.getPersistentWorkgroups().value_or(0);
+  workspace.elementType = elementType;
+  workspace.tiles = tiles;
+  workspace.parts = parts;
+  workspace.tileElements = tileElements;
+  workspace.slots = tiles * parts;
+  return workspace;
+}
+
+SplitKWorkspace SplitKWorkspace::getStreamK(MLIRContext *context, int64_t tiles,
+                                            int64_t workgroups,
+                                            int64_t tileElements) {
+  SplitKWorkspace workspace;
+  workspace.elementType = Float32Type::get(context);
+  workspace.tiles = tiles;
+  workspace.tileElements = tileElements;
+  workspace.slots = kStreamKSlotsPerWorkgroup * workgroups;
   return workspace;
 }
 
@@ -152,13 +171,10 @@ mlir::gpucg::getSplitKWorkspace(FunctionOpInterface funcOp) {
               "gpucg-tile-and-distribute-to-workgroups first)";
   linalg::ContractionDimensions dims = *linalg::inferContractionDims(op);
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
-  SplitKWorkspace workspace;
-  workspace.elementType = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  workspace.tiles = int64_t(grid[0]) * grid[1];
-  workspace.parts = splitK;
-  workspace.tileElements = level0[dims.m.front()] * level0[dims.n.front()];
-  workspace.slots = workspace.tiles * workspace.parts;
-  return workspace;
+  return SplitKWorkspace::getSplitK(
+      getElementTypeOrSelf(op.getDpsInitOperand(0)->get()),
+      int64_t(grid[0]) * grid[1], splitK,
+      level0[dims.m.front()] * level0[dims.n.front()]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -547,13 +563,9 @@ mlir::gpucg::getSplitKBuffers(FunctionOpInterface funcOp) {
            << getSplitKCountersName(funcOp.getName())
            << " for the output tiles of its gpu.known_grid_size (run "
               "gpucg-create-split-k-workspace first)";
-  SplitKWorkspace &workspace = buffers.workspace;
-  workspace.elementType = buffers.partials.getType().getElementType();
-  workspace.tiles = tiles;
-  workspace.parts = splitK;
-  workspace.tileElements =
-      buffers.partials.getType().getNumElements() / (tiles * splitK);
-  workspace.slots = tiles * splitK;
+  buffers.workspace = SplitKWorkspace::getSplitK(
+      buffers.partials.getType().getElementType(), tiles, splitK,
+      buffers.partials.getType().getNumElements() / (tiles * splitK));
   return buffers;
 }
 

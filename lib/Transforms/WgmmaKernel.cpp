@@ -1348,11 +1348,9 @@ static FailureOr<SplitKBuffers> getStreamKBuffers(FunctionOpInterface funcOp,
                                                   const PersistentGrid &grid,
                                                   int64_t tileElements) {
   SplitKBuffers buffers = lookupSplitKGlobals(funcOp);
-  SplitKWorkspace &ws = buffers.workspace;
-  ws.elementType = Float32Type::get(funcOp->getContext());
-  ws.tiles = grid.tiles;
-  ws.tileElements = tileElements;
-  ws.slots = kStreamKSlotsPerWorkgroup * grid.workgroups;
+  buffers.workspace = SplitKWorkspace::getStreamK(
+      funcOp->getContext(), grid.tiles, grid.workgroups, tileElements);
+  const SplitKWorkspace &ws = buffers.workspace;
   if (!buffers.partials || !buffers.counters ||
       buffers.partials.getType().getElementType() != ws.elementType ||
       buffers.partials.getType().getNumElements() != ws.getNumPartials() ||

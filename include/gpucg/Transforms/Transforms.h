@@ -293,6 +293,16 @@ struct SplitKWorkspace {
   /// of a stream-K grid.
   int64_t slots = 0;
   int64_t getNumPartials() const { return slots * tileElements; }
+
+  /// The workspace of `parts` parts of each of `tiles` output tiles.
+  static SplitKWorkspace getSplitK(Type elementType, int64_t tiles,
+                                   int64_t parts, int64_t tileElements);
+  /// The workspace of a stream-K grid of `workgroups` over `tiles` output
+  /// tiles: f32 partial sums (MatmulWgmma's staged accumulator), two slots
+  /// per workgroup. gpucg-create-split-k-workspace sizes the buffers with
+  /// it, and MatmulWgmma checks them with it.
+  static SplitKWorkspace getStreamK(MLIRContext *context, int64_t tiles,
+                                    int64_t workgroups, int64_t tileElements);
 };
 
 /// Partial-sum slots per workgroup of a stream-K grid: one for the tile its
