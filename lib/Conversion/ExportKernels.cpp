@@ -43,12 +43,13 @@ static constexpr int kAbiVersion = 1;
 
 namespace {
 /// A workgroup count of a launch as the ABI's grid formula reads it: a
-/// product of a constant factor and at most one size term, `argN.dimD` or
-/// `ceildiv argN.dimD S` (a size of `host`'s argument N).
+/// product of a constant factor and up to kMaxGridSizeTerms size terms,
+/// each `argN.dimD` or `ceildiv argN.dimD S` (a size of `host`'s argument
+/// N), in the order the count multiplies them.
 struct LaunchCountProduct {
   func::FuncOp host;
   int64_t factor = 1;
-  std::optional<std::string> term;
+  SmallVector<std::string> terms;
 
   /// Multiplies in `value` (a constant, a size, `arith.muli` or an
   /// `affine.apply` of such); false where it is none of these.
@@ -85,10 +86,11 @@ private:
   }
 
   bool takeTerm(std::optional<std::string> size, int64_t divisor) {
-    if (!size || term)
+    if (!size || static_cast<int64_t>(terms.size()) == gpucg::kMaxGridSizeTerms)
       return false;
-    term = divisor == 1 ? *size
-                        : "ceildiv " + *size + " " + std::to_string(divisor);
+    terms.push_back(divisor == 1
+                        ? *size
+                        : "ceildiv " + *size + " " + std::to_string(divisor));
     return true;
   }
 
@@ -123,9 +125,10 @@ private:
 } // namespace
 
 /// Describes a launch dimension as the ABI writes it: a number, or a
-/// workgroup count over a dynamic size (`argN.dimD` or `ceildiv argN.dimD
-/// S`), times a constant where it is one (`argN.dimD * C`: grid z of
-/// linearized batch loops, one of them dynamic).
+/// workgroup count over dynamic sizes (`argN.dimD` or `ceildiv argN.dimD
+/// S`, several joined by `*`), times a constant where it is one
+/// (`argN.dimD * argM.dimE * C`: grid z of linearized batch loops, some of
+/// them dynamic).
 static FailureOr<std::string> describeLaunchDimension(Value value,
                                                       func::FuncOp host,
                                                       Operation *user,
@@ -133,14 +136,17 @@ static FailureOr<std::string> describeLaunchDimension(Value value,
   if (std::optional<int64_t> constant = getConstantIntValue(value))
     return std::to_string(*constant);
   LaunchCountProduct product{host};
-  if (product.multiply(value) && product.term)
-    return product.factor == 1
-               ? *product.term
-               : *product.term + " * " + std::to_string(product.factor);
+  if (product.multiply(value) && !product.terms.empty()) {
+    if (product.factor != 1)
+      product.terms.push_back(std::to_string(product.factor));
+    return llvm::join(product.terms, " * ");
+  }
   user->emitOpError() << "has a " << what
                       << " that the kernel ABI cannot express (a constant, "
-                         "a dimension of an argument or its ceildiv by a "
-                         "constant, times at most a constant)";
+                         "or a product of up to "
+                      << gpucg::kMaxGridSizeTerms
+                      << " dimensions of arguments, each or its ceildiv by "
+                         "a constant, and a constant)";
   return failure();
 }
 

@@ -3036,23 +3036,26 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
   });
   ArrayRef<int64_t> level0 = config.getTileSizes(0);
   // More than three tiled loops share grid z (workgroup tiling linearizes
-  // them), which the ABI counts as a constant times at most one run-time
-  // size.
+  // them), which the ABI counts as a constant times at most
+  // kMaxGridSizeTerms run-time sizes.
   if (tiledParallel > 3) {
     SmallVector<unsigned> dynamic;
     for (unsigned pos : getGridZLoops(rootOp, level0))
       if (ShapedType::isDynamic(rootOp.getStaticLoopRanges()[pos]))
         dynamic.push_back(pos);
-    if (dynamic.size() > 1)
-      return rootOp.emitOpError()
-             << "lowering_config level 0 tiles " << tiledParallel
-             << " parallel loops; a grid has 3 dimensions, so the outer "
-             << tiledParallel - 2
-             << " share grid z, whose workgroups are counted as a constant "
-                "times at most one run-time size, and loops "
-             << dynamic[0] << " and " << dynamic[1]
-             << " are dynamic (give all but one a static size, or pass the "
-                "batches as one dimension)";
+    if (static_cast<int64_t>(dynamic.size()) > kMaxGridSizeTerms) {
+      InFlightDiagnostic diag = rootOp.emitOpError();
+      diag << "lowering_config level 0 tiles " << tiledParallel
+           << " parallel loops; a grid has 3 dimensions, so the outer "
+           << tiledParallel - 2
+           << " share grid z, whose workgroups are counted as a constant "
+              "times at most "
+           << kMaxGridSizeTerms << " run-time sizes, and loops ";
+      llvm::interleaveComma(dynamic, diag);
+      return diag << " are dynamic (give all but " << kMaxGridSizeTerms
+                  << " a static size, or pass the batches as fewer "
+                     "dimensions)";
+    }
   }
   if (std::optional<GridOverflow> overflow = findGridOverflow(rootOp, level0)) {
     InFlightDiagnostic diag = rootOp.emitOpError();

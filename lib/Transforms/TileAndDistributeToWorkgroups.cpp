@@ -150,9 +150,10 @@ static std::optional<SmallVector<int32_t>> getStaticGrid(scf::ForallOp forallOp)
 }
 
 /// Fails, with an error on `target`, when more than three of its loops are
-/// tiled (`tileSizes`) and more than one of those beyond the innermost two,
-/// which share grid z (linearizeOuterWorkgroupDims), is dynamic: the ABI's
-/// grid formulas count a constant times at most one run-time size.
+/// tiled (`tileSizes`) and more than kMaxGridSizeTerms of those beyond the
+/// innermost two, which share grid z (linearizeOuterWorkgroupDims), are
+/// dynamic: the ABI's grid formulas count a constant times at most that
+/// many run-time sizes.
 static LogicalResult verifyGridZLoops(linalg::LinalgOp target,
                                       ArrayRef<int64_t> tileSizes) {
   SmallVector<unsigned> tiled;
@@ -166,27 +167,29 @@ static LogicalResult verifyGridZLoops(linalg::LinalgOp target,
   for (unsigned pos : ArrayRef(tiled).drop_back(2))
     if (ShapedType::isDynamic(ranges[pos]))
       dynamic.push_back(pos);
-  if (dynamic.size() <= 1)
+  if (static_cast<int64_t>(dynamic.size()) <= kMaxGridSizeTerms)
     return success();
-  return target.emitOpError()
-         << "tiles " << tiled.size()
-         << " parallel loops across workgroups; a grid has 3 dimensions, so "
-            "the outer "
-         << tiled.size() - 2
-         << " share grid z, whose workgroups are counted as a constant "
-            "times at most one run-time size, and loops "
-         << dynamic[0] << " and " << dynamic[1]
-         << " are dynamic (give all but one a static size, or pass the "
-            "batches as one dimension)";
+  InFlightDiagnostic diag = target.emitOpError();
+  diag << "tiles " << tiled.size()
+       << " parallel loops across workgroups; a grid has 3 dimensions, so "
+          "the outer "
+       << tiled.size() - 2
+       << " share grid z, whose workgroups are counted as a constant times "
+          "at most "
+       << kMaxGridSizeTerms << " run-time sizes, and loops ";
+  llvm::interleaveComma(dynamic, diag);
+  return diag << " are dynamic (give all but " << kMaxGridSizeTerms
+              << " a static size, or pass the batches as fewer dimensions)";
 }
 
 /// `forallOp`, a workgroup loop of more than 3 dimensions of which at most
-/// one outer dimension has a dynamic trip count (verifyGridZLoops), as one
+/// kMaxGridSizeTerms outer dimensions have a dynamic trip count
+/// (verifyGridZLoops), as one
 /// of 3: its outer dimensions (all but the innermost two) linearized into
 /// one mapped to grid z, whose index each iteration delinearizes back into
 /// theirs (`affine.delinearize_index`, outermost first), so that the loop
 /// fits a grid and its body is unchanged. Grid z is then the product of the
-/// trip counts: a constant, or a constant times the dynamic one.
+/// trip counts: a constant, or a constant times the dynamic ones.
 static FailureOr<scf::ForallOp>
 linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp) {
   int64_t numDims = forallOp.getRank();
@@ -207,15 +210,15 @@ linearizeOuterWorkgroupDims(RewriterBase &rewriter, scf::ForallOp forallOp) {
       continue;
     }
     // Unreachable after verifyGridZLoops: a tiled static loop has a static
-    // trip count, and at most one is dynamic; workgroup tiling's bounds
-    // and steps are constants but for a dynamic size.
+    // trip count, and at most kMaxGridSizeTerms are dynamic; workgroup
+    // tiling's bounds and steps are constants but for a dynamic size.
     std::optional<int64_t> lower = getConstantIntValue(lbs[dim]);
     std::optional<int64_t> stride = getConstantIntValue(steps[dim]);
-    if (++numDynamic > 1 || !lower || !stride || *stride <= 0)
+    if (++numDynamic > kMaxGridSizeTerms || !lower || !stride || *stride <= 0)
       return forallOp.emitOpError()
              << "has a dynamic trip count along dimension " << dim
-             << " that cannot share grid z (another is dynamic, or its "
-                "bound or step is)";
+             << " that cannot share grid z (more than " << kMaxGridSizeTerms
+             << " are dynamic, or its bound or step is)";
     trips.push_back(affine::makeComposedFoldedAffineApply(
         rewriter, loc, (ub - *lower).ceilDiv(*stride), {ubs[dim]}));
   }

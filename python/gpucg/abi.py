@@ -45,27 +45,45 @@ class AbiError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Extent:
-    """One grid dimension: a constant, `argN.dimD`, or
-    `ceildiv argN.dimD S`, the last two times a constant `C` where `* C`
-    follows."""
+    """One grid dimension: a constant, or a product of up to
+    MAX_GRID_TERMS run-time sizes, each `argN.dimD` or `ceildiv argN.dimD
+    S`, times a constant `C` where `* C` ends the line. The fields describe
+    the first size; `size_factors` the others."""
     value: int  # the constant, or the divisor S (1 for argN.dimD)
     function_argument: Optional[int] = None
     dim: Optional[int] = None
     factor: int = 1  # C of `* C`
+    # The further sizes, as (function argument, dim, divisor) each.
+    size_factors: Tuple[Tuple[int, int, int], ...] = ()
+
+    def terms(self):
+        """Every size of the product as (function argument, dim, divisor);
+        none for a constant."""
+        if self.function_argument is None:
+            return ()
+        return ((self.function_argument, self.dim, self.value),
+                *self.size_factors)
 
     def evaluate(self, shapes):
         """The extent for `shapes` (one shape per function argument)."""
         if self.function_argument is None:
             return self.value
-        size = shapes[self.function_argument][self.dim]
-        return (size + self.value - 1) // self.value * self.factor
+        product = self.factor
+        for argument, dim, divisor in self.terms():
+            product *= (shapes[argument][dim] + divisor - 1) // divisor
+        return product
 
     def __str__(self):
         if self.function_argument is None:
             return str(self.value)
-        size = f"arg{self.function_argument}.dim{self.dim}"
-        term = size if self.value == 1 else f"ceildiv {size} {self.value}"
-        return term if self.factor == 1 else f"{term} * {self.factor}"
+        words = []
+        for argument, dim, divisor in self.terms():
+            size = f"arg{argument}.dim{dim}"
+            words.append(size if divisor == 1
+                         else f"ceildiv {size} {divisor}")
+        if self.factor != 1:
+            words.append(str(self.factor))
+        return " * ".join(words)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,7 +188,8 @@ class KernelAbi:
 # this one follows rule for rule: test/Runtime/abi-conformance.test runs
 # both over the same files, valid, truncated and mutated, and requires the
 # same verdict and the same facts.
-MAX_FIELDS = 12
+MAX_FIELDS = 16
+MAX_GRID_TERMS = 3
 MAX_RANK = 8
 MAX_NAME = 256  # function, kernel and binary names, with the C NUL
 MAX_CHIP = 32
@@ -289,8 +308,8 @@ class _Reader:
 
 
 def _parse_grid(reader, key):
-    spelling = ("N, argN.dimD or ceildiv argN.dimD S, the last two "
-                "optionally * C")
+    spelling = (f"N, or up to {MAX_GRID_TERMS} sizes argN.dimD or ceildiv "
+                "argN.dimD S joined by *, optionally * C last")
     fields = reader.keyed(key, spelling)
     values = len(fields) - 1
     if values == 0:
@@ -307,27 +326,47 @@ def _parse_grid(reader, key):
             raise reader.error(f"{key} {fields[1]} is not in [1, "
                                f"{INT32_MAX}]")
         return Extent(value)
-    # The size term (argN.dimD or ceildiv argN.dimD S), then `* C`.
-    ceildiv = fields[1] == "ceildiv"
-    term = 3 if ceildiv else 1
-    if values not in (term, term + 2):
-        raise reader.error(f"'{key}' takes {spelling}, found {values} "
-                           "values")
-    size = fields[2 if ceildiv else 1]
-    reference = _dim_reference(size)
-    if not reference:
-        raise reader.error(f"{key}: ceildiv of '{size}', not of argN.dimD"
-                           if ceildiv else
-                           f"{key}: '{size}' before '*' is not argN.dimD")
-    divisor = (reader.bounded(fields[3], "ceildiv divisor", 1, INT32_MAX)
-               if ceildiv else 1)
-    if values == term:
-        return Extent(divisor, *reference)
-    if fields[term + 1] != "*":
-        raise reader.error(f"{key}: '{fields[term + 1]}' after the size, "
-                           "not '*'")
-    factor = reader.bounded(fields[term + 2], "grid factor", 1, INT32_MAX)
-    return Extent(divisor, *reference, factor)
+    # Size terms (argN.dimD or ceildiv argN.dimD S) joined by `*`, then
+    # optionally `* C`.
+    terms = []
+    factor = 1
+    field = 1
+    while True:
+        ceildiv = fields[field] == "ceildiv"
+        width = 3 if ceildiv else 1
+        if field + width > len(fields):
+            raise reader.error(f"'{key}' takes {spelling}, found {values} "
+                               "values")
+        size = fields[field + 1 if ceildiv else field]
+        reference = _dim_reference(size)
+        if not reference:
+            raise reader.error(f"{key}: ceildiv of '{size}', not of argN.dimD"
+                               if ceildiv else
+                               f"{key}: '{size}' before '*' is not argN.dimD")
+        if len(terms) == MAX_GRID_TERMS:
+            raise reader.error(f"{key}: more than {MAX_GRID_TERMS} run-time "
+                               "sizes")
+        divisor = (reader.bounded(fields[field + 2], "ceildiv divisor", 1,
+                                  INT32_MAX) if ceildiv else 1)
+        terms.append((*reference, divisor))
+        field += width
+        if field == len(fields):
+            break
+        if fields[field] != "*":
+            raise reader.error(f"{key}: '{fields[field]}' after the size, "
+                               "not '*'")
+        field += 1
+        if field == len(fields):
+            raise reader.error(f"'{key}' takes {spelling}, found {values} "
+                               "values")
+        # The last value, not a size: the constant factor.
+        if (field + 1 == len(fields) and fields[field] != "ceildiv"
+                and not _dim_reference(fields[field])):
+            factor = reader.bounded(fields[field], "grid factor", 1,
+                                    INT32_MAX)
+            break
+    (argument, dim, divisor), rest = terms[0], tuple(terms[1:])
+    return Extent(divisor, argument, dim, factor, rest)
 
 
 def _parse_shape(text):
@@ -493,23 +532,20 @@ def _parse_result(reader, fields, arguments, results):
 
 def _check_grid_references(grid, grid_lines, arguments):
     for axis, extent in zip("xyz", grid):
-        if extent.function_argument is None:
-            continue
-        for argument in arguments:
-            if argument.function_argument != extent.function_argument:
-                continue
-            where = f"line {grid_lines[axis]}"
-            size = f"arg{extent.function_argument}.dim{extent.dim}"
-            if argument.kind == "scalar":
-                raise AbiError(f"{where}: grid_{axis} names {size}, but "
-                               f"function argument "
-                               f"{extent.function_argument} is scalar "
-                               f"{argument.element_type}")
-            if extent.dim >= len(argument.shape):
-                raise AbiError(f"{where}: grid_{axis} names {size}, but "
-                               f"function argument "
-                               f"{extent.function_argument} has rank "
-                               f"{len(argument.shape)}")
+        for number, dim, _ in extent.terms():
+            for argument in arguments:
+                if argument.function_argument != number:
+                    continue
+                where = f"line {grid_lines[axis]}"
+                size = f"arg{number}.dim{dim}"
+                if argument.kind == "scalar":
+                    raise AbiError(f"{where}: grid_{axis} names {size}, but "
+                                   f"function argument {number} is scalar "
+                                   f"{argument.element_type}")
+                if dim >= len(argument.shape):
+                    raise AbiError(f"{where}: grid_{axis} names {size}, but "
+                                   f"function argument {number} has rank "
+                                   f"{len(argument.shape)}")
 
 
 def parse(text) -> KernelAbi:

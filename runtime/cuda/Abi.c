@@ -30,7 +30,7 @@
 /* The largest host-function argument number (`function_argument J`,
    `argN`) a file may name. */
 #define GPUCG_ABI_MAX_FUNCTION_ARGUMENT 65535
-#define GPUCG_ABI_MAX_FIELDS 12
+#define GPUCG_ABI_MAX_FIELDS 16
 
 /*===----------------------------------------------------------------------===*/
 /* Types                                                                      */
@@ -215,7 +215,8 @@ static int parseDimReference(const char *text, gpucg_abi_extent *extent) {
 static gpucg_status parseGrid(Reader *reader, const char *key,
                               gpucg_abi_extent *extent) {
   static const char spelling[] =
-      "N, argN.dimD or ceildiv argN.dimD S, the last two optionally * C";
+      "N, or up to 3 sizes argN.dimD or ceildiv argN.dimD S joined by *, "
+      "optionally * C last";
   if (nextLine(reader) != GPUCG_SUCCESS)
     return reader->status;
   if (reader->numFields == 0)
@@ -244,30 +245,65 @@ static gpucg_status parseGrid(Reader *reader, const char *key,
     extent->kind = GPUCG_ABI_EXTENT_CONSTANT;
     return GPUCG_SUCCESS;
   }
-  /* The size term (argN.dimD or ceildiv argN.dimD S), then `* C`. */
+  /* Size terms (argN.dimD or ceildiv argN.dimD S) joined by `*`, then
+     optionally `* C`. */
+  gpucg_abi_size_factor terms[GPUCG_ABI_MAX_GRID_TERMS];
+  int numTerms = 0;
+  int field = 1;
+  for (;;) {
+    int ceildiv = strcmp(reader->fields[field], "ceildiv") == 0;
+    int width = ceildiv ? 3 : 1;
+    if (field + width > reader->numFields)
+      return readerError(reader, "'%s' takes %s, found %d values", key,
+                         spelling, numValues);
+    const char *size = reader->fields[ceildiv ? field + 1 : field];
+    gpucg_abi_extent reference;
+    if (!parseDimReference(size, &reference))
+      return ceildiv
+                 ? readerError(reader, "%s: ceildiv of '%s', not of argN.dimD",
+                               key, size)
+                 : readerError(reader, "%s: '%s' before '*' is not argN.dimD",
+                               key, size);
+    if (numTerms == GPUCG_ABI_MAX_GRID_TERMS)
+      return readerError(reader, "%s: more than %d run-time sizes", key,
+                         GPUCG_ABI_MAX_GRID_TERMS);
+    gpucg_abi_size_factor *term = &terms[numTerms++];
+    term->function_argument = reference.function_argument;
+    term->dim = reference.dim;
+    term->divisor = 1;
+    if (ceildiv &&
+        parseBounded(reader, reader->fields[field + 2], "ceildiv divisor", 1,
+                     INT32_MAX, &term->divisor))
+      return reader->status;
+    field += width;
+    if (field == reader->numFields)
+      break;
+    const char *times = reader->fields[field];
+    if (strcmp(times, "*") != 0)
+      return readerError(reader, "%s: '%s' after the size, not '*'", key,
+                         times);
+    if (++field == reader->numFields)
+      return readerError(reader, "'%s' takes %s, found %d values", key,
+                         spelling, numValues);
+    /* The last value, not a size: the constant factor. */
+    if (field + 1 == reader->numFields &&
+        strcmp(reader->fields[field], "ceildiv") != 0 &&
+        !parseDimReference(reader->fields[field], &reference)) {
+      if (parseBounded(reader, reader->fields[field], "grid factor", 1,
+                       INT32_MAX, &extent->factor))
+        return reader->status;
+      break;
+    }
+  }
   int ceildiv = strcmp(reader->fields[1], "ceildiv") == 0;
-  int termValues = ceildiv ? 3 : 1;
-  if (numValues != termValues && numValues != termValues + 2)
-    return readerError(reader, "'%s' takes %s, found %d values", key, spelling,
-                       numValues);
-  const char *size = reader->fields[ceildiv ? 2 : 1];
-  if (!parseDimReference(size, extent) && ceildiv)
-    return readerError(reader, "%s: ceildiv of '%s', not of argN.dimD", key,
-                       size);
-  if (!parseDimReference(size, extent))
-    return readerError(reader, "%s: '%s' before '*' is not argN.dimD", key,
-                       size);
   extent->kind = ceildiv ? GPUCG_ABI_EXTENT_CEILDIV : GPUCG_ABI_EXTENT_DIM;
-  if (ceildiv && parseBounded(reader, reader->fields[3], "ceildiv divisor", 1,
-                              INT32_MAX, &extent->value))
-    return reader->status;
-  if (numValues == termValues)
-    return GPUCG_SUCCESS;
-  const char *times = reader->fields[termValues + 1];
-  if (strcmp(times, "*") != 0)
-    return readerError(reader, "%s: '%s' after the size, not '*'", key, times);
-  return parseBounded(reader, reader->fields[termValues + 2], "grid factor", 1,
-                      INT32_MAX, &extent->factor);
+  extent->function_argument = terms[0].function_argument;
+  extent->dim = terms[0].dim;
+  extent->value = ceildiv ? terms[0].divisor : 0;
+  extent->num_size_factors = numTerms - 1;
+  for (int i = 1; i < numTerms; ++i)
+    extent->size_factors[i - 1] = terms[i];
+  return GPUCG_SUCCESS;
 }
 
 /* `SHAPE` of `memref ELT SHAPE`: sizes joined by `x` (`?` dynamic) or
@@ -469,23 +505,29 @@ static gpucg_status checkGridReferences(Reader *reader, const gpucg_abi *abi,
     const gpucg_abi_extent *extent = &abi->grid[axis];
     if (extent->kind == GPUCG_ABI_EXTENT_CONSTANT)
       continue;
-    for (int i = 0; i < abi->num_arguments; ++i) {
-      const gpucg_abi_argument *argument = &abi->arguments[i];
-      if (argument->function_argument != extent->function_argument)
-        continue;
-      reader->line = gridLines[axis];
-      if (argument->kind == GPUCG_ABI_ARGUMENT_SCALAR)
-        return readerError(reader,
-                           "grid_%c names arg%d.dim%d, but function "
-                           "argument %d is scalar %s",
-                           axes[axis], extent->function_argument, extent->dim,
-                           extent->function_argument, argument->element_type);
-      if (extent->dim >= argument->rank)
-        return readerError(reader,
-                           "grid_%c names arg%d.dim%d, but function "
-                           "argument %d has rank %d",
-                           axes[axis], extent->function_argument, extent->dim,
-                           extent->function_argument, argument->rank);
+    for (int term = 0; term <= extent->num_size_factors; ++term) {
+      int function_argument =
+          term ? extent->size_factors[term - 1].function_argument
+               : extent->function_argument;
+      int dim = term ? extent->size_factors[term - 1].dim : extent->dim;
+      for (int i = 0; i < abi->num_arguments; ++i) {
+        const gpucg_abi_argument *argument = &abi->arguments[i];
+        if (argument->function_argument != function_argument)
+          continue;
+        reader->line = gridLines[axis];
+        if (argument->kind == GPUCG_ABI_ARGUMENT_SCALAR)
+          return readerError(reader,
+                             "grid_%c names arg%d.dim%d, but function "
+                             "argument %d is scalar %s",
+                             axes[axis], function_argument, dim,
+                             function_argument, argument->element_type);
+        if (dim >= argument->rank)
+          return readerError(reader,
+                             "grid_%c names arg%d.dim%d, but function "
+                             "argument %d has rank %d",
+                             axes[axis], function_argument, dim,
+                             function_argument, argument->rank);
+      }
     }
   }
   return GPUCG_SUCCESS;

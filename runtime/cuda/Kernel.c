@@ -479,11 +479,11 @@ static gpucg_status checkMemref(const gpucg_abi *abi, int index,
    kernel argument that is function argument N. */
 static gpucg_status gridSize(const gpucg_abi *abi,
                              const gpucg_argument *arguments, char axis,
-                             const gpucg_abi_extent *extent, int64_t *size) {
-  const gpucg_argument *given = &arguments[extent->function_argument];
+                             const gpucg_abi_size_factor *term, int64_t *size) {
+  const gpucg_argument *given = &arguments[term->function_argument];
   char why[64];
-  if (given->sizes && given->rank > extent->dim) {
-    *size = given->sizes[extent->dim];
+  if (given->sizes && given->rank > term->dim) {
+    *size = given->sizes[term->dim];
     if (*size >= 0)
       return GPUCG_SUCCESS;
     snprintf(why, sizeof(why), "which is %lld", (long long)*size);
@@ -492,10 +492,10 @@ static gpucg_status gridSize(const gpucg_abi *abi,
   } else {
     for (int i = 0; i < abi->num_arguments; ++i) {
       const gpucg_abi_argument *argument = &abi->arguments[i];
-      if (argument->function_argument == extent->function_argument &&
+      if (argument->function_argument == term->function_argument &&
           argument->kind != GPUCG_ABI_ARGUMENT_SCALAR &&
-          extent->dim < argument->rank && argument->shape[extent->dim] >= 0) {
-        *size = argument->shape[extent->dim];
+          term->dim < argument->rank && argument->shape[term->dim] >= 0) {
+        *size = argument->shape[term->dim];
         return GPUCG_SUCCESS;
       }
     }
@@ -504,8 +504,7 @@ static gpucg_status gridSize(const gpucg_abi *abi,
   return gpucg_fail(GPUCG_ERROR_INVALID_ARGUMENT,
                     "gpucg_kernel_launch(%s): grid_%c needs size %d of "
                     "function argument %d, %s",
-                    abi->kernel, axis, extent->dim, extent->function_argument,
-                    why);
+                    abi->kernel, axis, term->dim, term->function_argument, why);
 }
 
 static gpucg_status computeGrid(const gpucg_abi *abi,
@@ -517,18 +516,32 @@ static gpucg_status computeGrid(const gpucg_abi *abi,
     const gpucg_abi_extent *extent = &abi->grid[axis];
     int64_t value = extent->value;
     if (extent->kind != GPUCG_ABI_EXTENT_CONSTANT) {
-      int64_t size = 0;
-      gpucg_status status =
-          gridSize(abi, arguments, axes[axis], extent, &size);
-      if (status != GPUCG_SUCCESS)
-        return status;
-      value = extent->kind == GPUCG_ABI_EXTENT_DIM
-                  ? size
-                  : size / extent->value + (size % extent->value != 0);
-      /* (The factor is at most 2^31 - 1: past the limit, stop before the
-         product could overflow.) */
-      if (extent->factor > 1)
-        value = value > limits[axis] ? value : value * extent->factor;
+      /* The product of the sizes' counts and the factor, saturated at
+         INT64_MAX (each count may be up to 2^63 - 1); 0 where a count
+         is. */
+      gpucg_abi_size_factor terms[GPUCG_ABI_MAX_GRID_TERMS];
+      terms[0].function_argument = extent->function_argument;
+      terms[0].dim = extent->dim;
+      terms[0].divisor =
+          extent->kind == GPUCG_ABI_EXTENT_CEILDIV ? extent->value : 1;
+      for (int i = 0; i < extent->num_size_factors; ++i)
+        terms[i + 1] = extent->size_factors[i];
+      value = extent->factor;
+      for (int i = 0; i <= extent->num_size_factors; ++i) {
+        int64_t size = 0;
+        gpucg_status status =
+            gridSize(abi, arguments, axes[axis], &terms[i], &size);
+        if (status != GPUCG_SUCCESS)
+          return status;
+        int64_t count =
+            size / terms[i].divisor + (size % terms[i].divisor != 0);
+        if (count == 0 || value == 0)
+          value = 0;
+        else if (value > INT64_MAX / count)
+          value = INT64_MAX;
+        else
+          value *= count;
+      }
     }
     if (value > limits[axis])
       return gpucg_fail(GPUCG_ERROR_INVALID_ARGUMENT,

@@ -123,8 +123,12 @@ typedef enum gpucg_abi_calling_convention {
   GPUCG_ABI_MEMREF_DESCRIPTORS = 1,
 } gpucg_abi_calling_convention;
 
-/* One `grid_x|y|z` line: a constant, `argN.dimD`, or `ceildiv argN.dimD S`,
-   the last two times a constant where `* C` follows (`argN.dimD * C`). */
+/* One `grid_x|y|z` line: a constant, or a product of up to
+   GPUCG_ABI_MAX_GRID_TERMS run-time sizes, each `argN.dimD` or `ceildiv
+   argN.dimD S`, and optionally a constant last (`argN.dimD * argM.dimE *
+   C`: grid z of batch loops, some of them dynamic). The kind and the
+   fields below describe the first size; `size_factors` the others. */
+#define GPUCG_ABI_MAX_GRID_TERMS 3
 typedef enum gpucg_abi_extent_kind {
   GPUCG_ABI_EXTENT_CONSTANT = 0,
   GPUCG_ABI_EXTENT_DIM = 1,
@@ -133,12 +137,24 @@ typedef enum gpucg_abi_extent_kind {
   GPUCG_ABI_EXTENT_UNKNOWN = 3,
 } gpucg_abi_extent_kind;
 
+/* A run-time size of a grid formula after its first: `argN.dimD` (divisor
+   1) or `ceildiv argN.dimD S`. */
+typedef struct gpucg_abi_size_factor {
+  int function_argument; /* N of argN */
+  int dim;               /* D of dimD */
+  int64_t divisor;       /* S; 1 for argN.dimD */
+} gpucg_abi_size_factor;
+
 typedef struct gpucg_abi_extent {
   gpucg_abi_extent_kind kind;
   int64_t value;         /* CONSTANT: the extent; CEILDIV: the divisor S */
   int function_argument; /* DIM, CEILDIV: N of argN */
   int dim;               /* DIM, CEILDIV: D of dimD */
   int64_t factor;        /* DIM, CEILDIV: C of `* C`; 1 without */
+  /* DIM, CEILDIV (grid lines): the sizes the first is multiplied by, in
+     the line's order; 0 to GPUCG_ABI_MAX_GRID_TERMS - 1 of them. */
+  int num_size_factors;
+  gpucg_abi_size_factor size_factors[GPUCG_ABI_MAX_GRID_TERMS - 1];
 } gpucg_abi_extent;
 
 typedef enum gpucg_abi_argument_kind {

@@ -46,8 +46,19 @@ static int report(gpucg_status status) {
 /* abi                                                                        */
 /*===----------------------------------------------------------------------===*/
 
-/* ` times C` of a size term times a constant, then the line's end. */
+/* ` times size of function argument N dim D` (or ` times ceildiv of ...
+   by S`) for each further size of a product, ` times C` of a constant
+   factor, then the line's end. */
 static void printFactor(const gpucg_abi_extent *extent) {
+  for (int i = 0; i < extent->num_size_factors; ++i) {
+    const gpucg_abi_size_factor *term = &extent->size_factors[i];
+    if (term->divisor == 1)
+      printf(" times size of function argument %d dim %d",
+             term->function_argument, term->dim);
+    else
+      printf(" times ceildiv of function argument %d dim %d by %" PRId64,
+             term->function_argument, term->dim, term->divisor);
+  }
   if (extent->factor != 1)
     printf(" times %" PRId64, extent->factor);
   printf("\n");

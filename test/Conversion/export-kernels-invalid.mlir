@@ -29,15 +29,17 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A product of two sizes: the ABI counts a constant times one size at most.
+// A product of four sizes: the ABI counts a constant times 3 sizes at most.
 module attributes {gpu.container_module} {
   func.func @f(%a: memref<?x?xf32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %m = memref.dim %a, %c0 : memref<?x?xf32>
     %n = memref.dim %a, %c1 : memref<?x?xf32>
-    %g = arith.muli %m, %n : index
-    // expected-error @+1 {{has a grid size that the kernel ABI cannot express (a constant, a dimension of an argument or its ceildiv by a constant, times at most a constant)}}
+    %mn = arith.muli %m, %n : index
+    %mnm = arith.muli %mn, %m : index
+    %g = arith.muli %mnm, %n : index
+    // expected-error @+1 {{has a grid size that the kernel ABI cannot express (a constant, or a product of up to 3 dimensions of arguments, each or its ceildiv by a constant, and a constant)}}
     gpu.launch_func @k::@k blocks in (%c1, %c1, %g) threads in (%c1, %c1, %c1) args(%a : memref<?x?xf32>)
     return
   }

@@ -17,7 +17,7 @@
 // CHECK-NEXT: chip sm_90
 // CHECK-NEXT: calling_convention memref_descriptors
 // CHECK-NEXT: grid_x ceildiv arg1.dim0 128
-// CHECK-NEXT: grid_y arg1.dim1 * 3
+// CHECK-NEXT: grid_y arg1.dim1 * arg1.dim0 * 3
 // CHECK-NEXT: grid_z ceildiv arg1.dim0 64 * 10
 // CHECK-NEXT: block_x 128
 // CHECK-NEXT: block_y 1
@@ -43,11 +43,12 @@ module attributes {gpu.container_module} {
     %m = memref.dim %a, %c0 : memref<?x?xf32>
     %n = memref.dim %a, %c1 : memref<?x?xf32>
     %gx = affine.apply affine_map<()[s0] -> (s0 ceildiv 128)>()[%m]
-    // Sizes times constants (grid z of linearized batch loops, one of them
-    // dynamic), as arith.muli or an affine product.
+    // Sizes times constants (grid z of linearized batch loops, some of
+    // them dynamic), as arith.muli or an affine product.
     %c3 = arith.constant 3 : index
     %c5 = arith.constant 5 : index
-    %gy = arith.muli %n, %c3 : index
+    %nm = arith.muli %n, %m : index
+    %gy = arith.muli %nm, %c3 : index
     %gz = affine.apply affine_map<()[s0, s1] -> ((s0 ceildiv 64) * 2 * s1)>()[%m, %c5]
     // expected-warning @+1 {{cannot read the resources of kernel scale_kernel from its cubin: not an ELF cubin}}
     gpu.launch_func @scale_kernel::@scale_kernel blocks in (%gx, %gy, %gz) threads in (%c128, %c1, %c1)

@@ -723,8 +723,8 @@ def gen_contraction(rng, k, ctx, kind):
     batch = kind == "batch_matmul" or (kind == "generic_contraction" and rng.random() < 0.3)
     # Two batch loops ([batch, heads]) a third of the time in a generic
     # contraction: with M and N, more loops than a grid has dimensions, so
-    # the two share grid z, which takes one dynamic size at most (the
-    # batch, where it is drawn dynamic; the heads static).
+    # the two share grid z, counted at run time as the product of the
+    # dynamic ones (each where it is drawn dynamic).
     heads = batch and kind == "generic_contraction" and rng.random() < 0.3
     roles = (["b", "h"] if heads else ["b"] if batch else []) + ["m", "n", "k"]
     # (Not with heads: the loops sharing grid z must be the static ones.)
@@ -733,12 +733,12 @@ def gen_contraction(rng, k, ctx, kind):
     idx = {r: i for i, r in enumerate(roles)}
     loops = pick_loops(rng, len(roles), ctx)
     if heads:
-        dynamic_batch = loops[idx["b"]] is None
+        dynamic = [role for role in ("b", "h") if loops[idx[role]] is None]
         for role in ("b", "h"):
             loops[idx[role]] = loops[idx[role]] or rng.choice([2, 3])
             loops[idx[role]] = min(loops[idx[role]], 16)
-        if dynamic_batch:
-            loops[idx["b"]] = None
+        for role in dynamic:
+            loops[idx[role]] = None
     if roles[-1] == "k" and rng.random() < 0.2:
         # A matrix-vector product (M or N of 1, K in whole warp steps):
         # the strategy's WarpReduction plan when A and B run along K.

@@ -5,7 +5,7 @@
 // constants and (ceildivs of) dimensions of memref arguments, which the
 // launcher reads from the buffers it passes.
 module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
-  // expected-error @+1 {{'gpu.launch_func' op has a grid size that the kernel ABI cannot express (a constant, a dimension of an argument or its ceildiv by a constant, times at most a constant)}}
+  // expected-error @+1 {{'gpu.launch_func' op has a grid size that the kernel ABI cannot express (a constant, or a product of up to 3 dimensions of arguments, each or its ceildiv by a constant, and a constant)}}
   func.func @scalar_size(%a: tensor<?xf32>, %out: tensor<?xf32>, %n: index) -> tensor<?xf32> {
     %s = tensor.extract_slice %a[0] [%n] [1] : tensor<?xf32> to tensor<?xf32>
     %e = tensor.extract_slice %out[0] [%n] [1] : tensor<?xf32> to tensor<?xf32>

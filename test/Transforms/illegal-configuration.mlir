@@ -270,15 +270,15 @@ func.func @tile_sizes_per_loop(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> 
 
 // -----
 
-// Five tiled loops: the outer three share grid z, which the ABI counts as
-// a constant times at most one run-time size.
-#config = #gpucg.lowering_config<tile_sizes = [[1, 1, 1, 1, 4]]>
+// Seven tiled loops: the outer five share grid z, which the ABI counts as
+// a constant times at most 3 run-time sizes.
+#config = #gpucg.lowering_config<tile_sizes = [[1, 1, 1, 1, 1, 1, 4]]>
 #info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>
-func.func @four_grid_dims_dynamic(%a: tensor<2x?x?x2x8xf32>, %b: tensor<2x?x?x2x8xf32>, %e: tensor<2x?x?x2x8xf32>) -> tensor<2x?x?x2x8xf32> {
-  // expected-error @+1 {{lowering_config level 0 tiles 5 parallel loops; a grid has 3 dimensions, so the outer 3 share grid z, whose workgroups are counted as a constant times at most one run-time size, and loops 1 and 2 are dynamic (give all but one a static size, or pass the batches as one dimension)}}
+func.func @seven_grid_dims_dynamic(%a: tensor<2x?x?x?x?x2x8xf32>, %b: tensor<2x?x?x?x?x2x8xf32>, %e: tensor<2x?x?x?x?x2x8xf32>) -> tensor<2x?x?x?x?x2x8xf32> {
+  // expected-error @+1 {{lowering_config level 0 tiles 7 parallel loops; a grid has 3 dimensions, so the outer 5 share grid z, whose workgroups are counted as a constant times at most 3 run-time sizes, and loops 1, 2, 3, 4 are dynamic (give all but 3 a static size, or pass the batches as fewer dimensions)}}
   %0 = linalg.add {gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
-    ins(%a, %b : tensor<2x?x?x2x8xf32>, tensor<2x?x?x2x8xf32>) outs(%e : tensor<2x?x?x2x8xf32>) -> tensor<2x?x?x2x8xf32>
-  return %0 : tensor<2x?x?x2x8xf32>
+    ins(%a, %b : tensor<2x?x?x?x?x2x8xf32>, tensor<2x?x?x?x?x2x8xf32>) outs(%e : tensor<2x?x?x?x?x2x8xf32>) -> tensor<2x?x?x?x?x2x8xf32>
+  return %0 : tensor<2x?x?x?x?x2x8xf32>
 }
 
 // -----

@@ -22,16 +22,16 @@ func.func @wrong_number_of_sizes(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -
 
 // -----
 
-// Four tiled loops: the outer two share grid z, linearized, which the ABI
-// counts as a constant times at most one run-time size: two dynamic ones
+// Six tiled loops: the outer four share grid z, linearized, which the ABI
+// counts as a constant times at most 3 run-time sizes: four dynamic ones
 // are refused (tile-and-distribute-to-workgroups.mlir has the static case
-// and one dynamic loop).
-func.func @four_grid_dims_dynamic(%a: tensor<?x?x2x8xf32>, %b: tensor<?x?x2x8xf32>, %e: tensor<?x?x2x8xf32>) -> tensor<?x?x2x8xf32>
+// and dynamic ones).
+func.func @six_grid_dims_dynamic(%a: tensor<?x?x?x?x2x8xf32>, %b: tensor<?x?x?x?x2x8xf32>, %e: tensor<?x?x?x?x2x8xf32>) -> tensor<?x?x?x?x2x8xf32>
     attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>} {
-  // expected-error @+1 {{'linalg.add' op tiles 4 parallel loops across workgroups; a grid has 3 dimensions, so the outer 2 share grid z, whose workgroups are counted as a constant times at most one run-time size, and loops 0 and 1 are dynamic (give all but one a static size, or pass the batches as one dimension)}}
-  %0 = linalg.add {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 1, 1, 4]]>}
-    ins(%a, %b : tensor<?x?x2x8xf32>, tensor<?x?x2x8xf32>) outs(%e : tensor<?x?x2x8xf32>) -> tensor<?x?x2x8xf32>
-  return %0 : tensor<?x?x2x8xf32>
+  // expected-error @+1 {{'linalg.add' op tiles 6 parallel loops across workgroups; a grid has 3 dimensions, so the outer 4 share grid z, whose workgroups are counted as a constant times at most 3 run-time sizes, and loops 0, 1, 2, 3 are dynamic (give all but 3 a static size, or pass the batches as fewer dimensions)}}
+  %0 = linalg.add {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 1, 1, 1, 1, 4]]>}
+    ins(%a, %b : tensor<?x?x?x?x2x8xf32>, tensor<?x?x?x?x2x8xf32>) outs(%e : tensor<?x?x?x?x2x8xf32>) -> tensor<?x?x?x?x2x8xf32>
+  return %0 : tensor<?x?x?x?x2x8xf32>
 }
 
 // -----

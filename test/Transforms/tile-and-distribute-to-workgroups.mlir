@@ -225,3 +225,28 @@ func.func @four_grid_dims_dynamic_batch(%a: tensor<?x3x8x8xf32>, %b: tensor<?x3x
     ins(%a, %b : tensor<?x3x8x8xf32>, tensor<?x3x8x8xf32>) outs(%e : tensor<?x3x8x8xf32>) -> tensor<?x3x8x8xf32>
   return %0 : tensor<?x3x8x8xf32>
 }
+
+// -----
+
+/// Two dynamic loops of the three sharing grid z, one tiled by 2: z counts
+/// the first's size times the second's in tiles of 2 times 3 (the ABI's
+/// `argN.dimD * ceildiv argN.dimE 2 * 3`), and each tile's indices are
+/// z's, delinearized by both counts.
+// CHECK-LABEL: func.func @five_grid_dims_two_dynamic
+//   CHECK-NOT:   gpu.known_grid_size
+//   CHECK-DAG:   %[[B0:.+]] = tensor.dim %{{.+}}, %c0
+//   CHECK-DAG:   %[[B1:.+]] = tensor.dim %{{.+}}, %c1
+//   CHECK-DAG:   %[[T1:.+]] = affine.apply affine_map<()[s0] -> (s0 ceildiv 2)>()[%[[B1]]]
+//       CHECK:   %[[Z:.+]] = affine.apply affine_map<()[s0, s1] -> ((s0 * (s1 ceildiv 2)) * 3)>()[%[[B0]], %[[B1]]]
+//       CHECK:   scf.forall (%[[I:.+]], %[[R:.+]], %[[C:.+]]) = (0, 0, 0) to (%[[Z]], 8, 8) step (1, 2, 4)
+//       CHECK:     %[[BH:.+]]:3 = affine.delinearize_index %[[I]] into (%[[B0]], %[[T1]], 3)
+//       CHECK:     %[[H:.+]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[BH]]#1)
+//       CHECK:     tensor.extract_slice %{{.+}}[%[[BH]]#0, %[[H]], %[[BH]]#2, %[[R]], %[[C]]]
+//       CHECK:     linalg.add
+//       CHECK:   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+func.func @five_grid_dims_two_dynamic(%a: tensor<?x?x3x8x8xf32>, %b: tensor<?x?x3x8x8xf32>, %e: tensor<?x?x3x8x8xf32>) -> tensor<?x?x3x8x8xf32>
+    attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [4, 1, 1]>} {
+  %0 = linalg.add {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 2, 1, 2, 4]]>}
+    ins(%a, %b : tensor<?x?x3x8x8xf32>, tensor<?x?x3x8x8xf32>) outs(%e : tensor<?x?x3x8x8xf32>) -> tensor<?x?x3x8x8xf32>
+  return %0 : tensor<?x?x3x8x8xf32>
+}

@@ -157,6 +157,15 @@ class CheckTest(unittest.TestCase):
             "grid_x ceildiv arg0.dim0 32", "grid_x ceildiv arg0.dim0 32 * 3"))
         self.assertEqual(str(times.grid[0]), "ceildiv arg0.dim0 32 * 3")
         self.assertEqual(times.grid[0].evaluate([(100, 64)]), 12)
+        # Grid z of batch loops, several dynamic: a product of sizes (here
+        # of one argument's two dimensions) times a constant.
+        product = abi.parse(DYNAMIC_ABI.replace(
+            "grid_x ceildiv arg0.dim0 32",
+            "grid_x arg0.dim0 * ceildiv arg0.dim1 16 * 3"))
+        self.assertEqual(str(product.grid[0]),
+                         "arg0.dim0 * ceildiv arg0.dim1 16 * 3")
+        self.assertEqual(product.grid[0].terms(), ((0, 0, 1), (0, 1, 16)))
+        self.assertEqual(product.grid[0].evaluate([(100, 64)]), 100 * 4 * 3)
         data = numpy.zeros((100, 64), numpy.float32)
         prepared = gpucg.check_arguments(kernel_abi, (data, 2.0))
         self.assertEqual(prepared[1].scalar_bits, 0x40000000)
@@ -260,11 +269,15 @@ class AbiTest(unittest.TestCase):
         with self.assertRaisesRegex(abi.AbiError, "unexpected end of file, "
                                     "expected 'argument 2 function_argument"):
             abi.parse(DYNAMIC_ABI.replace("arguments 2", "arguments 3"))
-        with self.assertRaisesRegex(abi.AbiError, "'grid_y' takes N, "
-                                    "argN.dimD or ceildiv argN.dimD S, the "
-                                    r"last two optionally \* C, found 5"):
+        with self.assertRaisesRegex(abi.AbiError, "grid_y: '2' before "
+                                    r"'\*' is not argN.dimD"):
             abi.parse(DYNAMIC_ABI.replace("grid_y 1",
                                           "grid_y arg0.dim0 * 2 * 2"))
+        with self.assertRaisesRegex(abi.AbiError, "grid_y: more than 3 "
+                                    "run-time sizes"):
+            abi.parse(DYNAMIC_ABI.replace(
+                "grid_y 1", "grid_y arg0.dim0 * arg0.dim1 * arg0.dim0 * "
+                "arg0.dim1"))
         with self.assertRaisesRegex(abi.AbiError, "fields are separated by "
                                     "single spaces"):
             abi.parse(DYNAMIC_ABI.replace("grid_y 1", "grid_y  1"))

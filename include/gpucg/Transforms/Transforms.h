@@ -271,6 +271,13 @@ scf::ForallOp addWorkgroupLoopDimension(RewriterBase &rewriter,
                                         scf::ForallOp forallOp, int64_t count,
                                         unsigned gridDim);
 
+/// The most run-time sizes a launch's workgroup count may multiply: the
+/// ABI's grid formulas (docs/ABI.md, GPUCG_ABI_MAX_GRID_TERMS) count a
+/// product of up to this many sizes (`argN.dimD`, `ceildiv argN.dimD S`)
+/// and a constant. Workgroup tiling refuses a kernel whose grid z would
+/// need more.
+inline constexpr int64_t kMaxGridSizeTerms = 3;
+
 /// The symbols of the module-level buffers of split-K kernel `funcName`
 /// (createSplitKWorkspaces): the partial sums, and one arrival counter per
 /// output tile.

@@ -4,7 +4,7 @@
 (every prefix of its lines; each line with its last word replaced by -1, 0,
 2^31, 2^32 + 1, 10^20 or a word, repeated, removed, with a word added or a
 tab; the whole file with CRLF line ends, a NUL byte, an over-long name, a
-line of 13 fields) must be accepted by both or refused by both, and an
+line of 17 fields) must be accepted by both or refused by both, and an
 accepted one must give the same facts: Python's KernelAbi printed as the C
 tool prints its gpucg_abi. The one difference in form, `ceildiv argN.dimD
 1` against `argN.dimD`, is the same extent and is compared as such.
@@ -26,17 +26,23 @@ from gpucg import abi
 def c_reader(tool, path):
     run = subprocess.run([tool, "abi", path], capture_output=True, text=True,
                          errors="replace")
-    # `ceildiv of function argument N dim D by S` in the words extent()
-    # gives Python's Extent, which does not keep a divisor of 1 apart.
-    text = re.sub(r" by 1( times \d+)?\n", r"\1\n", run.stdout).replace(
-        "ceildiv of function argument", "size of function argument")
+    # A grid line's first size, `ceildiv of function argument N dim D by S`,
+    # in the words extent() gives Python's Extent, which does not keep a
+    # divisor of 1 apart (the further sizes of a product print alike).
+    text = re.sub(r"(grid_[xyz]) ceildiv (of function argument \d+ dim \d+)"
+                  r"(?: by 1(?= times|\n))?", r"\1 size \2", run.stdout)
     return run.returncode == 0, text
 
 
 def extent(value):
     if value.function_argument is None:
         return f"constant {value.value}"
-    times = "" if value.factor == 1 else f" times {value.factor}"
+    times = "".join(
+        f" times size of function argument {argument} dim {dim}"
+        if divisor == 1 else
+        f" times ceildiv of function argument {argument} dim {dim} by "
+        f"{divisor}" for argument, dim, divisor in value.size_factors)
+    times += "" if value.factor == 1 else f" times {value.factor}"
     if value.value == 1:
         return (f"size of function argument {value.function_argument} dim "
                 f"{value.dim}{times}")
@@ -106,7 +112,7 @@ def variants(text):
     yield "a NUL byte", text.replace("\n", "\n\0", 1)
     yield "a name of 300 characters", text.replace(
         "\nkernel ", "\nkernel " + "k" * 300, 1)
-    yield "a line of 13 fields", text + "result 0" + " 1" * 11 + "\n"
+    yield "a line of 17 fields", text + "result 0" + " 1" * 15 + "\n"
 
 
 def main():
