@@ -325,6 +325,10 @@ void mlir::gpucg::buildVectorizeWorkgroupPipeline(OpPassManager &fpm) {
   fpm.addPass(createVectorToGPU());
   fpm.addPass(createLoopInvariantCodeMotionPass());
   fpm.addPass(createSoftwarePipelining());
+  // Global accesses whose rows have a run-time pitch (a dynamic inner
+  // size): wide where a run-time check finds them aligned, as in the
+  // tensor-core pipelines.
+  fpm.addPass(createVersionVectorAlignment());
   addScalarLoopAndPackingStages(fpm);
 }
 

@@ -2410,7 +2410,15 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target,
                           level1, warp);
 }
 
-/// 128-bit vectors along the innermost loop of an all-parallel op.
+/// Threads of a Vectorize plan along a dynamic innermost size.
+static constexpr int64_t kDynamicRowVectorizeThreads = 64;
+
+/// Vectors along the innermost loop of an all-parallel op: 128 bits of the
+/// output's element, or the widest power of two of elements that divides a
+/// static innermost size (64 bits for rows of 100 f16), at least two. A
+/// dynamic innermost size takes 128 bits: the full workgroup tiles run the
+/// vectors (gpucg-version-vector-alignment checks each row's alignment at
+/// run time), the partial one element by element.
 static std::optional<LoweringStrategy>
 selectVectorizeStrategy(linalg::LinalgOp op, TargetAttr target) {
   int64_t numLoops = op.getNumLoops();
@@ -2419,15 +2427,25 @@ selectVectorizeStrategy(linalg::LinalgOp op, TargetAttr target) {
     return std::nullopt;
   int64_t inner = op.getStaticLoopRanges().back();
   Type elementType = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (ShapedType::isDynamic(inner) || !elementType.isIntOrFloat() ||
-      elementType.getIntOrFloatBitWidth() > 64)
+  if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() > 64)
     return std::nullopt;
-  int64_t vector = 128 / elementType.getIntOrFloatBitWidth();
-  if (inner % vector != 0)
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  int64_t vector = 128 / bits;
+  bool dynamic = ShapedType::isDynamic(inner);
+  // (Elements of fewer than 8 bits, i1, keep whole 128-bit vectors of a
+  // static size: narrower ones would not be whole bytes.)
+  if (bits % 8 != 0 && (dynamic || inner % vector != 0))
     return std::nullopt;
-  int64_t threads = std::clamp<int64_t>(
-      inner / vector, 1,
-      std::min(kSimtThreads, target.getMaxThreadsPerBlock()));
+  while (!dynamic && vector > 1 && inner % vector != 0)
+    vector /= 2;
+  if (vector < 2)
+    return std::nullopt;
+  int64_t maxThreads = std::min(kSimtThreads, target.getMaxThreadsPerBlock());
+  // A dynamic row takes two warps' worth (512 f16): the tile past its end,
+  // run element by element, is then at most that long.
+  int64_t threads = dynamic
+                        ? std::min(kDynamicRowVectorizeThreads, maxThreads)
+                        : std::clamp<int64_t>(inner / vector, 1, maxThreads);
   SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 1);
   level0.back() = threads * vector;
   level1.back() = vector;

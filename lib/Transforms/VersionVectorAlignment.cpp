@@ -245,6 +245,27 @@ static void versionAccess(RewriterBase &rewriter,
     rewriter.eraseOp(op);
     return;
   }
+  // An unmasked read's misaligned case, element by element: kept as the
+  // vector read it was, it would be the aligned load's twin but for the
+  // alignment, and LLVM merges the two loads of one address into the one
+  // of the weaker alignment (SimplifyCFG's hoisting), losing the wide one.
+  auto loadElements = [&](OpBuilder &b, Location loc) {
+    SmallVector<Value> indices = access.indices;
+    SmallVector<Value> elements;
+    for (int64_t i = 0, e = access.vectorType.getNumElements(); i < e; ++i) {
+      if (i > 0)
+        indices.back() =
+            arith::AddIOp::create(b, loc, access.indices.back(),
+                                  arith::ConstantIndexOp::create(b, loc, i));
+      elements.push_back(
+          memref::LoadOp::create(b, loc, access.base, indices,
+                                 /*nontemporal=*/access.nontemporal));
+    }
+    scf::YieldOp::create(
+        b, loc,
+        vector::FromElementsOp::create(b, loc, access.vectorType, elements)
+            .getResult());
+  };
   auto ifOp = scf::IfOp::create(
       rewriter, loc, condition,
       [&](OpBuilder &b, Location loc) {
@@ -253,7 +274,14 @@ static void versionAccess(RewriterBase &rewriter,
                                               access.nontemporal, alignment);
         scf::YieldOp::create(b, loc, loaded);
       },
-      cloneOriginal);
+      [&](OpBuilder &b, Location loc) {
+        if (access.maskCount ||
+            cast<MemRefType>(access.base.getType()).getElementType() !=
+                access.vectorType.getElementType())
+          cloneOriginal(b, loc);
+        else
+          loadElements(b, loc);
+      });
   rewriter.replaceOp(op, ifOp.getResults());
 }
 

@@ -20,6 +20,7 @@
 // STAGES-NEXT: gpucg-vector-to-gpu
 // STAGES-NEXT: loop-invariant-code-motion
 // STAGES-NEXT: gpucg-software-pipelining{depth=0
+// STAGES-NEXT: gpucg-version-vector-alignment
 // STAGES-NEXT: gpucg-promote-thread-buffers{max-bytes=1024}
 // STAGES-NEXT: convert-linalg-to-loops
 

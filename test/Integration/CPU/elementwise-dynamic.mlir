@@ -1,5 +1,6 @@
-// Dynamic shapes (called with 13x300): SimtDistribute, grid computed from
-// the sizes at run time, partial last tile.
+// Dynamic shapes (called with 13x300): Vectorize (4 f32 per thread, 64
+// threads: tiles of 256 columns), grid computed from the sizes at run
+// time, partial last tile.
 
 // The untiled kernel, run as is, is the reference.
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
@@ -16,7 +17,7 @@
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY-LABEL: func.func @kernel
-// STRATEGY-SAME: pipeline = SimtDistribute
+// STRATEGY-SAME: pipeline = Vectorize, workgroup_size = [64, 1, 1]
 
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-set-target{chip=sm_80},func.func(gpucg-select-lowering-strategy,gpucg-tile-and-distribute-to-workgroups),gpucg-bufferize,func.func(gpucg-workgroup-specialization))' \
 // RUN:   --mlir-print-local-scope | FileCheck %s --check-prefix=TILED
