@@ -257,13 +257,18 @@ static void buildSimtFamilyPipeline(OpPassManager &pm,
 
 /// The SIMT distribution: re-planning, specialization, thread distribution
 /// (A and B of a multi-warp MatmulSimt promoted) and the copies to and from
-/// workgroup memory spread over all threads.
+/// workgroup memory spread over all threads. With `specializeRowPitch`
+/// (threads that read vectors), run-time row pitches get a copy of the body
+/// for 16-byte-aligned rows, whose vector reads need no check of their own.
 static void
 addThreadDistributionStages(OpPassManager &fpm,
                             const SimtFallbackOptions &fallback = {},
-                            bool multiBuffer = false) {
+                            bool multiBuffer = false,
+                            bool specializeRowPitch = false) {
   fpm.addPass(createSimtFallback(fallback));
   fpm.addPass(createWorkgroupSpecialization());
+  if (specializeRowPitch)
+    fpm.addPass(createRowPitchSpecialization());
   fpm.addPass(createTileAndDistribute(
       TileAndDistributeOptions{/*distributeToWarp=*/false}));
   fpm.addPass(createRemoveSingleIterationLoop());
@@ -318,7 +323,8 @@ void mlir::gpucg::buildVectorizePipeline(OpPassManager &pm,
 void mlir::gpucg::buildVectorizeWorkgroupPipeline(OpPassManager &fpm) {
   // Inside the workgroup: IREE's GPUVectorization order on gpucg's stages.
   // The SIMT distribution first, then each thread's tile as vectors.
-  addThreadDistributionStages(fpm, {}, /*multiBuffer=*/true);
+  addThreadDistributionStages(fpm, {}, /*multiBuffer=*/true,
+                              /*specializeRowPitch=*/true);
   addThreadVectorizationStages(fpm);
   // A MatmulSimt kernel with pipeline_depth > 1: its copies to workgroup
   // memory as cp.async, the K loop pipelined over them (no-ops otherwise).
@@ -341,6 +347,9 @@ void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
   // Each row split over its workgroup's threads; then the threads' steps as
   // vectors, like gpucg-vectorize's, with the partials in registers.
   fpm.addPass(createSplitRowsAcrossWorkgroups());
+  // Rows of a run-time size (and pitch): a copy of the row program for
+  // 16-byte-aligned rows, whose steps need no alignment check of their own.
+  fpm.addPass(createRowPitchSpecialization());
   fpm.addPass(createDistributeReduction());
   fpm.addPass(createRemoveSingleIterationLoop());
   fpm.addPass(createCanonicalizerPass());
@@ -353,6 +362,9 @@ void mlir::gpucg::buildWarpReductionWorkgroupPipeline(OpPassManager &fpm) {
   fallback.keepWarpReduction = true;
   addThreadDistributionStages(fpm, fallback);
   addThreadVectorizationStages(fpm);
+  // Steps along a row of a run-time size (its pitch one too): wide where a
+  // run-time check finds them aligned.
+  fpm.addPass(createVersionVectorAlignment());
   addScalarLoopAndPackingStages(fpm);
 }
 

@@ -148,8 +148,9 @@ private:
   std::optional<RowOpKind> classify(linalg::LinalgOp op) const;
   linalg::LinalgOp getRecomputableProducer(linalg::LinalgOp consumer,
                                            OpOperand *input) const;
-  LogicalResult emitStep(linalg::LinalgOp op, Value step, Value init);
-  FailureOr<scf::ForOp> emitThreadLoop(linalg::LinalgOp op, Value init);
+  LogicalResult emitStep(linalg::LinalgOp op, Value step, int64_t width,
+                         Value init);
+  LogicalResult emitThreadLoop(linalg::LinalgOp op, Value init);
   LogicalResult emitReduction(linalg::LinalgOp op);
   LogicalResult emitBarrierBefore(Operation *op, bool distributed,
                                   bool inThread0);
@@ -271,21 +272,22 @@ Value RowProgramDistributor::getConstantIndex(int64_t value) {
 }
 
 /// Emits, at the insertion point (the body of a loop over the thread's
-/// steps, whose offset along the row is `step`), `op` tiled to the step:
-/// its recomputed producers first, each into a private buffer of the step's
-/// size that it reads instead of the row; its output `init` when given (a
-/// reduction's private partial), else the step's part of its own.
+/// steps, whose offset along the row is `step`), `op` tiled to the step of
+/// `width` elements: its recomputed producers first, each into a private
+/// buffer of the step's size that it reads instead of the row; its output
+/// `init` when given (a reduction's private partial), else the step's part
+/// of its own.
 LogicalResult RowProgramDistributor::emitStep(linalg::LinalgOp op, Value step,
-                                              Value init) {
+                                              int64_t width, Value init) {
   Location loc = op.getLoc();
   SmallVector<OpFoldResult> offsets(rowRanges.size(), rewriter.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes;
   for (int64_t range : ArrayRef<int64_t>(rowRanges).drop_back())
     sizes.push_back(rewriter.getIndexAttr(range));
   offsets.back() = step;
-  sizes.push_back(rewriter.getIndexAttr(vectorWidth));
+  sizes.push_back(rewriter.getIndexAttr(width));
   SmallVector<int64_t> stepShape(rowRanges);
-  stepShape.back() = vectorWidth;
+  stepShape.back() = width;
 
   SmallVector<std::pair<unsigned, Value>> stepInputs;
   for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands())) {
@@ -302,7 +304,7 @@ LogicalResult RowProgramDistributor::emitStep(linalg::LinalgOp op, Value step,
           MemRefType::get(
               stepShape, getElementTypeOrSelf(producer.getDpsInits().front())));
     }
-    if (failed(emitStep(producer, step, buffer)))
+    if (failed(emitStep(producer, step, width, buffer)))
       return failure();
     stepInputs.push_back({static_cast<unsigned>(index), buffer});
   }
@@ -313,8 +315,8 @@ LogicalResult RowProgramDistributor::emitStep(linalg::LinalgOp op, Value step,
   // them always succeeds; kept so that a future upstream change fails loudly
   // rather than crashing.
   if (failed(tiled))
-    return op.emitOpError() << "could not be tiled to one vector of "
-                            << vectorWidth << " per thread";
+    return op.emitOpError()
+           << "could not be tiled to one vector of " << width << " per thread";
   auto stepOp = cast<linalg::LinalgOp>(tiled->tiledOps.front());
   rewriter.modifyOpInPlace(stepOp, [&] {
     if (init)
@@ -327,22 +329,44 @@ LogicalResult RowProgramDistributor::emitStep(linalg::LinalgOp op, Value step,
 }
 
 /// The loop over the thread's steps of the row, running `op` tiled to each
-/// (into `init` when given), at the insertion point.
-FailureOr<scf::ForOp> RowProgramDistributor::emitThreadLoop(linalg::LinalgOp op,
-                                                            Value init) {
+/// (into `init` when given), at the insertion point. A row of a run-time
+/// size N takes the steps of its whole vectors, up to `N floordiv v * v`,
+/// then a second loop over the rest, one element per thread and step (a
+/// thread takes at most one when v is at most the thread count), so that
+/// each element still belongs to the same thread in every op.
+LogicalResult RowProgramDistributor::emitThreadLoop(linalg::LinalgOp op,
+                                                    Value init) {
   Location loc = op.getLoc();
+  AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+  AffineExpr s1 = rewriter.getAffineSymbolExpr(1);
   Value lb = affine::AffineApplyOp::create(
-      rewriter, loc,
-      AffineMap::get(0, 1, rewriter.getAffineSymbolExpr(0) * vectorWidth),
+      rewriter, loc, AffineMap::get(0, 1, s0 * vectorWidth),
       ValueRange{getThreadId()});
-  auto loop =
-      scf::ForOp::create(rewriter, loc, lb, getConstantIndex(rowRanges.back()),
-                         getConstantIndex(numThreads * vectorWidth));
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-  if (failed(emitStep(op, loop.getInductionVar(), init)))
+  auto emitLoop = [&](Value lower, Value upper, int64_t stride,
+                      int64_t width) -> LogicalResult {
+    auto loop = scf::ForOp::create(rewriter, loc, lower, upper,
+                                   getConstantIndex(stride));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    return emitStep(op, loop.getInductionVar(), width, init);
+  };
+  if (!ShapedType::isDynamic(rowRanges.back()))
+    return emitLoop(lb, getConstantIndex(rowRanges.back()),
+                    numThreads * vectorWidth, vectorWidth);
+  Value rowSize = getValueOrCreateConstantIndexOp(
+      rewriter, loc, op.createLoopRanges(rewriter, loc).back().size);
+  Value whole = affine::AffineApplyOp::create(
+      rewriter, loc,
+      AffineMap::get(0, 1, s0.floorDiv(vectorWidth) * vectorWidth),
+      ValueRange{rowSize});
+  if (failed(emitLoop(lb, whole, numThreads * vectorWidth, vectorWidth)))
     return failure();
-  return loop;
+  if (vectorWidth == 1)
+    return success();
+  Value tailLb = affine::AffineApplyOp::create(
+      rewriter, loc, AffineMap::get(0, 2, s0 + s1),
+      ValueRange{whole, getThreadId()});
+  return emitLoop(tailLb, rowSize, numThreads, 1);
 }
 
 /// Moves `op`, which writes kernel buffer `buffer` (or a view of it), into
@@ -497,14 +521,14 @@ LogicalResult RowProgramDistributor::run() {
   int64_t rowSize = rowRanges.back();
   if (!initType.hasStaticShape() ||
       llvm::any_of(initType.getShape(), [](int64_t s) { return s != 1; }) ||
-      ShapedType::isDynamic(rowSize))
+      llvm::any_of(ArrayRef(rowRanges).drop_back(), ShapedType::isDynamic))
     return root.emitOpError()
-           << "has a workgroup tile of type " << initType << " and row size "
-           << (ShapedType::isDynamic(rowSize) ? std::string("?")
-                                              : std::to_string(rowSize))
-           << "; pipeline WarpReduction needs one row per workgroup (every "
-              "parallel loop tiled by 1) of static size";
-  if (rowSize % vectorWidth != 0)
+           << "has a workgroup tile of type " << initType
+           << " and loop ranges ["
+           << llvm::make_range(rowRanges.begin(), rowRanges.end())
+           << "]; pipeline WarpReduction needs one row per workgroup (every "
+              "parallel loop tiled by 1)";
+  if (!ShapedType::isDynamic(rowSize) && rowSize % vectorWidth != 0)
     return root.emitOpError()
            << "has rows of " << rowSize << " elements, not a multiple of its "
            << vectorWidth

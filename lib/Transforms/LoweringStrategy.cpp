@@ -2347,6 +2347,10 @@ static int64_t selectRowSplit(linalg::LinalgOp op, TargetAttr target,
   return split;
 }
 
+/// Threads of a WarpReduction plan for rows of a run-time size: 4 warps, 512
+/// f16 per step.
+static constexpr int64_t kDynamicRowReductionThreads = 128;
+
 /// One warp group per row for rows of at least a warp's worth of vectors.
 /// With `anyRowSize` (a row program, which only WarpReduction distributes),
 /// shorter or odd rows too: whole warps, lanes past the row idle.
@@ -2368,12 +2372,30 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target,
   // Warps reduce with 32-bit shuffles.
   Type elementType = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
   std::optional<unsigned> inputBits = getWidestInputBitwidth(op);
-  if (ShapedType::isDynamic(rowSize) || rowSize == 0 || !inputBits ||
-      !elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() > 32)
+  if (rowSize == 0 || !inputBits || !elementType.isIntOrFloat() ||
+      elementType.getIntOrFloatBitWidth() > 32)
     return std::nullopt;
   int64_t warp = target.getWarpSize();
   SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 0);
   int64_t vector = 128 / *inputBits;
+  // A row of a run-time size: the whole row per workgroup (level 0 leaves
+  // the reduction loop untiled), 128-bit steps of kDynamicRowThreads
+  // threads, the elements past the last whole vector one per thread
+  // (gpucg-distribute-reduction); each step's alignment is checked at run
+  // time (gpucg-version-vector-alignment).
+  if (ShapedType::isDynamic(rowSize)) {
+    if (*inputBits % 8 != 0 || vector < 1)
+      return std::nullopt;
+    int64_t threads = std::min<int64_t>(
+        kDynamicRowReductionThreads,
+        llvm::alignDown(target.getMaxThreadsPerBlock(), warp));
+    if (threads < warp || vector > threads)
+      return std::nullopt;
+    level0.back() = 0;
+    level1.back() = vector;
+    return makeSimtStrategy(op, Pipeline::WarpReduction, {threads, 1, 1},
+                            level0, level1, warp);
+  }
   while (vector > 1 && rowSize % (warp * vector) != 0)
     vector /= 2;
   int64_t threads = rowSize / vector;
@@ -2916,13 +2938,22 @@ verifyWarpReductionStrategy(linalg::LinalgOp op,
              << pos << " is " << level0[pos] << " (expected 1)";
   int64_t rowSize = op.getStaticLoopRanges().back();
   int64_t tile = level0.back();
-  if (ShapedType::isDynamic(rowSize) || tile <= 0 || rowSize % tile != 0)
+  // A row of a run-time size is reduced whole by its workgroup (level 0 of
+  // the reduction loop 0: untiled).
+  if (ShapedType::isDynamic(rowSize)) {
+    if (tile != 0)
+      return op.emitOpError()
+             << "pipeline WarpReduction reduces a row of a run-time size "
+                "whole in one workgroup: the level-0 tile of its reduction "
+                "loop must be 0 (untiled), got "
+             << tile;
+    return success();
+  }
+  if (tile <= 0 || rowSize % tile != 0)
     return op.emitOpError()
-           << "pipeline WarpReduction needs a static reduction size that is a "
+           << "pipeline WarpReduction needs a reduction size that is a "
               "multiple of its tile, got size "
-           << (ShapedType::isDynamic(rowSize) ? std::string("?")
-                                              : std::to_string(rowSize))
-           << " and tile " << tile;
+           << rowSize << " and tile " << tile;
   ArrayRef<int64_t> level1 = strategy.loweringConfig.getTileSizes(1);
   if (!level1.empty() && level1.back() > 0 && tile % level1.back() != 0)
     return op.emitOpError()
@@ -3020,8 +3051,8 @@ LogicalResult mlir::gpucg::verifyLoweringStrategy(
               "result once per row: softmax, RMSNorm, LayerNorm); only "
               "pipeline WarpReduction distributes such a kernel, not "
            << pipelineName
-           << " (WarpReduction needs a static row and a combiner "
-              "gpu.subgroup_reduce performs on at most 32 bits)";
+           << " (WarpReduction needs a combiner gpu.subgroup_reduce performs "
+              "on at most 32 bits, and elements of whole bytes)";
 
   ArrayRef<int64_t> workgroup = info.getWorkgroupSize();
   if (workgroup.empty())

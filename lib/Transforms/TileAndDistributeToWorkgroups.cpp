@@ -51,10 +51,12 @@ linalg::LinalgOp mlir::gpucg::getFusedElementwiseConsumer(Value value) {
 }
 
 /// If the one user of `value` (computed with `resultMap` in `rootOp`'s
-/// loops) is an all-parallel op on tensors over the root's own loops (same
-/// static ranges) that reads `value` with `resultMap` once per row and
-/// writes its result with the identity, returns it: the normalization of a
-/// row by its reduction (softmax's division, RMSNorm's scaling).
+/// loops) is an all-parallel op on tensors over the root's own loops (the
+/// same static ranges, dynamic where the root's are: a row of a run-time
+/// size, which linalg requires its operands to agree on) that reads
+/// `value` with `resultMap` once per row and writes its result with the
+/// identity, returns it: the normalization of a row by its reduction
+/// (softmax's division, RMSNorm's scaling).
 static linalg::LinalgOp getRowConsumer(Value value, linalg::LinalgOp rootOp,
                                        AffineMap resultMap) {
   if (!value.hasOneUse())
@@ -64,7 +66,6 @@ static linalg::LinalgOp getRowConsumer(Value value, linalg::LinalgOp rootOp,
       user.getNumParallelLoops() != user.getNumLoops() ||
       user.getNumLoops() != rootOp.getNumLoops() ||
       user.getStaticLoopRanges() != rootOp.getStaticLoopRanges() ||
-      llvm::any_of(user.getStaticLoopRanges(), ShapedType::isDynamic) ||
       !user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity())
     return {};
   for (OpOperand &operand : user->getOpOperands())

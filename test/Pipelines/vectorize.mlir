@@ -10,6 +10,7 @@
 // STAGES: gpucg-select-lowering-strategy{
 // STAGES: gpucg-simt-fallback
 // STAGES-NEXT: gpucg-workgroup-specialization
+// STAGES-NEXT: gpucg-row-pitch-specialization
 // STAGES-NEXT: gpucg-tile-and-distribute{distribute-to-warp=false}
 // STAGES-NEXT: gpucg-remove-single-iteration-loop
 // STAGES-NEXT: gpucg-multi-buffering{num-buffers=0}

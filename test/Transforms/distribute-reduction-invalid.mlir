@@ -31,7 +31,7 @@ func.func @not_a_subgroup_reduction(%a: memref<1x128xf32>, %c: memref<1xf32>) at
 // -----
 
 func.func @two_rows_per_workgroup(%a: memref<2x128xf32>, %c: memref<2xf32>) attributes {gpucg.translation_info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [32, 1, 1]>} {
-  // expected-error @+1 {{has a workgroup tile of type 'memref<2xf32>' and row size 128; pipeline WarpReduction needs one row per workgroup (every parallel loop tiled by 1) of static size}}
+  // expected-error @+1 {{has a workgroup tile of type 'memref<2xf32>' and loop ranges [2, 128]; pipeline WarpReduction needs one row per workgroup (every parallel loop tiled by 1)}}
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
       ins(%a : memref<2x128xf32>) outs(%c : memref<2xf32>) attrs = {gpucg.lowering_config = #gpucg.lowering_config<tile_sizes = [[1, 128], [0, 4]]>} {
   ^bb0(%x: f32, %acc: f32):

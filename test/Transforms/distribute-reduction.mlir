@@ -251,3 +251,37 @@ module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
     return %o : tensor<64x1000xf32>
   }
 }
+
+// -----
+
+// Rows of a run-time size: 128 threads of 4 f32 per step over the row's
+// whole vectors (up to N floordiv 4 * 4, N the row's size), then one
+// element per thread over the rest; both loops into the thread's partial.
+// CHECK-LABEL: func.func @dynamic_row
+//  CHECK-SAME:   pipeline = WarpReduction, workgroup_size = [128, 1, 1]
+//       CHECK:   scf.forall (%[[ROW:.+]]) in (%{{.+}})
+//       CHECK:     %[[TID:.+]] = gpu.thread_id{{ +}}x
+//       CHECK:     %[[P:.+]] = memref.alloca() : memref<1xf32>
+//       CHECK:     %[[LB:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[TID]]]
+//       CHECK:     %[[WHOLE:.+]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 4) * 4)>()[%[[N:[a-z0-9_]+]]]
+//       CHECK:     scf.for %[[K:.+]] = %[[LB]] to %[[WHOLE]] step %c512 {
+//       CHECK:       memref.subview %{{.+}}[0, %[[K]]] [1, 4] [1, 1]
+//       CHECK:       linalg.generic {{.*}} outs(%[[P]] : memref<1xf32>)
+//       CHECK:     }
+//       CHECK:     %[[TAIL:.+]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%[[WHOLE]], %[[TID]]]
+//       CHECK:     scf.for %[[J:.+]] = %[[TAIL]] to %[[N]] step %c128 {
+//       CHECK:       memref.subview %{{.+}}[0, %[[J]]] [1, 1] [1, 1]
+//       CHECK:       linalg.generic {{.*}} outs(%[[P]] : memref<1xf32>)
+//       CHECK:     }
+//       CHECK:     gpu.subgroup_reduce add
+module attributes {gpucg.target = #gpucg.target<chip = "sm_80">} {
+  func.func @dynamic_row(%a: tensor<?x?xf32>, %c: tensor<?xf32>) -> tensor<?xf32> {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<?x?xf32>) outs(%c : tensor<?xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    } -> tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+}

@@ -219,10 +219,27 @@ func.func @warp_reduction_outer_reduction(%a: tensor<1024x8xf32>, %c: tensor<8xf
 
 // -----
 
+// A row of a run-time size is reduced whole by one workgroup: its
+// reduction loop is not tiled at level 0.
+#config = #gpucg.lowering_config<tile_sizes = [[1, 512], [0, 4]]>
+#info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [128, 1, 1]>
+func.func @warp_reduction_dynamic_row_tiled(%a: tensor<8x?xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{pipeline WarpReduction reduces a row of a run-time size whole in one workgroup: the level-0 tile of its reduction loop must be 0 (untiled), got 512}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
+    ins(%a : tensor<8x?xf32>) outs(%c : tensor<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
 #config = #gpucg.lowering_config<tile_sizes = [[1, 768]]>
 #info = #gpucg.translation_info<pipeline = WarpReduction, workgroup_size = [256, 1, 1]>
 func.func @warp_reduction_partial_row(%a: tensor<8x1000xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{pipeline WarpReduction needs a static reduction size that is a multiple of its tile, got size 1000 and tile 768}}
+  // expected-error @+1 {{pipeline WarpReduction needs a reduction size that is a multiple of its tile, got size 1000 and tile 768}}
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
     ins(%a : tensor<8x1000xf32>) outs(%c : tensor<8xf32>) {
   ^bb0(%x: f32, %acc: f32):
@@ -464,7 +481,7 @@ func.func @row_program_not_warp_reduction(%x: tensor<64x256xf32>, %out: tensor<6
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
-  // expected-error @+1 {{reduces rows that other ops of its kernel read again (a second reduction of the same rows, or an op that reads its result once per row: softmax, RMSNorm, LayerNorm); only pipeline WarpReduction distributes such a kernel, not Vectorize (WarpReduction needs a static row and a combiner gpu.subgroup_reduce performs on at most 32 bits)}}
+  // expected-error @+1 {{reduces rows that other ops of its kernel read again (a second reduction of the same rows, or an op that reads its result once per row: softmax, RMSNorm, LayerNorm); only pipeline WarpReduction distributes such a kernel, not Vectorize (WarpReduction needs a combiner gpu.subgroup_reduce performs on at most 32 bits, and elements of whole bytes)}}
   %sum = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"], gpucg.compilation_info = #gpucg.compilation_info<lowering_config = #config, translation_info = #info>}
       ins(%x : tensor<64x256xf32>) outs(%acc : tensor<64xf32>) {
   ^bb0(%a: f32, %b: f32):

@@ -5,7 +5,9 @@
 // access checked at run time for its address being a multiple of 16 bytes
 // (gpucg-version-vector-alignment: a row pitch that is a run-time size
 // proves nothing at compile time), the partial tile past the row's end
-// element by element. Cases:
+// element by element. gpucg-row-pitch-specialization first gives each
+// workgroup a copy of its body for input pitches that are multiples of 16
+// bytes, whose loads need no check. Cases:
 // - @bias_relu (f16, bias broadcast along the rows) at 3 x 1000 (rows of
 //   2000 bytes: every row aligned; a partial tile of 488 columns) and
 //   5 x 555 (rows of 1110 bytes: one row in eight aligned);
@@ -30,17 +32,30 @@
 // RUN: env GPUCG_EMU_ORDER=reverse %mlir_runner_emulated %t.clean.mlir | %strip_address > %t.reverse
 // RUN: diff %t.ref %t.reverse
 
-// The address check of @bias_relu's first load of X left out: 5 x 555's
-// rows are 1110 bytes apart, so most rows take the 16-byte load
-// misaligned (a GPU faults).
-// RUN: %mutate assume-aligned 1 < %t.mlir \
+// The address check of @bias_relu's load of X in the copy for pitches that
+// are no multiple of 16 bytes left out (the second check in print order:
+// C's store in the aligned copy comes first): 5 x 555's rows are 1110
+// bytes apart, so most rows take the 16-byte load misaligned (a GPU
+// faults).
+// RUN: %mutate assume-aligned 2 < %t.mlir \
 // RUN:   | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.aligned.mlir
 // RUN: not %mlir_runner_emulated %t.aligned.mlir 2>&1 | FileCheck %s --check-prefix=MISALIGNED
 // MISALIGNED: gpucg-emulator: error: misaligned access: thread ({{[0-9]+}}, 0, 0) of workgroup ({{[0-9]+}}, {{[0-9]+}}, 0) accesses address 0x{{[0-9a-f]+}}, which is not a multiple of the 16 bytes the access claims, at {{.*}}: vector.load (on a GPU, a misaligned wide access faults)
 
+// The row-pitch check of @bias_relu taken as true: 5 x 555 runs the aligned
+// copy, whose view rounds X's pitch down to 552 elements: wrong rows.
+// RUN: %mutate pitch-check-always 1 < %t.mlir \
+// RUN:   | gpucg-opt --pass-pipeline='builtin.module(gpucg-test-emulate-on-cpu)' -o %t.pitch.mlir
+// RUN: %mlir_runner_emulated %t.pitch.mlir | %strip_address > %t.pitch
+// RUN: not diff %t.ref %t.pitch
+
 // CHECK-LABEL: func.func @bias_relu
 //  CHECK-SAME:   pipeline = Vectorize, workgroup_size = [64, 1, 1]
-//       CHECK:   vector.load %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+//       CHECK:   %[[VIEW:.+]] = memref.reinterpret_cast %arg0
+//       CHECK:   vector.load %[[VIEW]][{{.+}}] {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+//       CHECK:   vector.store %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+//       CHECK:   } else {
+//       CHECK:   vector.load %arg0[{{.+}}] {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 //       CHECK:   } else {
 //       CHECK:   vector.from_elements {{.+}} : vector<8xf16>
 //       CHECK:   vector.store %{{.+}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>

@@ -115,6 +115,13 @@ Mutations (N counts matches from 1, in print order):
                      the consumers may multiply before the K-major tile
                      is written
 
+  ceil-row-steps N    round up instead of down in the N-th affine map (a
+                     map alias, in print order) that is exactly
+                     `(sK floordiv V) * V` (gpucg-distribute-reduction's
+                     end of the whole vectors' steps along a row of a
+                     run-time size): the last vector step runs past the
+                     row's end, and the tail repeats its elements
+
 A mutation that finds nothing to change is an error (exit status 2), so a
 pipeline change cannot silently turn a mutation test into a no-op.
 """
@@ -158,7 +165,12 @@ def main():
     every = len(sys.argv) <= 2
     lines = sys.stdin.read().split("\n")
 
-    if mutation == "drop-barrier":
+    if mutation == "ceil-row-steps":
+        index = nth_line(
+            lines, r"affine_map<\(\)\[s\d+\] -> \(\(s\d+ floordiv (\d+)\) \* \1\)>",
+            n)
+        lines[index] = lines[index].replace(" floordiv ", " ceildiv ", 1)
+    elif mutation == "drop-barrier":
         del lines[nth_line(lines, r"\bgpu\.barrier\b", n)]
     elif mutation == "loader-only-full":
         index = nth_line(lines, r"\bnvgpu\.mbarrier\.init\b.*, %c129\b", n)
