@@ -56,6 +56,10 @@ class Case:
     # Compiled with deterministic-reductions: rows of float sums stay whole
     # (the baseline of a row the strategy splits across workgroups).
     deterministic: bool = False
+    # Compiled with every size dynamic (`?`), the sizes passed at launch:
+    # what a model exported with run-time shapes costs against the static
+    # case of the same sizes.
+    dynamic: bool = False
 
     @property
     def function(self):
@@ -106,15 +110,36 @@ def all_cases():
                           "f32", "f32"))
         cases.append(Case(f"rmsnorm_f16_4096x{width}", "rmsnorm", 4096, width,
                           "f16", "f16"))
+    # The same kernels with every size known only at run time, beside their
+    # static neighbours above.
+    for case in [c for c in cases if c.name in (
+            "add_f16_2^24", "bias_add_f16_2^24", "row_sum_f32_4096x4096",
+            "sum_of_squares_f16_4096x4096", "softmax_f32_4096x4096",
+            "rmsnorm_f16_4096x4096")]:
+        cases.append(Case(case.name + "_dynamic", case.kind, case.rows,
+                          case.cols, case.dtype, case.out_dtype, dynamic=True))
     return cases
+
+
+def tensor_type(case, shape, dtype):
+    """`tensor<AxBxT>`, every size `?` in a dynamic case."""
+    sizes = ["?" if case.dynamic else str(size) for size in shape]
+    return f"tensor<{'x'.join(sizes)}x{dtype}>"
 
 
 def normalization_source(case):
     """Softmax (max, exp, sum, divide) or RMSNorm (sum of squares in f32,
     1 / sqrt(mean + 1e-5), the row times that and a weight) on tensors."""
-    t = lambda shape, dtype: f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    t = lambda shape, dtype: tensor_type(case, shape, dtype)
     a = t((case.rows, case.cols), case.dtype)
     r = t((case.rows,), "f32")
+    # The temporaries' sizes: the input's where they are dynamic.
+    sizes = ("  %c0 = arith.constant 0 : index\n"
+             "  %c1 = arith.constant 1 : index\n"
+             f"  %rows = tensor.dim %a, %c0 : {a}\n"
+             f"  %cols = tensor.dim %a, %c1 : {a}\n") if case.dynamic else ""
+    row_sizes = "(%rows)" if case.dynamic else "()"
+    all_sizes = "(%rows, %cols)" if case.dynamic else "()"
     header = f"""// bench/memory_bound.py: {case.name}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (d1)>
@@ -123,9 +148,9 @@ def normalization_source(case):
 """
     if case.kind == "softmax":
         return header + f"""func.func @{case.function}(%a: {a}, %out: {a}) -> {a} {{
-  %ninf = arith.constant 0xFF800000 : f32
+{sizes}  %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : {r}
+  %e = tensor.empty{row_sizes} : {r}
   %m0 = linalg.fill ins(%ninf : f32) outs(%e : {r}) -> {r}
   %max = linalg.generic {{indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}}
       ins(%a : {a}) outs(%m0 : {r}) {{
@@ -133,7 +158,7 @@ def normalization_source(case):
       %m = arith.maximumf %x, %acc : f32
       linalg.yield %m : f32
   }} -> {r}
-  %er = tensor.empty() : {a}
+  %er = tensor.empty{all_sizes} : {a}
   %ex = linalg.generic {{indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]}}
       ins(%a, %max : {a}, {r}) outs(%er : {a}) {{
     ^bb0(%x: f32, %m: f32, %o: f32):
@@ -159,12 +184,14 @@ def normalization_source(case):
 """
     w = t((case.cols,), case.dtype)
     dt = case.dtype
+    width = (f"{sizes}  %ci = arith.index_cast %cols : index to i64\n"
+             "  %n = arith.sitofp %ci : i64 to f32\n" if case.dynamic else
+             f"  %n = arith.constant {float(case.cols)!r} : f32\n")
     return header + f"""func.func @{case.function}(%a: {a}, %w: {w}, %out: {a}) -> {a} {{
   %zero = arith.constant 0.0 : f32
-  %n = arith.constant {float(case.cols)!r} : f32
-  %eps = arith.constant 1.0e-5 : f32
+{width}  %eps = arith.constant 1.0e-5 : f32
   %one = arith.constant 1.0 : f32
-  %e = tensor.empty() : {r}
+  %e = tensor.empty{row_sizes} : {r}
   %s0 = linalg.fill ins(%zero : f32) outs(%e : {r}) -> {r}
   %ss = linalg.generic {{indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}}
       ins(%a : {a}) outs(%s0 : {r}) {{
@@ -202,7 +229,7 @@ def mlir_source(case):
     """A module with the case's kernel on tensors."""
     if case.kind in ("softmax", "rmsnorm"):
         return normalization_source(case)
-    t = lambda shape, dtype: f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    t = lambda shape, dtype: tensor_type(case, shape, dtype)
     a = t((case.rows, case.cols), case.dtype)
     if case.kind in ("add", "bias_add"):
         # out = a + b, b either a whole matrix or one row broadcast (a bias).
@@ -362,7 +389,8 @@ def run_case(torch, gpucg, out, entry, repeat):
 def entry_case(entry):
     return Case(**{k: entry[k] for k in ("name", "kind", "rows", "cols",
                                          "dtype", "out_dtype")},
-                deterministic=entry.get("deterministic", False))
+                deterministic=entry.get("deterministic", False),
+                dynamic=entry.get("dynamic", False))
 
 
 def write_results(out, device, chip, copy, rows):
