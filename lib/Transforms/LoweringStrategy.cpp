@@ -2379,10 +2379,12 @@ selectWarpReductionStrategy(linalg::LinalgOp op, TargetAttr target,
   SmallVector<int64_t> level0(numLoops, 1), level1(numLoops, 0);
   int64_t vector = 128 / *inputBits;
   // A row of a run-time size: the whole row per workgroup (level 0 leaves
-  // the reduction loop untiled), 128-bit steps of kDynamicRowThreads
-  // threads, the elements past the last whole vector one per thread
-  // (gpucg-distribute-reduction); each step's alignment is checked at run
-  // time (gpucg-version-vector-alignment).
+  // the reduction loop untiled), 128-bit steps of
+  // kDynamicRowReductionThreads threads, the elements past the last whole
+  // vector one per thread (gpucg-distribute-reduction). The steps'
+  // alignment under a run-time pitch is decided at run time, once per
+  // workgroup (gpucg-row-pitch-specialization) or per step
+  // (gpucg-version-vector-alignment).
   if (ShapedType::isDynamic(rowSize)) {
     if (*inputBits % 8 != 0 || vector < 1)
       return std::nullopt;
@@ -2439,8 +2441,9 @@ static constexpr int64_t kDynamicRowVectorizeThreads = 64;
 /// output's element, or the widest power of two of elements that divides a
 /// static innermost size (64 bits for rows of 100 f16), at least two. A
 /// dynamic innermost size takes 128 bits: the full workgroup tiles run the
-/// vectors (gpucg-version-vector-alignment checks each row's alignment at
-/// run time), the partial one element by element.
+/// vectors, their rows' alignment decided at run time (once per workgroup
+/// by gpucg-row-pitch-specialization, per access by
+/// gpucg-version-vector-alignment), the partial one element by element.
 static std::optional<LoweringStrategy>
 selectVectorizeStrategy(linalg::LinalgOp op, TargetAttr target) {
   int64_t numLoops = op.getNumLoops();

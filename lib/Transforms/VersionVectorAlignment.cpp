@@ -249,6 +249,10 @@ static void versionAccess(RewriterBase &rewriter,
   // vector read it was, it would be the aligned load's twin but for the
   // alignment, and LLVM merges the two loads of one address into the one
   // of the weaker alignment (SimplifyCFG's hoisting), losing the wide one.
+  // (Where LLVM's SLP vectorizer makes one vector load of the elements
+  // again, the same can happen: the vector pipelines version whole
+  // workgroups on their row pitches first, gpucg-row-pitch-specialization,
+  // whose aligned copy has no such branch.)
   auto loadElements = [&](OpBuilder &b, Location loc) {
     SmallVector<Value> indices = access.indices;
     SmallVector<Value> elements;
