@@ -53,6 +53,21 @@ static int parseCount(const char *text, int64_t *value) {
   return 1;
 }
 
+int gpucg_abi_grid_term_count(const gpucg_abi_extent *extent) {
+  return 1 + extent->num_size_factors;
+}
+
+gpucg_abi_size_factor gpucg_abi_grid_term(const gpucg_abi_extent *extent,
+                                          int i) {
+  if (i > 0)
+    return extent->size_factors[i - 1];
+  gpucg_abi_size_factor first;
+  first.function_argument = extent->function_argument;
+  first.dim = extent->dim;
+  first.divisor = extent->kind == GPUCG_ABI_EXTENT_CEILDIV ? extent->value : 1;
+  return first;
+}
+
 int gpucg_abi_type_bits(const char *type) {
   static const struct {
     const char *name;
@@ -505,11 +520,10 @@ static gpucg_status checkGridReferences(Reader *reader, const gpucg_abi *abi,
     const gpucg_abi_extent *extent = &abi->grid[axis];
     if (extent->kind == GPUCG_ABI_EXTENT_CONSTANT)
       continue;
-    for (int term = 0; term <= extent->num_size_factors; ++term) {
-      int function_argument =
-          term ? extent->size_factors[term - 1].function_argument
-               : extent->function_argument;
-      int dim = term ? extent->size_factors[term - 1].dim : extent->dim;
+    for (int term = 0; term < gpucg_abi_grid_term_count(extent); ++term) {
+      gpucg_abi_size_factor size = gpucg_abi_grid_term(extent, term);
+      int function_argument = size.function_argument;
+      int dim = size.dim;
       for (int i = 0; i < abi->num_arguments; ++i) {
         const gpucg_abi_argument *argument = &abi->arguments[i];
         if (argument->function_argument != function_argument)

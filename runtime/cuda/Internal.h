@@ -80,6 +80,13 @@ gpucg_status gpucg_ensure_context(void);
    know (a memref of it is still fine, a scalar is not). */
 int gpucg_abi_type_bits(const char *type);
 
+/* The run-time sizes a DIM or CEILDIV grid extent multiplies: 1 +
+   num_size_factors of them; size `i` (0 the first, its divisor `value` for
+   CEILDIV and 1 for DIM; then `size_factors`). */
+int gpucg_abi_grid_term_count(const gpucg_abi_extent *extent);
+gpucg_abi_size_factor gpucg_abi_grid_term(const gpucg_abi_extent *extent,
+                                          int i);
+
 /*===----------------------------------------------------------------------===*/
 /* Tensor maps (Kernel.c)                                                     */
 /*===----------------------------------------------------------------------===*/

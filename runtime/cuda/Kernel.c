@@ -519,22 +519,15 @@ static gpucg_status computeGrid(const gpucg_abi *abi,
       /* The product of the sizes' counts and the factor, saturated at
          INT64_MAX (each count may be up to 2^63 - 1); 0 where a count
          is. */
-      gpucg_abi_size_factor terms[GPUCG_ABI_MAX_GRID_TERMS];
-      terms[0].function_argument = extent->function_argument;
-      terms[0].dim = extent->dim;
-      terms[0].divisor =
-          extent->kind == GPUCG_ABI_EXTENT_CEILDIV ? extent->value : 1;
-      for (int i = 0; i < extent->num_size_factors; ++i)
-        terms[i + 1] = extent->size_factors[i];
       value = extent->factor;
-      for (int i = 0; i <= extent->num_size_factors; ++i) {
+      for (int i = 0; i < gpucg_abi_grid_term_count(extent); ++i) {
+        gpucg_abi_size_factor term = gpucg_abi_grid_term(extent, i);
         int64_t size = 0;
         gpucg_status status =
-            gridSize(abi, arguments, axes[axis], &terms[i], &size);
+            gridSize(abi, arguments, axes[axis], &term, &size);
         if (status != GPUCG_SUCCESS)
           return status;
-        int64_t count =
-            size / terms[i].divisor + (size % terms[i].divisor != 0);
+        int64_t count = size / term.divisor + (size % term.divisor != 0);
         if (count == 0 || value == 0)
           value = 0;
         else if (value > INT64_MAX / count)
