@@ -173,7 +173,42 @@ static int64_t knownBaseAlignment(Value memref) {
   if (auto alloc = dyn_cast<memref::AllocOp>(def))
     return std::min<int64_t>(gpucg::kBufferAlignment,
                              alloc.getAlignment().value_or(1));
+  // A reinterpret_cast starts from its source's base pointer (its own
+  // offset is in its type); expand-strided-metadata makes one of every
+  // view, from the base buffer of its source's metadata.
+  if (auto cast = dyn_cast<memref::ReinterpretCastOp>(def))
+    return knownBaseAlignment(cast.getSource());
+  if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def))
+    if (memref == metadata.getBaseBuffer())
+      return knownBaseAlignment(metadata.getSource());
   return 1;
+}
+
+/// Rewrites each memref.collapse_shape of a static layout as the
+/// reinterpret_cast of its source to that layout, which addresses the same
+/// elements. Folded into its loads and stores (fold-memref-alias-ops), a
+/// collapse_shape indexes its source through a delinearization, whose
+/// remainders prove no alignment: the rows of an elementwise kernel whose
+/// loops gpucg-collapse-elementwise-dims merged (a 64x4097 f16 add as one
+/// row of 262208) would be read and written element by element instead of
+/// in 128-bit accesses.
+static void collapseShapesToReinterpretCasts(gpu::GPUModuleOp module) {
+  SmallVector<memref::CollapseShapeOp> collapses;
+  module.walk([&](memref::CollapseShapeOp op) { collapses.push_back(op); });
+  IRRewriter rewriter(module.getContext());
+  for (memref::CollapseShapeOp op : collapses) {
+    MemRefType type = op.getResultType();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type.hasStaticShape() ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      continue;
+    rewriter.setInsertionPoint(op);
+    rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(
+        op, type, op.getSrc(), offset, type.getShape(), strides);
+  }
 }
 
 /// Sets the `alignment` of a vector.load / vector.store from what is known of
@@ -309,6 +344,7 @@ struct ConvertToNVVMPass
     // nor NVVM lowers them.
     if (failed(gpucg::expandSmallFloats(module, nvvmFloat8)))
       return failure();
+    collapseShapesToReinterpretCasts(module);
     {
       RewritePatternSet patterns(ctx);
       memref::populateFoldMemRefAliasOpPatterns(patterns);

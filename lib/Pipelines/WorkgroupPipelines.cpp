@@ -166,6 +166,9 @@ void mlir::gpucg::buildWorkgroupFrontPipeline(
   // Ops with a decomposition (linalg.softmax) are no LinalgOp: as they are,
   // the strategy would make no kernel of them.
   onTensors.addPass(createDecomposeAggregateOps());
+  // An elementwise kernel's rows that no 128-bit vector divides, as one
+  // run of elements that takes such vectors.
+  onTensors.addPass(createCollapseElementwiseDims());
   onTensors.addPass(createSelectLoweringStrategy(strategy));
   onTensors.addPass(createTileAndDistributeToWorkgroups());
   // Each kernel's workgroup_group_size (the strategy's plan; 1 leaves the

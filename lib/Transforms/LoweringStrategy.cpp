@@ -2478,6 +2478,55 @@ selectVectorizeStrategy(linalg::LinalgOp op, TargetAttr target) {
                           level1);
 }
 
+std::string mlir::gpucg::whyNoElementwiseVectors(linalg::LinalgOp rootOp,
+                                                 TargetAttr target) {
+  if (rootOp.getNumLoops() == 0 || rootOp.getNumReductionLoops() != 0 ||
+      getMatmulShape(rootOp) || selectVectorizeStrategy(rootOp, target))
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (rootOp.getNumDpsInits() != 1) {
+    os << "it has " << rootOp.getNumDpsInits()
+       << " results, and Vectorize plans ops of one";
+    return text;
+  }
+  Type element = getElementTypeOrSelf(rootOp.getDpsInitOperand(0)->get());
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() > 64) {
+    os << "its result's element type " << element
+       << " is no integer or float of at most 64 bits";
+    return text;
+  }
+  unsigned bits = element.getIntOrFloatBitWidth();
+  int64_t inner = rootOp.getStaticLoopRanges().back();
+  os << "its innermost size (";
+  if (ShapedType::isDynamic(inner))
+    os << "dynamic";
+  else
+    os << inner;
+  os << ")";
+  if (bits % 8 != 0) {
+    os << " is no multiple of a 128-bit vector (" << 128 / bits << " x "
+       << element << "), and narrower vectors of " << element
+       << " are no whole bytes";
+    return text;
+  }
+  os << " is odd, so no vector of 2 or more " << element
+     << " divides its rows (a vector along them would start misaligned in "
+        "most), ";
+  std::string whyNotMerged;
+  if (!getElementwiseLoopsToCollapse(rootOp, &whyNotMerged).empty())
+    os << "and its loops were not merged into one run of elements: run "
+          "gpucg-collapse-elementwise-dims before the strategy (the "
+          "pipelines do)";
+  else if (!whyNotMerged.empty())
+    os << "and its loops cannot be merged into one run of elements "
+          "(gpucg-collapse-elementwise-dims): "
+       << whyNotMerged;
+  else
+    os << "and its loops cannot be merged into one run of elements";
+  return text;
+}
+
 /// Rows of a short-row reduction each thread reduces at once (independent
 /// accumulators, and loads in flight), and the threads of its workgroup.
 static constexpr int64_t kVectorReductionRowsPerThread = 4;
@@ -3337,6 +3386,11 @@ std::string mlir::gpucg::describePlan(linalg::LinalgOp rootOp,
   if (!kind && !wgmma && shape)
     os << "; not on tensor cores: "
        << explainNoTensorCoreStrategy(rootOp, target, options);
+  if (info.getPipeline() == Pipeline::SimtDistribute) {
+    std::string scalar = whyNoElementwiseVectors(rootOp, target);
+    if (!scalar.empty())
+      os << "; one element per thread: " << scalar;
+  }
   if (kind == MmaKind::MmaSync && shape && config && shape->isStatic()) {
     ArrayRef<int64_t> level0 = config.getTileSizes(0);
     for (const TensorCoreTile &tile : kSmallMTiles)

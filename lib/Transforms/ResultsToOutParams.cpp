@@ -40,14 +40,13 @@ namespace gpucg {
 
 using namespace mlir;
 
-/// The sizes of returned buffer `value` of `func` as gpucg.result records
-/// them: each static size as an integer, each dynamic size of an allocation
-/// that is a `memref.dim` of an argument as "argN.dimD", any other as "?".
-static ArrayAttr describeResultSizes(func::FuncOp func, Value value) {
+/// The sizes of a returned buffer of type `type` as gpucg.result records
+/// them: each static size as an integer, each dynamic size (one of
+/// `dynamicSizes`, in order) that is a `memref.dim` of an argument of `func`
+/// as "argN.dimD", any other as "?".
+static ArrayAttr describeResultSizes(func::FuncOp func, MemRefType type,
+                                     ValueRange dynamicSizes) {
   Builder b(func.getContext());
-  auto type = cast<MemRefType>(value.getType());
-  auto alloc = value.getDefiningOp<memref::AllocOp>();
-  ValueRange dynamicSizes = alloc ? alloc.getDynamicSizes() : ValueRange();
   SmallVector<Attribute> sizes;
   for (int64_t size : type.getShape()) {
     if (!ShapedType::isDynamic(size)) {
@@ -72,12 +71,96 @@ static ArrayAttr describeResultSizes(func::FuncOp func, Value value) {
   return b.getArrayAttr(sizes);
 }
 
-/// Whether `value` is an argument of `func`, or a cast of one.
+/// The ops that view a whole buffer as another type, outermost first, from
+/// `value` back to the buffer they view: casts and reshapes
+/// (memref.expand_shape, memref.collapse_shape; gpucg-collapse-elementwise-
+/// dims leaves an expand_shape around the result of the kernel it
+/// collapses). Returns the buffer.
+static Value stripWholeViews(Value value, SmallVectorImpl<Operation *> &views) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (auto cast = dyn_cast<memref::CastOp>(op))
+      value = cast.getSource();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op))
+      value = expand.getSrc();
+    else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op))
+      value = collapse.getSrc();
+    else
+      break;
+    views.push_back(op);
+  }
+  // An expand_shape of a collapse_shape that it undoes (bufferization of a
+  // collapsed kernel over a new tensor: the allocation is collapsed for the
+  // kernel and expanded back) views the buffer as it is.
+  for (size_t i = 0; i + 1 < views.size();) {
+    auto expand = dyn_cast<memref::ExpandShapeOp>(views[i]);
+    auto collapse = dyn_cast<memref::CollapseShapeOp>(views[i + 1]);
+    if (expand && collapse && expand.getResultType() == collapse.getSrcType() &&
+        expand.getReassociationIndices() ==
+            collapse.getReassociationIndices()) {
+      views.erase(views.begin() + i, views.begin() + i + 2);
+      i = i > 0 ? i - 1 : 0;
+      continue;
+    }
+    ++i;
+  }
+  return value;
+}
+
+/// Whether `value` is an argument of `func`, or a cast or reshape of one.
 static bool isArgument(func::FuncOp func, Value value) {
-  while (auto cast = value.getDefiningOp<memref::CastOp>())
-    value = cast.getSource();
-  auto arg = dyn_cast<BlockArgument>(value);
+  SmallVector<Operation *> views;
+  auto arg = dyn_cast<BlockArgument>(stripWholeViews(value, views));
   return arg && arg.getOwner() == &func.getBody().front();
+}
+
+/// The dynamic sizes of a returned buffer that views (`views`, outermost
+/// first) `alloc`: the allocation's own, or the output sizes of the
+/// outermost view where that is an expand_shape; none (each size "?") for
+/// another view.
+static SmallVector<Value> getReturnedDynamicSizes(memref::AllocOp alloc,
+                                                  ArrayRef<Operation *> views) {
+  if (views.empty())
+    return llvm::to_vector(alloc.getDynamicSizes());
+  auto expand = dyn_cast<memref::ExpandShapeOp>(views.front());
+  if (!expand)
+    return {};
+  return llvm::to_vector(expand.getOutputShape());
+}
+
+/// Whether undoWholeViews can undo `views`: no collapse_shape of a dynamic
+/// source, whose sizes the new argument does not give.
+static bool canUndoWholeViews(ArrayRef<Operation *> views) {
+  return llvm::none_of(views, [](Operation *view) {
+    auto collapse = dyn_cast<memref::CollapseShapeOp>(view);
+    return collapse && !collapse.getSrcType().hasStaticShape();
+  });
+}
+
+/// Builds, from `output` (the new argument, of the returned type), a view
+/// of the type of the buffer that `views` (outermost first) view: each view
+/// undone in turn (an expand_shape by a collapse_shape of the same
+/// reassociation, a collapse_shape by an expand_shape to its source's
+/// static shape, a cast by a cast back). Needs canUndoWholeViews.
+static Value undoWholeViews(OpBuilder &b, Value output,
+                            ArrayRef<Operation *> views) {
+  Value current = output;
+  for (Operation *view : views) {
+    Location loc = view->getLoc();
+    if (auto castOp = dyn_cast<memref::CastOp>(view)) {
+      current =
+          memref::CastOp::create(b, loc, castOp.getSource().getType(), current);
+    } else if (auto expand = dyn_cast<memref::ExpandShapeOp>(view)) {
+      current =
+          memref::CollapseShapeOp::create(b, loc, expand.getSrcType(), current,
+                                          expand.getReassociationIndices());
+    } else {
+      auto collapse = cast<memref::CollapseShapeOp>(view);
+      MemRefType source = collapse.getSrcType();
+      current = memref::ExpandShapeOp::create(
+          b, loc, source, current, collapse.getReassociationIndices());
+    }
+  }
+  return current;
 }
 
 /// What promoteFunctionResults did to one function: the results it removed
@@ -97,19 +180,27 @@ static FailureOr<PromotedResults> promoteFunctionResults(func::FuncOp func) {
     return promoted;
   SmallVector<func::ReturnOp> returns;
   func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
+  // The views through which promoted allocations were returned, outermost
+  // first: dead once the returns no longer return them.
+  SmallVector<Operation *> returnedViews;
   for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
     if (!isa<MemRefType>(type))
       continue;
-    // The allocation every return returns at this position.
+    // The allocation every return returns at this position, directly or
+    // through the same views.
     memref::AllocOp alloc;
+    Value returned;
+    SmallVector<Operation *> views;
     for (func::ReturnOp ret : returns) {
       Value operand = ret.getOperand(index);
       if (isArgument(func, operand)) {
         alloc = nullptr;
         break;
       }
-      auto allocOp = operand.getDefiningOp<memref::AllocOp>();
-      if (!allocOp || (alloc && allocOp != alloc) ||
+      SmallVector<Operation *> operandViews;
+      auto allocOp = stripWholeViews(operand, operandViews)
+                         .getDefiningOp<memref::AllocOp>();
+      if (!allocOp || (alloc && (allocOp != alloc || operand != returned)) ||
           allocOp->getParentOp() != func) {
         std::string what = "a buffer it does not allocate";
         if (Operation *op = operand.getDefiningOp())
@@ -122,20 +213,33 @@ static FailureOr<PromotedResults> promoteFunctionResults(func::FuncOp func) {
                   "tensor, or write into an argument";
       }
       alloc = allocOp;
+      returned = operand;
+      views = std::move(operandViews);
     }
     if (!alloc)
       continue;
-    ArrayAttr sizes = describeResultSizes(func, alloc.getResult());
+    if (!canUndoWholeViews(views))
+      return returns.front().emitOpError()
+             << "returns, as result #" << index
+             << ", a collapse_shape of an allocation of dynamic sizes, which "
+                "gpucg cannot make an output argument; return the "
+                "allocation, or write into an argument";
+    ArrayAttr sizes = describeResultSizes(
+        func, cast<MemRefType>(type), getReturnedDynamicSizes(alloc, views));
     unsigned number = func.getNumArguments();
     if (failed(func.insertArgument(number, type, DictionaryAttr::get(ctx, {}),
                                    alloc.getLoc())))
       return failure();
     func.setArgAttr(number, gpucg::kResultAttrName, sizes);
+    // The allocation becomes the argument, seen through the views undone.
+    OpBuilder b(alloc);
+    Value buffer = undoWholeViews(b, func.getArgument(number), views);
     for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
       if (isa<memref::DeallocOp>(user))
         user->erase();
-    alloc.getResult().replaceAllUsesWith(func.getArgument(number));
+    alloc.getResult().replaceAllUsesWith(buffer);
     alloc.erase();
+    llvm::append_range(returnedViews, views);
     promoted.removed.set(index);
     promoted.sizes.push_back(sizes);
   }
@@ -148,6 +252,9 @@ static FailureOr<PromotedResults> promoteFunctionResults(func::FuncOp func) {
         kept.push_back(operand);
     ret.getOperandsMutable().assign(kept);
   }
+  for (Operation *view : returnedViews)
+    if (view->use_empty())
+      view->erase();
   if (failed(func.eraseResults(promoted.removed)))
     return failure();
   return promoted;

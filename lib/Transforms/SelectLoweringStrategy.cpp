@@ -97,6 +97,23 @@ static void warnAboutNoWgmma(linalg::LinalgOp root, TargetAttr target,
                      << reason;
 }
 
+/// Says so, and why, when gpucg planned one element per thread
+/// (SimtDistribute) for an all-parallel op that is no contraction (a plan
+/// of its own choosing, not a user's): such an op is bound by memory, and
+/// 128-bit accesses (Vectorize) move its bytes in a quarter to an eighth
+/// of the instructions.
+static void warnAboutScalarElementwise(linalg::LinalgOp root, TargetAttr target,
+                                       TranslationInfoAttr plan) {
+  if (plan.getPipeline() != Pipeline::SimtDistribute)
+    return;
+  std::string reason = whyNoElementwiseVectors(root, target);
+  if (reason.empty())
+    return;
+  root.emitWarning() << "runs one element per thread (pipeline "
+                        "SimtDistribute), not in 128-bit vectors: "
+                     << reason;
+}
+
 namespace {
 struct SelectLoweringStrategyPass
     : public gpucg::impl::SelectLoweringStrategyBase<
@@ -174,6 +191,7 @@ struct SelectLoweringStrategyPass
       chosenHere = true;
       warnAboutMmaSyncOnSm90(*root, target, strategy.translationInfo, options);
       warnAboutNoWgmma(*root, target, strategy.translationInfo, options);
+      warnAboutScalarElementwise(*root, target, strategy.translationInfo);
       if (requireTensorCores &&
           !isTensorCorePipeline(strategy.translationInfo.getPipeline())) {
         root->emitOpError()

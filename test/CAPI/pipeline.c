@@ -205,7 +205,7 @@ static void testPassList(void) {
     else
       ++pipelines;
   }
-  // CHECK: 40 passes, 12 pipelines
+  // CHECK: 41 passes, 12 pipelines
   printf("%" PRIdPTR " passes, %" PRIdPTR " pipelines\n", passes, pipelines);
   // CHECK: pass gpucg-software-pipelining on 'func.func': Software-pipeline the K loop over async copies
   // CHECK-NEXT:   depth=0: Stages

@@ -106,3 +106,28 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// An elementwise kernel whose loops gpucg-collapse-elementwise-dims merged
+// reads its 64x4097 arguments as rows of 262208 elements: the
+// collapse_shape is taken as the reinterpret_cast it is, so its 128-bit
+// accesses keep the alignment of the argument and of the index (8 f16
+// per thread); folded into the argument's 2-D indices, they would be
+// element by element.
+// CHECK-LABEL: llvm.func @collapsed
+//       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xf16>
+//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr
+gpu.module @kernels {
+  gpu.func @collapsed(%x: memref<64x4097xf16>, %out: memref<64x4097xf16>) kernel {
+    %c8 = arith.constant 8 : index
+    %pad = ub.poison : f16
+    %tid = gpu.thread_id x
+    %i = arith.muli %tid, %c8 : index
+    %xc = memref.collapse_shape %x [[0, 1]] : memref<64x4097xf16> into memref<262208xf16>
+    %oc = memref.collapse_shape %out [[0, 1]] : memref<64x4097xf16> into memref<262208xf16>
+    %v = vector.transfer_read %xc[%i], %pad {in_bounds = [true]} : memref<262208xf16>, vector<8xf16>
+    vector.transfer_write %v, %oc[%i] {in_bounds = [true]} : vector<8xf16>, memref<262208xf16>
+    gpu.return
+  }
+}

@@ -32,3 +32,14 @@ func.func @caller(%n: index) {
   %a = func.call @callee(%n) : (index) -> memref<?xf32>
   return
 }
+
+// -----
+
+/// A collapse of an allocation of a dynamic size: undoing it would need the
+/// allocation's sizes, which the new argument does not give.
+func.func @collapsed_dynamic(%n: index) -> memref<?xf32> {
+  %a = memref.alloc(%n) : memref<?x3xf32>
+  %r = memref.collapse_shape %a [[0, 1]] : memref<?x3xf32> into memref<?xf32>
+  // expected-error @+1 {{'func.return' op returns, as result #0, a collapse_shape of an allocation of dynamic sizes, which gpucg cannot make an output argument; return the allocation, or write into an argument}}
+  return %r : memref<?xf32>
+}

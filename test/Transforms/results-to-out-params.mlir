@@ -61,3 +61,70 @@ func.func @caller(%x: memref<?x64xf16>) {
   "test.read"(%s, %d) : (memref<16xi8>, memref<?x72xf32>) -> ()
   return
 }
+
+// -----
+
+/// A returned allocation seen through a reshape (gpucg-collapse-elementwise-
+/// dims writes an elementwise kernel's result as one row and expands it
+/// back): the argument takes the returned type, and the kernel writes it
+/// through the reshape undone; the sizes are the expand_shape's (a dynamic
+/// one that is dimension 0 of argument 0). A reshape of an argument is
+/// the argument: it stays a result.
+// CHECK-LABEL: func.func @expanded(
+//  CHECK-SAME:     %[[A:[a-z0-9]+]]: memref<?x4x1001xbf16>,
+//  CHECK-SAME:     %[[OUT:[a-z0-9]+]]: memref<?x4x1001xbf16> {gpucg.result = ["arg0.dim0", 4, 1001]}) {
+//   CHECK-NOT:   memref.alloc
+//       CHECK:   %[[ROW:.+]] = memref.collapse_shape %[[OUT]] {{\[}}[0], [1, 2]] : memref<?x4x1001xbf16> into memref<?x4004xbf16>
+//       CHECK:   "test.write"(%{{.+}}, %[[ROW]])
+//       CHECK:   return
+//  CHECK-NEXT: }
+func.func @expanded(%a: memref<?x4x1001xbf16>) -> memref<?x4x1001xbf16> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?x4x1001xbf16>
+  %ac = memref.collapse_shape %a [[0], [1, 2]] : memref<?x4x1001xbf16> into memref<?x4004xbf16>
+  %row = memref.alloc(%n) : memref<?x4004xbf16>
+  "test.write"(%ac, %row) : (memref<?x4004xbf16>, memref<?x4004xbf16>) -> ()
+  %r = memref.expand_shape %row [[0], [1, 2]] output_shape [%n, 4, 1001] : memref<?x4004xbf16> into memref<?x4x1001xbf16>
+  return %r : memref<?x4x1001xbf16>
+}
+
+// CHECK-LABEL: func.func @written_in_place(
+//  CHECK-SAME:     %[[X:[a-z0-9]+]]: memref<16x1001xf16>) -> memref<16x1001xf16>
+//       CHECK:   %[[ROW:.+]] = memref.collapse_shape %[[X]]
+//       CHECK:   %[[R:.+]] = memref.expand_shape %[[ROW]]
+//       CHECK:   return %[[R]]
+func.func @written_in_place(%x: memref<16x1001xf16>) -> memref<16x1001xf16> {
+  %row = memref.collapse_shape %x [[0, 1]] : memref<16x1001xf16> into memref<16016xf16>
+  "test.write"(%row) : (memref<16016xf16>) -> ()
+  %r = memref.expand_shape %row [[0, 1]] output_shape [16, 1001] : memref<16016xf16> into memref<16x1001xf16>
+  return %r : memref<16x1001xf16>
+}
+
+// CHECK-LABEL: func.func @collapsed_result(
+//  CHECK-SAME:     %[[OUT:[a-z0-9]+]]: memref<16016xf16> {gpucg.result = [16016]}) {
+//       CHECK:   %[[TILE:.+]] = memref.expand_shape %[[OUT]] {{\[}}[0, 1]] output_shape [16, 1001] : memref<16016xf16> into memref<16x1001xf16>
+//       CHECK:   "test.write"(%[[TILE]])
+func.func @collapsed_result() -> memref<16016xf16> {
+  %tile = memref.alloc() : memref<16x1001xf16>
+  "test.write"(%tile) : (memref<16x1001xf16>) -> ()
+  %r = memref.collapse_shape %tile [[0, 1]] : memref<16x1001xf16> into memref<16016xf16>
+  return %r : memref<16016xf16>
+}
+
+/// An allocation collapsed for the kernel and expanded back, as
+/// bufferization leaves a collapsed kernel's new tensor of a dynamic size:
+/// the two views cancel, and the argument replaces the allocation itself.
+// CHECK-LABEL: func.func @round_trip(
+//  CHECK-SAME:     %[[A:[a-z0-9]+]]: memref<?x4x1001xf32>,
+//  CHECK-SAME:     %[[OUT:[a-z0-9]+]]: memref<?x4x1001xf32> {gpucg.result = ["arg0.dim0", 4, 1001]}) {
+//       CHECK:   %[[ROW:.+]] = memref.collapse_shape %[[OUT]] {{\[}}[0], [1, 2]] : memref<?x4x1001xf32> into memref<?x4004xf32>
+//       CHECK:   "test.write"(%[[ROW]])
+func.func @round_trip(%a: memref<?x4x1001xf32>) -> memref<?x4x1001xf32> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?x4x1001xf32>
+  %out = memref.alloc(%n) : memref<?x4x1001xf32>
+  %row = memref.collapse_shape %out [[0], [1, 2]] : memref<?x4x1001xf32> into memref<?x4004xf32>
+  "test.write"(%row) : (memref<?x4004xf32>) -> ()
+  %r = memref.expand_shape %row [[0], [1, 2]] output_shape [%n, 4, 1001] : memref<?x4004xf32> into memref<?x4x1001xf32>
+  return %r : memref<?x4x1001xf32>
+}

@@ -280,6 +280,13 @@ std::string describePlan(linalg::LinalgOp rootOp,
                          const StrategyOptions &options,
                          ArrayRef<std::string> launchNotes = {});
 
+/// Why all-parallel `rootOp` (no contraction) gets no Vectorize plan on
+/// `target`, in words (an odd innermost size whose loops cannot be merged,
+/// elements of no whole bytes); empty where it gets one or is no such op.
+/// The strategy's report adds it to a SimtDistribute plan, and
+/// gpucg-select-lowering-strategy warns with it.
+std::string whyNoElementwiseVectors(linalg::LinalgOp rootOp, TargetAttr target);
+
 /// Why `rootOp` gets no tensor-core strategy on `target`, in words (for
 /// diagnostics).
 std::string explainNoTensorCoreStrategy(linalg::LinalgOp rootOp,

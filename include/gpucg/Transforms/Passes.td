@@ -141,6 +141,49 @@ def DecomposeAggregateOps : Pass<"gpucg-decompose-aggregate-ops",
   ];
 }
 
+def CollapseElementwiseDims : Pass<"gpucg-collapse-elementwise-dims",
+                                   "func::FuncOp"> {
+  let summary = "Merge the loops of an elementwise kernel whose rows no "
+                "128-bit vector divides";
+  let description = [{
+    A kernel over contiguous tensors whose innermost size is no multiple of
+    a 128-bit vector (`tensor<64x4097xf16>`: an odd row) would be planned
+    one element per thread, each row starting misaligned; its elements are
+    one run in memory, so the same op over one loop of 262208 elements
+    takes 128-bit vectors. For each all-parallel op on tensors whose
+    operands are the function's arguments (its init also a `tensor.empty`),
+    whose result only goes to `func.return`, and whose indexing maps keep
+    its static trailing loops contiguous (identity maps), the pass merges
+    those loops where their product takes a wider vector than the innermost
+    size (upstream's `linalg::collapseOpIterationDims`): the operands become
+    `tensor.collapse_shape`s, the result a `tensor.expand_shape`. A
+    broadcast operand (a bias indexed by the column alone), a transposed
+    one, an op feeding or fed by another, a dynamic trailing size and an op
+    with a plan of its own are left alone. `gpucg-compile` and the other
+    pipelines run it before `gpucg-select-lowering-strategy`.
+
+    Before:
+
+    ```mlir
+    %r = linalg.generic {indexing_maps = [#id, #id, #id], ...}
+        ins(%x, %y : tensor<64x4097xf16>, tensor<64x4097xf16>)
+        outs(%e : tensor<64x4097xf16>) { arith.addf ... }
+    ```
+
+    After:
+
+    ```mlir
+    %xc = tensor.collapse_shape %x [[0, 1]] : tensor<64x4097xf16> into tensor<262208xf16>
+    ...
+    %g = linalg.generic {...} ins(%xc, %yc : tensor<262208xf16>, tensor<262208xf16>) ...
+    %r = tensor.expand_shape %g [[0, 1]] output_shape [64, 4097] ...
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SplitKAcrossWorkgroups
     : Pass<"gpucg-split-k-across-workgroups", "func::FuncOp"> {
   let summary = "Give the parts of each split-K tile's K loop their own "

@@ -511,6 +511,31 @@ LogicalResult packWorkgroupAllocations(RewriterBase &rewriter,
 LogicalResult decomposeAggregateOps(RewriterBase &rewriter,
                                     FunctionOpInterface funcOp);
 
+/// The trailing loops of `op` that gpucg-collapse-elementwise-dims merges
+/// into one, in order; empty when it leaves `op` alone. Taken for an
+/// all-parallel op on tensors with one result whose innermost size is
+/// static but no multiple of a 128-bit vector of its result's element (a
+/// row of 4097 f16), the longest run of static trailing loops that every
+/// operand's indexing map keeps contiguous (identity maps; a broadcast
+/// operand keeps none), where their product takes a wider vector than the
+/// innermost size alone; its operands are arguments of the function (or,
+/// for its init, a tensor.empty) and its result goes to func.return only,
+/// so that no other op's tiles or fusion depend on its loops, and it has no
+/// plan of its own (a gpucg.lowering_config or compilation_info). Where the
+/// innermost size alone is what keeps `op` from vectors but the loops are
+/// not merged, `whyNot` (if given) says why, in words.
+SmallVector<int64_t>
+getElementwiseLoopsToCollapse(linalg::LinalgOp op,
+                              std::string *whyNot = nullptr);
+
+/// Collapses the loops getElementwiseLoopsToCollapse gives of every op of
+/// `funcOp` (upstream's linalg::collapseOpIterationDims, a named op
+/// generalized first): its operands are collapsed by tensor.collapse_shape
+/// and its result expanded back. Emits an error on an op and fails when
+/// upstream's rewrite fails.
+LogicalResult collapseElementwiseDims(RewriterBase &rewriter,
+                                      FunctionOpInterface funcOp);
+
 /// The attribute on each argument gpucg-results-to-out-params adds for a
 /// returned buffer: its sizes as an array of integers (static sizes) and
 /// strings ("argN.dimD", "?").
