@@ -320,10 +320,20 @@ verifyLaunchableKernel(func::FuncOp funcOp,
   if (failed(loop))
     return failure();
 
-  // Kernels write their results into arguments: a returned value must be one.
+  // Kernels write their results into arguments: a returned value must be
+  // one, or a view of the whole of one (a cast or reshape, which the host
+  // computes: a kernel whose loops gpucg-collapse-elementwise-dims merged
+  // returns its destination expanded back).
   auto returnOp = cast<func::ReturnOp>(entry.getTerminator());
   for (auto [index, operand] : llvm::enumerate(returnOp.getOperands())) {
-    auto arg = dyn_cast<BlockArgument>(operand);
+    Value viewed = operand;
+    while (Operation *def = viewed.getDefiningOp()) {
+      if (!isa<memref::CastOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
+              def))
+        break;
+      viewed = def->getOperand(0);
+    }
+    auto arg = dyn_cast<BlockArgument>(viewed);
     if (!arg || arg.getOwner() != &entry) {
       return returnOp.emitOpError()
              << "returns a value (#" << index
@@ -544,6 +554,21 @@ static LogicalResult buildLaunch(func::FuncOp funcOp,
   for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
            std::next(launch->getIterator()), returnOp->getIterator())))
     op.moveBefore(terminator);
+  // A returned view of an argument (verifyLaunchableKernel) moved with the
+  // rest; the host computes its own.
+  rewriter.setInsertionPoint(returnOp);
+  IRMapping hostValues;
+  for (OpOperand &operand : returnOp->getOpOperands()) {
+    Operation *def = operand.get().getDefiningOp();
+    if (!def || !launch->isAncestor(def))
+      continue;
+    FailureOr<Value> host =
+        cloneToHost(rewriter, operand.get(), funcOp, hostValues, returnOp,
+                    "the returned view of an argument");
+    if (failed(host))
+      return failure();
+    operand.set(*host);
+  }
 
   // Workgroup memory: launch attributions, or views of dynamic shared memory.
   replaceWorkgroupAllocations(rewriter, launch, *allocations,

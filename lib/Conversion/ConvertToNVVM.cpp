@@ -184,14 +184,14 @@ static int64_t knownBaseAlignment(Value memref) {
   return 1;
 }
 
-/// Rewrites each memref.collapse_shape of a static layout as the
-/// reinterpret_cast of its source to that layout, which addresses the same
-/// elements. Folded into its loads and stores (fold-memref-alias-ops), a
-/// collapse_shape indexes its source through a delinearization, whose
-/// remainders prove no alignment: the rows of an elementwise kernel whose
-/// loops gpucg-collapse-elementwise-dims merged (a 64x4097 f16 add as one
-/// row of 262208) would be read and written element by element instead of
-/// in 128-bit accesses.
+/// Rewrites each memref.collapse_shape of a static layout (static strides
+/// and offset; sizes may be dynamic) as the reinterpret_cast of its source
+/// to that layout, which addresses the same elements. Folded into its loads and
+/// stores (fold-memref-alias-ops), a collapse_shape indexes its source through
+/// a delinearization, whose remainders prove no alignment: the rows of an
+/// elementwise kernel whose loops gpucg-collapse-elementwise-dims merged (a
+/// 64x4097 f16 add as one row of 262208) would be read and written element by
+/// element instead of in 128-bit accesses.
 static void collapseShapesToReinterpretCasts(gpu::GPUModuleOp module) {
   SmallVector<memref::CollapseShapeOp> collapses;
   module.walk([&](memref::CollapseShapeOp op) { collapses.push_back(op); });
@@ -200,14 +200,32 @@ static void collapseShapesToReinterpretCasts(gpu::GPUModuleOp module) {
     MemRefType type = op.getResultType();
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (!type.hasStaticShape() ||
-        failed(type.getStridesAndOffset(strides, offset)) ||
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
         ShapedType::isDynamic(offset) ||
         llvm::any_of(strides, ShapedType::isDynamic))
       continue;
     rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    // Each size the product of its group's source sizes (a dynamic M of
+    // C viewed as [M, heads * 128]).
+    SmallVector<OpFoldResult> sizes;
+    for (auto [dim, group] : llvm::enumerate(op.getReassociationIndices())) {
+      if (!type.isDynamicDim(dim)) {
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(dim)));
+        continue;
+      }
+      Value size = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t source : group)
+        size = arith::MulIOp::create(
+            rewriter, loc, size,
+            memref::DimOp::create(rewriter, loc, op.getSrc(), source));
+      sizes.push_back(size);
+    }
+    SmallVector<OpFoldResult> strideValues =
+        getAsIndexOpFoldResult(rewriter.getContext(), strides);
     rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(
-        op, type, op.getSrc(), offset, type.getShape(), strides);
+        op, type, op.getSrc(), rewriter.getIndexAttr(offset), sizes,
+        strideValues);
   }
 }
 

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
@@ -885,7 +886,12 @@ std::string mlir::gpucg::whyNoWgmma(linalg::LinalgOp op, TargetAttr target) {
   // (getFusedElementwiseConsumer decides each link); any other user would
   // stay outside the kernel. The chain ends in a result that is only
   // returned. Each link must also be one the epilogue runs.
-  auto isReturn = [](Operation *user) {
+  // A reshape of the result that is only returned (the heads of an
+  // attention projection, x * Wq as [tokens, heads, 128]) is a view of the
+  // same buffer: the kernel writes C through it.
+  std::function<bool(Operation *)> isReturn = [&](Operation *user) {
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+      return llvm::all_of(user->getUsers(), isReturn);
     return user->hasTrait<OpTrait::ReturnLike>();
   };
   // (A matmul on buffers has no result: the epilogue it has is the one

@@ -84,6 +84,35 @@ func.func @dynamic_grid(%a: memref<?xf32>) attributes {
 
 // -----
 
+// A returned view of the whole of an argument (a destination written in
+// place and returned reshaped, or a kernel whose loops
+// gpucg-collapse-elementwise-dims merged): the kernel's copy of the view
+// moves into the launch with the rest, and the host computes its own for
+// the return, its dynamic size included.
+
+// CHECK-LABEL: func.func @returns_view
+// CHECK-SAME:    (%[[A:.*]]: memref<?x96xf32>) -> memref<?x2x48xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.collapse_shape %[[A]]
+// CHECK:         gpu.terminator
+// CHECK:         %[[N:.*]] = memref.dim %[[A]], %{{.*}}
+// CHECK:         %[[V:.*]] = memref.expand_shape %[[A]] {{\[}}[0], [1, 2]] output_shape [%[[N]], 2, 48]
+// CHECK-NEXT:    return %[[V]]
+func.func @returns_view(%a: memref<?x96xf32>) -> memref<?x2x48xf32> attributes {
+    gpucg.translation_info = #gpucg.translation_info<pipeline = SimtDistribute, workgroup_size = [32, 1, 1]>} {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?x96xf32>
+  %row = memref.collapse_shape %a [[0, 1]] : memref<?x96xf32> into memref<?xf32>
+  scf.forall (%i) in (4) {
+    %v = memref.load %row[%i] : memref<?xf32>
+    memref.store %v, %row[%i] : memref<?xf32>
+  } {mapping = [#gpu.block<x>]}
+  %r = memref.expand_shape %a [[0], [1, 2]] output_shape [%n, 2, 48] : memref<?x96xf32> into memref<?x2x48xf32>
+  return %r : memref<?x2x48xf32>
+}
+
+// -----
+
 // Without a translation_info, a function is not a kernel: left alone.
 
 // CHECK-LABEL: func.func @not_a_kernel

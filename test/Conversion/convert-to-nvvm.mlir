@@ -131,3 +131,24 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The same with a dynamic size (? rows of 4097 f16 as one run): the
+// cast's size is the product of its group's sizes, its strides and offset
+// static, so the 128-bit accesses keep their alignment.
+// CHECK-LABEL: llvm.func @collapsed_dynamic
+//       CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xf16>
+//       CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr
+gpu.module @kernels {
+  gpu.func @collapsed_dynamic(%x: memref<?x4097xf16>, %out: memref<?x4097xf16>) kernel {
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    %i = arith.muli %tid, %c8 : index
+    %xc = memref.collapse_shape %x [[0, 1]] : memref<?x4097xf16> into memref<?xf16>
+    %oc = memref.collapse_shape %out [[0, 1]] : memref<?x4097xf16> into memref<?xf16>
+    %v = vector.load %xc[%i] : memref<?xf16>, vector<8xf16>
+    vector.store %v, %oc[%i] : memref<?xf16>, vector<8xf16>
+    gpu.return
+  }
+}
