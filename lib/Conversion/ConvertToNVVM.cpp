@@ -152,6 +152,18 @@ static unsigned knownTrailingZeros(Value value, unsigned depth = 0) {
   return 0;
 }
 
+/// The strides and offset of `type`'s layout, all static; fails where any
+/// is dynamic (or the layout is not strided).
+static LogicalResult
+getStaticStridesAndOffset(MemRefType type, SmallVectorImpl<int64_t> &strides,
+                          int64_t &offset) {
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return failure();
+  return success();
+}
+
 /// Returns the alignment in bytes (a power of two, at most
 /// `gpucg::kBufferAlignment`) that the base of `memref` is known to have.
 static int64_t knownBaseAlignment(Value memref) {
@@ -200,9 +212,7 @@ static void collapseShapesToReinterpretCasts(gpu::GPUModuleOp module) {
     MemRefType type = op.getResultType();
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)) ||
-        ShapedType::isDynamic(offset) ||
-        llvm::any_of(strides, ShapedType::isDynamic))
+    if (failed(getStaticStridesAndOffset(type, strides, offset)))
       continue;
     rewriter.setInsertionPoint(op);
     Location loc = op.getLoc();
@@ -247,9 +257,7 @@ static void inferVectorAccessAlignment(OpTy op) {
     return;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  if (failed(getStaticStridesAndOffset(type, strides, offset)))
     return;
   int64_t alignment = std::min(vectorBytes, knownBaseAlignment(op.getBase()));
   auto limit = [&](int64_t byteMultiple, unsigned zeros) {
