@@ -1093,7 +1093,42 @@ def gen_kernel(rng, case, name, tensor_core):
             not ctx.get("no_epilogue"):
         res = gen_epilogue(rng, k, ctx, res)
     case["kind"] = kind
+    if rng.random() < 0.1:
+        res = reshape_result(k, res)
     return add_func_attrs(k.text([(res[0], res[1])]), ctx["func_attrs"])
+
+
+def reshape_result(k, res):
+    """The result returned reshaped, its last dimension split in two (a
+    projection's [tokens, heads, head_dim]), where that size is static and
+    even: a view of the same buffer (gpucg-results-to-out-params,
+    gpucg-build-gpu-launch, the wgmma plan's "only returned")."""
+    name, ty = res[0], res[1]
+    shape = ty[len("tensor<"):-1].split("x")
+    elt, dims = shape[-1], shape[:-1]
+    if not dims or not dims[-1].isdigit() or int(dims[-1]) < 2 or \
+            int(dims[-1]) % 2:
+        return res
+    last = int(dims[-1])
+    sizes = []
+    for pos, d in enumerate(dims[:-1]):
+        if d == "?":
+            v = k.fresh("d")
+            k.emit("%s = tensor.dim %s, %s : %s"
+                   % (v, name, k.const(str(pos), "index"), ty))
+            sizes.append(v)
+        else:
+            sizes.append(d)
+    sizes += ["2", str(last // 2)]
+    groups = [[i] for i in range(len(dims) - 1)] + \
+        [[len(dims) - 1, len(dims)]]
+    out_ty = "tensor<%s%s>" % ("".join(d + "x" for d in dims[:-1] +
+                                       ["2", str(last // 2)]), elt)
+    r = k.fresh("x")
+    k.emit("%s = tensor.expand_shape %s %s output_shape [%s] : %s into %s"
+           % (r, name, str(groups).replace(" ", ""), ", ".join(sizes), ty,
+              out_ty))
+    return (r, out_ty) + tuple(res[2:])
 
 
 def add_func_attrs(text, attrs):
