@@ -9,7 +9,9 @@
 // MatmulWgmma kernel: the reshape no longer keeps the wgmma plan off) and
 // gpucg-matmul-mma-sync on sm_80, with a bias and an f16 cast fused in one
 // case. Small-integer inputs keep every sum exact: the results must equal
-// the untiled kernels', in both thread orders.
+// the untiled kernels', in both thread orders. A batched matmul returned
+// with its batches as rows (a collapse_shape: C is an expand_shape of the
+// output argument) takes the same path.
 //
 // RUN: gpucg-opt %s --pass-pipeline='builtin.module(gpucg-test-lower-to-cpu)' \
 // RUN:   | %mlir_runner_main | %strip_address > %t.ref
@@ -32,6 +34,10 @@
 //  WGMMA-SAME:   pipeline = MatmulWgmma
 //       WGMMA:   %[[V:.+]] = memref.expand_shape
 //       WGMMA:   return %[[V]]
+// WGMMA-LABEL: func.func @batch_rows
+//  WGMMA-SAME:   %[[ROWS:[a-z0-9]+]]: memref<128x128xf32> {gpucg.result = [128, 128]}
+//  WGMMA-SAME:   pipeline = MatmulWgmma
+//       WGMMA:   memref.expand_shape %[[ROWS]] {{\[}}[0, 1], [2]] output_shape [2, 64, 128]
 
 func.func @q_heads(%x: tensor<128x64xf16>, %w: tensor<64x128xf16>) -> tensor<128x2x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -56,6 +62,15 @@ func.func @k_heads_into(%x: tensor<128x64xf16>, %w: tensor<64x128xf16>, %bias: t
   } -> tensor<128x128xf16>
   %r = tensor.expand_shape %b [[0], [1, 2]] output_shape [128, 2, 64] : tensor<128x128xf16> into tensor<128x2x64xf16>
   return %r : tensor<128x2x64xf16>
+}
+
+func.func @batch_rows(%a: tensor<2x64x64xf16>, %b: tensor<2x64x128xf16>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x64x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64x128xf32>) -> tensor<2x64x128xf32>
+  %m = linalg.batch_matmul ins(%a, %b : tensor<2x64x64xf16>, tensor<2x64x128xf16>) outs(%f : tensor<2x64x128xf32>) -> tensor<2x64x128xf32>
+  %r = tensor.collapse_shape %m [[0, 1], [2]] : tensor<2x64x128xf32> into tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
 }
 
 func.func private @printMemrefF32(memref<*xf32>)
@@ -95,5 +110,25 @@ func.func @main() {
   %km = bufferization.to_buffer %k : tensor<128x2x64xf16> to memref<128x2x64xf16>
   %ku = memref.cast %km : memref<128x2x64xf16> to memref<*xf16>
   func.call @printMemrefF16(%ku) : (memref<*xf16>) -> ()
+  %ba = tensor.generate {
+  ^bb0(%i: index, %j: index, %l: index):
+    %s = affine.apply affine_map<(d0, d1, d2) -> ((d0 * 5 + d1 * 3 + d2) mod 7)>(%i, %j, %l)
+    %v = arith.index_cast %s : index to i32
+    %u = arith.subi %v, %c3_i32 : i32
+    %f = arith.sitofp %u : i32 to f16
+    tensor.yield %f : f16
+  } : tensor<2x64x64xf16>
+  %bb = tensor.generate {
+  ^bb0(%i: index, %j: index, %l: index):
+    %s = affine.apply affine_map<(d0, d1, d2) -> ((d0 + d1 * 2 + d2 * 3) mod 5)>(%i, %j, %l)
+    %v = arith.index_cast %s : index to i32
+    %u = arith.subi %v, %c3_i32 : i32
+    %f = arith.sitofp %u : i32 to f16
+    tensor.yield %f : f16
+  } : tensor<2x64x128xf16>
+  %br = func.call @batch_rows(%ba, %bb) : (tensor<2x64x64xf16>, tensor<2x64x128xf16>) -> tensor<128x128xf32>
+  %brm = bufferization.to_buffer %br : tensor<128x128xf32> to memref<128x128xf32>
+  %bru = memref.cast %brm : memref<128x128xf32> to memref<*xf32>
+  func.call @printMemrefF32(%bru) : (memref<*xf32>) -> ()
   return
 }
