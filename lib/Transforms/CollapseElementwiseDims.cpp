@@ -137,13 +137,14 @@ mlir::gpucg::getElementwiseLoopsToCollapse(linalg::LinalgOp op,
 
 LogicalResult mlir::gpucg::collapseElementwiseDims(RewriterBase &rewriter,
                                                    FunctionOpInterface funcOp) {
-  SmallVector<linalg::LinalgOp> ops;
+  // Each op with the loops it merges, decided before any is rewritten.
+  SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> merges;
   funcOp.walk([&](linalg::LinalgOp op) {
-    if (!getElementwiseLoopsToCollapse(op).empty())
-      ops.push_back(op);
-  });
-  for (linalg::LinalgOp op : ops) {
     SmallVector<int64_t> loops = getElementwiseLoopsToCollapse(op);
+    if (!loops.empty())
+      merges.emplace_back(op, std::move(loops));
+  });
+  for (auto &[op, loops] : merges) {
     rewriter.setInsertionPoint(op);
     // Upstream collapses linalg.generic and linalg.copy; a named op as
     // the generic it stands for.
